@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { AppModule, type ApiDeps } from './app.module';
+import { assertAccessRules } from './core/access-rules.check';
+import { DetailExceptionFilter } from './core/errors';
+import { API_PREFIX, requestLog, serveDashboard } from './core/http';
+import { createLogger } from './core/logger';
+import { DetailValidationPipe } from './core/validation';
+import { UsersService } from './users/users.service';
+
+export const DASHBOARD_DIST = join(__dirname, '..', '..', 'dashboard', 'dist');
+
+function configure(app: NestExpressApplication): void {
+  app.setGlobalPrefix(API_PREFIX);
+  app.useGlobalPipes(new DetailValidationPipe());
+  app.useGlobalFilters(new DetailExceptionFilter());
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('x-powered-by');
+}
+
+export function openApiDocument(app: NestExpressApplication, brand = 'Furnace Live'): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(`${brand} API`)
+    .setDescription(
+      'REST API of Furnace Live. Staff authenticate with a bearer token from POST /api/v1/login/access-token. ' +
+        'Errors are {"detail": "message"}, or for validation (422) {"detail": [{"loc", "msg", "type"}]}.',
+    )
+    .setVersion('1')
+    .addBearerAuth()
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}
+
+/** Builds the API (not yet listening): REST under /api/v1, its OpenAPI document and docs page, the dashboard. */
+export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerService; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
+  const logger = options.logger ?? createLogger(deps.config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { logger, bodyParser: false });
+  app.use(requestLog());
+  app.useBodyParser('json', { limit: '1mb' });
+  app.useBodyParser('urlencoded', { limit: '64kb', extended: false });
+  configure(app);
+  assertAccessRules(app);
+  const document = openApiDocument(app, deps.config.brandName);
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, customSiteTitle: `${deps.config.brandName} API` });
+  serveDashboard(app, options.dashboardDir ?? DASHBOARD_DIST);
+  await app.init();
+  const outcome = await app.get(UsersService).ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword);
+  if (outcome === 'created') logger.log(`First superuser ${deps.config.firstSuperuser} created`, 'Bootstrap');
+  return app;
+}
+
+/** The OpenAPI document without a database: Nest's preview mode builds the routes but no providers. */
+export async function buildOpenApiDocument(deps: ApiDeps): Promise<OpenAPIObject> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { preview: true, logger: false });
+  configure(app);
+  const doc = openApiDocument(app, 'Furnace Live');
+  await app.close();
+  return doc;
+}

@@ -1,0 +1,68 @@
+import { Body, Controller, Header, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import type { UserEntity } from '@furnace/db';
+import { message, MessageDto } from '../common/message.dto';
+import { toUserDto, UserPublicDto } from '../users/user.dto';
+import { Public, SignedIn, SuperuserOnly } from './access.decorator';
+import { NewPasswordDto, LoginFormDto, TokenDto } from './auth.dto';
+import { AuthService } from './auth.service';
+import { CurrentUser } from './current.decorator';
+import { LoginThrottlerGuard } from './login-throttler.guard';
+
+@ApiTags('login')
+@Controller()
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Post('login/access-token')
+  @Public()
+  @HttpCode(200)
+  @UseGuards(LoginThrottlerGuard)
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiOkResponse({ type: TokenDto })
+  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address for this account' })
+  async login(@Body() form: LoginFormDto): Promise<TokenDto> {
+    return { access_token: await this.auth.login(form.username, form.password), token_type: 'bearer' };
+  }
+
+  @Post('login/test-token')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @ApiOkResponse({ type: UserPublicDto })
+  testToken(@CurrentUser() me: UserEntity): UserPublicDto {
+    return toUserDto(me);
+  }
+
+  @Post('password-recovery/:email')
+  @Public()
+  @HttpCode(200)
+  @UseGuards(LoginThrottlerGuard)
+  @Throttle({ default: { limit: 5, ttl: 15 * 60_000 } })
+  @ApiOkResponse({ type: MessageDto })
+  async recover(@Param('email') email: string): Promise<MessageDto> {
+    await this.auth.recoverPassword(email.trim());
+    return message('If that email is registered, we sent a password recovery link');
+  }
+
+  @Post('reset-password')
+  @Public()
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageDto })
+  async reset(@Body() body: NewPasswordDto): Promise<MessageDto> {
+    await this.auth.resetPassword(body.token, body.new_password);
+    return message('Password updated successfully');
+  }
+
+  @Post('password-recovery-html-content/:email')
+  @SuperuserOnly()
+  @HttpCode(200)
+  @ApiBearerAuth()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The HTML of the recovery e-mail', schema: { type: 'string' } })
+  recoveryHtml(@Param('email') email: string): Promise<string> {
+    return this.auth.recoveryHtml(email.trim());
+  }
+}

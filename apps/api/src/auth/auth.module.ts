@@ -1,0 +1,19 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { MailModule } from '../mail/mail.module';
+import { UsersModule } from '../users/users.module';
+import { AccessGuard } from './access.guard';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { LoginThrottlerGuard } from './login-throttler.guard';
+import { ResearchOwnershipRepository } from './research-ownership.repository';
+import { TokenService } from './token.service';
+
+@Global()
+@Module({
+  imports: [UsersModule, MailModule],
+  controllers: [AuthController],
+  providers: [TokenService, AuthService, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
+  exports: [TokenService, AccessGuard, ResearchOwnershipRepository],
+})
+export class AuthModule {}

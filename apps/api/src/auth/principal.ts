@@ -1,0 +1,13 @@
+import type { UserEntity } from '@furnace/db';
+
+/** Who is calling: a member of staff (a user) or a client watching one research. */
+export type Principal =
+  | { kind: 'user'; user: UserEntity }
+  | { kind: 'viewer'; researchId: string; emailId: string };
+
+export interface AuthedRequest {
+  principal?: Principal;
+  params: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+}

@@ -1,0 +1,48 @@
+import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { toValidationDetails, validationException } from './errors';
+
+class ValidationFailed {
+  constructor(readonly errors: ValidationError[]) {}
+}
+
+/**
+ * Validates every request at the edge, once: unknown fields refused, types transformed. A failure is a
+ * 422 whose details name where the bad value was (body, query or path).
+ */
+export class DetailValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ValidationFailed(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (e) {
+      if (e instanceof ValidationFailed) {
+        const location = metadata.type === 'param' ? 'path' : metadata.type === 'custom' ? 'body' : metadata.type;
+        throw validationException(toValidationDetails(e.errors, location));
+      }
+      throw e;
+    }
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A path parameter that must be a UUID: a malformed one is a 422 naming the parameter
+ * ({"loc": ["path", "user_id"], ...}) like any other validation failure, not a bare 400.
+ */
+@Injectable()
+export class UuidParamPipe implements PipeTransform<unknown, string> {
+  transform(value: unknown, metadata: ArgumentMetadata): string {
+    if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase();
+    throw validationException([{ loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' }]);
+  }
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { UuidParamPipe } from '../core/validation';
+import { ApiBadGatewayResponse, ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { SignedIn } from '../auth/access.decorator';
+import { message, MessageDto } from '../common/message.dto';
+import { EmailCreateDto, EmailRecordDto, EmailRecordsDto, EmailUpdateDto, toEmailDto } from './email.dto';
+import { EmailsService } from './emails.service';
+
+/** Clients' e-mail addresses are staff-only: a client never sees the list, not even their own record. */
+@ApiTags('emails')
+@ApiBearerAuth()
+@Controller('research')
+export class EmailsController {
+  constructor(private readonly emails: EmailsService) {}
+
+  @Get(':research_id/emails')
+  @SignedIn()
+  @ApiOkResponse({ type: EmailRecordsDto })
+  async list(@Param('research_id', UuidParamPipe) researchId: string): Promise<EmailRecordsDto> {
+    return { data: (await this.emails.list(researchId)).map(toEmailDto) };
+  }
+
+  @Post(':research_id/emails/send')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: EmailRecordsDto, description: 'Every record of the research after sending' })
+  @ApiBadGatewayResponse({ description: 'The mail server refused some invitations; the others are marked sent' })
+  async sendAll(@Param('research_id', UuidParamPipe) researchId: string): Promise<EmailRecordsDto> {
+    return { data: (await this.emails.sendAll(researchId)).map(toEmailDto) };
+  }
+
+  @Post('emails')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: EmailRecordDto })
+  @ApiConflictResponse({ description: 'The address is already on the list' })
+  async create(@Body() body: EmailCreateDto): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.create(body.research_id, body.email));
+  }
+
+  @Get('emails/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: EmailRecordDto })
+  async get(@Param('id', UuidParamPipe) id: string): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.get(id));
+  }
+
+  @Put('emails/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: EmailRecordDto, description: 'A changed address gets a new access code (id) and is not sent yet' })
+  async update(@Param('id', UuidParamPipe) id: string, @Body() body: EmailUpdateDto): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.update(id, body.email));
+  }
+
+  @Delete('emails/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: MessageDto, description: "Revokes the client's access" })
+  async delete(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
+    await this.emails.delete(id);
+    return message('E-mail deleted successfully');
+  }
+
+  @Post('emails/:id/send')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: EmailRecordDto })
+  @ApiBadGatewayResponse({ description: 'The mail server did not accept the message; is_sent stays false' })
+  async send(@Param('id', UuidParamPipe) id: string): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.send(id));
+  }
+}

@@ -1,0 +1,216 @@
+import type { HistorySeriesDto } from './history.dto';
+
+/** How frames are grouped: one point per frame, or fixed-width buckets of `time`. */
+export type Bucketing = { kind: 'raw' } | { kind: 'buckets'; from: number; width: number; count: number };
+
+/** One stored frame, as the downsampling reads it. */
+export interface FrameValues {
+  time: number;
+  radiance: number | null;
+  pressure: number | null;
+  pk: number | null;
+  /** thermocouples_out: NaN where a channel has no reading (RealArrayReader's output). */
+  thermocouples: ArrayLike<number> | null;
+}
+
+export interface CategoryMember {
+  thermoId: number;
+  typeName: string;
+}
+
+/** min, max, sum and count of the values added since the last reset. */
+class Accumulator {
+  min = Infinity;
+  max = -Infinity;
+  sum = 0;
+  n = 0;
+
+  add(v: number): void {
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+    this.sum += v;
+    this.n++;
+  }
+
+  reset(): void {
+    this.min = Infinity;
+    this.max = -Infinity;
+    this.sum = 0;
+    this.n = 0;
+  }
+}
+
+/** A series' three arrays, grown one point at a time (null where the point has no value). */
+class SeriesValues {
+  readonly min: (number | null)[];
+  readonly max: (number | null)[];
+  readonly mean: (number | null)[];
+
+  /** Starts with `points` empty points: the series had no value before. */
+  constructor(points: number) {
+    this.min = new Array<number | null>(points).fill(null);
+    this.max = new Array<number | null>(points).fill(null);
+    this.mean = new Array<number | null>(points).fill(null);
+  }
+
+  push(min: number, max: number, sum: number, n: number): void {
+    this.min.push(min);
+    this.max.push(max);
+    this.mean.push(Math.round((sum / n) * 1000) / 1000);
+  }
+
+  pushEmpty(): void {
+    this.min.push(null);
+    this.max.push(null);
+    this.mean.push(null);
+  }
+}
+
+interface Category {
+  typeName: string;
+  /** thermocouples_out indices of its members (thermo_id - 1). */
+  channels: number[];
+  /** Over the bucket's frames: each frame's maximum over the members… */
+  max: Accumulator;
+  /** …and each frame's mean over them. */
+  mean: Accumulator;
+  maxSeries: SeriesValues;
+  meanSeries: SeriesValues;
+}
+
+/**
+ * Every series of a history, downsampled in one pass over the frames in time order: each point
+ * keeps its bucket's min, max and mean (a spike survives in the max), for the three scalar
+ * series, every thermocouple that has a value, and each measurement type's per-frame maximum and
+ * mean over its thermocouples. Empty buckets make no point. Memory is one bucket's accumulators
+ * plus the output, whatever the number of frames.
+ *
+ * Done here rather than in SQL: grouping 300 thermocouples × 14 400 frames by (bucket, channel) in
+ * the database costs ~1 µs a value there (a hash aggregate of 300 000 groups), on the one server
+ * every API instance shares; reading the frames once and folding them here costs a fraction of
+ * that, on an instance that scales out.
+ */
+export class Downsampler {
+  private readonly scalars = [new Accumulator(), new Accumulator(), new Accumulator()];
+  private readonly scalarSeries: SeriesValues[];
+  private channels: Accumulator[] = [];
+  /** Per thermocouple index; created when the channel first has a value. */
+  private readonly channelSeries: (SeriesValues | undefined)[] = [];
+  private readonly categories: Category[];
+  private readonly times: number[] = [];
+  /** Bucket of the frames being accumulated; null before the first frame. */
+  private bucket: number | null = null;
+  private bucketTime = 0;
+
+  constructor(
+    private readonly bucketing: Bucketing,
+    members: readonly CategoryMember[],
+  ) {
+    this.scalarSeries = [new SeriesValues(0), new SeriesValues(0), new SeriesValues(0)];
+    const byType = new Map<string, number[]>();
+    for (const m of members) {
+      let channels = byType.get(m.typeName);
+      if (!channels) byType.set(m.typeName, (channels = []));
+      channels.push(m.thermoId - 1);
+    }
+    this.categories = [...byType].map(([typeName, channels]) => ({
+      typeName,
+      channels,
+      max: new Accumulator(),
+      mean: new Accumulator(),
+      maxSeries: new SeriesValues(0),
+      meanSeries: new SeriesValues(0),
+    }));
+  }
+
+  /** Adds the next frame (frames must come in ascending `time`). */
+  add(frame: FrameValues): void {
+    const b = this.bucketOf(frame.time);
+    if (b !== this.bucket) {
+      if (this.bucket !== null) this.closeBucket();
+      this.bucket = b;
+      this.bucketTime = frame.time;
+    }
+    const [radiance, pressure, pk] = this.scalars as [Accumulator, Accumulator, Accumulator];
+    if (frame.radiance !== null) radiance.add(frame.radiance);
+    if (frame.pressure !== null) pressure.add(frame.pressure);
+    if (frame.pk !== null) pk.add(frame.pk);
+    const values = frame.thermocouples;
+    if (!values) return;
+    while (this.channels.length < values.length) this.channels.push(new Accumulator());
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (v === v) this.channels[i]!.add(v); // NaN: no reading
+    }
+    for (const category of this.categories) {
+      let max = -Infinity;
+      let sum = 0;
+      let n = 0;
+      for (const c of category.channels) {
+        if (c >= values.length) continue;
+        const v = values[c]!;
+        if (v !== v) continue;
+        if (v > max) max = v;
+        sum += v;
+        n++;
+      }
+      if (n === 0) continue;
+      category.max.add(max);
+      category.mean.add(sum / n);
+    }
+  }
+
+  /** The points' times and every series, in the response's order. */
+  finish(): { time: number[]; series: HistorySeriesDto[] } {
+    if (this.bucket !== null) this.closeBucket();
+    this.bucket = null;
+    const [radiance, pressure, pk] = this.scalarSeries as [SeriesValues, SeriesValues, SeriesValues];
+    const series: HistorySeriesDto[] = [
+      { key: 'radiance', kind: 'radiance', ...arrays(radiance) },
+      { key: 'pressure', kind: 'pressure', ...arrays(pressure) },
+      { key: 'pk', kind: 'pk', ...arrays(pk) },
+    ];
+    this.channelSeries.forEach((values, i) => {
+      if (values) series.push({ key: `thermo:${i + 1}`, kind: 'thermocouple', thermo_id: i + 1, ...arrays(values) });
+    });
+    for (const c of this.categories) {
+      series.push({ key: `category:${c.typeName}:max`, kind: 'category_max', type_name: c.typeName, ...arrays(c.maxSeries) });
+      series.push({ key: `category:${c.typeName}:mean`, kind: 'category_mean', type_name: c.typeName, ...arrays(c.meanSeries) });
+    }
+    return { time: this.times, series };
+  }
+
+  private bucketOf(time: number): number {
+    const b = this.bucketing;
+    if (b.kind === 'raw') return time;
+    // As SQL's LEAST(floor((time - from) / width), count - 1): the frame at exactly `to` is in the last bucket.
+    return Math.min(Math.floor((time - b.from) / b.width), b.count - 1);
+  }
+
+  private closeBucket(): void {
+    const points = this.times.length;
+    this.times.push(this.bucketTime);
+    this.scalars.forEach((acc, i) => close(acc, this.scalarSeries[i]!));
+    for (let i = 0; i < this.channels.length; i++) {
+      const acc = this.channels[i]!;
+      let values = this.channelSeries[i];
+      if (!values) {
+        if (acc.n === 0) continue;
+        values = this.channelSeries[i] = new SeriesValues(points);
+      }
+      close(acc, values);
+    }
+    for (const c of this.categories) {
+      close(c.max, c.maxSeries);
+      close(c.mean, c.meanSeries);
+    }
+  }
+}
+
+function close(acc: Accumulator, values: SeriesValues): void {
+  if (acc.n === 0) values.pushEmpty();
+  else values.push(acc.min, acc.max, acc.sum, acc.n);
+  acc.reset();
+}
+
+const arrays = (v: SeriesValues) => ({ min: v.min, max: v.max, mean: v.mean });

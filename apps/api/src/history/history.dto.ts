@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+
+export const MAX_HISTORY_POINTS = 10_000;
+export const DEFAULT_HISTORY_POINTS = 1_000;
+
+/** A range of the test, in seconds since it started (the DAQ's `time`). */
+export class HistoryRangeQueryDto {
+  @ApiPropertyOptional({ description: 'Start of the range, seconds since the test started (inclusive). Default 0.', minimum: 0, example: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  from?: number;
+
+  @ApiPropertyOptional({ description: 'End of the range, seconds since the test started (inclusive). Default: the last stored frame.', minimum: 0, example: 3600 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  to?: number;
+}
+
+export class HistoryQueryDto extends HistoryRangeQueryDto {
+  @ApiPropertyOptional({
+    description: 'Most points per series. Above it, frames are grouped into equal time buckets and each keeps its min, max and mean.',
+    type: 'integer',
+    minimum: 2,
+    maximum: MAX_HISTORY_POINTS,
+    default: DEFAULT_HISTORY_POINTS,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(2)
+  @Max(MAX_HISTORY_POINTS)
+  points: number = DEFAULT_HISTORY_POINTS;
+}
+
+export class HistoryCsvQueryDto extends HistoryRangeQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'comma (default): ";" between fields and "," as the decimal mark, as Excel with Polish regional settings opens it directly. ' +
+      'point: "," between fields and "." as the decimal mark (Excel with English settings, scripts).',
+    enum: ['comma', 'point'],
+    default: 'comma',
+  })
+  @IsOptional()
+  @IsIn(['comma', 'point'])
+  decimal: 'comma' | 'point' = 'comma';
+}
+
+export type SeriesKind = 'radiance' | 'pressure' | 'pk' | 'thermocouple' | 'category_max' | 'category_mean';
+
+export class HistorySeriesDto {
+  @ApiProperty({ description: 'Stable key: radiance, pressure, pk, thermo:{id}, category:{type_name}:max or category:{type_name}:mean', example: 'thermo:3' })
+  key!: string;
+
+  @ApiProperty({ enum: ['radiance', 'pressure', 'pk', 'thermocouple', 'category_max', 'category_mean'] })
+  kind!: SeriesKind;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'For kind thermocouple: the channel (thermocouples_out index + 1).' })
+  thermo_id?: number;
+
+  @ApiPropertyOptional({ description: 'For the category kinds: the measurement type.', example: 'Tśr i Tmax' })
+  type_name?: string;
+
+  @ApiProperty({ type: 'array', items: { type: 'number', nullable: true }, description: "Each point's minimum (aligned with `time`); null where the point has no value." })
+  min!: (number | null)[];
+
+  @ApiProperty({ type: 'array', items: { type: 'number', nullable: true }, description: "Each point's maximum: a spike survives downsampling here." })
+  max!: (number | null)[];
+
+  @ApiProperty({ type: 'array', items: { type: 'number', nullable: true } })
+  mean!: (number | null)[];
+}
+
+export class HistoryDto {
+  @ApiProperty({ format: 'uuid' })
+  research_id!: string;
+
+  @ApiProperty({ description: 'Start of the range covered, seconds since the test started.' })
+  from!: number;
+
+  @ApiProperty({ description: 'End of the range covered (at most last_time).' })
+  to!: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'Time of the latest frame stored when the history was read; null before the first. A live view draws this history and then ' +
+      'the live frames with time > last_time: every frame a viewer receives live was stored before it was sent, so there is no gap and no duplicate.',
+  })
+  last_time!: number | null;
+
+  @ApiProperty({ type: 'integer', description: 'Frames in the range.' })
+  frames!: number;
+
+  @ApiProperty({ description: 'Width of a point in seconds; 0 when every frame is its own point.' })
+  bucket_seconds!: number;
+
+  @ApiProperty({ type: [Number], description: "Each point's time: the time of the first frame it groups." })
+  time!: number[];
+
+  @ApiProperty({ type: [HistorySeriesDto] })
+  series!: HistorySeriesDto[];
+}

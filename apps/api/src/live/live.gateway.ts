@@ -1,0 +1,179 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { isResearchId, normaliseResearchId } from '@furnace/contracts';
+import { API_PREFIX } from '../core/http';
+import { httpError, LiveAccessService } from './live-access.service';
+import { liveMetrics } from './live.metrics';
+import { type LiveLease, LiveService } from './live.service';
+
+const STREAM_PATH = new RegExp(`^/${API_PREFIX}/research/dane/stream/([^/]+)/?$`);
+/** A viewer that sends nothing (STATUS every 5 s) and answers no ping for this long is gone. */
+const IDLE_MS = 30_000;
+
+/**
+ * The WebSocket endpoint /api/v1/research/dane/stream/{researchId}: a `ws` server attached to the
+ * HTTP server's upgrade event (Nest's ws adapter cannot route path parameters). The caller is
+ * authorised before the handshake completes: a refusal is a plain HTTP 401/403/404 and nothing
+ * is streamed. Transport only; the rules are in LiveAccessService and LiveService.
+ */
+@Injectable()
+export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  private readonly logger = new Logger('Live');
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, clientTracking: true });
+  private server: Server | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly alive = new WeakMap<WebSocket, boolean>();
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Nothing a client sends may crash the process: an unexpected failure closes that one socket.
+    this.upgrade(req, socket, head).catch((error: unknown) => {
+      this.logger.error(`Stream upgrade failed: ${error instanceof Error ? error.message : String(error)}`);
+      socket.destroy();
+    });
+  };
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly live: LiveService,
+    private readonly access: LiveAccessService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    this.server.on('upgrade', this.onUpgrade);
+    this.heartbeat = setInterval(() => this.checkAlive(), IDLE_MS);
+    this.heartbeat.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.server?.off('upgrade', this.onUpgrade);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const ws of this.wss.clients) ws.close(1001, 'Server shutting down');
+    await this.live.closeAll();
+  }
+
+  onApplicationShutdown(): void {
+    this.wss.close();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // Errors on a socket nobody listens to would crash the process.
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://stream.invalid');
+    const match = STREAM_PATH.exec(url.pathname);
+    if (!match) {
+      // Another upgrade listener may own this path; with none, answer rather than leave the socket hanging.
+      if (this.server && this.server.listenerCount('upgrade') === 1) refuse(socket, 404, 'Not Found');
+      return;
+    }
+    // A research id needs no percent-decoding: anything else is not one.
+    const rawId = match[1]!;
+    if (!isResearchId(rawId)) return refuse(socket, 404, 'Research not found');
+    const researchId = normaliseResearchId(rawId);
+
+    let lease: LiveLease;
+    try {
+      await this.access.authorize(researchId, { token: url.searchParams.get('token') ?? bearer(req), code: url.searchParams.get('code') });
+      lease = await this.live.open(researchId);
+    } catch (error) {
+      const { status, detail } = httpError(error);
+      if (status >= 500) this.logger.error(`Stream of ${researchId} not opened: ${(error as Error).message}`);
+      return refuse(socket, status >= 500 ? 503 : status, status >= 500 ? 'Live stream unavailable' : detail);
+    }
+    if (socket.destroyed) return lease.release();
+    // Also when the handshake itself fails (ws answers 400 and never calls back): release is idempotent.
+    socket.once('close', () => lease.release());
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, lease));
+  }
+
+  private connected(ws: WebSocket, socket: Duplex, lease: LiveLease): void {
+    this.alive.set(ws, true);
+    const viewer = lease.attach({
+      get bufferedAmount() {
+        return ws.bufferedAmount;
+      },
+      // The frame is built once per message for all viewers (see textFrame) and written as it is:
+      // ws.send would build a header and write header and data separately for each of them.
+      // Control frames (ping, close) still go through ws; its writes and these share the socket in order.
+      send: (data) => {
+        if (ws.readyState === WebSocket.OPEN) socket.write(textFrame(data));
+      },
+      terminate: () => ws.terminate(),
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      this.alive.set(ws, true);
+      if (!isBinary) this.live.onClientMessage(viewer, rawToString(data));
+    });
+    ws.on('pong', () => this.alive.set(ws, true));
+    ws.on('close', () => lease.release());
+    ws.on('error', () => ws.terminate());
+  }
+
+  private checkAlive(): void {
+    for (const ws of this.wss.clients) {
+      if (this.alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.set(ws, false);
+      ws.ping();
+    }
+  }
+}
+
+let framedData: Buffer | null = null;
+let framed: Buffer | null = null;
+
+/**
+ * `data` as one unmasked, final WebSocket text frame (RFC 6455 §5.2; no extensions: the server
+ * refuses permessage-deflate). LiveService sends the same Buffer to every viewer of a message,
+ * so the last frame built is kept and reused until the next message.
+ */
+export function textFrame(data: Buffer): Buffer {
+  if (data === framedData) return framed!;
+  const length = data.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  data.copy(frame, headerLength);
+  framedData = data;
+  framed = frame;
+  return frame;
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1]! : null;
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+
+/** Answers the upgrade request with a plain HTTP error ({"detail": …}) and closes the connection. */
+function refuse(socket: Duplex, status: number, detail: string): void {
+  liveMetrics.upgradesRefused.inc({ status: String(status) });
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

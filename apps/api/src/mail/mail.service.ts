@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { AppConfig } from '@furnace/config';
+import { APP_CONFIG } from '../core/tokens';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** The link the message carries, logged in outbox mode so a developer can follow it. */
+  link?: string;
+}
+
+export class MailDeliveryError extends Error {}
+
+/**
+ * Sends e-mail through SMTP when SMTP_HOST is set. Otherwise (embedded mode) each message is written
+ * as an .eml file under DATA_DIR/outbox and its link is logged: nothing leaves the machine.
+ */
+@Injectable()
+export class MailService {
+  private readonly logger = new Logger('Mail');
+  private readonly transport: Transporter;
+  private readonly outbox?: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    if (config.smtp) {
+      this.transport = createTransport({
+        host: config.smtp.host,
+        port: config.smtp.port,
+        secure: config.smtp.ssl,
+        requireTLS: config.smtp.tls && !config.smtp.ssl,
+        ignoreTLS: !config.smtp.tls && !config.smtp.ssl,
+        auth: config.smtp.user ? { user: config.smtp.user, pass: config.smtp.password ?? '' } : undefined,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      });
+    } else {
+      this.outbox = join(config.dataDir, 'outbox');
+      this.transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    }
+  }
+
+  get mode(): 'smtp' | 'outbox' {
+    return this.outbox ? 'outbox' : 'smtp';
+  }
+
+  /** Resolves once the SMTP server accepted the message (or the .eml file is written). */
+  async send(msg: MailMessage): Promise<void> {
+    const { address, name } = this.config.emailsFrom;
+    let info: { message?: unknown; messageId?: string };
+    try {
+      info = await this.transport.sendMail({ from: { address, name }, to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+    } catch (e) {
+      this.logger.warn(`Mail to ${msg.to} not accepted: ${(e as Error).message}`);
+      throw new MailDeliveryError((e as Error).message);
+    }
+    if (this.outbox) {
+      await mkdir(this.outbox, { recursive: true });
+      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${(info.messageId ?? 'mail').replace(/[^\w.-]/g, '')}.eml`);
+      await writeFile(file, info.message as Buffer);
+      this.logger.log(`Mail to ${msg.to} written to ${file}${msg.link ? ` (link: ${msg.link})` : ''}`);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+// The API as its own process (production: several behind a proxy). `npm start` runs apps/standalone instead.
+import 'reflect-metadata';
+import { loadConfig } from '@furnace/config';
+import { createBus } from '@furnace/bus';
+import { openDatabase } from '@furnace/db';
+import { Logger } from '@nestjs/common';
+import { createApiApp } from './app';
+import { createLogger } from './core/logger';
+
+async function main() {
+  const config = loadConfig();
+  if (!config.databaseUrl || !config.redisUrl) {
+    throw new Error('A separate API process needs DATABASE_URL and REDIS_URL; `npm start` runs the embedded system in one process');
+  }
+  Logger.overrideLogger(createLogger(config));
+  const dataSource = await openDatabase({ url: config.databaseUrl, applicationName: 'furnace-api' });
+  const bus = await createBus(config.redisUrl, (e) => Logger.warn(`Bus: ${e.message}`, 'Bus'));
+  const app = await createApiApp({ config, dataSource, bus });
+  app.enableShutdownHooks();
+  await app.listen(config.port, config.host);
+  Logger.log(`API listening on ${config.host}:${config.port}`, 'Bootstrap');
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

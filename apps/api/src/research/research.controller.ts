@@ -1,0 +1,139 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { UuidParamPipe } from '../core/validation';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
+import { message, MessageDto } from '../common/message.dto';
+import {
+  ResearchCreateDto,
+  ResearchDto,
+  ResearchesDto,
+  ResearchUpdateDto,
+  toResearchDto,
+  UrlCreateDto,
+  UrlDto,
+  UrlsDto,
+  UrlUpdateDto,
+  ViewerTokenDto,
+  ViewerTokenRequestDto,
+} from './research.dto';
+import { ResearchService } from './research.service';
+
+const date = (s?: string) => (s === undefined ? undefined : new Date(s));
+const toUrlDto = (u: { id: string; url: string; researchId: string }): UrlDto => ({ id: u.id, url: u.url, research_id: u.researchId });
+
+@ApiTags('research')
+@ApiBearerAuth()
+@Controller('research')
+export class ResearchController {
+  constructor(private readonly research: ResearchService) {}
+
+  @Get()
+  @SignedIn()
+  @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first' })
+  async list(): Promise<ResearchesDto> {
+    return { data: (await this.research.list()).map(toResearchDto) };
+  }
+
+  @Post()
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: ResearchDto })
+  async create(@Body() body: ResearchCreateDto): Promise<ResearchDto> {
+    const r = await this.research.create({
+      name: body.name,
+      startAt: new Date(body.start_at),
+      endAt: new Date(body.end_at),
+      isRadiance: body.is_radiance,
+      isFurnance: body.is_furnance,
+      isPressure: body.is_pressure,
+    });
+    return toResearchDto(r);
+  }
+
+  // Literal paths are declared before ':id' so that Express does not take "urls" for an id.
+  @Get('urls/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: UrlDto })
+  async getUrl(@Param('id', UuidParamPipe) id: string): Promise<UrlDto> {
+    return toUrlDto(await this.research.getUrl(id));
+  }
+
+  @Post('urls')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOkResponse({ type: UrlDto })
+  async createUrl(@Body() body: UrlCreateDto): Promise<UrlDto> {
+    return toUrlDto(await this.research.createUrl(body.research_id, body.url));
+  }
+
+  @Put('urls/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: UrlDto })
+  async updateUrl(@Param('id', UuidParamPipe) id: string, @Body() body: UrlUpdateDto): Promise<UrlDto> {
+    return toUrlDto(await this.research.updateUrl(id, body.url));
+  }
+
+  @Delete('urls/:id')
+  @SignedIn()
+  @ApiOkResponse({ type: MessageDto })
+  async deleteUrl(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
+    await this.research.deleteUrl(id);
+    return message('URL deleted successfully');
+  }
+
+  @Get(':id')
+  @ResearchReader('id')
+  @ApiOkResponse({ type: ResearchDto })
+  @ApiNotFoundResponse({ description: 'No such research' })
+  async get(@Param('id', UuidParamPipe) id: string): Promise<ResearchDto> {
+    return toResearchDto(await this.research.get(id));
+  }
+
+  @Put(':id')
+  @SignedIn()
+  @ApiOkResponse({ type: ResearchDto })
+  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto): Promise<ResearchDto> {
+    const r = await this.research.update(id, {
+      name: body.name,
+      startAt: date(body.start_at),
+      endAt: date(body.end_at),
+      isRadiance: body.is_radiance,
+      isFurnance: body.is_furnance,
+      isPressure: body.is_pressure,
+    });
+    return toResearchDto(r);
+  }
+
+  @Delete(':id')
+  @SuperuserOnly()
+  @ApiOkResponse({ type: MessageDto, description: 'Deletes the research with its links, e-mails, configs, markers and readings' })
+  async delete(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
+    await this.research.delete(id);
+    return message('Research deleted successfully');
+  }
+
+  @Post(':id/viewer-token')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Exchange a client access code for a viewer token',
+    description:
+      'A client invited by e-mail holds a code (the id of their e-mail record). This exchanges it for a bearer token ' +
+      'that reads this research only: the research, its links, thermocouple configs, markers, photos, history and ' +
+      'live stream; never its e-mail list, another research, or any write. Deleting the e-mail record revokes it.',
+  })
+  @ApiOkResponse({ type: ViewerTokenDto })
+  @ApiNotFoundResponse({ description: 'No such research' })
+  @ApiForbiddenResponse({ description: 'The code is not one of this research' })
+  async viewerToken(@Param('id', UuidParamPipe) id: string, @Body() body: ViewerTokenRequestDto): Promise<ViewerTokenDto> {
+    const { token, expiresIn } = await this.research.viewerToken(id, body.code);
+    return { access_token: token, token_type: 'bearer', expires_in: expiresIn, research_id: id };
+  }
+
+  @Get(':research_id/urls')
+  @ResearchReader('research_id')
+  @ApiOkResponse({ type: UrlsDto })
+  async listUrls(@Param('research_id', UuidParamPipe) researchId: string): Promise<UrlsDto> {
+    return { data: (await this.research.listUrls(researchId)).map(toUrlDto) };
+  }
+}

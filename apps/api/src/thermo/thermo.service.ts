@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { formatThermoConfigError, parseThermoConfig } from '@furnace/contracts';
+import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { validationException, type ValidationDetail } from '../core/errors';
+import { ResearchEvents } from '../research/research-events';
+import { ResearchService } from '../research/research.service';
+import { checkImage, MAX_IMAGE_BYTES } from './image-check';
+import { ThermoRepository } from './thermo.repository';
+
+export const MAX_CONFIG_BYTES = 512 * 1024;
+
+export interface UploadedFileLike {
+  originalname: string;
+  buffer: Buffer;
+  size: number;
+}
+
+const missing = (field: string): ValidationDetail => ({ loc: ['body', field], msg: `${field} is required`, type: 'missing' });
+/** Keeps a file name printable and short; it is only ever shown, never used as a path. */
+const safeName = (name: string, fallback: string) =>
+  ([...Buffer.from(name, 'latin1').toString('utf8')].map((c) => (c < ' ' || c === '/' || c === '\\' ? '_' : c)).join('').trim() || fallback).slice(0, 255);
+
+/** Thermocouple configs: a photo of the specimen and the config file placing the thermocouples on it. */
+@Injectable()
+export class ThermoService {
+  constructor(
+    private readonly repo: ThermoRepository,
+    private readonly research: ResearchService,
+    private readonly events: ResearchEvents,
+  ) {}
+
+  async list(researchId: string): Promise<ThermoConfigEntity[]> {
+    await this.research.get(researchId);
+    return this.repo.list(researchId);
+  }
+
+  async get(id: string): Promise<ThermoConfigEntity> {
+    const config = await this.repo.findById(id);
+    if (!config) throw new NotFoundException('Thermocouple config not found');
+    return config;
+  }
+
+  /**
+   * Checks the photo by its bytes and parses the config against the photo's size. Every problem is
+   * reported at once (422, each with its line and field); nothing is stored unless all is valid.
+   */
+  async create(researchId: string, image?: UploadedFileLike, config?: UploadedFileLike): Promise<ThermoConfigEntity> {
+    const absent = [...(image ? [] : [missing('image_file')]), ...(config ? [] : [missing('config_file')])];
+    if (absent.length || !image || !config) throw validationException(absent);
+    if (image.size > MAX_IMAGE_BYTES) throw new PayloadTooLargeException(`image_file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+    if (config.size > MAX_CONFIG_BYTES) throw new PayloadTooLargeException(`config_file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
+    await this.research.get(researchId);
+
+    const img = checkImage(image.buffer);
+    if (!img.ok) throw validationException([{ loc: ['body', 'image_file'], msg: img.message, type: 'image' }]);
+    const parsed = parseThermoConfig(config.buffer, { imageWidth: img.width, imageHeight: img.height });
+    if (!parsed.ok) {
+      throw validationException(
+        parsed.errors.map((e) => ({
+          loc: ['body', 'config_file', ...(e.line ? [e.line] : []), ...(e.field ? [e.field] : [])],
+          msg: formatThermoConfigError(e),
+          type: 'thermo_config',
+        })),
+      );
+    }
+    const saved = await this.repo.create(
+      {
+        researchId,
+        imageFilename: safeName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
+        imageMime: img.mime,
+        imageWidth: img.width,
+        imageHeight: img.height,
+        imageSha256: createHash('sha256').update(image.buffer).digest('hex'),
+        imageData: image.buffer,
+        configFilename: safeName(config.originalname, 'config.txt'),
+        configData: config.buffer,
+      },
+      parsed.markers,
+    );
+    await this.events.changed(researchId, 'THERMOCOUPLE');
+    return saved;
+  }
+
+  async delete(id: string): Promise<void> {
+    const config = await this.get(id);
+    await this.repo.delete(id);
+    await this.events.changed(config.researchId, 'THERMOCOUPLE');
+  }
+
+  async image(id: string) {
+    const image = await this.repo.image(id);
+    if (!image) throw new NotFoundException('Thermocouple config not found');
+    return image;
+  }
+
+  async configFile(id: string) {
+    const file = await this.repo.configFile(id);
+    if (!file) throw new NotFoundException('Thermocouple config not found');
+    return file;
+  }
+
+  async markersOfConfig(configId: string): Promise<ThermoMarkerEntity[]> {
+    await this.get(configId);
+    return this.repo.markersOfConfig(configId);
+  }
+
+  async markersOfResearch(researchId: string): Promise<ThermoMarkerEntity[]> {
+    await this.research.get(researchId);
+    return this.repo.markersOfResearch(researchId);
+  }
+}

@@ -1,0 +1,116 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { UserEntity } from '@furnace/db';
+import { Public, SignedIn, SuperuserOnly } from '../auth/access.decorator';
+import { CurrentUser } from '../auth/current.decorator';
+import { message, MessageDto } from '../common/message.dto';
+import { UuidParamPipe } from '../core/validation';
+import {
+  ListUsersQueryDto,
+  toUserDto,
+  UpdatePasswordDto,
+  UserCreateDto,
+  UserPublicDto,
+  UserRegisterDto,
+  UsersPublicDto,
+  UserUpdateDto,
+  UserUpdateMeDto,
+} from './user.dto';
+import { UsersService } from './users.service';
+
+@ApiTags('users')
+@ApiBearerAuth()
+@Controller('users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @SuperuserOnly()
+  @ApiOkResponse({ type: UsersPublicDto })
+  async list(@Query() q: ListUsersQueryDto): Promise<UsersPublicDto> {
+    const { data, count } = await this.users.list(q.skip, q.limit);
+    return { data: data.map(toUserDto), count };
+  }
+
+  @Post()
+  @SuperuserOnly()
+  @HttpCode(200)
+  @ApiOkResponse({ type: UserPublicDto })
+  async create(@Body() body: UserCreateDto): Promise<UserPublicDto> {
+    const user = await this.users.create({
+      email: body.email,
+      password: body.password,
+      fullName: body.full_name,
+      isActive: body.is_active,
+      isSuperuser: body.is_superuser,
+    });
+    return toUserDto(user);
+  }
+
+  @Get('me')
+  @SignedIn()
+  @ApiOkResponse({ type: UserPublicDto })
+  me(@CurrentUser() me: UserEntity): UserPublicDto {
+    return toUserDto(me);
+  }
+
+  @Patch('me')
+  @SignedIn()
+  @ApiOkResponse({ type: UserPublicDto })
+  async updateMe(@CurrentUser() me: UserEntity, @Body() body: UserUpdateMeDto): Promise<UserPublicDto> {
+    return toUserDto(await this.users.updateMe(me, { email: body.email, fullName: body.full_name }));
+  }
+
+  @Patch('me/password')
+  @SignedIn()
+  @ApiOkResponse({ type: MessageDto })
+  async updatePassword(@CurrentUser() me: UserEntity, @Body() body: UpdatePasswordDto): Promise<MessageDto> {
+    await this.users.changePassword(me, body.current_password, body.new_password);
+    return message('Password updated successfully');
+  }
+
+  @Delete('me')
+  @SignedIn()
+  @ApiOkResponse({ type: MessageDto })
+  async deleteMe(@CurrentUser() me: UserEntity): Promise<MessageDto> {
+    await this.users.deleteMe(me);
+    return message('User deleted successfully');
+  }
+
+  @Post('signup')
+  @Public()
+  @HttpCode(200)
+  @ApiOkResponse({ type: UserPublicDto })
+  async signup(@Body() body: UserRegisterDto): Promise<UserPublicDto> {
+    return toUserDto(await this.users.register({ email: body.email, password: body.password, fullName: body.full_name }));
+  }
+
+  @Get(':user_id')
+  @SignedIn()
+  @ApiOkResponse({ type: UserPublicDto })
+  async get(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string): Promise<UserPublicDto> {
+    return toUserDto(await this.users.getAs(me, id));
+  }
+
+  @Patch(':user_id')
+  @SuperuserOnly()
+  @ApiOkResponse({ type: UserPublicDto })
+  async update(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string, @Body() body: UserUpdateDto): Promise<UserPublicDto> {
+    const user = await this.users.update(me, id, {
+      email: body.email,
+      password: body.password,
+      fullName: body.full_name,
+      isActive: body.is_active,
+      isSuperuser: body.is_superuser,
+    });
+    return toUserDto(user);
+  }
+
+  @Delete(':user_id')
+  @SuperuserOnly()
+  @ApiOkResponse({ type: MessageDto })
+  async delete(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string): Promise<MessageDto> {
+    await this.users.delete(me, id);
+    return message('User deleted successfully');
+  }
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { UserEntity } from '@furnace/db';
+
+export class DuplicateEmailError extends Error {}
+
+const UNIQUE_VIOLATION = '23505';
+export const isUniqueViolation = (e: unknown) =>
+  e instanceof QueryFailedError && (e.driverError as { code?: string } | undefined)?.code === UNIQUE_VIOLATION;
+
+/** All database I/O of users. */
+@Injectable()
+export class UsersRepository {
+  private readonly repo: Repository<UserEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.repo = dataSource.getRepository(UserEntity);
+  }
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ email: email.toLowerCase() });
+  }
+
+  async list(skip: number, limit: number): Promise<{ data: UserEntity[]; count: number }> {
+    const [data, count] = await this.repo.findAndCount({ order: { createdAt: 'ASC', email: 'ASC' }, skip, take: limit });
+    return { data, count };
+  }
+
+  async create(fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'>): Promise<UserEntity> {
+    const user = this.repo.create({ ...fields, id: randomUUID(), email: fields.email.toLowerCase() });
+    try {
+      return await this.repo.save(user);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateEmailError();
+      throw e;
+    }
+  }
+
+  async update(user: UserEntity, fields: Partial<Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'>>): Promise<UserEntity> {
+    const next = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
+    if (next.email) next.email = next.email.toLowerCase();
+    if (Object.keys(next).length === 0) return user;
+    try {
+      await this.repo.update({ id: user.id }, next);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateEmailError();
+      throw e;
+    }
+    return Object.assign(user, next);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.repo.delete({ id });
+  }
+}

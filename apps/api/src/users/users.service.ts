@@ -1,0 +1,127 @@
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import type { UserEntity } from '@furnace/db';
+import { DuplicateEmailError, UsersRepository } from './users.repository';
+import { PasswordHasher } from './password-hasher';
+
+const EMAIL_TAKEN = 'The user with this email already exists in the system';
+
+/** The rules of accounts: who may change what, and what stays unique. */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  list(skip: number, limit: number) {
+    return this.users.list(skip, limit);
+  }
+
+  async get(id: string): Promise<UserEntity> {
+    const user = await this.users.findById(id);
+    if (!user) throw new NotFoundException('The user with this id does not exist in the system');
+    return user;
+  }
+
+  /** A user may read themself; anyone else needs a superuser. */
+  async getAs(actor: UserEntity, id: string): Promise<UserEntity> {
+    if (actor.id === id) return actor;
+    if (!actor.isSuperuser) throw new ForbiddenException("The user doesn't have enough privileges");
+    return this.get(id);
+  }
+
+  async create(input: { email: string; password: string; fullName?: string | null; isActive?: boolean; isSuperuser?: boolean }): Promise<UserEntity> {
+    const hashedPassword = await this.hasher.hash(input.password);
+    return this.unique(() =>
+      this.users.create({
+        email: input.email,
+        fullName: input.fullName ?? null,
+        hashedPassword,
+        isActive: input.isActive ?? true,
+        isSuperuser: input.isSuperuser ?? false,
+      }),
+    );
+  }
+
+  /** Self-registration never grants rights. */
+  register(input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
+    return this.create({ ...input, isActive: true, isSuperuser: false });
+  }
+
+  async update(
+    actor: UserEntity,
+    id: string,
+    input: { email?: string; password?: string; fullName?: string | null; isActive?: boolean; isSuperuser?: boolean },
+  ): Promise<UserEntity> {
+    const user = await this.get(id);
+    if (actor.id === id && (input.isActive === false || input.isSuperuser === false)) {
+      throw new ForbiddenException('Super users are not allowed to revoke their own rights');
+    }
+    const { password, ...rest } = input;
+    const fields: Parameters<UsersRepository['update']>[1] = { ...rest };
+    if (password) fields.hashedPassword = await this.hasher.hash(password);
+    return this.unique(() => this.users.update(user, fields));
+  }
+
+  updateMe(me: UserEntity, input: { email?: string; fullName?: string | null }): Promise<UserEntity> {
+    return this.unique(() => this.users.update(me, input));
+  }
+
+  async changePassword(me: UserEntity, current: string, next: string): Promise<void> {
+    if (!(await this.hasher.verify(me.hashedPassword, current))) throw new BadRequestException('Incorrect password');
+    if (current === next) throw new BadRequestException('New password cannot be the same as the current one');
+    await this.users.update(me, { hashedPassword: await this.hasher.hash(next) });
+  }
+
+  async setPassword(user: UserEntity, password: string): Promise<void> {
+    await this.users.update(user, { hashedPassword: await this.hasher.hash(password) });
+  }
+
+  async deleteMe(me: UserEntity): Promise<void> {
+    if (me.isSuperuser) throw new ForbiddenException('Super users are not allowed to delete themselves');
+    await this.users.delete(me.id);
+  }
+
+  async delete(actor: UserEntity, id: string): Promise<void> {
+    if (actor.id === id) throw new ForbiddenException('Super users are not allowed to delete themselves');
+    await this.get(id);
+    await this.users.delete(id);
+  }
+
+  /** The account for a login, or null; takes the same time whether or not the e-mail exists. */
+  async authenticate(email: string, password: string): Promise<UserEntity | null> {
+    const user = await this.users.findByEmail(email);
+    if (!user) return this.hasher.verifyNothing(password).then(() => null);
+    return (await this.hasher.verify(user.hashedPassword, password)) ? user : null;
+  }
+
+  findByEmail(email: string) {
+    return this.users.findByEmail(email);
+  }
+
+  findById(id: string) {
+    return this.users.findById(id);
+  }
+
+  /** Creates the first superuser from the configuration unless that account exists. */
+  async ensureFirstSuperuser(email: string, password: string): Promise<'created' | 'exists'> {
+    if (await this.users.findByEmail(email)) return 'exists';
+    try {
+      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true });
+      return 'created';
+    } catch (e) {
+      // Another API instance created it at the same moment.
+      if (e instanceof ConflictException) return 'exists';
+      throw e;
+    }
+  }
+
+  private async unique<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      if (e instanceof DuplicateEmailError) throw new ConflictException(EMAIL_TAKEN);
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { type Bus, createBus } from '@furnace/bus';
+import { type AppConfig, loadConfig } from '@furnace/config';
+import { createDataSource } from '@furnace/db';
+import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { createApiApp } from '../src/app';
+
+export const SUPERUSER = { email: 'admin@example.com', password: 'admin-password-1' };
+
+export interface TestApi {
+  app: NestExpressApplication;
+  http: ReturnType<typeof request>;
+  /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: AppConfig;
+  dataSource: DataSource;
+  bus: Bus;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The API as it runs, listening on a free port, against a fresh database of its own (TEST_DATABASE_URL's
+ * server, or embedded PGlite) and the bus TEST_REDIS_URL names (in-process when unset).
+ */
+export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus } = {}): Promise<TestApi> {
+  const db = options.db ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'furnace-api-')),
+    DATABASE_URL: db.url,
+    SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    FIRST_SUPERUSER: SUPERUSER.email,
+    FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+    FRONTEND_HOST: 'http://dashboard.test',
+    REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+    LOGIN_RATE_LIMIT: '1000',
+    ...env,
+  });
+  const dataSource = createDataSource({ url: db.url, poolSize: 4 });
+  await dataSource.initialize();
+  const bus = options.bus ?? (await createBus(config.redisUrl));
+  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: join(tmpdir(), 'no-dashboard') });
+  await app.listen(0, '127.0.0.1');
+  const url = await app.getUrl();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    url: url.replace('[::1]', '127.0.0.1'),
+    config,
+    dataSource,
+    bus,
+    db,
+    async close() {
+      await app.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+      if (!options.bus) await bus.close();
+      await dataSource.destroy();
+      if (!options.db) await db.drop();
+    },
+  };
+}
+
+/** A bearer token for the account, through the real login route (of this process's API, or `{ http: request(url) }`). */
+export async function login(api: Pick<TestApi, 'http'>, email: string, password: string): Promise<string> {
+  const res = await api.http.post('/api/v1/login/access-token').type('form').send({ username: email, password });
+  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.access_token as string;
+}
+
+let seq = 0;
+/** Factory: a new account's fields (unique e-mail). */
+export function newUser(overrides: Partial<{ email: string; password: string; full_name: string }> = {}) {
+  seq += 1;
+  return { email: `user${seq}-${Date.now().toString(36)}@example.com`, password: `password-${seq}-ok`, full_name: `Test User ${seq}`, ...overrides };
+}
+
+/** Signs a new ordinary user up and returns their credentials and token. */
+export async function signUpUser(api: TestApi, overrides: Parameters<typeof newUser>[0] = {}) {
+  const user = newUser(overrides);
+  const res = await api.http.post('/api/v1/users/signup').send(user);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...user, id: res.body.id as string, token: await login(api, user.email, user.password) };
+}
+
+export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { type DaqPayload, encodeBusMessage, researchChannel } from '@furnace/contracts';
+import { ResearchEmailEntity, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { TokenService } from '../src/auth/token.service';
+import { metricsRegistry } from '../src/metrics/registry';
+import { uniqueId } from '../../ingest/test/support';
+import type { TestApi } from './harness';
+
+/*
+ * What the live-stream and history tests share. Researches, client e-mails and thermocouple
+ * markers are inserted straight through the DataSource: the research REST API is another module's.
+ */
+
+export { uniqueId, waitFor } from '../../ingest/test/support';
+export { connectViewer, RefusedUpgrade, refusal, streamUrl, type TestViewer } from './viewer-client';
+
+export async function insertResearch(dataSource: DataSource, fields: Partial<ResearchEntity> = {}): Promise<string> {
+  const id = fields.id ?? randomUUID();
+  await dataSource.getRepository(ResearchEntity).insert({
+    id,
+    name: `Live test ${id.slice(0, 8)}`,
+    startAt: new Date(Date.now() - 60_000),
+    endAt: new Date(Date.now() + 3 * 3600_000),
+    isRadiance: true,
+    isFurnance: true,
+    isPressure: true,
+    ...fields,
+  });
+  return id;
+}
+
+/** A client e-mail record of the research; its id is the client's access code. */
+export async function insertClient(dataSource: DataSource, researchId: string): Promise<string> {
+  const id = randomUUID();
+  await dataSource.getRepository(ResearchEmailEntity).insert({ id, researchId, email: `${uniqueId('client')}@example.com` });
+  return id;
+}
+
+/** A thermocouple config with markers (thermo_id → type_name), without real image bytes (the history reads only the markers). */
+export async function insertMarkers(dataSource: DataSource, researchId: string, markers: Record<number, string>): Promise<void> {
+  const configId = randomUUID();
+  await dataSource.getRepository(ThermoConfigEntity).insert({
+    id: configId,
+    researchId,
+    imageFilename: 'specimen.png',
+    imageMime: 'image/png',
+    imageWidth: 640,
+    imageHeight: 480,
+    imageSha256: '0'.repeat(64),
+    imageData: Buffer.alloc(0),
+    configFilename: 'config.txt',
+    configData: Buffer.alloc(0),
+  });
+  await dataSource.getRepository(ThermoMarkerEntity).insert(
+    Object.entries(markers).map(([thermoId, typeName]) => ({
+      configId,
+      thermoId: Number(thermoId),
+      name: `T${thermoId}`,
+      typeName,
+      colorHex: '#E53935',
+      itemX: 10,
+      itemY: 10,
+      itemSize: 10,
+      labelX: 20,
+      labelY: 20,
+      labelWidth: 40,
+      labelHeight: 20,
+    })),
+  );
+}
+
+/** A client's viewer token for one research, signed as the API signs it. */
+export function viewerTokenFor(api: TestApi, emailId: string, researchId: string): string {
+  return api.app.get(TokenService).viewerToken(emailId, researchId);
+}
+
+export function publishFrame(api: TestApi, researchId: string, payload: DaqPayload): Promise<void> {
+  return api.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'frame', research_id: researchId, payload }));
+}
+
+export function frame(time: number, overrides: Partial<DaqPayload> = {}): DaqPayload {
+  return { time, radiance: 1.2, pressure: 17, pk: 600 + time, thermocouples_out: [21, 22.5, null], ...overrides };
+}
+
+/** The value of a metric of this process (summed over series matching `labels`). */
+export async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const values = (await metricsRegistry.getSingleMetric(name)?.get())?.values ?? [];
+  return values.filter((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value)).reduce((sum, v) => sum + v.value, 0);
+}

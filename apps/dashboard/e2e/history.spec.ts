@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { connectAsync } from 'mqtt';
+import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import { configFile, createResearchByApi, photo } from './support/research';
+
+/*
+ * The staff history of a research whose readings went through the real pipeline: DAQ frames
+ * published over MQTT to the embedded broker, stored by the ingest, read back by the history page.
+ */
+skipWithoutChromium();
+
+const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../test-results/screenshots');
+
+/** Five thermocouples: two in 'Tśr i Tmax' (critical 180 max, 140 mean), 'Tmax', 'TDin' and 'T' (no threshold). */
+const CONFIG = [
+  'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height',
+  '1;T1;Tśr i Tmax;#E53935;100;100;14;120;70;64;24',
+  '2;T2;Tśr i Tmax;#FB8C00;200;120;14;220;90;64;24',
+  '3;T3;Tmax;#1E88E5;300;150;14;320;120;64;24',
+  '4;T4;TDin;#43A047;450;250;14;470;220;64;24',
+  '5;T5;T;#8E24AA;200;300;14;220;330;64;24',
+  '',
+].join('\n');
+
+const DURATION_S = 3600; // One frame a second for an hour: the page reads it in buckets.
+const round1 = (value: number) => Math.round(value * 10) / 10;
+/** ISO 834: what a furnace follows, °C. */
+const iso834 = (t: number) => 20 + 345 * Math.log10((8 * t) / 60 + 1);
+
+/**
+ * The DAQ's readings at second t. T1 rises 0.1 °C/s from 20 °C: 180.0 at 1600 s, first above 180 at
+ * 1601 s (00:26:41). T2 = T1 − 20, so the category mean T1 − 10 is first above 140 at 1301 s
+ * (00:21:41). T3 sits at 30 °C but for a one-second spike to 250 °C at 2000 s (00:33:20), inside a
+ * bucket of the whole-test read. T4 never reaches 180; T5 has no critical value.
+ */
+function frame(t: number) {
+  const t1 = round1(20 + 0.1 * t);
+  return {
+    time: t,
+    radiance: round1(0.5 + t / 1000),
+    pressure: round1(12 + 3 * Math.sin(t / 30)),
+    pk: round1(iso834(t) + 6 * Math.sin(t / 90)),
+    thermocouples_out: [t1, round1(t1 - 20), t === 2000 ? 250 : 30, round1(20 + 0.03 * t), 500],
+  };
+}
+
+const EXPECTED = {
+  max: 1601,
+  mean: 1301,
+  spike: 2000,
+};
+
+function warsaw(date: Date): string {
+  return new Intl.DateTimeFormat('pl-PL', {
+    timeZone: 'Europe/Warsaw',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(date);
+}
+
+async function publishFrames(researchId: string): Promise<void> {
+  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-daq-${Date.now()}`, clean: true });
+  try {
+    const topic = `furnace/${researchId}/data`;
+    for (let start = 0; start <= DURATION_S; start += 200) {
+      const batch: Promise<unknown>[] = [];
+      for (let t = start; t < Math.min(start + 200, DURATION_S + 1); t++) batch.push(client.publishAsync(topic, JSON.stringify(frame(t)), { qos: 1 }));
+      await Promise.all(batch);
+    }
+  } finally {
+    await client.endAsync();
+  }
+}
+
+async function storedFrames(request: APIRequestContext, token: string, researchId: string): Promise<number> {
+  const response = await request.get(`${API}/research/${researchId}/history?points=2`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.ok()).toBeTruthy();
+  return ((await response.json()) as { frames: number }).frames;
+}
+
+const row = (page: Page, type: string, kind: 'max' | 'mean') => page.locator(`[data-testid="exceedance-row"][data-type="${type}"][data-kind="${kind}"]`);
+
+test.describe.serial('the temperature history of a test', () => {
+  let researchId = '';
+  let researchName = '';
+  let startAt = 0;
+
+  test('a DAQ sends an hour of readings crossing 180 °C over MQTT', async ({ request }) => {
+    test.setTimeout(240_000);
+    researchName = `Ściana EI60 – historia ${Date.now().toString(36)}`;
+    const research = await createResearchByApi(request, researchName, new Date(Date.now() - 2 * 3600_000), 4);
+    researchId = research.id;
+    startAt = Date.parse(research.start_at);
+    const token = await apiToken(request, ADMIN.email, ADMIN.password);
+    const update = await request.put(`${API}/research/${researchId}`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { is_pressure: true },
+    });
+    expect(update.ok(), `enable pressure: ${update.status()}`).toBeTruthy();
+    const upload = await request.post(`${API}/research/thermo`, {
+      headers: { Authorization: `Bearer ${token}` },
+      multipart: { research_id: researchId, image_file: photo('sciana.png'), config_file: configFile('sciana.txt', CONFIG) },
+    });
+    expect(upload.ok(), `upload config: ${upload.status()} ${await upload.text()}`).toBeTruthy();
+
+    await publishFrames(researchId);
+    await expect.poll(() => storedFrames(request, token, researchId), { timeout: 120_000, intervals: [500, 1000, 2000] }).toBe(DURATION_S + 1);
+  });
+
+  test('staff open it from the list: when each category first exceeded its critical value, and the chart', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.goto('/research');
+    const listRow = page.getByTestId('research-table').getByRole('row').filter({ hasText: researchName });
+    await listRow.getByRole('link', { name: 'Historia' }).click();
+    await expect(page).toHaveURL(new RegExp(`/research/${researchId}/history$`));
+    await expect(page.getByRole('heading', { name: 'Historia badania' })).toBeVisible();
+    await expect(page.getByText(researchName)).toBeVisible();
+
+    // Exact to the frame: the whole test is read in 3.6 s buckets, the crossing bucket again in full.
+    const max = row(page, 'Tśr i Tmax', 'max');
+    await expect(max).toContainText('Tmax > 180 °C');
+    await expect(max.getByTestId('exceedance-elapsed')).toHaveText('00:26:41');
+    await expect(max.getByTestId('exceedance-clock')).toHaveText(warsaw(new Date(startAt + EXPECTED.max * 1000)));
+    const mean = row(page, 'Tśr i Tmax', 'mean');
+    await expect(mean).toContainText('Tśr > 140 °C');
+    await expect(mean.getByTestId('exceedance-elapsed')).toHaveText('00:21:41');
+    await expect(mean.getByTestId('exceedance-clock')).toHaveText(warsaw(new Date(startAt + EXPECTED.mean * 1000)));
+    // A one-second spike: found in its bucket's maximum, then to the second.
+    await expect(row(page, 'Tmax', 'max').getByTestId('exceedance-elapsed')).toHaveText('00:33:20');
+    await expect(row(page, 'TDin', 'max')).toContainText('Nie przekroczono');
+    await expect(row(page, 'TDin', 'max')).toHaveAttribute('data-exceeded', 'false');
+    await expect(page.locator('[data-testid="exceedance-row"][data-type="T"]')).toHaveCount(0);
+
+    // The chart: drawn on a canvas, never more than 2 000 points per series.
+    const chart = page.getByTestId('history-chart');
+    await expect(chart.locator('canvas').first()).toBeVisible();
+    await expect(chart).toHaveAttribute('data-max-points', /^\d+$/);
+    const points = Number(await chart.getAttribute('data-max-points'));
+    expect(points).toBeGreaterThan(1000);
+    expect(points).toBeLessThanOrEqual(2000);
+    const box = await chart.locator('canvas').first().boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThan(600);
+    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 5 z 5');
+    await snap(page, 'history');
+  });
+
+  test('zooming reads the range again from the server; thermocouples can be hidden', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.goto(`/research/${researchId}/history`);
+    const chart = page.getByTestId('history-chart');
+    await expect(chart.locator('canvas').first()).toBeVisible();
+    await expect(chart).toHaveAttribute('data-max-points', /\d/);
+
+    const canvas = chart.locator('canvas').first();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.55, box.y + 150);
+    const detail = page.waitForRequest((r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]from=/.test(r.url()) && /[?&]points=800/.test(r.url()));
+    for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -300);
+    const url = new URL((await detail).url());
+    const from = Number(url.searchParams.get('from'));
+    const to = Number(url.searchParams.get('to'));
+    expect(to - from).toBeLessThan(DURATION_S);
+    expect(to - from).toBeGreaterThan(0);
+    await expect(chart).not.toHaveAttribute('data-range', 'all');
+    await expect(page.getByTestId('detail-loading')).toHaveCount(0);
+    const zoomed = Number(await chart.getAttribute('data-max-points'));
+    expect(zoomed).toBeLessThanOrEqual(2000);
+
+    await page.getByRole('checkbox', { name: 'Pokaż termoparę T5' }).uncheck();
+    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 4 z 5');
+    await snap(page, 'history-zoomed', { only: 'desktop' });
+    // The tooltip: elapsed time and time of day, the values of the series at that moment.
+    await canvas.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await canvas.hover({ position: { x: box.width * 0.5, y: 160 } }); // Inside the furnace grid.
+    await expect(chart.locator('div').filter({ hasText: /^\d\d:\d\d:\d\d · \d\d\.\d\d\.\d{4}/ }).last()).toBeVisible();
+    // Where the tooltip is (snap() would resize the viewport and lose the scroll position).
+    await page.screenshot({ path: join(SCREENSHOTS, 'history-tooltip-1280x800.png'), animations: 'disabled' });
+
+    await page.getByRole('button', { name: 'Cały zakres' }).click();
+    await expect(chart).toHaveAttribute('data-range', 'all');
+  });
+
+  test('the CSV downloads with every frame, in the Polish Excel format', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.goto(`/research/${researchId}/history`);
+    await page.getByRole('button', { name: 'Pobierz CSV' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Excel (średnik, przecinek dziesiętny)' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${researchName}.csv`);
+    const bytes = readFileSync(await download.path());
+    const text = bytes.toString('utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    const lines = text.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;thermo_4_c;thermo_5_c');
+    expect(lines).toHaveLength(1 + DURATION_S + 1);
+    // Frame 1601: T1 = 180,1 °C with a decimal comma.
+    const at1601 = lines.find((line) => line.startsWith('1601;'));
+    expect(at1601?.split(';')[6]).toBe('180,1');
+
+    const [english] = await Promise.all([
+      page.waitForEvent('download'),
+      (async () => {
+        await page.getByRole('button', { name: 'Pobierz CSV' }).click();
+        await page.getByRole('menuitem', { name: 'Przecinek, kropka dziesiętna' }).click();
+      })(),
+    ]);
+    const englishText = readFileSync(await english.path()).toString('utf8');
+    expect(englishText.split('\r\n').find((line) => line.startsWith('1601,'))?.split(',')[6]).toBe('180.1');
+  });
+
+  test('the history in the dark theme', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.goto(`/research/${researchId}/history`);
+    await expect(page.getByTestId('history-chart')).toHaveAttribute('data-max-points', /\d/);
+    await snap(page, 'history-dark', { only: 'desktop' });
+    await page.evaluate(() => localStorage.removeItem('theme'));
+  });
+
+  test('the edit page links to the history', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.goto(`/research/${researchId}/edit`);
+    await page.getByRole('link', { name: 'Historia' }).click();
+    await expect(page).toHaveURL(new RegExp(`/research/${researchId}/history$`));
+    await expect(page.getByTestId('exceedance-table')).toBeVisible();
+  });
+});

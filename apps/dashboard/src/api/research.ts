@@ -1,0 +1,108 @@
+import {
+  emailsCreate,
+  emailsDelete,
+  emailsList,
+  emailsSend,
+  emailsSendAll,
+  researchCreate,
+  researchCreateUrl,
+  researchDelete,
+  researchDeleteUrl,
+  researchGet,
+  researchList,
+  researchListUrls,
+  researchUpdate,
+  thermoConfigMarkers,
+  thermoDelete,
+  thermoImage,
+  thermoList,
+} from '@furnace/api-client';
+import { queryOptions } from '@tanstack/react-query';
+import { unwrap } from './errors';
+import { researchKeys, thermoKeys } from './keys';
+import type { ResearchCreate, ResearchUpdate, ThermoConfig } from './research-types';
+import { uploadForm, type UploadProgress } from './upload';
+
+// --- Queries (one query-options function per resource) ------------------------------------------
+
+export const researchListQueryOptions = () =>
+  queryOptions({
+    queryKey: researchKeys.list(),
+    queryFn: ({ signal }) => unwrap(researchList({ signal })),
+    select: (list) => list.data,
+  });
+
+export const researchQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: researchKeys.detail(id),
+    queryFn: ({ signal }) => unwrap(researchGet({ path: { id }, signal })),
+  });
+
+export const researchUrlsQueryOptions = (researchId: string) =>
+  queryOptions({
+    queryKey: researchKeys.urls(researchId),
+    queryFn: ({ signal }) => unwrap(researchListUrls({ path: { research_id: researchId }, signal })),
+    select: (list) => list.data,
+  });
+
+export const researchEmailsQueryOptions = (researchId: string) =>
+  queryOptions({
+    queryKey: researchKeys.emails(researchId),
+    queryFn: ({ signal }) => unwrap(emailsList({ path: { research_id: researchId }, signal })),
+    select: (list) => list.data,
+  });
+
+export const thermoConfigsQueryOptions = (researchId: string) =>
+  queryOptions({
+    queryKey: researchKeys.thermo(researchId),
+    queryFn: ({ signal }) => unwrap(thermoList({ path: { research_id: researchId }, signal })),
+    select: (list) => list.data,
+  });
+
+export const thermoCoordsQueryOptions = (configId: string) =>
+  queryOptions({
+    queryKey: thermoKeys.coords(configId),
+    queryFn: ({ signal }) => unwrap(thermoConfigMarkers({ path: { config_id: configId }, signal })),
+    select: (list) => list.data,
+    staleTime: Infinity, // A config's markers never change: a new file is a new config.
+  });
+
+export const thermoImageQueryOptions = (configId: string) =>
+  queryOptions({
+    queryKey: thermoKeys.image(configId),
+    queryFn: ({ signal }): Promise<Blob> => unwrap(thermoImage({ path: { id: configId }, parseAs: 'blob', signal })),
+    staleTime: Infinity,
+  });
+
+// --- Mutations ----------------------------------------------------------------------------------
+
+export const createResearch = (body: ResearchCreate) => unwrap(researchCreate({ body }));
+export const updateResearch = (id: string, body: ResearchUpdate) => unwrap(researchUpdate({ path: { id }, body }));
+export const deleteResearch = (id: string) => unwrap(researchDelete({ path: { id } }));
+
+export const addResearchUrl = (researchId: string, url: string) => unwrap(researchCreateUrl({ body: { url, research_id: researchId } }));
+export const deleteResearchUrl = (id: string) => unwrap(researchDeleteUrl({ path: { id } }));
+
+export const addResearchEmail = (researchId: string, email: string) => unwrap(emailsCreate({ body: { research_id: researchId, email } }));
+export const deleteResearchEmail = (id: string) => unwrap(emailsDelete({ path: { id } }));
+export const sendResearchEmail = (id: string) => unwrap(emailsSend({ path: { id } }));
+export const sendAllResearchEmails = (researchId: string) => unwrap(emailsSendAll({ path: { research_id: researchId } }));
+
+export const deleteThermoConfig = (id: string) => unwrap(thermoDelete({ path: { id } }));
+
+/**
+ * Uploads one photo + config pair (multipart: research_id, image_file, config_file), reporting upload
+ * progress: the generated thermoCreate uses fetch, which cannot report it.
+ */
+export function uploadThermoConfig(
+  researchId: string,
+  image: File,
+  config: File,
+  onProgress?: (progress: UploadProgress) => void,
+): Promise<ThermoConfig> {
+  const form = new FormData();
+  form.append('research_id', researchId);
+  form.append('image_file', image, image.name);
+  form.append('config_file', config, config.name);
+  return uploadForm<ThermoConfig>('/api/v1/research/thermo', form, onProgress);
+}

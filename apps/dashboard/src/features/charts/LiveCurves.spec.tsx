@@ -1,0 +1,129 @@
+import type { HistoryDto } from '@furnace/api-client';
+import { act, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
+import { renderUi } from '../../test/render';
+import { createFrameSource } from '../live/frame-source';
+import { ReadAuthProvider, type ReadAuth } from '../live/read-auth';
+import type { EChartProps } from './EChart';
+import { LiveCurves } from './LiveCurves';
+import type { Point } from './points';
+import { historyFromFrames, newFrame, newFrames, newMarker } from './test-factories';
+
+/*
+ * LiveCurves with its data path real (query, subscription, store, pushes) and the canvas replaced:
+ * jsdom cannot draw, so the chart is a recorder of what the component gives ECharts.
+ */
+type SetOptionCall = { option: Record<string, unknown>; opts: unknown };
+const calls: SetOptionCall[] = [];
+const options: unknown[] = [];
+const sink = {
+  setOption: (option: Record<string, unknown>, opts: unknown) => void calls.push({ option, opts }),
+  isDisposed: () => false,
+  dispatchAction: () => undefined,
+};
+
+jest.mock('./EChart', () => ({
+  EChart: (props: EChartProps) => {
+    options.push(props.option);
+    useEffect(() => props.onInstance(sink as never), [props]);
+    return <div data-testid="echart" />;
+  },
+}));
+
+const events: string[] = [];
+let resolveHistory: (history: HistoryDto) => void = () => undefined;
+const requests: { headers?: Record<string, string>; query?: unknown }[] = [];
+jest.mock('@furnace/api-client', () => ({
+  ...jest.requireActual('@furnace/api-client'),
+  historyRead: (options: { headers?: Record<string, string>; query?: unknown }) => {
+    events.push('history requested');
+    requests.push(options);
+    return new Promise((resolve) => {
+      resolveHistory = (data) => resolve({ data, error: undefined, response: { ok: true, status: 200 } });
+    });
+  },
+}));
+
+const markers = [newMarker({ thermo_id: 1, type_name: 'Tśr i Tmax' }), newMarker({ thermo_id: 2, type_name: 'Tmax', color_hex: '#1E88E5' })];
+const research = { id: 'r-1', start_at: '2030-01-01T10:00:00Z', end_at: '2030-01-01T13:00:00Z', is_radiance: true, is_furnance: true, is_pressure: false };
+const viewer: ReadAuth = { kind: 'viewer', researchId: 'r-1', token: 'viewer-token' };
+
+/** The data each series was last given, from the recorded setOption calls. */
+function latestData(): Map<string, Point[]> {
+  const data = new Map<string, Point[]>();
+  for (const call of calls) for (const s of call.option.series as { id: string; data: Point[] }[]) data.set(s.id, s.data);
+  return data;
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  options.length = 0;
+  events.length = 0;
+  requests.length = 0;
+});
+
+it('draws the history, then the live frames after its last_time (no gap, no duplicate), by partial updates only', async () => {
+  const source = createFrameSource();
+  const subscribe = source.subscribe.bind(source);
+  source.subscribe = (listener) => {
+    events.push('subscribed');
+    return subscribe(listener);
+  };
+  await renderUi(
+    <ReadAuthProvider auth={viewer}>
+      <LiveCurves research={research} markers={markers} frames={source} />
+    </ReadAuthProvider>,
+  );
+  await waitFor(() => expect(events).toEqual(['subscribed', 'history requested']));
+  // The viewer's token goes with the read; the whole test in ≤ 750 buckets.
+  expect(requests[0]?.headers).toEqual({ Authorization: 'Bearer viewer-token' });
+  expect(requests[0]?.query).toMatchObject({ points: 750 });
+
+  // Frames arrive while the history is on its way: two it will contain, one after it.
+  const stored = newFrames(0, 60, 1, (t) => ({ pk: 100 + t, thermocouples_out: [t, 2 * t] }));
+  act(() => {
+    source.push(newFrame(59, { pk: 159, thermocouples_out: [59, 118] }));
+    source.push(newFrame(60, { pk: 160, thermocouples_out: [60, 120] }));
+    source.push(newFrame(61, { pk: 161, thermocouples_out: [61, 122] }));
+  });
+  await act(async () => resolveHistory(historyFromFrames(stored, markers)));
+  await waitFor(() => expect(latestData().get('pk')?.length).toBe(62));
+  expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
+
+  // Later frames, one redelivered.
+  act(() => {
+    source.push(newFrame(62, { pk: 162, thermocouples_out: [200, 124] }));
+    source.push(newFrame(62, { pk: 162, thermocouples_out: [200, 124] }));
+    source.push(newFrame(63, { pk: 163, thermocouples_out: [63, 126] }));
+  });
+  await waitFor(() => expect(latestData().get('pk')?.at(-1)).toEqual([63_000, 163]));
+  const data = latestData();
+  expect(data.get('pk')).toHaveLength(64);
+  expect(data.get('category:Tśr i Tmax:max')?.slice(-2)).toEqual([
+    [62_000, 200],
+    [63_000, 63],
+  ]);
+  expect(data.get('category:Tmax:mean')?.at(-1)).toEqual([63_000, 126]);
+  expect(data.get('iso834')?.at(-1)?.[0]).toBe(63_000);
+
+  // Every update named series by id and nothing else: the option was never rebuilt per frame.
+  for (const call of calls) {
+    expect(Object.keys(call.option)).toEqual(['series']);
+    expect(call.opts).toMatchObject({ lazyUpdate: true });
+  }
+  expect(new Set(options).size).toBe(1);
+});
+
+it('has no furnace curve for a research without furnace temperature', async () => {
+  const source = createFrameSource();
+  await renderUi(
+    <ReadAuthProvider auth={{ kind: 'staff' }}>
+      <LiveCurves research={{ ...research, is_furnance: false }} markers={markers} frames={source} />
+    </ReadAuthProvider>,
+  );
+  await waitFor(() => expect(requests).toHaveLength(1));
+  expect(requests[0]?.headers).toBeUndefined();
+  const option = options.at(-1) as { series: { id: string }[] };
+  expect(option.series.map((s) => s.id)).not.toContain('pk');
+  expect(option.series.map((s) => s.id)).not.toContain('iso834');
+});

@@ -1,0 +1,158 @@
+import type { DaqPayload } from '@furnace/contracts';
+import { Paper } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { historyQueryOptions } from '../history/history-api';
+import type { FrameSource } from '../live/frame-source';
+import { useReadAuth } from '../live/read-auth';
+import { chartCategories, seriesKey, type CurveMarker } from './categories';
+import { buildChartOption, chartLayout } from './chart-option';
+import { liveCurvesSpec } from './curve-specs';
+import { EChart } from './EChart';
+import { useChartInstance } from './use-chart-instance';
+import { LiveSeriesStore } from './live-series';
+import { iso834Along, type Point } from './points';
+import { pushSeries } from './push';
+import { useCurveLabels } from './use-curve-labels';
+
+/** What the curves need of a research (a ResearchDto fits). */
+export interface LiveCurvesResearch {
+  readonly id: string;
+  readonly start_at: string;
+  readonly end_at: string;
+  readonly is_radiance: boolean;
+  readonly is_furnance: boolean;
+  readonly is_pressure: boolean;
+}
+
+export interface LiveCurvesProps {
+  research: LiveCurvesResearch;
+  markers: readonly CurveMarker[];
+  frames: FrameSource;
+}
+
+/** Buckets of the history read on mount: ≤ 1 500 chart points, room for 500 live frames before a series is downsampled again. */
+export const LIVE_HISTORY_POINTS = 750;
+/** Live frames are drawn in batches, at most this often (ms). */
+const FLUSH_MS = 250;
+/** Frames kept to replay after the history arrives (those after its last_time). */
+const RECENT_FRAMES = 1000;
+
+/**
+ * The live curves of a research: the mean furnace temperature against ISO 834 (when the research
+ * measures it) and per thermocouple category max and mean against the critical values. The whole
+ * test so far comes from the history endpoint (min/max buckets), then the live frames after its
+ * last_time are appended: one partial setOption per batch, the option itself is never rebuilt.
+ * Default export too, for React.lazy: ECharts loads only when a chart is shown.
+ */
+export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
+  const auth = useReadAuth();
+  const { t } = useTranslation('history');
+  const { labels, texts } = useCurveLabels();
+  // The same markers in a new array (a refetch, a parent's render) change nothing: keyed on their content.
+  const signature = markersSignature(markers);
+  const stableMarkers = useMemo(() => markers, [signature]);
+  const categories = useMemo(() => chartCategories(stableMarkers), [stableMarkers]);
+  const withIso = research.is_furnance;
+  const spec = useMemo(() => liveCurvesSpec({ furnace: withIso, categories, labels }), [withIso, categories, labels]);
+  const option = useMemo(() => (spec ? buildChartOption(spec, texts) : null), [spec, texts]);
+  // Not from `spec`: a language switch must not replace the store (and its live tail).
+  const keys = useMemo(() => liveSeriesKeys(withIso, categories), [withIso, categories]);
+
+  // Subscribed before the history is requested (`enabled` below): no frame can fall between them.
+  const [subscribed, setSubscribed] = useState(false);
+  const recent = useRef<DaqPayload[]>([]);
+  const pending = useRef<DaqPayload[]>([]);
+  const flush = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const stop = frames.subscribe((frame) => {
+      recent.current.push(frame);
+      if (recent.current.length > RECENT_FRAMES) recent.current.splice(0, recent.current.length - RECENT_FRAMES);
+      pending.current.push(frame);
+      timer ??= setTimeout(() => {
+        timer = null;
+        flush.current();
+      }, FLUSH_MS);
+    });
+    setSubscribed(true);
+    return () => {
+      stop();
+      if (timer) clearTimeout(timer);
+    };
+  }, [frames]);
+
+  // Read once per mount (gcTime 0: a remount reads again rather than resume from an old last_time).
+  const history = useQuery({
+    ...historyQueryOptions(auth, research.id, { points: LIVE_HISTORY_POINTS }),
+    enabled: subscribed,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+  const { instance, onReady, onInstance } = useChartInstance();
+  const store = useMemo(() => new LiveSeriesStore(keys, stableMarkers), [keys, stableMarkers]);
+  // Other markers (an UPDATE of the configs): the new store starts from a fresh history, so that
+  // frames older than `recent` are not lost.
+  const firstStore = useRef(store);
+  const { refetch } = history;
+  useEffect(() => {
+    if (store !== firstStore.current) void refetch();
+  }, [store, refetch]);
+
+  const isoEntry = useCallback((): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk))]] : []), [withIso, store]);
+  const pushAll = useCallback(() => {
+    if (!store.isLoaded) return;
+    pushSeries(instance.current, [...keys.map((key): [string, readonly Point[]] => [key, store.points(key)]), ...isoEntry()]);
+  }, [store, keys, isoEntry]);
+
+  useEffect(() => {
+    flush.current = () => {
+      const batch = pending.current;
+      pending.current = [];
+      // Before the history arrives the frames wait in `recent`, replayed after its last_time.
+      if (!store.isLoaded) return;
+      const changed = store.append(batch);
+      if (changed.length === 0) return;
+      pushSeries(instance.current, [...changed.map((key): [string, readonly Point[]] => [key, store.points(key)]), ...isoEntry()]);
+    };
+  }, [store, isoEntry]);
+
+  const historyError = history.isError;
+  useEffect(() => {
+    if (!history.data && !historyError) return;
+    store.loadHistory(history.data ?? null);
+    store.append(recent.current);
+    pending.current = [];
+    pushAll();
+  }, [history.data, historyError, store, pushAll]);
+
+  // A new option (language, markers) is merged by the chart: give it its data again.
+  useEffect(() => pushAll(), [option, pushAll]);
+
+  useEffect(() => {
+    onReady.current = pushAll;
+  }, [onReady, pushAll]);
+
+  if (!spec || !option) return null;
+  return (
+    <Paper withBorder radius="lg" p="xs" data-testid="live-curves" data-loaded={history.isSuccess ? 'true' : 'false'}>
+      <EChart option={option} height={chartLayout(spec).height} onInstance={onInstance} label={t('chart.liveLabel')} />
+    </Paper>
+  );
+}
+
+export default LiveCurves;
+
+/** The series a live store keeps: pk for a research measuring it, each category's max and mean. */
+export function liveSeriesKeys(furnace: boolean, categories: readonly { typeName: string }[]): string[] {
+  const keys: string[] = furnace ? [seriesKey.pk] : [];
+  for (const category of categories) keys.push(seriesKey.categoryMax(category.typeName), seriesKey.categoryMean(category.typeName));
+  return keys;
+}
+
+function markersSignature(markers: readonly CurveMarker[]): string {
+  return markers.map((m) => `${m.thermo_id}\u0001${m.type_name}\u0001${m.color_hex}\u0001${m.name}`).join('\u0002');
+}

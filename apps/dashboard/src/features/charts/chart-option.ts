@@ -1,0 +1,277 @@
+import type { LineSeriesOption } from 'echarts/charts';
+import type {
+  DataZoomComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  TitleComponentOption,
+  TooltipComponentOption,
+} from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
+import { formatElapsed } from '@furnace/contracts';
+
+/*
+ * The charts' ECharts option, built by plain functions from a description of grids and series.
+ * The option carries no data: the components push each series' points by id (setOption with
+ * {series: [{id, data}]}), so a live frame or a zoom never rebuilds the option.
+ */
+
+export type ChartOption = ComposeOption<
+  LineSeriesOption | GridComponentOption | LegendComponentOption | TitleComponentOption | TooltipComponentOption | DataZoomComponentOption
+>;
+
+/** A horizontal line at a critical value. */
+export interface Threshold {
+  readonly value: number;
+  readonly label: string;
+  readonly color: string;
+}
+
+export interface GridSpec {
+  readonly id: string;
+  readonly title: string;
+  /** Units of the grid's y axes: one, or two (left and right). */
+  readonly units: readonly [string] | readonly [string, string];
+}
+
+export interface SeriesSpec {
+  /** The series id, also the key its points are pushed under (the history endpoint's key). */
+  readonly id: string;
+  readonly name: string;
+  /** Index into ChartSpec.grids. */
+  readonly grid: number;
+  /** 1 for a grid's right-hand axis. */
+  readonly axis?: 0 | 1;
+  readonly color?: string;
+  readonly dashed?: boolean;
+  readonly width?: number;
+  /** Listed in the legend (default true); thermocouples are toggled by their own list instead. */
+  readonly legend?: boolean;
+  readonly thresholds?: readonly Threshold[];
+}
+
+export interface ChartSpec {
+  readonly grids: readonly GridSpec[];
+  readonly series: readonly SeriesSpec[];
+  /** dataZoom inside + slider over every grid's time axis. */
+  readonly zoom: boolean;
+  /** Height of each grid's plot area, px. */
+  readonly gridHeight: number;
+}
+
+export interface ChartTexts {
+  /** "+{{count}} more" under a long tooltip. */
+  more: (count: number) => string;
+  /** Tooltip header for a time (ms since the start): elapsed time, and where known the time of day. */
+  header: (ms: number) => string;
+  /** The dark colour scheme: labels over the plot get a dark backdrop instead of a light one. */
+  dark?: boolean;
+}
+
+export const THRESHOLD_COLORS = { max: '#e03131', mean: '#f08c00' } as const;
+
+const LEGEND_HEIGHT = 30;
+const TITLE_HEIGHT = 26;
+const X_LABELS_HEIGHT = 30;
+const SLIDER_HEIGHT = 46;
+const TOOLTIP_ROWS = 14;
+
+export interface ChartLayout {
+  /** Height of the whole chart, px. */
+  readonly height: number;
+  /** Top of each grid's plot area, px. */
+  readonly tops: readonly number[];
+}
+
+/** Grids stacked top to bottom: the legend, then per grid a title, the plot and its time labels, then the zoom slider. */
+export function chartLayout(spec: Pick<ChartSpec, 'grids' | 'zoom' | 'gridHeight'>): ChartLayout {
+  const block = TITLE_HEIGHT + spec.gridHeight + X_LABELS_HEIGHT;
+  const tops = spec.grids.map((_, i) => LEGEND_HEIGHT + i * block + TITLE_HEIGHT);
+  return { height: LEGEND_HEIGHT + spec.grids.length * block + (spec.zoom ? SLIDER_HEIGHT : 8), tops };
+}
+
+/** A value axis label without thousands separators (ECharts would write 1,000) and float noise. */
+export const axisNumber = (value: number): string => String(Math.round(value * 1000) / 1000);
+
+/** Elapsed time of the test as an axis label: hh:mm:ss. */
+export const elapsedLabel = (ms: number): string => formatElapsed(ms / 1000);
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Names come from uploaded config files and the tooltip is HTML: escape them. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+interface TooltipParam {
+  seriesId?: string;
+  seriesName?: string;
+  marker?: unknown;
+  value?: unknown;
+  axisValue?: unknown;
+}
+
+/** The tooltip's HTML: the time, then the series with a value at it (at most TOOLTIP_ROWS). */
+export function tooltipHtml(params: readonly TooltipParam[], units: ReadonlyMap<string, string>, texts: ChartTexts): string {
+  const first = params[0];
+  if (!first) return '';
+  const time = typeof first.axisValue === 'number' ? first.axisValue : Array.isArray(first.value) ? Number(first.value[0]) : 0;
+  const rows: string[] = [];
+  let hidden = 0;
+  const seen = new Set<string>();
+  for (const param of params) {
+    const value = Array.isArray(param.value) ? param.value[1] : null;
+    const id = param.seriesId ?? '';
+    if (typeof value !== 'number' || seen.has(id)) continue;
+    seen.add(id);
+    if (rows.length >= TOOLTIP_ROWS) {
+      hidden++;
+      continue;
+    }
+    const marker = typeof param.marker === 'string' ? param.marker : '';
+    rows.push(`${marker}${escapeHtml(param.seriesName ?? id)}: <b>${value.toFixed(1)}</b> ${escapeHtml(units.get(id) ?? '')}`);
+  }
+  if (hidden > 0) rows.push(escapeHtml(texts.more(hidden)));
+  return [`<b>${escapeHtml(texts.header(time))}</b>`, ...rows].join('<br/>');
+}
+
+/** The ECharts option of a chart spec (no data: see the file comment). */
+export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOption {
+  const layout = chartLayout(spec);
+  const gridIndexes = spec.grids.map((_, i) => i);
+  const axisBase: number[] = [];
+  const yAxis: NonNullable<ChartOption['yAxis']> & unknown[] = [];
+  const thresholdMax = new Map<string, number>();
+  for (const series of spec.series) {
+    const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value));
+    const key = `${series.grid}:${series.axis ?? 0}`;
+    if (top > 0) thresholdMax.set(key, Math.max(thresholdMax.get(key) ?? 0, top));
+  }
+  spec.grids.forEach((grid, i) => {
+    axisBase.push(yAxis.length);
+    grid.units.forEach((_, side) => {
+      const colored = grid.units.length > 1 ? spec.series.find((s) => s.grid === i && (s.axis ?? 0) === side)?.color : undefined;
+      yAxis.push({
+        type: 'value',
+        gridIndex: i,
+        position: side === 0 ? 'left' : 'right',
+        scale: true,
+        // Critical lines stay on the chart even while every reading is far below them.
+        dataMax: thresholdMax.get(`${i}:${side}`),
+        splitLine: { show: side === 0 },
+        axisLabel: { formatter: axisNumber, ...(colored ? { color: colored } : {}) },
+      });
+    });
+  });
+
+  const units = new Map<string, string>();
+  // Several categories share a critical value (180 °C): one label per line, not a smudge of copies.
+  const labelled = new Set<string>();
+  const showLabel = (s: SeriesSpec, th: Threshold) => {
+    const key = `${s.grid}:${s.axis ?? 0}:${th.value}:${th.label}`;
+    if (labelled.has(key)) return false;
+    labelled.add(key);
+    return true;
+  };
+  const series: LineSeriesOption[] = spec.series.map((s) => {
+    const grid = spec.grids[s.grid];
+    units.set(s.id, grid?.units[s.axis ?? 0] ?? '');
+    return {
+      type: 'line',
+      id: s.id,
+      name: s.name,
+      xAxisIndex: s.grid,
+      yAxisIndex: (axisBase[s.grid] ?? 0) + (s.axis ?? 0),
+      showSymbol: false,
+      symbol: 'none',
+      connectNulls: false,
+      animation: false,
+      emphasis: { disabled: true },
+      color: s.color,
+      lineStyle: { width: s.width ?? 1.5, type: s.dashed ? 'dashed' : 'solid', color: s.color },
+      ...(s.thresholds && s.thresholds.length > 0
+        ? {
+            markLine: {
+              silent: true,
+              symbol: 'none',
+              animation: false,
+              data: s.thresholds.map((th) => ({
+                name: th.label,
+                yAxis: th.value,
+                lineStyle: { color: th.color, type: 'dashed', width: 1.5 },
+                // At the start: a test heats up over time, so the lines' left end is the one the curves leave free.
+                label: {
+                  show: showLabel(s, th),
+                  formatter: th.label,
+                  position: 'insideStartTop',
+                  color: th.color,
+                  fontSize: 11,
+                  // A backdrop keeps the label readable where a curve runs through it.
+                  backgroundColor: texts.dark ? 'rgba(36, 36, 36, 0.85)' : 'rgba(255, 255, 255, 0.85)',
+                  padding: [1, 4],
+                  borderRadius: 3,
+                },
+              })),
+            },
+          }
+        : {}),
+    };
+  });
+
+  const option: ChartOption = {
+    animation: false,
+    // The time axis shows elapsed time: whole minutes and hours in UTC, never shifted by a time zone.
+    useUTC: true,
+    backgroundColor: 'transparent',
+    legend: {
+      type: 'scroll',
+      top: 2,
+      left: 8,
+      right: 8,
+      data: spec.series.filter((s) => s.legend !== false).map((s) => s.name),
+    },
+    title: spec.grids.map((grid, i) => ({
+      text: grid.title,
+      left: 8,
+      top: (layout.tops[i] ?? 0) - TITLE_HEIGHT + 2,
+      textStyle: { fontSize: 13, fontWeight: 600 },
+    })),
+    grid: spec.grids.map((grid, i) => ({
+      id: grid.id,
+      left: 56,
+      right: grid.units.length > 1 ? 64 : 20,
+      top: layout.tops[i],
+      height: spec.gridHeight,
+    })),
+    xAxis: spec.grids.map((_, i) => ({
+      type: 'time',
+      gridIndex: i,
+      min: 'dataMin',
+      max: 'dataMax',
+      axisLabel: { formatter: (value: number) => elapsedLabel(value), hideOverlap: true },
+      splitLine: { show: false },
+    })),
+    yAxis,
+    axisPointer: { link: [{ xAxisIndex: 'all' }] },
+    tooltip: {
+      trigger: 'axis',
+      confine: true,
+      axisPointer: { type: 'line', animation: false },
+      formatter: (params) => tooltipHtml((Array.isArray(params) ? params : [params]) as TooltipParam[], units, texts),
+    },
+    series,
+  };
+  if (spec.zoom) {
+    option.dataZoom = [
+      { type: 'inside', xAxisIndex: gridIndexes, filterMode: 'filter' },
+      {
+        type: 'slider',
+        xAxisIndex: gridIndexes,
+        filterMode: 'filter',
+        bottom: 10,
+        height: 24,
+        labelFormatter: (value: number) => elapsedLabel(value),
+      },
+    ];
+  }
+  return option;
+}

@@ -1,0 +1,154 @@
+import type { HistoryDto, ThermoMarkerDto } from '@furnace/api-client';
+import { Alert, Grid, Paper, Skeleton, Stack, Title } from '@mantine/core';
+import { IconAlertTriangle, IconPencil } from '@tabler/icons-react';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/errors';
+import { researchQueryOptions } from '../../api/research';
+import { ButtonLink } from '../../components/ButtonLink';
+import { PageHeader } from '../../components/PageHeader';
+import { Section } from '../../components/Section';
+import { formatDateTime } from '../../lib/dates';
+import { errorMessage } from '../../lib/notify';
+import { chartCategories } from '../charts/categories';
+import type { ChartThermocouple } from '../charts/curve-specs';
+import { hasValues } from '../charts/points';
+import { CsvDownloadMenu } from './CsvDownloadMenu';
+import { exceedanceRows, refineExceedance, refinementRanges } from './exceedance';
+import { ExceedanceTable } from './ExceedanceTable';
+import { historyQueryOptions, researchMarkersQueryOptions, STAFF } from './history-api';
+import { ThermoToggles } from './ThermoToggles';
+
+// ECharts comes in a chunk of its own (shared with the live curves): the header and the exceedances show without waiting for it.
+const HistoryChart = lazy(() => import('./HistoryChart'));
+
+/** Buckets of the whole test: ≤ 2 000 chart points per series. */
+export const OVERVIEW_POINTS = 1000;
+/** The endpoint's most points: a bucket read again at this resolution is raw frames in practice. */
+const FULL_RESOLUTION_POINTS = 10_000;
+
+function isMissing(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 422 || error.status === 400);
+}
+
+/** The thermocouples that have readings, named and coloured by their markers (or '#id' without one). */
+export function historyThermocouples(overview: HistoryDto, markers: readonly ThermoMarkerDto[]): ChartThermocouple[] {
+  const byId = new Map<number, ThermoMarkerDto>();
+  for (const marker of markers) if (!byId.has(marker.thermo_id)) byId.set(marker.thermo_id, marker);
+  return overview.series
+    .filter((s) => s.kind === 'thermocouple' && s.thermo_id !== undefined && hasValues(s))
+    .map((s) => {
+      const marker = byId.get(s.thermo_id as number);
+      return { thermoId: s.thermo_id as number, name: marker?.name ?? `#${s.thermo_id}`, color: marker?.color_hex };
+    });
+}
+
+/** Staff: the temperature history of a research — exceedances, zoomable curves, CSV. */
+export function HistoryPage({ researchId }: { researchId: string }) {
+  const { t } = useTranslation('history');
+  const { t: tc } = useTranslation();
+  const research = useQuery(researchQueryOptions(researchId));
+  const markers = useQuery(researchMarkersQueryOptions(STAFF, researchId));
+  const overview = useQuery(historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS }));
+  const [hidden, setHidden] = useState<Set<number>>(() => new Set());
+
+  const categories = useMemo(() => chartCategories(markers.data ?? []), [markers.data]);
+  const thermocouples = useMemo(() => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []), [overview.data, markers.data]);
+
+  // First exceedances: from the buckets of the whole test, then each bucket read again at full resolution.
+  const rows = useMemo(() => (overview.data ? exceedanceRows(overview.data, categories) : []), [overview.data, categories]);
+  const ranges = useMemo(() => refinementRanges(rows), [rows]);
+  const details = useQueries({
+    queries: ranges.map((range) => ({
+      ...historyQueryOptions(STAFF, researchId, { points: FULL_RESOLUTION_POINTS, from: range.from, to: range.to }),
+      staleTime: Infinity,
+    })),
+  });
+  const refined = rows.map((row) => {
+    const e = row.exceedance;
+    const at = e ? ranges.findIndex((r) => r.from === e.range.from && r.to === e.range.to) : -1;
+    return refineExceedance(row, at >= 0 ? details[at]?.data : undefined);
+  });
+
+  if (research.isPending || markers.isPending || overview.isPending) {
+    return (
+      <Stack>
+        <Skeleton height={36} width="50%" />
+        <Skeleton height={120} radius="lg" />
+        <Skeleton height={420} radius="lg" />
+      </Stack>
+    );
+  }
+  const error = research.error ?? markers.error ?? overview.error;
+  if (!research.data || !overview.data || error) {
+    const missing = isMissing(error);
+    return (
+      <Alert
+        color={missing ? 'yellow' : 'red'}
+        icon={<IconAlertTriangle aria-hidden />}
+        title={missing ? tc('research.notFoundTitle') : tc('common.errorTitle')}
+        data-testid="research-missing"
+      >
+        {missing ? tc('research.notFoundText') : errorMessage(error)}
+      </Alert>
+    );
+  }
+
+  const r = research.data;
+  const history = overview.data;
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={`${r.name} · ${formatDateTime(r.start_at)} – ${formatDateTime(r.end_at)}`}
+        actions={
+          <>
+            <ButtonLink to="/research/$researchId/edit" params={{ researchId }} variant="light" color="gray" leftSection={<IconPencil size={16} aria-hidden />}>
+              {tc('common.edit')}
+            </ButtonLink>
+            <CsvDownloadMenu researchId={researchId} />
+          </>
+        }
+      />
+      {history.frames === 0 ? (
+        <Alert color="gray" data-testid="history-empty">
+          {t('empty')}
+        </Alert>
+      ) : (
+        <Stack gap="lg">
+          <Section title={t('exceedance.title')}>
+            <ExceedanceTable rows={refined} startAt={r.start_at} />
+          </Section>
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, lg: thermocouples.length > 0 ? 9 : 12 }}>
+              <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
+                <Suspense fallback={<Skeleton height={560} radius="md" />}>
+                  <HistoryChart
+                    researchId={researchId}
+                    startAt={r.start_at}
+                    flags={{ furnace: r.is_furnance, radiance: r.is_radiance, pressure: r.is_pressure }}
+                    overview={history}
+                    categories={categories}
+                    thermocouples={thermocouples}
+                    hidden={hidden}
+                  />
+                </Suspense>
+              </Paper>
+            </Grid.Col>
+            {thermocouples.length > 0 ? (
+              <Grid.Col span={{ base: 12, lg: 3 }}>
+                <Paper withBorder radius="lg" p="md">
+                  <Title order={2} fz="lg" mb="sm">
+                    {t('thermo.title')}
+                  </Title>
+                  <ThermoToggles thermocouples={thermocouples} hidden={hidden} onChange={setHidden} />
+                </Paper>
+              </Grid.Col>
+            ) : null}
+          </Grid>
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { Box, Center, Loader } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { Research, ThermoCoord } from '../../api/research-types';
+import type { FrameSource } from './frame-source';
+
+export interface LiveCurvesProps {
+  research: Research;
+  markers: readonly ThermoCoord[];
+  frames: FrameSource;
+}
+
+// The curves (ECharts) are a chunk of their own, loaded when they come into view: the live view shows
+// its photo and values without waiting for them, and a phone that never scrolls down never loads them.
+const LiveCurves = lazy(() => import('../charts/LiveCurves'));
+
+/** True once the element has come within `margin` of the viewport (at once where IntersectionObserver is missing). */
+function useSeenOnce(margin = '200px') {
+  const ref = useRef<HTMLDivElement>(null);
+  const [seen, setSeen] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (seen || !ref.current) return undefined;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: margin },
+    );
+    observer.observe(ref.current);
+    return () => observer.disconnect();
+  }, [seen, margin]);
+  return { ref, seen };
+}
+
+/** Where the live curves go, below the live view. */
+export function LiveCurvesSlot(props: LiveCurvesProps) {
+  const { ref, seen } = useSeenOnce();
+  const fallback = (
+    <Center mih={320}>
+      <Loader size="sm" />
+    </Center>
+  );
+  return (
+    <Box ref={ref} mih={320} data-testid="live-curves-slot">
+      {seen ? <Suspense fallback={fallback}>{<LiveCurves {...props} />}</Suspense> : fallback}
+    </Box>
+  );
+}

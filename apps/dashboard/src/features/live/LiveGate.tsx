@@ -1,0 +1,124 @@
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/errors';
+import type { Research, ResearchUrl, ThermoConfig, ThermoCoord } from '../../api/research-types';
+import { liveKeys } from './live-keys';
+import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
+import type { ReadAuth } from './read-auth';
+import { useResearchPhase } from './research-phase';
+import { type StatusKind, StatusScreen } from './StatusScreen';
+
+export interface LiveData {
+  research: Research;
+  urls: readonly ResearchUrl[];
+  configs: readonly ThermoConfig[];
+  markers: readonly ThermoCoord[];
+  /** The links, configs and markers have loaded (or failed): the layout has its final size. */
+  ready: boolean;
+}
+
+/** While the research has not started, look for a changed start time this often. */
+const NOT_STARTED_POLL_MS = 60_000;
+const NONE: readonly never[] = [];
+
+function statusOf(error: unknown): number {
+  return error instanceof ApiError ? error.status : -1;
+}
+
+/** The status screen for a failed read of the research, or null while a viewer's token is being renewed. */
+function errorScreen(error: unknown, auth: ReadAuth): StatusKind | null {
+  const status = statusOf(error);
+  if (status === 404 || status === 422) return 'notFound'; // 422: not a research id at all.
+  if (status === 403) return 'denied';
+  if (status === 401 && auth.kind === 'viewer') return null;
+  return 'error';
+}
+
+export function LiveLoading() {
+  const { t } = useTranslation('live');
+  return (
+    <Center mih="50vh">
+      <Stack align="center" gap="xs">
+        <Loader />
+        <Text c="dimmed" size="sm">
+          {t('status.loading')}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/**
+ * Reads the research and decides what the page shows (spec §2 and §4): does not exist, access denied,
+ * not started, ended, or `children` with the research's links, configs and markers while it is live.
+ * A viewer's 401 (the 12-hour token expired) asks `onUnauthorized` for a new token; the failed reads
+ * run again once it arrives.
+ */
+export function LiveGate({
+  auth,
+  researchId,
+  onUnauthorized,
+  statusFooter,
+  children,
+}: {
+  auth: ReadAuth;
+  researchId: string;
+  onUnauthorized?: () => void;
+  /** Shown under every status screen (the public view's language select and logo). */
+  statusFooter?: ReactNode;
+  children: (data: LiveData) => ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const research = useQuery({
+    ...liveResearchQuery(auth, researchId),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return data && Date.now() < Date.parse(data.start_at) ? NOT_STARTED_POLL_MS : false;
+    },
+  });
+  const phase = useResearchPhase(research.data);
+  const live = phase === 'live';
+  const urls = useQuery({ ...liveUrlsQuery(auth, researchId), enabled: live });
+  const configs = useQuery({ ...liveConfigsQuery(auth, researchId), enabled: live });
+  const markers = useQuery({ ...liveMarkersQuery(auth, researchId), enabled: live });
+
+  const unauthorized =
+    auth.kind === 'viewer' && [research.error, urls.error, configs.error, markers.error].some((error) => statusOf(error) === 401);
+  useEffect(() => {
+    if (unauthorized) onUnauthorized?.();
+  }, [unauthorized, onUnauthorized]);
+
+  // A renewed viewer token: read again what failed with the old one.
+  const token = auth.kind === 'viewer' ? auth.token : null;
+  const lastToken = useRef(token);
+  useEffect(() => {
+    if (token === lastToken.current) return;
+    lastToken.current = token;
+    void queryClient.refetchQueries({ queryKey: liveKeys.scope(auth, researchId), predicate: (query) => query.state.status === 'error' });
+  }, [token, auth, researchId, queryClient]);
+
+  if (research.error && !research.data) {
+    const kind = errorScreen(research.error, auth);
+    if (kind === null) return <LiveLoading />;
+    return (
+      <StatusScreen kind={kind} onRetry={kind === 'error' ? () => void research.refetch() : undefined}>
+        {statusFooter}
+      </StatusScreen>
+    );
+  }
+  if (!research.data || phase === null) return <LiveLoading />;
+  // A research deleted while watched.
+  if (statusOf(research.error) === 404) return <StatusScreen kind="notFound">{statusFooter}</StatusScreen>;
+  if (phase === 'notStarted') return <StatusScreen kind="notStarted">{statusFooter}</StatusScreen>;
+  if (phase === 'ended') return <StatusScreen kind="ended">{statusFooter}</StatusScreen>;
+
+  return children({
+    research: research.data,
+    urls: urls.data ?? NONE,
+    configs: configs.data ?? NONE,
+    markers: markers.data ?? NONE,
+    ready: !urls.isPending && !configs.isPending && !markers.isPending,
+  });
+}

@@ -1,0 +1,71 @@
+import { Group, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import classes from './live.module.css';
+import { LiveCurvesSlot } from './LiveCurvesSlot';
+import type { LiveData } from './LiveGate';
+import { MainDisplay } from './MainDisplay';
+import { useReadAuth } from './read-auth';
+import { SidePanel } from './SidePanel';
+import { useLiveStream } from './use-live-stream';
+import { useLiveViewState } from './use-live-view-state';
+
+/**
+ * The live layout of spec §2: the main area (photo with thermocouples, or a camera) beside the side
+ * panel, the curves below. One socket for the page; its frames feed the canvas, the panel and the curves.
+ */
+export function LiveScreen({
+  data,
+  onRefused,
+  actions,
+}: {
+  data: LiveData;
+  /** The stream refused a connection (a viewer's token may have expired). */
+  onRefused?: () => void;
+  /** Extra links beside the title (the staff view's monitor link). */
+  actions?: ReactNode;
+}) {
+  const { t } = useTranslation('live');
+  const auth = useReadAuth();
+  const { research } = data;
+  const stream = useLiveStream(research.id, auth, { enabled: true, onRefused });
+  const view = useLiveViewState(data);
+
+  return (
+    <Stack gap="md" data-testid="live-view">
+      <Group justify="space-between" align="center" wrap="wrap" gap="xs">
+        <Title order={1} fz={{ base: 20, sm: 26 }} lh={1.2}>
+          {research.name}
+        </Title>
+        {actions}
+      </Group>
+      <div className={classes.layout}>
+        <section className={classes.main} aria-label={t('view.mainArea')}>
+          <MainDisplay view={view} researchId={research.id} frames={stream.frames} loading={!data.ready} />
+        </section>
+        <aside aria-label={t('view.sidePanel')}>
+          <SidePanel
+            research={research}
+            items={view.items}
+            current={view.current}
+            onStep={view.step}
+            thermoMode={view.thermoMode}
+            onThermoMode={() => view.setThermoMode((on) => !on)}
+            frames={stream.frames}
+            status={stream.status}
+            categories={view.categories}
+            markers={data.markers}
+            hidden={view.hidden}
+            onToggleCategory={view.toggle}
+          />
+        </aside>
+      </div>
+      {/* Mounted once the layout has its final size: it loads the charts only when scrolled near. */}
+      {data.ready ? (
+        <section aria-label={t('view.curves')}>
+          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} />
+        </section>
+      ) : null}
+    </Stack>
+  );
+}

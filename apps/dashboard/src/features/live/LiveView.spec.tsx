@@ -1,0 +1,317 @@
+import type { ResearchDto, ThermoConfigDto, ThermoMarkerDto, UrlDto } from '@furnace/api-client';
+import * as api from '@furnace/api-client';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import Konva from 'konva/lib/Core';
+import { renderUi } from '../../test/render';
+import { PublicLiveView } from './PublicLiveView';
+import { stubCanvasContext } from './testing/canvas-stub';
+import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
+import { FakeSocket } from './testing/fake-socket';
+
+jest.mock('@furnace/api-client', () => ({
+  researchViewerToken: jest.fn(),
+  researchGet: jest.fn(),
+  researchListUrls: jest.fn(),
+  thermoList: jest.fn(),
+  thermoResearchMarkers: jest.fn(),
+  thermoImage: jest.fn(),
+}));
+
+// The curves are the charts feature's (ECharts); here only what the live view hands them matters.
+const curves = jest.fn();
+jest.mock('../charts/LiveCurves', () => ({
+  __esModule: true,
+  default: (props: unknown) => {
+    curves(props);
+    return <div data-testid="live-curves" />;
+  },
+}));
+
+const mocked = api as unknown as Record<
+  'researchViewerToken' | 'researchGet' | 'researchListUrls' | 'thermoList' | 'thermoResearchMarkers' | 'thermoImage',
+  jest.Mock
+>;
+
+const RESEARCH_ID = '3f1e1c9a-8d3b-4a6e-9f0e-1b2c3d4e5f60';
+const CODE = '0b9f2b4e-1111-4a6e-9f0e-1b2c3d4e5f60';
+const HOUR = 3600_000;
+
+const ok = <T,>(data: T) => Promise.resolve({ data, error: undefined, response: { ok: true, status: 200 } });
+const fail = (status: number) => Promise.resolve({ data: undefined, error: { detail: 'no' }, response: { ok: false, status } });
+
+function newResearch(overrides: Partial<ResearchDto> = {}): ResearchDto {
+  return {
+    id: RESEARCH_ID,
+    name: 'Drzwi EI60 – próba 7',
+    start_at: new Date(Date.now() - HOUR).toISOString(),
+    end_at: new Date(Date.now() + 2 * HOUR).toISOString(),
+    is_radiance: true,
+    is_furnance: true,
+    is_pressure: false,
+    ...overrides,
+  };
+}
+
+const newConfig = (id: string): ThermoConfigDto => ({
+  id,
+  research_id: RESEARCH_ID,
+  image_filename: `${id}.png`,
+  config_filename: `${id}.txt`,
+  image_width: 800,
+  image_height: 500,
+});
+
+function newMarker(config_id: string, thermo_id: number, type_name: ThermoMarkerDto['type_name'], color_hex: string): ThermoMarkerDto {
+  return {
+    id: `${config_id}-${thermo_id}`,
+    config_id,
+    thermo_id,
+    name: `T${thermo_id}`,
+    type_name,
+    color_hex,
+    item_x: 40 * thermo_id,
+    item_y: 100,
+    item_size: 12,
+    label_x: 40 * thermo_id,
+    label_y: 70,
+    label_width: 60,
+    label_height: 24,
+  };
+}
+
+const CONFIGS = [newConfig('cfg-a'), newConfig('cfg-b')];
+const MARKERS = [
+  newMarker('cfg-a', 1, 'Tśr i Tmax', '#E53935'),
+  newMarker('cfg-a', 2, 'Tśr i Tmax', '#E53935'),
+  newMarker('cfg-a', 3, 'Tmax', '#1E88E5'),
+  newMarker('cfg-b', 4, 'T', '#FB8C00'),
+];
+const URLS: UrlDto[] = [{ id: 'u1', url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ', research_id: RESEARCH_ID }];
+
+function serve({ research = newResearch(), token = 'tok-1' }: { research?: ResearchDto; token?: string } = {}) {
+  mocked.researchViewerToken.mockImplementation(() =>
+    ok({ access_token: token, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID }),
+  );
+  mocked.researchGet.mockImplementation(() => ok(research));
+  mocked.researchListUrls.mockImplementation(() => ok({ data: URLS }));
+  mocked.thermoList.mockImplementation(() => ok({ data: CONFIGS }));
+  mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: MARKERS }));
+  mocked.thermoImage.mockImplementation(() => ok(new Blob(['png'], { type: 'image/png' })));
+}
+
+const canvasTexts = () =>
+  ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => ({ text: l.text, visible: l.visible }));
+
+let restoreCanvas: () => void;
+const realWebSocket = globalThis.WebSocket;
+beforeAll(() => {
+  restoreCanvas = stubCanvasContext();
+  URL.createObjectURL = () => 'blob:photo';
+  URL.revokeObjectURL = () => undefined;
+});
+afterAll(() => restoreCanvas());
+beforeEach(() => {
+  jest.clearAllMocks();
+  FakeSocket.all = [];
+  globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
+});
+afterEach(() => {
+  globalThis.WebSocket = realWebSocket;
+});
+
+async function openLiveView() {
+  serve();
+  const view = await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+  expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
+  await waitFor(() => expect(screen.getByTestId('thermo-canvas')).toBeInTheDocument());
+  await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+  const socket = FakeSocket.latest();
+  act(() => socket.open());
+  return { ...view, socket };
+}
+
+describe('the public live view: who sees what', () => {
+  it('a missing code shows access denied without asking the server', async () => {
+    serve();
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code="" />);
+    expect(screen.getByTestId('live-status')).toHaveAttribute('data-status', 'denied');
+    expect(screen.getByText('Brak dostępu')).toBeInTheDocument();
+    expect(mocked.researchViewerToken).not.toHaveBeenCalled();
+  });
+
+  it('a wrong code (403) shows access denied and nothing of the research', async () => {
+    serve();
+    mocked.researchViewerToken.mockImplementation(() => fail(403));
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+    expect(await screen.findByText('Brak dostępu')).toBeInTheDocument();
+    expect(mocked.researchGet).not.toHaveBeenCalled();
+    expect(screen.queryByText(/Drzwi/)).not.toBeInTheDocument();
+  });
+
+  it("a research that does not exist (404) shows the spec's texts", async () => {
+    serve();
+    mocked.researchViewerToken.mockImplementation(() => fail(404));
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+    expect(await screen.findByText('Badanie nie istnieje')).toBeInTheDocument();
+    expect(screen.getByText('Upewnij się czy wpisany link jest poprawny.')).toBeInTheDocument();
+  });
+
+  it('before start_at: the not-started screen, no stream', async () => {
+    serve({ research: newResearch({ start_at: new Date(Date.now() + HOUR).toISOString(), end_at: new Date(Date.now() + 4 * HOUR).toISOString() }) });
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+    expect(await screen.findByText('Badanie jeszcze się nie zaczęło!')).toBeInTheDocument();
+    expect(screen.getByText('Prosimy cierpliwie czekać aż link stanie się aktywny.')).toBeInTheDocument();
+    expect(screen.queryByText(/Drzwi/)).not.toBeInTheDocument();
+    expect(FakeSocket.all).toHaveLength(0);
+  });
+
+  it('after end_at: the ended screen', async () => {
+    serve({ research: newResearch({ start_at: new Date(Date.now() - 4 * HOUR).toISOString(), end_at: new Date(Date.now() - HOUR).toISOString() }) });
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+    expect(await screen.findByText('Badanie już się zakończyło!')).toBeInTheDocument();
+    expect(screen.getByText('Link przestał być aktywny.')).toBeInTheDocument();
+  });
+
+  it('reads with the viewer token and opens the stream with it', async () => {
+    const { socket } = await openLiveView();
+    expect(mocked.researchViewerToken).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, body: { code: CODE } }));
+    for (const call of [mocked.researchGet, mocked.researchListUrls, mocked.thermoList, mocked.thermoResearchMarkers]) {
+      expect(call).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
+    }
+    expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?token=tok-1`);
+    expect(socket.sent).toEqual(['STATUS']);
+  });
+
+  it('an expired viewer token (401) is exchanged again and the reads retried with the new one', async () => {
+    serve();
+    let tokens = 0;
+    mocked.researchViewerToken.mockImplementation(() => {
+      tokens++;
+      return ok({ access_token: `tok-${tokens}`, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID });
+    });
+    mocked.researchGet.mockImplementation(({ headers }: { headers: Record<string, string> }) =>
+      headers.Authorization === 'Bearer tok-1' ? fail(401) : ok(newResearch()),
+    );
+    await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+    expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
+    expect(tokens).toBe(2);
+    expect(mocked.researchGet).toHaveBeenLastCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-2' } }));
+  });
+});
+
+describe('the live layout', () => {
+  it('shows the values of the newest frame and the connection status', async () => {
+    const { socket } = await openLiveView();
+    const status = screen.getByTestId('connection-status');
+    expect(status).toHaveAttribute('data-status', '1');
+    expect(status).toHaveTextContent('Połączono, brak danych');
+    expect(screen.getByTestId('elapsed-value')).toHaveTextContent('00:00:00');
+    expect(screen.getByTestId('measurement-radiance-value')).toHaveTextContent('---');
+    // is_pressure is false: no pressure row.
+    expect(screen.queryByTestId('measurement-pressure')).not.toBeInTheDocument();
+    expect(screen.getByText('Średnia temperatura w piecu')).toBeInTheDocument();
+
+    act(() => socket.receive({ event: 'DATA', data: { time: 754, radiance: 1.84, pressure: 14.2, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    expect(status).toHaveAttribute('data-status', '2');
+    expect(status).toHaveTextContent('Odbieranie danych');
+    expect(screen.getByTestId('elapsed-value')).toHaveTextContent('00:12:34');
+    expect(screen.getByTestId('measurement-radiance-value')).toHaveTextContent('1.8');
+    expect(screen.getByTestId('measurement-pk-value')).toHaveTextContent('812.4');
+
+    const mean = screen.getAllByTestId('category')[0]!;
+    expect(within(mean).getByTestId('category-max')).toHaveTextContent('190.3 / 180.0 °C');
+    expect(within(mean).getByTestId('category-max')).toHaveAttribute('data-exceeded', 'true');
+    expect(within(mean).getByTestId('category-mean')).toHaveTextContent('170.1 / 140.0 °C');
+    // 'T' has no critical values: no statistics.
+    const plain = screen.getAllByTestId('category').find((c) => c.dataset.category === 'T')!;
+    expect(within(plain).queryByTestId('category-max')).not.toBeInTheDocument();
+
+    act(() => socket.drop());
+    expect(status).toHaveAttribute('data-status', '0');
+    expect(status).toHaveTextContent('Rozłączono');
+  });
+
+  it("'tryb termopar' switches the labels from names to readings; '---' without one", async () => {
+    const { user, socket } = await openLiveView();
+    expect(canvasTexts().map((l) => l.text)).toEqual(['T1', 'T2', 'T3']);
+    const toggle = screen.getByRole('button', { name: 'tryb termopar' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(canvasTexts().map((l) => l.text)).toEqual(['---', '---', '---']);
+    act(() => socket.receive({ event: 'DATA', data: { time: 1, thermocouples_out: [21.44, null, 190] } }));
+    expect(canvasTexts().map((l) => l.text)).toEqual(['21.4', '---', '190.0']);
+    await user.click(toggle);
+    expect(canvasTexts().map((l) => l.text)).toEqual(['T1', 'T2', 'T3']);
+  });
+
+  it("a category toggle hides and shows its markers' labels", async () => {
+    const { user } = await openLiveView();
+    const button = screen.getByRole('button', { name: 'Pokaż lub ukryj termopary: Tmax' });
+    expect(button).toHaveAttribute('aria-pressed', 'true');
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-pressed', 'false');
+    expect(canvasTexts()).toEqual([
+      { text: 'T1', visible: true },
+      { text: 'T2', visible: true },
+      { text: 'T3', visible: false },
+    ]);
+    await user.click(button);
+    expect(canvasTexts().every((l) => l.visible)).toBe(true);
+  });
+
+  it('previous/next cycle through the photos, then the cameras, wrapping around', async () => {
+    const { user } = await openLiveView();
+    const position = screen.getByTestId('view-position');
+    const next = screen.getByRole('button', { name: 'Następny widok' });
+    const previous = screen.getByRole('button', { name: 'Poprzedni widok' });
+    expect(position).toHaveTextContent('Zdjęcie 1 z 2');
+    await user.click(next);
+    expect(position).toHaveTextContent('Zdjęcie 2 z 2');
+    expect(screen.getByTestId('thermo-canvas')).toHaveAttribute('data-config-id', 'cfg-b');
+    await user.click(next);
+    expect(position).toHaveTextContent('Kamera 1 z 1');
+    const iframe = screen.getByTitle('Podgląd z kamery');
+    expect(iframe).toHaveAttribute('src', 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1');
+    await user.click(next);
+    expect(position).toHaveTextContent('Zdjęcie 1 z 2');
+    await user.click(previous);
+    expect(position).toHaveTextContent('Kamera 1 z 1');
+  });
+
+  it('UPDATE notices refetch what staff changed', async () => {
+    const { socket } = await openLiveView();
+    const before = { research: mocked.researchGet.mock.calls.length, urls: mocked.researchListUrls.mock.calls.length, thermo: mocked.thermoList.mock.calls.length, markers: mocked.thermoResearchMarkers.mock.calls.length };
+    act(() => socket.receive({ event: 'UPDATE', data: 'LIVESTREAM' }));
+    await waitFor(() => expect(mocked.researchListUrls.mock.calls.length).toBe(before.urls + 1));
+    act(() => socket.receive({ event: 'UPDATE', data: 'THERMOCOUPLE' }));
+    await waitFor(() => expect(mocked.thermoList.mock.calls.length).toBe(before.thermo + 1));
+    await waitFor(() => expect(mocked.thermoResearchMarkers.mock.calls.length).toBe(before.markers + 1));
+    act(() => socket.receive({ event: 'UPDATE', data: 'RESEARCH' }));
+    await waitFor(() => expect(mocked.researchGet.mock.calls.length).toBe(before.research + 1));
+    expect(mocked.researchListUrls.mock.calls.length).toBe(before.urls + 1);
+  });
+
+  it('the curves get the research, its markers and the same frames as the canvas (one socket)', async () => {
+    const { socket } = await openLiveView();
+    expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+    const props = curves.mock.calls.at(-1)?.[0] as { research: { id: string }; markers: unknown[]; frames: { latest(): unknown } };
+    expect(props.research.id).toBe(RESEARCH_ID);
+    expect(props.markers).toEqual(MARKERS);
+    act(() => socket.receive({ event: 'DATA', data: { time: 5, pk: 300 } }));
+    expect(props.frames.latest()).toEqual({ time: 5, pk: 300 });
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('the language select switches to English (GB flag) and back', async () => {
+    const { user } = await openLiveView();
+    const select = screen.getByRole('combobox', { name: 'Język / Language' });
+    expect(select).toHaveValue('pl');
+    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['English', 'Polski']);
+    await user.selectOptions(select, 'en');
+    expect(await screen.findByRole('button', { name: 'thermocouple mode' })).toBeInTheDocument();
+    expect(screen.getByText('thermocouples')).toBeInTheDocument();
+    await user.selectOptions(select, 'pl');
+    expect(await screen.findByRole('button', { name: 'tryb termopar' })).toBeInTheDocument();
+  });
+});

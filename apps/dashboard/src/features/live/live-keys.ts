@@ -1,0 +1,19 @@
+import { type ReadAuth, readAuthKey } from './read-auth';
+
+/**
+ * Query keys of what the live view reads. Every key carries the read auth (a viewer's and staff's
+ * caches never mix) and the research, so one research's reads are invalidated together.
+ */
+export const liveKeys = {
+  all: ['live'] as const,
+  scope: (auth: ReadAuth, researchId: string) => [...liveKeys.all, readAuthKey(auth), researchId] as const,
+  research: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'research'] as const,
+  urls: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'urls'] as const,
+  /** Configs and markers share this prefix: a THERMOCOUPLE update refetches both. */
+  thermo: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'thermo'] as const,
+  configs: (auth: ReadAuth, researchId: string) => [...liveKeys.thermo(auth, researchId), 'configs'] as const,
+  markers: (auth: ReadAuth, researchId: string) => [...liveKeys.thermo(auth, researchId), 'markers'] as const,
+  /** A config's photo never changes (a new photo is a new config): outside the 'thermo' prefix. */
+  image: (auth: ReadAuth, researchId: string, configId: string) => [...liveKeys.scope(auth, researchId), 'image', configId] as const,
+  viewerToken: (researchId: string, code: string) => [...liveKeys.all, 'viewer-token', researchId, code] as const,
+};

@@ -1,0 +1,187 @@
+import {
+  CLIENT_STATUS_MESSAGE,
+  type DaqPayload,
+  HEARTBEAT_INTERVAL_MS,
+  parseLiveMessage,
+  RECONNECT_DELAY_MS,
+  type UpdateKind,
+} from '@furnace/contracts';
+
+/** Connection status of spec §4: 0 disconnected, 1 connected without data, 2 receiving data. */
+export type ConnectionStatus = 0 | 1 | 2;
+
+/** What the client needs of a WebSocket (the browser's, or a fake in tests). */
+export interface SocketLike {
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  send(data: string): void;
+  close(): void;
+}
+
+export interface LiveSocketOptions {
+  /** The stream URL, asked again on every (re)connect: a viewer's token may have been renewed. */
+  url: () => string;
+  onStatus: (status: ConnectionStatus) => void;
+  onFrame: (frame: DaqPayload) => void;
+  onUpdate: (kind: UpdateKind) => void;
+  /** The socket closed without ever opening (refused upgrade, server down). */
+  onRefused?: () => void;
+  createSocket?: (url: string) => SocketLike;
+  heartbeatMs?: number;
+  reconnectMs?: number;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+export interface LiveSocket {
+  status(): ConnectionStatus;
+  /** Drops the current connection (if any) and connects again at once. */
+  reconnect(): void;
+  /** Closes for good: no reconnect. */
+  close(): void;
+}
+
+/** The live stream URL of ARCHITECTURE.md: same host, ws(s) after the page's protocol. */
+export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, token: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The live WebSocket client (spec §7): sends STATUS on open and every heartbeat, parses each server
+ * message, reconnects a while after any close. Status (spec §4): 0 on close or error, 1 on open or on
+ * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
+ * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
+ * five seconds of a running test.
+ */
+export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
+  const reconnectMs = options.reconnectMs ?? RECONNECT_DELAY_MS;
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+  const log = options.log ?? ((message: string, detail?: unknown) => console.warn(message, detail ?? ''));
+
+  let socket: SocketLike | null = null;
+  let status: ConnectionStatus = 0;
+  let closed = false;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let lastDataAt = Number.NEGATIVE_INFINITY;
+
+  const setStatus = (next: ConnectionStatus) => {
+    if (next === status) return;
+    status = next;
+    options.onStatus(next);
+  };
+
+  const stopTimers = () => {
+    if (heartbeat !== null) clearInterval(heartbeat);
+    if (retry !== null) clearTimeout(retry);
+    heartbeat = null;
+    retry = null;
+  };
+
+  const send = (ws: SocketLike) => {
+    try {
+      ws.send(CLIENT_STATUS_MESSAGE);
+    } catch (error) {
+      log('Live stream: STATUS not sent', error);
+    }
+  };
+
+  const detach = (ws: SocketLike) => {
+    ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
+  };
+
+  const connect = () => {
+    retry = null;
+    if (closed) return;
+    let opened = false;
+    let ws: SocketLike;
+    try {
+      ws = createSocket(options.url());
+    } catch (error) {
+      log('Live stream: cannot connect', error);
+      setStatus(0);
+      scheduleReconnect();
+      return;
+    }
+    socket = ws;
+    ws.onopen = () => {
+      opened = true;
+      setStatus(1);
+      send(ws);
+      heartbeat = setInterval(() => send(ws), heartbeatMs);
+    };
+    ws.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      const parsed = parseLiveMessage(event.data);
+      if (!parsed.ok) {
+        log(`Live stream: message ignored (${parsed.error})`);
+        return;
+      }
+      const message = parsed.value;
+      switch (message.event) {
+        case 'DATA':
+          lastDataAt = Date.now();
+          setStatus(2);
+          options.onFrame(message.data);
+          break;
+        case 'STATUS':
+          if (status !== 2 || Date.now() - lastDataAt > heartbeatMs) setStatus(1);
+          break;
+        case 'UPDATE':
+          options.onUpdate(message.data);
+          break;
+      }
+    };
+    ws.onerror = (event) => {
+      log('Live stream: socket error', event);
+      setStatus(0);
+    };
+    ws.onclose = () => {
+      detach(ws);
+      if (socket === ws) socket = null;
+      if (heartbeat !== null) clearInterval(heartbeat);
+      heartbeat = null;
+      setStatus(0);
+      if (!opened) options.onRefused?.();
+      scheduleReconnect();
+    };
+  };
+
+  const scheduleReconnect = () => {
+    if (closed || retry !== null) return;
+    retry = setTimeout(connect, reconnectMs);
+  };
+
+  const drop = () => {
+    stopTimers();
+    const ws = socket;
+    socket = null;
+    if (ws) {
+      detach(ws);
+      try {
+        ws.close();
+      } catch {
+        // Already closing.
+      }
+    }
+    setStatus(0);
+  };
+
+  connect();
+
+  return {
+    status: () => status,
+    reconnect() {
+      if (closed) return;
+      drop();
+      connect();
+    },
+    close() {
+      closed = true;
+      drop();
+    },
+  };
+}

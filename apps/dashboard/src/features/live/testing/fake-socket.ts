@@ -1,0 +1,49 @@
+import type { SocketLike } from '../live-socket';
+
+/** A WebSocket stand-in driven by the test: open(), receive(), drop(). */
+export class FakeSocket implements SocketLike {
+  static all: FakeSocket[] = [];
+  static latest(): FakeSocket {
+    const socket = FakeSocket.all.at(-1);
+    if (!socket) throw new Error('no socket was opened');
+    return socket;
+  }
+
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  readonly sent: string[] = [];
+  closed = false;
+
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+
+  send(data: string): void {
+    this.sent.push(data);
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  open(): void {
+    this.onopen?.({});
+  }
+
+  receive(message: unknown): void {
+    this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) });
+  }
+
+  /** The server (or the network) ends the connection. */
+  drop(): void {
+    this.closed = true;
+    this.onclose?.({});
+  }
+
+  fail(): void {
+    this.onerror?.({});
+    this.drop();
+  }
+}

@@ -1,0 +1,66 @@
+import type { UpdateKind } from '@furnace/contracts';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { getToken } from '../../api/auth-token';
+import { createFrameSource, type FrameSource } from './frame-source';
+import { liveKeys } from './live-keys';
+import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
+import type { ReadAuth } from './read-auth';
+
+export interface LiveStream {
+  /** Every DATA frame of the page's one socket, for every consumer (canvas, panel, curves). */
+  frames: FrameSource;
+  status: ConnectionStatus;
+  /** Drops the connection and connects again at once (the monitor's refresh). */
+  reconnect: () => void;
+}
+
+/** What an UPDATE notice makes stale (spec §7). */
+export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
+  switch (kind) {
+    case 'RESEARCH':
+      return queryClient.invalidateQueries({ queryKey: liveKeys.research(auth, researchId) });
+    case 'LIVESTREAM':
+      return queryClient.invalidateQueries({ queryKey: liveKeys.urls(auth, researchId) });
+    case 'THERMOCOUPLE':
+      return queryClient.invalidateQueries({ queryKey: liveKeys.thermo(auth, researchId) });
+  }
+}
+
+/**
+ * One live socket per page for `researchId`, read with `auth` (the staff session's token or the
+ * viewer token). `onRefused` runs when a connection closes before it opened: a viewer's token may
+ * have expired, and the caller exchanges the code again.
+ */
+export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: () => void }): LiveStream {
+  const queryClient = useQueryClient();
+  const [frames] = useState(createFrameSource);
+  const [status, setStatus] = useState<ConnectionStatus>(0);
+  const socket = useRef<LiveSocket | null>(null);
+  // Read at every (re)connect: a renewed viewer token is used without tearing the page down.
+  const latest = useRef({ auth, onRefused: options.onRefused });
+  latest.current = { auth, onRefused: options.onRefused };
+  const authKind = auth.kind;
+
+  useEffect(() => {
+    if (!options.enabled) return undefined;
+    const live = connectLiveSocket({
+      url: () => {
+        const current = latest.current.auth;
+        const token = current.kind === 'viewer' ? current.token : (getToken() ?? '');
+        return streamUrl(window.location, researchId, token);
+      },
+      onStatus: setStatus,
+      onFrame: (frame) => frames.push(frame),
+      onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
+      onRefused: () => latest.current.onRefused?.(),
+    });
+    socket.current = live;
+    return () => {
+      live.close();
+      socket.current = null;
+    };
+  }, [researchId, authKind, options.enabled, frames, queryClient]);
+
+  return { frames, status, reconnect: () => socket.current?.reconnect() };
+}

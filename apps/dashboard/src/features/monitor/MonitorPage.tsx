@@ -1,0 +1,160 @@
+import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
+import { formatValue } from '@furnace/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ThermoCoord } from '../../api/research-types';
+import { ButtonLink } from '../../components/ButtonLink';
+import { Logo } from '../../components/Logo';
+import { overallStats } from '../live/categories';
+import { ConnectionIndicator } from '../live/ConnectionIndicator';
+import type { FrameSource } from '../live/frame-source';
+import { LanguageSelect } from '../live/LanguageSelect';
+import { liveKeys } from '../live/live-keys';
+import type { LiveData } from '../live/LiveGate';
+import { MainDisplay } from '../live/MainDisplay';
+import { CategoryToggles, ElapsedTime, FrameValue, measurementsOf, ThermoModeToggle, ViewCycler } from '../live/SidePanel';
+import { STAFF_AUTH, StaffLiveGate } from '../live/StaffLiveView';
+import { useFrameValue } from '../live/use-frame';
+import { useLiveStream } from '../live/use-live-stream';
+import { useLiveViewState } from '../live/use-live-view-state';
+import liveClasses from '../live/live.module.css';
+import classes from './monitor.module.css';
+import { MONITOR_CYCLE_MS, useAutoCycle } from './use-auto-cycle';
+
+function Tile({ label, children, unit, testId }: { label: string; children: ReactNode; unit?: string; testId: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm" className={classes.tile} data-testid={testId}>
+      <Text size="sm" c="dimmed" lh={1.2}>
+        {label}
+      </Text>
+      <Text className={classes.value} ff="monospace" fw={700}>
+        <span data-testid={`${testId}-value`}>{children}</span>
+        {unit ? (
+          <Text span c="dimmed" ff="inherit" fz="0.45em" ml={6}>
+            {unit}
+          </Text>
+        ) : null}
+      </Text>
+    </Paper>
+  );
+}
+
+function ThermoSummary({ frames, markers, which }: { frames: FrameSource; markers: readonly ThermoCoord[]; which: 'max' | 'mean' }) {
+  return <>{useFrameValue(frames, (frame) => formatValue(overallStats(markers, frame?.thermocouples_out)[which]))}</>;
+}
+
+/** Space for the header bar when the photo is fitted to the screen. */
+const photoHeight = (viewportHeight: number) => Math.max(240, viewportHeight - 110);
+
+function MonitorScreen({ data }: { data: LiveData }) {
+  const { t } = useTranslation('live');
+  const queryClient = useQueryClient();
+  const { research } = data;
+  const stream = useLiveStream(research.id, STAFF_AUTH, { enabled: true });
+  const view = useLiveViewState(data);
+  const auto = useAutoCycle(view.items.length > 1, () => view.step(1), MONITOR_CYCLE_MS);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: liveKeys.scope(STAFF_AUTH, research.id) });
+    stream.reconnect();
+  };
+
+  return (
+    <Box className={classes.screen} data-testid="monitor">
+      <Group className={classes.bar} justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="md" wrap="nowrap" miw={0}>
+          <Logo />
+          <Stack gap={0} miw={0}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+              {t('monitor.title')}
+            </Text>
+            <Title order={1} fz={{ base: 18, md: 22 }} lh={1.2} lineClamp={1}>
+              {research.name}
+            </Title>
+          </Stack>
+        </Group>
+        <Group gap="sm" wrap="wrap" align="center">
+          <ConnectionIndicator status={stream.status} size="lg" />
+          <Button
+            variant={auto.on ? 'filled' : 'default'}
+            aria-pressed={auto.on}
+            onClick={auto.toggle}
+            leftSection={<IconPlayerPlay size={18} aria-hidden />}
+            data-testid="monitor-auto"
+          >
+            {t('monitor.auto')}
+          </Button>
+          <Box w={220}>
+            <ThermoModeToggle on={view.thermoMode} onToggle={() => view.setThermoMode((on) => !on)} label={t('monitor.thermoPreview')} />
+          </Box>
+          <Button variant="default" onClick={refresh} leftSection={<IconRefresh size={18} aria-hidden />}>
+            {t('monitor.refresh')}
+          </Button>
+          <Tooltip label={t('monitor.fullscreen')}>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={t('monitor.fullscreen')}
+              onClick={() => void document.documentElement.requestFullscreen?.().catch(() => undefined)}
+            >
+              <IconMaximize size={18} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          <Box w={150}>
+            <LanguageSelect compact />
+          </Box>
+          <ButtonLink
+            to="/research/$researchId/view"
+            params={{ researchId: research.id }}
+            variant="subtle"
+            leftSection={<IconArrowLeft size={18} aria-hidden />}
+          >
+            {t('monitor.back')}
+          </ButtonLink>
+        </Group>
+      </Group>
+
+      <div className={`${liveClasses.layout} ${classes.body}`}>
+        <section className={liveClasses.main} aria-label={t('view.mainArea')}>
+          <MainDisplay view={view} researchId={research.id} frames={stream.frames} loading={!data.ready} maxHeight={photoHeight} />
+          <Box mt="sm" maw={360}>
+            <ViewCycler items={view.items} current={view.current} onStep={view.step} />
+          </Box>
+        </section>
+        <aside className={liveClasses.main} aria-label={t('view.sidePanel')}>
+          <SimpleGrid cols={2} spacing="sm">
+            <Tile label={t('monitor.duration')} testId="monitor-duration">
+              <ElapsedTime frames={stream.frames} />
+            </Tile>
+            {measurementsOf(research).map((m) => (
+              <Tile key={m.field} label={t(`monitor.${m.field === 'pk' ? 'furnace' : m.field}`)} unit={t(m.unit)} testId={`monitor-${m.field}`}>
+                <FrameValue frames={stream.frames} field={m.field} />
+              </Tile>
+            ))}
+            <Tile label={t('monitor.thermoMax')} unit={t('units.temperature')} testId="monitor-thermo-max">
+              <ThermoSummary frames={stream.frames} markers={data.markers} which="max" />
+            </Tile>
+            <Tile label={t('monitor.thermoMean')} unit={t('units.temperature')} testId="monitor-thermo-mean">
+              <ThermoSummary frames={stream.frames} markers={data.markers} which="mean" />
+            </Tile>
+          </SimpleGrid>
+          <Paper withBorder radius="md" p="sm" mt="sm">
+            <Text fw={700} size="sm" mb="xs">
+              {t('monitor.categories')}
+            </Text>
+            <CategoryToggles categories={view.categories} markers={data.markers} frames={stream.frames} hidden={view.hidden} onToggle={view.toggle} />
+          </Paper>
+        </aside>
+      </div>
+    </Box>
+  );
+}
+
+/** The furnace monitor (spec §2, implied by the label set): the lab's wall display of one research. */
+export function MonitorPage({ researchId }: { researchId: string }) {
+  return (
+    <StaffLiveGate researchId={researchId}>{(data) => <MonitorScreen data={data} />}</StaffLiveGate>
+  );
+}

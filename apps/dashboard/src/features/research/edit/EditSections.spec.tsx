@@ -1,0 +1,73 @@
+import { screen, waitFor } from '@testing-library/react';
+import { renderUi } from '../../../test/render';
+import { BasicInfoSection } from './BasicInfoSection';
+import { AddEmailForm } from './EmailsSection';
+import { AddThermoForm } from './ThermoSection';
+import { AddUrlForm } from './UrlsSection';
+
+const RESEARCH = {
+  id: '3f1e1c9a-8d3b-4a6e-9f0e-1b2c3d4e5f60',
+  name: 'Drzwi EI60',
+  start_at: '2025-11-22T08:00:00.000Z',
+  end_at: '2025-11-22T11:00:00.000Z',
+  is_radiance: true,
+  is_furnance: false,
+  is_pressure: false,
+};
+const noop = () => Promise.resolve();
+
+describe('BasicInfoSection', () => {
+  it('is read-only until Edytuj; Anuluj goes back; Zapisz needs a valid, changed form', async () => {
+    const { user } = await renderUi(<BasicInfoSection research={RESEARCH} />);
+    const name = screen.getByRole('textbox', { name: /^Nazwa badania/ });
+    expect(name).toHaveAttribute('readonly');
+    expect(screen.queryByRole('button', { name: 'Zapisz' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Edytuj' }));
+    expect(name).not.toHaveAttribute('readonly');
+    expect(screen.getByRole('button', { name: 'Anuluj' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Zapisz' })).toBeDisabled();
+    await user.clear(name);
+    await user.tab();
+    expect(await screen.findByText('Nazwa badania jest wymagana')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Anuluj' }));
+    expect(screen.getByRole('textbox', { name: /^Nazwa badania/ })).toHaveValue('Drzwi EI60');
+    expect(screen.getByRole('textbox', { name: /^Nazwa badania/ })).toHaveAttribute('readonly');
+    expect(screen.getByRole('button', { name: 'Edytuj' })).toBeInTheDocument();
+  });
+});
+
+describe('the add rows of the edit page', () => {
+  it("an empty link shows the spec's message 'Email jest wymagany'", async () => {
+    const { user } = await renderUi(<AddUrlForm researchId={RESEARCH.id} onAdded={noop} />);
+    await user.click(screen.getByRole('textbox', { name: 'Nowy link' }));
+    await user.tab();
+    expect(await screen.findByText('Email jest wymagany')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Dodaj' })).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: 'Nowy link' }), 'https://cams.example.com/1');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dodaj' })).toBeEnabled());
+  });
+
+  it("an empty or malformed e-mail is refused; 'Dodaj' and 'Dodaj i wyślij' wait for a valid one", async () => {
+    const { user } = await renderUi(<AddEmailForm researchId={RESEARCH.id} onChanged={noop} />);
+    const email = screen.getByRole('textbox', { name: 'Nowy adres email' });
+    await user.click(email);
+    await user.tab();
+    expect(await screen.findByText('Email jest wymagany')).toBeInTheDocument();
+    await user.type(email, 'klient@');
+    await user.tab();
+    expect(await screen.findByText('Niepoprawny adres email')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Dodaj' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Dodaj i wyślij' })).toBeDisabled();
+    await user.type(email, 'example.com');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Dodaj i wyślij' })).toBeEnabled());
+  });
+
+  it("a photo without its config: 'Nie wybrano plików'", async () => {
+    const { user } = await renderUi(<AddThermoForm researchId={RESEARCH.id} onAdded={noop} />);
+    await user.upload(screen.getByTestId('thermo-image'), new File(['png'], 'piec.png', { type: 'image/png' }));
+    expect(await screen.findByText('Nie wybrano plików')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Dodaj' })).toBeDisabled();
+  });
+});

@@ -1,0 +1,166 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ActionIcon, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { IconFileText, IconPhoto, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { researchKeys } from '../../../api/keys';
+import { deleteThermoConfig, thermoConfigsQueryOptions, uploadThermoConfig } from '../../../api/research';
+import type { ThermoConfig } from '../../../api/research-types';
+import { confirmDestructive } from '../../../components/confirm';
+import { Section } from '../../../components/Section';
+import { useErrorText } from '../../../components/use-error-text';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { thermoPairSchema, type ThermoPairValues } from '../../../lib/validation';
+import { ThermoFilesFields } from '../ThermoFilesFields';
+import { ThermoThumbnail } from './ThermoThumbnail';
+
+/** Thermocouple configs: each photo with its markers, its file names and delete; an add form with progress. */
+export function ThermoSection({ researchId }: { researchId: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { data: configs, isPending } = useQuery(thermoConfigsQueryOptions(researchId));
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: researchKeys.thermo(researchId) });
+
+  const remove = useMutation({
+    mutationFn: (config: ThermoConfig) => deleteThermoConfig(config.id),
+    onSuccess: () => notifySuccess(t('research.configDeleted')),
+    onError: (error) => notifyError(error, t('research.configDeleteError')),
+    onSettled: invalidate,
+  });
+
+  const askDelete = (config: ThermoConfig) =>
+    confirmDestructive({
+      title: t('research.configDeleteTitle'),
+      text: t('research.configDeleteText', { name: config.image_filename }),
+      confirmLabel: t('common.delete'),
+      cancelLabel: t('common.cancel'),
+      onConfirm: () => remove.mutate(config),
+    });
+
+  return (
+    <Section title={t('research.configs')}>
+      {isPending ? <Skeleton height={120} /> : null}
+      {configs?.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('research.noConfigs')}
+        </Text>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, sm: 2, xl: 3 }} spacing="sm">
+        {configs?.map((config) => (
+          <Card key={config.id} withBorder radius="md" padding="sm" data-testid="thermo-row">
+            <Stack gap="xs">
+              <ThermoThumbnail config={config} width={480} />
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <FileName icon={<IconPhoto size={14} aria-hidden />} label={t('research.imageFile')} name={config.image_filename} />
+                  <FileName icon={<IconFileText size={14} aria-hidden />} label={t('research.configFile')} name={config.config_filename} />
+                </Stack>
+                <Tooltip label={t('research.configDeleteTitle')}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`${t('research.configDeleteTitle')}: ${config.image_filename}`}
+                    onClick={() => askDelete(config)}
+                  >
+                    <IconTrash size={18} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+              </Group>
+            </Stack>
+          </Card>
+        ))}
+      </SimpleGrid>
+      <AddThermoForm researchId={researchId} onAdded={invalidate} />
+    </Section>
+  );
+}
+
+function FileName({ icon, label, name }: { icon: ReactNode; label: string; name: string }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {icon}
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+        {label}:
+      </Text>
+      <Text size="sm" fw={500} truncate="end" title={name}>
+        {name}
+      </Text>
+    </Group>
+  );
+}
+
+const EMPTY_PAIR: ThermoPairValues = { image: null, config: null, check: null };
+
+export function AddThermoForm({ researchId, onAdded }: { researchId: string; onAdded: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [progress, setProgress] = useState<number | null>(null);
+  const {
+    control,
+    handleSubmit,
+    reset,
+    trigger,
+    setValue,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm({ mode: 'onTouched', resolver: zodResolver(thermoPairSchema), defaultValues: EMPTY_PAIR });
+  const [image, config, check] = useWatch({ control, name: ['image', 'config', 'check'] });
+  const pair: ThermoPairValues = { image, config, check };
+
+  const add = useMutation({
+    mutationFn: ({ image, config }: { image: File; config: File }) =>
+      uploadThermoConfig(researchId, image, config, ({ loaded, total }) => setProgress(total > 0 ? (loaded / total) * 100 : 0)),
+    onSuccess: () => {
+      reset(EMPTY_PAIR);
+      notifySuccess(t('research.configAdded'));
+    },
+    onError: (error) => notifyError(error, t('research.configAddError')),
+    onSettled: () => {
+      setProgress(null);
+      return onAdded();
+    },
+  });
+
+  const submit = async (values: ThermoPairValues) => {
+    if (!values.image || !values.config) return;
+    setProgress(0);
+    await add.mutateAsync({ image: values.image, config: values.config }).then(
+      () => undefined,
+      () => undefined,
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit(submit)} noValidate aria-label={t('research.addConfig')}>
+      <Card withBorder radius="md" padding="sm" mt="xs" bg="var(--mantine-color-default-hover)">
+        <Stack gap="sm">
+          <ThermoFilesFields
+            value={pair}
+            onChange={(next) => {
+              setValue('image', next.image, { shouldDirty: true, shouldTouch: true });
+              setValue('config', next.config, { shouldDirty: true, shouldTouch: true });
+              setValue('check', next.check);
+              void trigger();
+            }}
+            errors={{ image: errorText(errors.image), config: errorText(errors.config) }}
+            disabled={isSubmitting}
+          />
+          {progress !== null ? (
+            <Progress value={progress} animated aria-label={t('research.uploading', { percent: Math.round(progress) })} />
+          ) : null}
+          <Group justify="flex-end">
+            <Button
+              type="submit"
+              leftSection={<IconPlus size={16} aria-hidden />}
+              disabled={!isValid || isSubmitting}
+              loading={isSubmitting}
+            >
+              {t('common.add')}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </form>
+  );
+}

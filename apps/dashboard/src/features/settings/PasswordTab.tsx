@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Stack, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { changePassword } from '../../api/users';
+import { PasswordStrengthBar } from '../../components/PasswordStrengthBar';
+import { useErrorText } from '../../components/use-error-text';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { changePasswordSchema, type ChangePasswordValues } from '../../lib/validation';
+import { PasswordField } from '../../components/PasswordField';
+
+const EMPTY: ChangePasswordValues = { current_password: '', new_password: '', confirm_password: '' };
+
+export function ChangePasswordForm({ onSubmit }: { onSubmit: (values: ChangePasswordValues) => Promise<boolean> }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    control,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm({ mode: 'onTouched', resolver: zodResolver(changePasswordSchema), defaultValues: EMPTY });
+  const newPassword = useWatch({ control, name: 'new_password' });
+
+  const submit = async (values: ChangePasswordValues) => {
+    if (await onSubmit(values)) reset(EMPTY);
+  };
+
+  return (
+    <form onSubmit={handleSubmit(submit)} noValidate>
+      <Stack gap="md" maw={480}>
+        <Title order={2} fz="lg">
+          {t('settings.changePassword')}
+        </Title>
+        <PasswordField
+          {...register('current_password')}
+          label={t('settings.currentPassword')}
+          autoComplete="current-password"
+          error={errorText(errors.current_password)}
+          required
+        />
+        <div>
+          <PasswordField
+            {...register('new_password')}
+            label={t('settings.newPassword')}
+            autoComplete="new-password"
+            error={errorText(errors.new_password)}
+            required
+          />
+          <PasswordStrengthBar password={newPassword} />
+        </div>
+        <PasswordField
+          {...register('confirm_password')}
+          label={t('settings.confirmPassword')}
+          autoComplete="new-password"
+          error={errorText(errors.confirm_password)}
+          required
+        />
+        <div>
+          <Button type="submit" disabled={!isValid || isSubmitting} loading={isSubmitting}>
+            {t('settings.save')}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}
+
+export function PasswordTab() {
+  const { t } = useTranslation();
+  const change = useMutation({
+    mutationFn: (values: ChangePasswordValues) => changePassword(values.current_password, values.new_password),
+    onSuccess: () => notifySuccess(t('settings.passwordUpdated')),
+    onError: (error) => notifyError(error),
+  });
+  return (
+    <ChangePasswordForm
+      onSubmit={(values) =>
+        change.mutateAsync(values).then(
+          () => true,
+          () => false,
+        )
+      }
+    />
+  );
+}

@@ -1,0 +1,53 @@
+import type { HistoryTranslation } from './history.pl';
+
+/** English texts of the temperature history and the live curves (namespace "history"). */
+export const historyEn: HistoryTranslation = {
+  link: 'History',
+  title: 'Test history',
+  empty: 'No readings have been stored for this test.',
+  chart: {
+    label: 'Chart of the test history',
+    liveLabel: 'Live charts',
+    furnace: 'Furnace temperature [°C]',
+    pk: 'Mean furnace temperature',
+    iso834: 'ISO 834 standard curve',
+    categories: 'Thermocouple categories [°C]',
+    categoryMax: '{{type}} – max',
+    categoryMean: '{{type}} – mean',
+    criticalMax: 'crit. max {{value}} °C',
+    criticalMean: 'crit. mean {{value}} °C',
+    thermocouples: 'Thermocouples [°C]',
+    scalars: 'Radiation [kW/m²] and pressure [Pa]',
+    radiance: 'Radiation',
+    pressure: 'Pressure',
+    more: '+{{count}} more',
+    loadingDetail: 'Loading detail…',
+    zoomHint: 'Zoom with the mouse wheel, a pinch or the slider under the chart — detail is loaded from the server.',
+    resetZoom: 'Whole test',
+  },
+  exceedance: {
+    title: 'Critical values exceeded',
+    category: 'Category',
+    criterion: 'Criterion',
+    elapsed: 'Time since start',
+    wallClock: 'Time of day',
+    max: 'Tmax > {{value}} °C',
+    mean: 'Tmean > {{value}} °C',
+    notExceeded: 'Not exceeded',
+    approx: 'to within {{seconds}} s',
+    none: 'No thermocouple category of this test has critical values.',
+  },
+  thermo: {
+    title: 'Thermocouples',
+    all: 'All',
+    none: 'None',
+    shown: 'Shown: {{shown}} of {{total}}',
+    toggle: 'Show thermocouple {{name}}',
+  },
+  csv: {
+    download: 'Download CSV',
+    comma: 'Excel (semicolon, decimal comma)',
+    point: 'Comma, decimal point',
+    error: 'The CSV file could not be downloaded',
+  },
+};

@@ -1,0 +1,77 @@
+/*
+ * Texts of the live view and the furnace monitor (namespace "live"), Polish: the spec's exact strings
+ * (§2 "Public research status screens", "Live view layout"). live.en.ts is the English translation.
+ */
+export const livePl = {
+  status: {
+    notStartedTitle: 'Badanie jeszcze się nie zaczęło!',
+    notStartedText: 'Prosimy cierpliwie czekać aż link stanie się aktywny.',
+    notFoundTitle: 'Badanie nie istnieje',
+    notFoundText: 'Upewnij się czy wpisany link jest poprawny.',
+    endedTitle: 'Badanie już się zakończyło!',
+    endedText: 'Link przestał być aktywny.',
+    deniedTitle: 'Brak dostępu',
+    deniedText: 'Ten link nie daje dostępu do badania. Otwórz link z otrzymanego zaproszenia.',
+    errorTitle: 'Nie udało się wczytać badania',
+    errorText: 'Sprawdź połączenie z internetem i spróbuj ponownie.',
+    retry: 'Spróbuj ponownie',
+    loading: 'Ładowanie badania…',
+  },
+  view: {
+    previous: 'Poprzedni widok',
+    next: 'Następny widok',
+    photoOf: 'Zdjęcie {{n}} z {{count}}',
+    cameraOf: 'Kamera {{n}} z {{count}}',
+    nothingToShow: 'Brak zdjęć i kamer dla tego badania',
+    thermoMode: 'tryb termopar',
+    elapsed: 'Czas trwania badania',
+    radiance: 'Promieniowanie',
+    pressure: 'Ciśnienie',
+    furnace: 'Średnia temperatura w piecu',
+    thermocouples: 'termopary',
+    noMarkers: 'Brak termopar',
+    max: 'max',
+    mean: 'śr.',
+    cameraTitle: 'Podgląd z kamery',
+    cameraInvalid: 'Nie można wyświetlić tego linku',
+    canvasLabel: 'Zdjęcie obiektu z termoparami: {{name}}',
+    photoLoading: 'Wczytywanie zdjęcia…',
+    showCategory: 'Pokaż lub ukryj termopary: {{name}}',
+    curves: 'Przebiegi temperatur',
+    openMonitor: 'Monitor pieca',
+    mainArea: 'Podgląd badania',
+    sidePanel: 'Pomiary',
+  },
+  connection: {
+    disconnected: 'Rozłączono',
+    connected: 'Połączono, brak danych',
+    receiving: 'Odbieranie danych',
+  },
+  units: {
+    radiance: 'kW/m²',
+    pressure: 'Pa',
+    temperature: '°C',
+  },
+  language: {
+    label: 'Język / Language',
+    pl: 'Polski',
+    en: 'English',
+  },
+  monitor: {
+    title: 'Monitor pieca',
+    duration: 'Czas trwania badania',
+    radiance: 'Promieniowanie',
+    pressure: 'Ciśnienie',
+    furnace: 'Średnia temperatura w piecu',
+    thermoMax: 'Termopary – maksimum',
+    thermoMean: 'Termopary – średnia',
+    auto: 'Tryb automatyczny',
+    thermoPreview: 'Podgląd termopar',
+    refresh: 'Odśwież',
+    fullscreen: 'Pełny ekran',
+    back: 'Powrót do podglądu',
+    categories: 'Kategorie termopar',
+  },
+};
+
+export type LiveTranslation = typeof livePl;

@@ -1,0 +1,44 @@
+/** Dates as the staff see them: Polish locale, Europe/Warsaw, to the second (spec §2, §9). */
+const DISPLAY = new Intl.DateTimeFormat('pl-PL', {
+  timeZone: 'Europe/Warsaw',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** '22.11.2025, 14:03:05'; an unreadable date is shown as it came. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : DISPLAY.format(date);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A date as a datetime-local input value ('2025-11-22T14:03') in the browser's time zone. */
+export function toDatetimeLocal(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** An ISO date-time from the API as a datetime-local input value. */
+export function isoToDatetimeLocal(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : toDatetimeLocal(date);
+}
+
+/** A datetime-local value (browser time zone) as an ISO instant for the API; null when unreadable. */
+export function datetimeLocalToIso(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return null;
+  const date = new Date(value); // No offset: the browser's local time.
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export const DEFAULT_RESEARCH_HOURS = 3;
+
+/** The create form's default times: now and now + 3 h, as datetime-local strings (spec §9). */
+export function defaultResearchTimes(now: Date = new Date()): { start_at: string; end_at: string } {
+  const end = new Date(now.getTime() + DEFAULT_RESEARCH_HOURS * 3600_000);
+  return { start_at: toDatetimeLocal(now), end_at: toDatetimeLocal(end) };
+}

@@ -1,0 +1,104 @@
+// `npm run simulate -- --research <id> [--channels 60] [--rate 1] [--speed 10] [--mqtt URL]`:
+// publishes realistic furnace frames for one research, as a lab's DAQ would.
+import { parseArgs } from 'node:util';
+import { isResearchId, MAX_CHANNELS } from '@furnace/contracts';
+import { startSimulator } from './publisher';
+
+const USAGE = `Usage: npm run simulate -- --research <research id> [options]
+
+  --research <id>     the research (UUID) whose topic furnace/<id>/data is published to (required)
+  --channels <n>      thermocouple channels per frame (default 60, at most ${MAX_CHANNELS})
+  --rate <hz>         DAQ samples per second of test time (default 1)
+  --speed <x>         test seconds per real second (default 10)
+  --start <s>         test time of the first frame, seconds (default 0)
+  --duration <s>      stop after this much test time (default: run until Ctrl+C)
+  --mqtt <url>        broker (default mqtt://127.0.0.1:1883; npm start's embedded broker listens on MQTT_PORT)
+  --seed <n>          random seed (default 834)
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function number(name: string, value: string | undefined, fallback: number, check: (n: number) => boolean): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || !check(n)) fail(`--${name}: invalid value "${value}"`);
+  return n;
+}
+
+function main() {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        research: { type: 'string' },
+        channels: { type: 'string' },
+        rate: { type: 'string' },
+        speed: { type: 'string' },
+        start: { type: 'string' },
+        duration: { type: 'string' },
+        mqtt: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const args = parsed.values;
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (!args.research) fail('--research is required');
+  if (!isResearchId(args.research)) fail(`--research: "${args.research}" is not a research id (UUID)`);
+  const url = args.mqtt ?? 'mqtt://127.0.0.1:1883';
+  const channels = number('channels', args.channels, 60, (n) => Number.isInteger(n) && n >= 0 && n <= MAX_CHANNELS);
+  const rate = number('rate', args.rate, 1, (n) => n > 0 && n <= 1000);
+  const speed = number('speed', args.speed, 10, (n) => n > 0 && n <= 10_000);
+  const startTime = number('start', args.start, 0, (n) => n >= 0);
+  const duration = args.duration === undefined ? undefined : number('duration', args.duration, 0, (n) => n > 0);
+  const seed = number('seed', args.seed, 834, (n) => Number.isInteger(n));
+
+  let lastReport = 0;
+  let lastError = '';
+  let frames = 0;
+  const simulator = startSimulator({
+    url,
+    researchId: args.research,
+    channels,
+    rate,
+    speed,
+    startTime,
+    duration,
+    seed,
+    onFrame: (time) => {
+      frames++;
+      const now = Date.now();
+      if (now - lastReport < 5000) return;
+      lastReport = now;
+      const t = Math.round(time);
+      process.stdout.write(`  t = ${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}  (${frames} frames)\n`);
+    },
+    onError: (error) => {
+      if (error.message === lastError) return;
+      lastError = error.message;
+      process.stderr.write(`MQTT: ${error.message}\n`);
+    },
+  });
+  process.stdout.write(
+    `Publishing ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic furnace/${args.research.toLowerCase()}/data. Ctrl+C stops.\n`,
+  );
+  const stop = () => void simulator.stop().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  void simulator.done.then(() => simulator.stop()).then(() => {
+    process.stdout.write(`Done: ${simulator.published} frames.\n`);
+    process.exit(0);
+  });
+}
+
+main();

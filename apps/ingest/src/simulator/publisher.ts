@@ -1,0 +1,105 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { daqTopic } from '@furnace/contracts';
+import { createFrameGenerator } from './frames';
+
+export interface SimulatorOptions {
+  /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
+  url: string;
+  researchId: string;
+  channels?: number;
+  /** DAQ sampling rate: frames per second of test time. */
+  rate?: number;
+  /** Test seconds per real second (10: an hour of test in six minutes). */
+  speed?: number;
+  /** Test time of the first frame, seconds (to continue a test). */
+  startTime?: number;
+  /** Stop after this many seconds of test time; runs until stop() when unset. */
+  duration?: number;
+  seed?: number;
+  clientId?: string;
+  username?: string;
+  password?: string;
+  /** Called after each frame is handed to the MQTT client. */
+  onFrame?(time: number): void;
+  onError?(error: Error): void;
+}
+
+export interface RunningSimulator {
+  /** Resolves when `duration` is reached and every frame was acknowledged (never without a duration). */
+  done: Promise<void>;
+  /** Frames published so far. */
+  readonly published: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes simulated DAQ frames exactly as the MQTT contract says (topic furnace/{id}/data, QoS 1,
+ * JSON payload), at `rate × speed` frames per real second. Frames are scheduled against the clock,
+ * not chained timers, so the rate does not drift; while the broker is away MQTT.js queues them
+ * and sends them on reconnect.
+ */
+export function startSimulator(options: SimulatorOptions): RunningSimulator {
+  const rate = options.rate ?? 1;
+  const speed = options.speed ?? 1;
+  if (!(rate > 0) || !(speed > 0)) throw new RangeError('rate and speed must be positive');
+  const topic = daqTopic(options.researchId);
+  const startTime = options.startTime ?? 0;
+  const step = 1 / rate;
+  const generate = createFrameGenerator({ channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - startTime * 1000) });
+  const client: MqttClient = mqtt.connect(options.url, {
+    clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
+    username: options.username,
+    password: options.password,
+    protocolVersion: 4,
+    reconnectPeriod: 1000,
+  });
+  client.on('error', (error) => options.onError?.(error));
+
+  const startedAt = performance.now();
+  let index = 0;
+  let published = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const pendingAcks = new Set<Promise<unknown>>();
+
+  const tick = () => {
+    timer = null;
+    if (stopped) return;
+    // Every frame whose moment has come (several per tick at high rates).
+    const elapsedTest = ((performance.now() - startedAt) / 1000) * speed;
+    while (!stopped && index * step <= elapsedTest) {
+      const time = startTime + index * step;
+      if (options.duration !== undefined && time - startTime > options.duration) {
+        stopped = true;
+        void Promise.all(pendingAcks).then(() => resolveDone());
+        return;
+      }
+      const frame = generate(time);
+      const ack = client.publishAsync(topic, JSON.stringify(frame), { qos: 1 }).catch((error: Error) => options.onError?.(error));
+      pendingAcks.add(ack);
+      void ack.finally(() => pendingAcks.delete(ack));
+      index++;
+      published++;
+      options.onFrame?.(time);
+    }
+    const nextDueMs = (index * step * 1000) / speed - (performance.now() - startedAt);
+    timer = setTimeout(tick, Math.max(1, Math.min(nextDueMs, 1000)));
+  };
+  // The first tick after the caller holds the handle: callbacks may use it.
+  timer = setTimeout(tick, 0);
+
+  return {
+    done,
+    get published() {
+      return published;
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await client.endAsync(false).catch(() => undefined);
+      resolveDone();
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { Client } from 'pg';
+import { Registry } from 'prom-client';
+import { createBus } from '@furnace/bus';
+import { daqTopic, type DaqPayload } from '@furnace/contracts';
+import { IngestService } from '../apps/ingest/src/ingest.service';
+import { IngestMetrics } from '../apps/ingest/src/metrics';
+import { ReadingsRepository } from '../apps/ingest/src/readings.repository';
+import { ResearchDirectory } from '../apps/ingest/src/research-directory';
+import { connectPublisher, countReadings, insertResearch, quietLogger } from '../apps/ingest/test/support';
+import { insertRaw, simulatedFrames } from './lib/readings';
+import { type BenchServices, startFurnace } from './lib/services';
+import { fmt, ratio, sleep, table } from './lib/stats';
+
+/*
+ * Ingest: how many frames of 300 thermocouples a second reach the readings table, sustained,
+ * (1) as raw multi-row INSERTs (the baseline: the database's own speed for these rows),
+ * (2) through the ingest's write path (IngestService: parse and validate each message, batch,
+ *     idempotent INSERT … ON CONFLICT DO NOTHING RETURNING, publish on the bus, release the ack),
+ *     fed with as many unacknowledged messages as a broker's in-flight window allows,
+ * (3) end to end: a publisher → the broker → the ingest process → the database.
+ */
+
+export interface Throughput {
+  label: string;
+  frames: number;
+  seconds: number;
+  framesPerSecond: number;
+  note?: string;
+}
+
+export interface IngestResult {
+  channels: number;
+  baseline: Throughput;
+  paths: Throughput[];
+}
+
+/** Frames for a phase: `pool` distinct payloads repeated with increasing times (generating is not what is measured). */
+function frameSource(pool: DaqPayload[], step: number) {
+  let i = 0;
+  return () => {
+    const payload = { ...pool[i % pool.length]!, time: Math.round(i * step * 1000) / 1000 };
+    i++;
+    return payload;
+  };
+}
+
+/**
+ * The same as MQTT payloads, serialised once: only the time changes (encoding 300 values a message
+ * would cost the producer, which shares the machine, as much as a good part of what is measured).
+ */
+function jsonSource(pool: DaqPayload[], step: number) {
+  const rests = pool.map(({ time: _time, ...rest }) => JSON.stringify(rest).slice(1));
+  let i = 0;
+  return () => {
+    const json = `{"time":${Math.round(i * step * 1000) / 1000},${rests[i % rests.length]}`;
+    i++;
+    return json;
+  };
+}
+
+async function rawBaseline(services: BenchServices, pool: DaqPayload[], seconds: number): Promise<Throughput> {
+  const researchId = await insertResearch(services.db.url);
+  const client = new Client({ connectionString: services.db.url });
+  await client.connect();
+  try {
+    const next = frameSource(pool, 0.01);
+    const start = performance.now();
+    let frames = 0;
+    while (performance.now() - start < seconds * 1000) {
+      frames += await insertRaw(client, researchId, new Date(), Array.from({ length: 500 }, next));
+    }
+    const elapsed = (performance.now() - start) / 1000;
+    return { label: 'raw multi-row INSERT, 500 rows a statement (baseline)', frames, seconds: elapsed, framesPerSecond: frames / elapsed };
+  } finally {
+    await client.end();
+  }
+}
+
+/** IngestService fed directly, with at most `window` messages unacknowledged (a broker's max_inflight_messages). */
+async function writePath(services: BenchServices, pool: DaqPayload[], seconds: number, window: number): Promise<Throughput> {
+  const researchId = await insertResearch(services.db.url);
+  const repository = new ReadingsRepository(services.db.url);
+  const bus = await createBus(services.redisUrl);
+  const service = new IngestService(repository, bus, new ResearchDirectory((id) => repository.findResearch(id)), new IngestMetrics(new Registry()), quietLogger());
+  const topic = daqTopic(researchId);
+  const next = jsonSource(pool, 0.01);
+  let outstanding = 0;
+  let acked = 0;
+  let wake: (() => void) | null = null;
+  try {
+    const start = performance.now();
+    const end = start + seconds * 1000;
+    while (performance.now() < end) {
+      while (outstanding < window) {
+        outstanding++;
+        // The service releases each message's ack once, after its batch is committed.
+        const ack = {
+          release() {
+            outstanding--;
+            acked++;
+            wake?.();
+          },
+        };
+        const pending = service.receive(topic, Buffer.from(next()), ack);
+        if (pending) await pending;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 1_000);
+      });
+      wake = null;
+    }
+    const elapsed = (performance.now() - start) / 1000;
+    // Acked means committed: acks are released only after the write.
+    return {
+      label: `ingest write path, ${window} messages in flight${window === 20 ? " (Mosquitto's default)" : window === 1000 ? ' (infra/mosquitto.conf)' : ''}`,
+      frames: acked,
+      seconds: elapsed,
+      framesPerSecond: acked / elapsed,
+    };
+  } finally {
+    await service.stop();
+    await repository.close();
+    await bus.close();
+  }
+}
+
+/** Publisher → broker → the ingest as deployed; frames stored per second while the broker has some waiting. */
+async function endToEnd(services: BenchServices, pool: DaqPayload[], seconds: number): Promise<Throughput> {
+  const system = await startFurnace(services);
+  const publisher = await connectPublisher(services.broker.url);
+  try {
+    const researchId = await insertResearch(services.db.url);
+    const topic = daqTopic(researchId);
+    const next = jsonSource(pool, 0.01);
+    // Warm-up: the ingest's first lookup of the research.
+    await publisher.publishAsync(topic, next(), { qos: 1 });
+    await sleep(500);
+    const before = await countReadings(services.db.url, researchId);
+    const start = performance.now();
+    const end = start + seconds * 1000;
+    let published = 0;
+    let stored = 0;
+    let counted = 0;
+    // Keeps at most ~250 frames waiting for the ingest (a tenth of a second of its work): the
+    // broker's queue for a subscriber is bounded (Mosquitto's max_queued_messages, 1000 by default)
+    // and what is beyond it is dropped.
+    while (performance.now() < end) {
+      if (performance.now() - counted > 50) {
+        stored = (await countReadings(services.db.url, researchId)) - before;
+        counted = performance.now();
+      }
+      if (published - stored >= 250) {
+        await sleep(5);
+        continue;
+      }
+      for (let i = 0; i < 50; i++, published++) publisher.publish(topic, next(), { qos: 1 });
+      await sleep(0);
+    }
+    stored = (await countReadings(services.db.url, researchId)) - before;
+    const elapsed = (performance.now() - start) / 1000;
+    // Let the backlog drain (until nothing has moved for 3 s, at most 30 s) so that nothing runs on into the next measurement.
+    const drainUntil = performance.now() + 30_000;
+    let last = -1;
+    let lastMoved = performance.now();
+    for (;;) {
+      const now = await countReadings(services.db.url, researchId);
+      if (now - before >= published || performance.now() > drainUntil || performance.now() - lastMoved > 3_000) break;
+      if (now !== last) lastMoved = performance.now();
+      last = now;
+      await sleep(250);
+    }
+    const final = (await countReadings(services.db.url, researchId)) - before;
+    return {
+      label: `end to end: MQTT → ${services.broker.shared ? 'broker' : 'aedes'} → ingest → database`,
+      frames: stored,
+      seconds: elapsed,
+      framesPerSecond: stored / elapsed,
+      note: `${published} published, ${final} stored after draining${final < published ? `: ${published - final} lost` : ''}`,
+    };
+  } finally {
+    await publisher.endAsync();
+    await system.stop();
+  }
+}
+
+export async function runIngest(services: BenchServices, options: { channels: number; seconds: number }, log: (line: string) => void): Promise<IngestResult> {
+  const pool = simulatedFrames(500, options.channels);
+  const baseline = await rawBaseline(services, pool, options.seconds);
+  log(`  ${baseline.label}: ${baseline.framesPerSecond.toFixed(0)} frames/s`);
+  const paths: Throughput[] = [];
+  for (const run of [() => writePath(services, pool, options.seconds, 1000), () => writePath(services, pool, options.seconds, 20), () => endToEnd(services, pool, options.seconds)]) {
+    const result = await run();
+    paths.push(result);
+    log(`  ${result.label}: ${result.framesPerSecond.toFixed(0)} frames/s${result.note ? ` (${result.note})` : ''}`);
+  }
+  return { channels: options.channels, baseline, paths };
+}
+
+export function ingestReport(result: IngestResult): string {
+  return [
+    `Ingest: sustained frames/s into the readings table, ${result.channels} thermocouples a frame (~1.5 kB of JSON):`,
+    table(
+      ['path', 'frames/s', '÷ raw INSERT', 'frames', 'note'],
+      [result.baseline, ...result.paths].map((t) => [t.label, fmt(t.framesPerSecond), ratio(t.framesPerSecond, result.baseline.framesPerSecond), fmt(t.frames), t.note ?? '']),
+    ),
+  ].join('\n\n');
+}

@@ -1,0 +1,40 @@
+import type { Client } from 'pg';
+import type { DaqPayload } from '@furnace/contracts';
+import { realArrayLiteral } from '../../apps/ingest/src/readings.repository';
+import { createFrameGenerator } from '../../apps/ingest/src/simulator/frames';
+
+/** `count` simulated frames of `channels` thermocouples, `1 / rate` seconds apart from `from`. */
+export function simulatedFrames(count: number, channels: number, rate = 1, from = 0): DaqPayload[] {
+  const generate = createFrameGenerator({ channels, seed: 834 });
+  return Array.from({ length: count }, (_, i) => generate(from + i / rate));
+}
+
+/**
+ * The baseline write: frames as multi-row INSERTs of `batch` rows on one connection, in sequence,
+ * with the row's `ts` computed here: no lookup, no conflict handling, nothing returned. The
+ * thermocouples go as the ingest sends them (an array literal), so the two differ in what the
+ * ingest adds, not in how values are encoded. Returns the frames written.
+ */
+export async function insertRaw(client: Client, researchId: string, startAt: Date, frames: readonly DaqPayload[], batch = 500): Promise<number> {
+  let written = 0;
+  for (let offset = 0; offset < frames.length; offset += batch) {
+    const chunk = frames.slice(offset, offset + batch);
+    const values: unknown[] = [];
+    const tuples = chunk.map((f) => {
+      const n = values.length;
+      values.push(
+        researchId,
+        f.time,
+        new Date(startAt.getTime() + f.time * 1000),
+        f.radiance ?? null,
+        f.pressure ?? null,
+        f.pk ?? null,
+        f.thermocouples_out ? realArrayLiteral(f.thermocouples_out) : null,
+      );
+      return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7})`;
+    });
+    await client.query(`INSERT INTO reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) VALUES ${tuples.join(', ')}`, values);
+    written += chunk.length;
+  }
+  return written;
+}

@@ -1,0 +1,99 @@
+// `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
+// Options: --only=fanout,ingest,history  --viewers=100,1000,5000  --rates=1,10  --seconds=10
+//          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
+//          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
+import './lib/env';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../test/support/app-processes';
+import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
+import { historyReport, runHistory, type HistoryResult } from './history';
+import { ingestReport, runIngest, type IngestResult } from './ingest';
+import { openFileLimit } from './lib/process-stats';
+import { startServices } from './lib/services';
+
+function option(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+}
+const list = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map(Number) : fallback);
+
+const CHANNELS = 300;
+
+async function main() {
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history'];
+  const started = performance.now();
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+
+  // Each viewer holds a socket in the server and one in a viewer process; the server needs a few more.
+  const limit = openFileLimit();
+  const wanted = list(option('viewers'), [100, 1_000, 5_000]);
+  const maxViewers = limit.soft - 256;
+  const viewerCounts = wanted.map((v) => Math.min(v, maxViewers));
+  const capped = viewerCounts.some((v, i) => v !== wanted[i]);
+
+  const services = await startServices();
+  log(`Furnace Live benchmark on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(2)} at start), Node ${process.version}`);
+  log(`  database: ${services.describe.database}`);
+  log(`  bus:      ${services.describe.bus}`);
+  log(`  broker:   ${services.describe.broker}`);
+  log(`  layout:   ${services.describe.layout}`);
+  log(`  open files: ${limit.soft} (hard ${limit.hard})${capped ? `: viewers capped at ${maxViewers}` : ''}`);
+
+  let fanout: FanoutRow[] = [];
+  let ingest: IngestResult | undefined;
+  let history: HistoryResult | undefined;
+  const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
+  const profileDir = join(ROOT, 'tmp', 'bench-profiles');
+  if (profile.length) mkdirSync(profileDir, { recursive: true });
+  try {
+    if (only.includes('fanout')) {
+      log('\nFan-out');
+      fanout = await runFanout(
+        services,
+        {
+          viewerCounts,
+          rates: list(option('rates'), [1, 10]),
+          seconds: Number(option('seconds') ?? 10),
+          channels: CHANNELS,
+          workers: 2,
+          profile: profile.length ? { servers: profile, dir: profileDir } : undefined,
+        },
+        log,
+      );
+    }
+    if (only.includes('ingest')) {
+      log('\nIngest');
+      ingest = await runIngest(services, { channels: CHANNELS, seconds: Number(option('ingest-seconds') ?? 8) }, log);
+    }
+    if (only.includes('history')) {
+      log('\nHistory');
+      history = await runHistory(services, { channels: CHANNELS, frames: 14_400, points: 1_000, requests: Number(option('requests') ?? 10) }, log);
+    }
+  } finally {
+    await services.close();
+  }
+
+  const sections = [
+    `Furnace Live benchmark — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, ` +
+      `${services.describe.database}; ${services.describe.bus}; ${services.describe.broker}`,
+  ];
+  if (fanout.length) sections.push(fanoutReport(fanout, capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
+  if (ingest) sections.push(ingestReport(ingest));
+  if (history) sections.push(historyReport(history));
+  sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
+  const text = sections.join('\n\n');
+  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history }, null, 2));
+  log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

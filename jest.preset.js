@@ -1,0 +1,19 @@
+// Shared jest settings: @swc/jest transforms TypeScript (and the ESM-only packages listed below),
+// and the workspace libraries resolve to their sources so tests never depend on a previous build.
+const path = require('node:path');
+const fs = require('node:fs');
+
+const swcrc = JSON.parse(fs.readFileSync(path.join(__dirname, '.swcrc'), 'utf8'));
+const esmPackages = ['aedes', 'aedes-.*', 'konva', 'react-konva', 'its-fine', 'mqemitter', 'hyperid'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper: {
+    '^@furnace/(api|ingest)-app/(.*)$': path.join(__dirname, 'apps/$1/src/$2'),
+    '^@furnace/([a-z-]+)/testing$': path.join(__dirname, 'libs/$1/src/testing/index.ts'),
+    '^@furnace/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+  },
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+};

@@ -1,0 +1,115 @@
+import { EventEmitter } from 'node:events';
+import Redis from 'ioredis';
+
+export type BusHandler = (message: string) => void;
+
+/**
+ * Live fan-out between processes: the ingest publishes each accepted frame on its research's
+ * channel; every API instance subscribes to the channels its viewers watch. Delivery is at most
+ * once (pub/sub); durability is the database's job.
+ */
+export interface Bus {
+  publish(channel: string, message: string): Promise<void>;
+  /** Resolves once the subscription is active; returns the function that ends it. */
+  subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
+  /** Called after the bus lost and regained its server, so callers can resynchronise. */
+  onReconnect(listener: () => void): void;
+  readonly kind: 'in-process' | 'redis';
+  close(): Promise<void>;
+}
+
+/** One process runs ingest and API: the bus is an event emitter. */
+export class InProcessBus implements Bus {
+  readonly kind = 'in-process' as const;
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish(channel: string, message: string): Promise<void> {
+    // Delivered on the next tick, as a broker would: a publisher never runs subscribers' code inline.
+    setImmediate(() => this.emitter.emit(channel, message));
+  }
+
+  async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
+    this.emitter.on(channel, handler);
+    return async () => {
+      this.emitter.off(channel, handler);
+    };
+  }
+
+  onReconnect(): void {
+    // Never disconnects.
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+/** Redis pub/sub: one connection publishes, one subscribes (a subscribed connection can do nothing else). */
+export class RedisBus implements Bus {
+  readonly kind = 'redis' as const;
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly handlers = new Map<string, Set<BusHandler>>();
+  private readonly reconnectListeners: (() => void)[] = [];
+  private wasReady = false;
+
+  constructor(url: string, onError: (e: Error) => void = () => undefined) {
+    const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, autoResubscribe: true };
+    this.pub = new Redis(url, { ...options, connectionName: 'furnace-pub' });
+    this.sub = new Redis(url, { ...options, connectionName: 'furnace-sub' });
+    this.pub.on('error', onError);
+    this.sub.on('error', onError);
+    this.sub.on('message', (channel: string, message: string) => {
+      const set = this.handlers.get(channel);
+      if (set) for (const h of set) h(message);
+    });
+    this.sub.on('ready', () => {
+      if (this.wasReady) for (const l of this.reconnectListeners) l();
+      this.wasReady = true;
+    });
+  }
+
+  async connect(): Promise<this> {
+    await Promise.all([this.pub.connect(), this.sub.connect()]);
+    return this;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.pub.publish(channel, message);
+  }
+
+  async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.sub.subscribe(channel);
+    }
+    set.add(handler);
+    return async () => {
+      const current = this.handlers.get(channel);
+      if (!current) return;
+      current.delete(handler);
+      if (current.size === 0) {
+        this.handlers.delete(channel);
+        await this.sub.unsubscribe(channel).catch(() => undefined);
+      }
+    };
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.pub.disconnect();
+    this.sub.disconnect();
+  }
+}
+
+/** The bus the configuration asks for: Redis when a URL is given, otherwise in-process. */
+export async function createBus(redisUrl: string | undefined, onError?: (e: Error) => void): Promise<Bus> {
+  if (!redisUrl) return new InProcessBus();
+  return new RedisBus(redisUrl, onError).connect();
+}

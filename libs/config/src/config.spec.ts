@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, describeConfig, loadConfig } from './config';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'furnace-config-'));
+
+describe('loadConfig', () => {
+  it('runs embedded with nothing configured, keeping a generated secret in the data directory', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c.embedded).toEqual({ database: true, bus: true, broker: true });
+    expect(c.port).toBe(8000);
+    expect(c.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'secret_key'), 'utf8')).toBe(c.secretKey);
+    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(c.secretKey);
+    expect(c.frontendHost).toBe('http://localhost:8000');
+  });
+
+  it('names every bad variable at once', () => {
+    let message = '';
+    try {
+      loadConfig({ DATA_DIR: tmp(), PORT: 'eighty', DATABASE_URL: 'mysql://x', FIRST_SUPERUSER: 'not-an-email' });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/PORT:/);
+    expect(message).toMatch(/DATABASE_URL: expected a URL starting with postgres:\/\/ or postgresql:\/\//);
+    expect(message).toMatch(/FIRST_SUPERUSER: expected an e-mail address/);
+  });
+
+  it('requires SECRET_KEY when a database server is configured', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'postgres://localhost/db' })).toThrow(/SECRET_KEY: required/);
+    const c = loadConfig({ DATABASE_URL: 'postgres://u:pw@localhost/db', SECRET_KEY: 'k'.repeat(40), REDIS_URL: 'redis://localhost:6379' });
+    expect(c.embedded).toEqual({ database: false, bus: false, broker: true });
+    expect(c.demo).toBe(false);
+  });
+
+  it('never puts a password into the description it logs', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u:hunter22@db/x', SECRET_KEY: 's'.repeat(40), REDIS_URL: 'redis://:redispw@r:6379' });
+    const text = JSON.stringify(describeConfig(c));
+    expect(text).not.toContain('hunter22');
+    expect(text).not.toContain('redispw');
+    expect(text).not.toContain(c.secretKey);
+  });
+
+  it('gives the ingest a stable MQTT client id, shared subscriptions and a buffer bound, each overridable', () => {
+    const defaults = loadConfig({ DATA_DIR: tmp() });
+    expect(defaults).toMatchObject({ mqttClientId: 'furnace-ingest', mqttSharedSubscription: true, mqttSharedGroup: 'furnace-ingest', ingestBufferFrames: 100_000 });
+    const set = loadConfig({ DATA_DIR: tmp(), MQTT_CLIENT_ID: 'ingest-2', MQTT_SHARED_SUBSCRIPTION: 'false', MQTT_SHARED_GROUP: 'staging', INGEST_BUFFER_FRAMES: '5000' });
+    expect(set).toMatchObject({ mqttClientId: 'ingest-2', mqttSharedSubscription: false, mqttSharedGroup: 'staging', ingestBufferFrames: 5000 });
+    expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_CLIENT_ID: 'has space', MQTT_SHARED_GROUP: 'a/b', INGEST_BUFFER_FRAMES: '10' })).toThrow(
+      /MQTT_CLIENT_ID: expected 1 to 64 letters[\s\S]*MQTT_SHARED_GROUP: expected 1 to 64 letters[\s\S]*INGEST_BUFFER_FRAMES:/,
+    );
+  });
+});

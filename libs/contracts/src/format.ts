@@ -1,0 +1,20 @@
+/** Placeholder shown where a value is absent (spec §9). */
+export const NO_VALUE = '---';
+
+/** Elapsed test time as hh:mm:ss (hours grow past 99 when needed); absent or negative → 00:00:00. */
+export function formatElapsed(seconds: number | null | undefined): string {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return '00:00:00';
+  const total = Math.floor(seconds);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = total % 60;
+  return [hours, minutes, secs].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+/** A measured value with one decimal ('812.4'), or '---' when absent or not a finite number. */
+export function formatValue(value: number | null | undefined): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return NO_VALUE;
+  const text = value.toFixed(1);
+  // -0.04 rounds to "-0.0": show it as 0.0.
+  return text === '-0.0' ? '0.0' : text;
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { daqPayloadSchema } from './daq';
+import { describeValue, formatPath } from './describe-value';
+import { normaliseResearchId, researchIdSchema } from './research-id';
+
+/*
+ * Live stream contract (WebSocket /api/v1/research/dane/stream/{researchId}), see ARCHITECTURE.md,
+ * and the bus contract between the ingest (publisher) and the API instances (subscribers).
+ */
+
+/** Client → server heartbeat, sent on open and every HEARTBEAT_INTERVAL_MS. */
+export const CLIENT_STATUS_MESSAGE = 'STATUS';
+export const HEARTBEAT_INTERVAL_MS = 5000;
+/** The dashboard reconnects this long after a close. */
+export const RECONNECT_DELAY_MS = 5000;
+
+export function isClientStatusMessage(data: string): boolean {
+  return data.trim() === CLIENT_STATUS_MESSAGE;
+}
+
+/** What staff changed; the client refetches the research, its stream links, or its thermocouple configs. */
+export const UPDATE_KINDS = ['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE'] as const;
+export type UpdateKind = (typeof UPDATE_KINDS)[number];
+export const updateKindSchema = z.enum(UPDATE_KINDS);
+
+export const liveStatusDataSchema = z.object({
+  research_id: researchIdSchema,
+  /** The server's clock, ISO 8601. */
+  server_time: z.iso.datetime({ offset: true }),
+  /** `time` of the last frame of this research, seconds since start; null before the first one. */
+  last_time: z.number().min(0).nullable(),
+});
+export type LiveStatusData = z.output<typeof liveStatusDataSchema>;
+
+export const liveStatusMessageSchema = z.object({ event: z.literal('STATUS'), data: liveStatusDataSchema });
+export const liveDataMessageSchema = z.object({ event: z.literal('DATA'), data: daqPayloadSchema });
+export const liveUpdateMessageSchema = z.object({ event: z.literal('UPDATE'), data: updateKindSchema });
+
+/** Every message the server sends on the live socket. */
+export const liveServerMessageSchema = z.discriminatedUnion('event', [
+  liveStatusMessageSchema,
+  liveDataMessageSchema,
+  liveUpdateMessageSchema,
+]);
+export type LiveServerMessage = z.output<typeof liveServerMessageSchema>;
+export type LiveStatusMessage = z.output<typeof liveStatusMessageSchema>;
+export type LiveDataMessage = z.output<typeof liveDataMessageSchema>;
+export type LiveUpdateMessage = z.output<typeof liveUpdateMessageSchema>;
+export type LiveEvent = LiveServerMessage['event'];
+
+export function encodeLiveMessage(message: LiveServerMessage): string {
+  return JSON.stringify(message);
+}
+
+export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+
+/** Parses a server → client socket message (the dashboard side); never throws. */
+export function parseLiveMessage(text: string): ParseResult<LiveServerMessage> {
+  return parseJsonWith(liveServerMessageSchema, text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bus: the ingest publishes every accepted frame, the API publishes staff updates; every API
+// instance subscribes and fans out to its sockets. One channel per research.
+
+export const BUS_CHANNEL_PREFIX = 'research:';
+/** Pattern for subscribing to every research at once (Redis PSUBSCRIBE). */
+export const BUS_CHANNEL_PATTERN = `${BUS_CHANNEL_PREFIX}*`;
+
+/** `research:{id}`; throws when `researchId` is not a UUID. */
+export function researchChannel(researchId: string): string {
+  return `${BUS_CHANNEL_PREFIX}${normaliseResearchId(researchId)}`;
+}
+
+/** The research id (lowercase) of a bus channel, or null. */
+export function parseResearchChannel(channel: string): string | null {
+  if (!channel.startsWith(BUS_CHANNEL_PREFIX)) return null;
+  const parsed = researchIdSchema.safeParse(channel.slice(BUS_CHANNEL_PREFIX.length));
+  return parsed.success ? parsed.data : null;
+}
+
+export const busFrameMessageSchema = z.object({
+  type: z.literal('frame'),
+  research_id: researchIdSchema,
+  payload: daqPayloadSchema,
+  /**
+   * The ingest instance that published it (its MQTT client id). Several instances sharing the DAQ
+   * topic publish a research's frames in the order their writes commit, not the DAQ's: an API that
+   * hears from more than one puts them back in time order before they go to viewers.
+   */
+  source: z.string().max(256).optional(),
+});
+export const busUpdateMessageSchema = z.object({
+  type: z.literal('update'),
+  research_id: researchIdSchema,
+  kind: updateKindSchema,
+});
+export const busMessageSchema = z.discriminatedUnion('type', [busFrameMessageSchema, busUpdateMessageSchema]);
+
+export type BusFrameMessage = z.output<typeof busFrameMessageSchema>;
+export type BusUpdateMessage = z.output<typeof busUpdateMessageSchema>;
+export type BusMessage = z.output<typeof busMessageSchema>;
+
+/** Typed event map of the bus: message type → message. */
+export interface BusEventMap {
+  frame: BusFrameMessage;
+  update: BusUpdateMessage;
+}
+export type BusMessageType = keyof BusEventMap;
+
+export function encodeBusMessage(message: BusMessage): string {
+  return JSON.stringify(message);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses a message received from the bus; never throws. */
+export function parseBusMessage(raw: string | Uint8Array): ParseResult<BusMessage> {
+  let text: string;
+  if (typeof raw === 'string') {
+    text = raw;
+  } else {
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return { ok: false, error: 'message is not valid UTF-8' };
+    }
+  }
+  return parseJsonWith(busMessageSchema, text);
+}
+
+/** What a bus message becomes on the live socket. */
+export function busToLiveMessage(message: BusMessage): LiveServerMessage {
+  switch (message.type) {
+    case 'frame':
+      return { event: 'DATA', data: message.payload };
+    case 'update':
+      return { event: 'UPDATE', data: message.kind };
+  }
+}
+
+function parseJsonWith<S extends z.ZodType>(schema: S, text: string): ParseResult<z.output<S>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'message is not valid JSON' };
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0];
+  if (issue === undefined) return { ok: false, error: `invalid message: ${describeValue(json)}` };
+  return { ok: false, error: `${formatPath(issue.path).replace(/^payload$/, 'message')}: ${issue.message}` };
+}

@@ -1,0 +1,21 @@
+import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
+import { ReadingEntity } from './reading.entity';
+import { ResearchEmailEntity } from './research-email.entity';
+import { ResearchUrlEntity } from './research-url.entity';
+import { ResearchEntity } from './research.entity';
+import { ThermoConfigEntity } from './thermo-config.entity';
+import { ThermoMarkerEntity } from './thermo-marker.entity';
+import { UserEntity } from './user.entity';
+
+export { ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
+
+export const entities = [
+  UserEntity,
+  ResearchEntity,
+  ResearchUrlEntity,
+  ResearchEmailEntity,
+  ThermoConfigEntity,
+  ThermoMarkerEntity,
+  ReadingEntity,
+  ReadingDeadLetterEntity,
+];

@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ResearchEntity } from './research.entity';
+
+/** A client invited to watch a research. The random id is the client's access code. */
+@Entity('research_email')
+@Unique('UQ_research_email_research_id_email', ['researchId', 'email'])
+export class ResearchEmailEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  researchId!: string;
+
+  @ManyToOne(() => ResearchEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'research_id' })
+  research?: ResearchEntity;
+
+  /** Stored lower-cased. */
+  @Column({ type: 'varchar', length: 255 })
+  email!: string;
+
+  @Column({ type: 'boolean', default: false })
+  isSent!: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  sentAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,4 @@
+export * from './data-source';
+export * from './embedded';
+export * from './entities';
+export * from './naming-strategy';
