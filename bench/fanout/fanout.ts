@@ -207,8 +207,9 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               time = Math.round((time + 1 / rate) * 1000) / 1000;
               return { time: payload.time, json: JSON.stringify(payload) };
             });
-          // Warm-up (JIT, the ingest's first lookup of the research, the bus subscription); not measured.
-          await publish(publisher, server.topic, nextFrames(5, 10), 10);
+          // Warm-up (JIT, the ingest's first lookup of the research, the bus subscription, and the API's
+          // first frames, held in the reorder window until it knows one ingest publishes); not measured.
+          await publish(publisher, server.topic, nextFrames(12, 10), 10);
           await sleep(1500);
 
           for (const rate of options.rates) {

@@ -5,6 +5,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
 import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
+import { warsaw } from './support/dates';
 
 /*
  * The staff history of a research whose readings went through the real pipeline: DAQ frames
@@ -53,17 +54,6 @@ const EXPECTED = {
   spike: 2000,
 };
 
-function warsaw(date: Date): string {
-  return new Intl.DateTimeFormat('pl-PL', {
-    timeZone: 'Europe/Warsaw',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(date);
-}
 
 async function publishFrames(researchId: string): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-daq-${Date.now()}`, clean: true });

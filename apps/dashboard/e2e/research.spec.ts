@@ -17,24 +17,13 @@ import {
   waitForMail,
 } from './support/fixtures';
 import { BAD_CONFIG_TEXT, configFile, createResearchByApi, photo } from './support/research';
+import { warsaw } from './support/dates';
 
 skipWithoutChromium();
 
 const section = (page: Page, name: string): Locator => page.getByRole('region', { name, exact: true });
 const confirmDialog = (page: Page) => page.getByRole('dialog');
 
-/** Polish display format of the research list: dd.mm.yyyy, hh:mm:ss in Europe/Warsaw. */
-function warsaw(iso: string): string {
-  return new Intl.DateTimeFormat('pl-PL', {
-    timeZone: 'Europe/Warsaw',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).format(new Date(iso));
-}
 
 test.describe.serial('a research from creation to invitations', () => {
   const clients = [uniqueEmail('client-a'), uniqueEmail('client-b')];

@@ -25,6 +25,15 @@ export const toUserDto = (u: UserEntity): UserPublicDto => ({
   is_superuser: u.isSuperuser,
 });
 
+/** A superuser's user body (create or update) in the service's terms. */
+export const fromUserDto = <T extends UserCreateDto | UserUpdateDto>(body: T) => ({
+  email: body.email as T['email'],
+  password: body.password as T['password'],
+  fullName: body.full_name,
+  isActive: body.is_active,
+  isSuperuser: body.is_superuser,
+});
+
 export class UserCreateDto {
   @EmailField() email!: string;
   @PasswordField() password!: string;

@@ -6,6 +6,7 @@ import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../common/message.dto';
 import { UuidParamPipe } from '../core/validation';
 import {
+  fromUserDto,
   ListUsersQueryDto,
   toUserDto,
   UpdatePasswordDto,
@@ -37,14 +38,7 @@ export class UsersController {
   @HttpCode(200)
   @ApiOkResponse({ type: UserPublicDto })
   async create(@Body() body: UserCreateDto): Promise<UserPublicDto> {
-    const user = await this.users.create({
-      email: body.email,
-      password: body.password,
-      fullName: body.full_name,
-      isActive: body.is_active,
-      isSuperuser: body.is_superuser,
-    });
-    return toUserDto(user);
+    return toUserDto(await this.users.create(fromUserDto(body)));
   }
 
   @Get('me')
@@ -96,14 +90,7 @@ export class UsersController {
   @SuperuserOnly()
   @ApiOkResponse({ type: UserPublicDto })
   async update(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string, @Body() body: UserUpdateDto): Promise<UserPublicDto> {
-    const user = await this.users.update(me, id, {
-      email: body.email,
-      password: body.password,
-      fullName: body.full_name,
-      isActive: body.is_active,
-      isSuperuser: body.is_superuser,
-    });
-    return toUserDto(user);
+    return toUserDto(await this.users.update(me, id, fromUserDto(body)));
   }
 
   @Delete(':user_id')

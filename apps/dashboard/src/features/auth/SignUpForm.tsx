@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { PasswordStrengthBar } from '../../components/PasswordStrengthBar';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { useErrorText } from '../../components/use-error-text';
 import { FULL_NAME_MIN_LENGTH, signupSchema, type SignupValues } from '../../lib/validation';
-import { PasswordField } from '../../components/PasswordField';
 
 export function SignUpForm({ onSubmit }: { onSubmit: (values: SignupValues) => Promise<void> }) {
   const { t } = useTranslation();
@@ -21,7 +20,6 @@ export function SignUpForm({ onSubmit }: { onSubmit: (values: SignupValues) => P
     resolver: zodResolver(signupSchema),
     defaultValues: { full_name: '', email: '', password: '', confirm_password: '' },
   });
-  const password = useWatch({ control, name: 'password' });
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate>
@@ -42,22 +40,13 @@ export function SignUpForm({ onSubmit }: { onSubmit: (values: SignupValues) => P
           error={errorText(errors.email)}
           required
         />
-        <div>
-          <PasswordField
-            {...register('password')}
-            label={t('auth.password')}
-            autoComplete="new-password"
-            error={errorText(errors.password)}
-            required
-          />
-          <PasswordStrengthBar password={password} />
-        </div>
-        <PasswordField
-          {...register('confirm_password')}
-          label={t('auth.confirmPassword')}
-          autoComplete="new-password"
-          error={errorText(errors.confirm_password)}
-          required
+        <NewPasswordFields
+          register={register}
+          control={control}
+          name="password"
+          confirmName="confirm_password"
+          label={t('auth.password')}
+          confirmLabel={t('auth.confirmPassword')}
         />
         <Button type="submit" fullWidth disabled={!isValid || isSubmitting} loading={isSubmitting}>
           {t('auth.signup')}

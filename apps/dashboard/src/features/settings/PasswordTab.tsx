@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Stack, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { changePassword } from '../../api/users';
-import { PasswordStrengthBar } from '../../components/PasswordStrengthBar';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { useErrorText } from '../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { changePasswordSchema, type ChangePasswordValues } from '../../lib/validation';
@@ -22,7 +22,6 @@ export function ChangePasswordForm({ onSubmit }: { onSubmit: (values: ChangePass
     control,
     formState: { errors, isValid, isSubmitting },
   } = useForm({ mode: 'onTouched', resolver: zodResolver(changePasswordSchema), defaultValues: EMPTY });
-  const newPassword = useWatch({ control, name: 'new_password' });
 
   const submit = async (values: ChangePasswordValues) => {
     if (await onSubmit(values)) reset(EMPTY);
@@ -41,22 +40,13 @@ export function ChangePasswordForm({ onSubmit }: { onSubmit: (values: ChangePass
           error={errorText(errors.current_password)}
           required
         />
-        <div>
-          <PasswordField
-            {...register('new_password')}
-            label={t('settings.newPassword')}
-            autoComplete="new-password"
-            error={errorText(errors.new_password)}
-            required
-          />
-          <PasswordStrengthBar password={newPassword} />
-        </div>
-        <PasswordField
-          {...register('confirm_password')}
-          label={t('settings.confirmPassword')}
-          autoComplete="new-password"
-          error={errorText(errors.confirm_password)}
-          required
+        <NewPasswordFields
+          register={register}
+          control={control}
+          name="new_password"
+          confirmName="confirm_password"
+          label={t('settings.newPassword')}
+          confirmLabel={t('settings.confirmPassword')}
         />
         <div>
           <Button type="submit" disabled={!isValid || isSubmitting} loading={isSubmitting}>

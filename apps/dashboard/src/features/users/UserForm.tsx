@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
-import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { UserCreateDto, UserUpdateDto } from '@furnace/api-client';
 import type { User } from '../../api/users';
-import { PasswordStrengthBar } from '../../components/PasswordStrengthBar';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { useErrorText } from '../../components/use-error-text';
 import { FULL_NAME_MAX_LENGTH, userCreateSchema, userEditSchema, type UserEditValues } from '../../lib/validation';
-import { PasswordField } from '../../components/PasswordField';
 
 /** Both forms share one shape; only the rules for the password differ (required on create). */
 export type UserFormValues = UserEditValues;
@@ -63,7 +62,6 @@ export function UserForm({ mode, user, onSubmit, onCancel }: UserFormProps) {
     control,
     formState: { errors, isValid, isSubmitting, isDirty },
   } = useForm<UserFormValues>({ mode: 'onTouched', resolver, defaultValues: userFormDefaults(user) });
-  const password = useWatch({ control, name: 'password' });
 
   return (
     <form onSubmit={handleSubmit(async (values) => void (await onSubmit(values)))} noValidate>
@@ -83,21 +81,13 @@ export function UserForm({ mode, user, onSubmit, onCancel }: UserFormProps) {
           maxLength={FULL_NAME_MAX_LENGTH}
           error={errorText(errors.full_name)}
         />
-        <div>
-          <PasswordField
-            {...register('password')}
-            label={t('admin.setPassword')}
-            autoComplete="new-password"
-            error={errorText(errors.password)}
-            required={mode === 'create'}
-          />
-          <PasswordStrengthBar password={password} />
-        </div>
-        <PasswordField
-          {...register('confirm_password')}
-          label={t('admin.confirmPassword')}
-          autoComplete="new-password"
-          error={errorText(errors.confirm_password)}
+        <NewPasswordFields
+          register={register}
+          control={control}
+          name="password"
+          confirmName="confirm_password"
+          label={t('admin.setPassword')}
+          confirmLabel={t('admin.confirmPassword')}
           required={mode === 'create'}
         />
         <Group gap="xl">
