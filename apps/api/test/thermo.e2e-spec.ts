@@ -106,6 +106,7 @@ describe('thermocouple configs: photo + config file', () => {
     const huge = Buffer.concat([SPECIMEN_PNG, Buffer.alloc(16 * 1024 * 1024)]);
     const res = await uploadConfig(api, user, r.id, huge);
     expect(res.status).toBe(413);
+    expect(res.body.detail).toBe("A file is larger than 15 MiB (the limit of image_file; config_file's is 512 KiB)");
     const noConfig = await api.http.post('/api/v1/research/thermo').set(auth(user)).field('research_id', r.id).attach('image_file', SPECIMEN_PNG, 'a.png');
     expect(noConfig.status).toBe(422);
     expect(noConfig.body.detail).toEqual([{ loc: ['body', 'config_file'], msg: 'config_file is required', type: 'missing' }]);

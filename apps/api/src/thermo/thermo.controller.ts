@@ -7,6 +7,7 @@ import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
 import { message, MessageDto } from '../common/message.dto';
 import { MAX_IMAGE_BYTES } from './image-check';
+import { UploadLimitMessage } from './upload-limit.interceptor';
 import {
   MeasurementTypesDto,
   ThermoConfigDto,
@@ -45,6 +46,7 @@ export class ThermoController {
   @SignedIn()
   @HttpCode(200)
   @UseInterceptors(
+    UploadLimitMessage,
     FileFieldsInterceptor(
       [
         { name: 'image_file', maxCount: 1 },

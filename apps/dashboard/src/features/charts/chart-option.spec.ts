@@ -29,6 +29,15 @@ const seriesOf = (option: ChartOption) => option.series as Series[];
 const markLines = (option: ChartOption, id: string) => seriesOf(option).find((s) => s.id === id)?.markLine?.data.map((d) => [d.yAxis, d.lineStyle.color]) ?? [];
 
 describe('the live curves option', () => {
+  it('spans at least a minute on the time axis, so a test\'s first reading does not stretch it over a day', () => {
+    const option = buildChartOption(liveCurvesSpec({ furnace: true, categories, labels })!, texts);
+    type Bound = (extent: { min: number; max: number }) => number;
+    for (const axis of option.xAxis as { min: Bound; max: Bound }[]) {
+      expect([axis.min({ min: 600_000, max: 600_000 }), axis.max({ min: 600_000, max: 600_000 })]).toEqual([600_000, 660_000]);
+      expect([axis.min({ min: 0, max: 3_600_000 }), axis.max({ min: 0, max: 3_600_000 })]).toEqual([0, 3_600_000]);
+    }
+  });
+
   it('draws the furnace mean against ISO 834 and per category max and mean with their critical lines', () => {
     const spec = liveCurvesSpec({ furnace: true, categories, labels })!;
     const option = buildChartOption(spec, texts);

@@ -93,6 +93,13 @@ export function chartLayout(spec: Pick<ChartSpec, 'grids' | 'zoom' | 'gridHeight
 export const axisNumber = (value: number): string => String(Math.round(value * 1000) / 1000);
 
 /** Elapsed time of the test as an axis label: hh:mm:ss. */
+interface AxisExtent {
+  min: number;
+  max: number;
+}
+/** The shortest time span an axis shows (ms). */
+export const MIN_TIME_SPAN_MS = 60_000;
+
 export const elapsedLabel = (ms: number): string => formatElapsed(ms / 1000);
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -245,8 +252,9 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
     xAxis: spec.grids.map((_, i) => ({
       type: 'time',
       gridIndex: i,
-      min: 'dataMin',
-      max: 'dataMax',
+      min: (extent: AxisExtent) => extent.min,
+      // One reading (a test's first frame) would make an empty range that ECharts widens to a day.
+      max: (extent: AxisExtent) => Math.max(extent.max, extent.min + MIN_TIME_SPAN_MS),
       axisLabel: { formatter: (value: number) => elapsedLabel(value), hideOverlap: true },
       splitLine: { show: false },
     })),
