@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
  * here so the demo needs no asset file: the live view draws the thermocouple markers on it.
  */
 export function demoSpecimenPng(width = 800, height = 500): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
   const fill = (x: number, y: number): [number, number, number] => {
     const wall = 205 + ((x * 7 + y * 3) % 11) - 5;
     if (x < 150 || x >= 650 || y < 40 || y >= 470) return [wall, wall - 4, wall - 10]; // masonry around the opening
@@ -14,12 +15,6 @@ export function demoSpecimenPng(width = 800, height = 500): Buffer {
     if (x > 580 && x < 596 && y > 240 && y < 300) return [60, 60, 60]; // handle
     return [180 + grain, 150 + grain, 110 + grain]; // door leaf
   };
-  return rgbPng(width, height, fill);
-}
-
-/** An 8-bit RGB PNG of the given size, each pixel's colour from `fill`. */
-export function rgbPng(width: number, height: number, fill: (x: number, y: number) => readonly [number, number, number]): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);
     raw[row] = 0; // filter: none
