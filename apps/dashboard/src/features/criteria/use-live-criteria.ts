@@ -1,0 +1,85 @@
+import type { CriteriaSnapshot, DaqPayload } from '@furnace/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { historyQueryOptions } from '../history/history-api';
+import type { FrameSource } from '../live/frame-source';
+import type { ReadAuth } from '../live/read-auth';
+import { type CriteriaInputs, LiveCriteria } from './live-criteria';
+
+/** Buckets of the history the live criteria start from (T0, d_e's area and the failures so far). */
+export const LIVE_CRITERIA_POINTS = 1000;
+/** The snapshot shown is taken at most this often (ms): the numbers change with every frame, the eye needs less. */
+const SNAPSHOT_MS = 500;
+/** Frames received before the history arrives, replayed after its last_time. */
+const PENDING_FRAMES = 2000;
+
+/**
+ * The criteria snapshot of a running test, computed in the browser (same engine as the API) over
+ * the history and the live frames; null until the history has been read. `inputs` null: not known
+ * yet (the profile, exclusions or observations are loading).
+ */
+export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: FrameSource, inputs: CriteriaInputs | null): CriteriaSnapshot | null {
+  const [snapshot, setSnapshot] = useState<CriteriaSnapshot | null>(null);
+  const criteria = useRef<LiveCriteria | null>(null);
+  const pending = useRef<DaqPayload[]>([]);
+  const dirty = useRef(false);
+  const [subscribed, setSubscribed] = useState(false);
+
+  // Subscribed before the history is requested: no frame falls between them.
+  useEffect(() => {
+    const stop = frames.subscribe((frame) => {
+      const current = criteria.current;
+      if (current?.isLoaded) {
+        if (current.push(frame)) dirty.current = true;
+      } else {
+        pending.current.push(frame);
+        if (pending.current.length > PENDING_FRAMES) pending.current.splice(0, pending.current.length - PENDING_FRAMES);
+      }
+    });
+    setSubscribed(true);
+    const timer = setInterval(() => {
+      if (!dirty.current || !criteria.current) return;
+      dirty.current = false;
+      setSnapshot(criteria.current.snapshot());
+    }, SNAPSHOT_MS);
+    return () => {
+      stop();
+      clearInterval(timer);
+    };
+  }, [frames]);
+
+  const history = useQuery({
+    ...historyQueryOptions(auth, researchId, { points: LIVE_CRITERIA_POINTS }),
+    enabled: subscribed && inputs !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+  // The inputs by content: a refetch returning the same rows rebuilds nothing.
+  const key = useMemo(() => (inputs ? JSON.stringify(inputs) : null), [inputs]);
+  const stableInputs = useMemo(() => inputs, [key]);
+
+  useEffect(() => {
+    if (!stableInputs) return;
+    if (criteria.current) {
+      criteria.current.setInputs(stableInputs);
+      dirty.current = true;
+    } else criteria.current = new LiveCriteria(stableInputs);
+  }, [stableInputs]);
+
+  // Each history read is loaded once (the inputs' effect above runs first and creates the engine).
+  const historyError = history.isError;
+  const loadedFrom = useRef<unknown>(undefined);
+  useEffect(() => {
+    const current = criteria.current;
+    const source = history.data ?? (historyError ? 'error' : undefined);
+    if (!current || source === undefined || loadedFrom.current === source) return;
+    loadedFrom.current = source;
+    current.load(history.data ?? null, pending.current);
+    pending.current = [];
+    setSnapshot(current.snapshot());
+  }, [history.data, historyError, stableInputs]);
+
+  return snapshot;
+}
