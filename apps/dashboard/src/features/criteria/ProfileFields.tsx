@@ -1,10 +1,10 @@
-import { HEATING_CURVES, TEST_STANDARDS, type TestStandard } from '@furnace/contracts';
+import { HEATING_CURVES, isDoorStandard, TEST_STANDARDS, type TestStandard } from '@furnace/contracts';
 import { Fieldset, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
 import { isLanguage } from '../../i18n';
-import { isDoorStandard, type ProfileValues } from './profile-form';
+import type { ProfileValues } from './profile-form';
 
 /**
  * The test profile fields of a research form (under `profile`): standard, insulation class (door

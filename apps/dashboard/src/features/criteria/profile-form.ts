@@ -1,4 +1,12 @@
-import { DEFAULT_TEST_PROFILE, type CriteriaBasis, type HeatingCurveId, type InsulationClass, type TestProfile, type TestStandard, TEST_STANDARDS } from '@furnace/contracts';
+import {
+  CRITERIA_BASES,
+  DEFAULT_TEST_PROFILE,
+  HEATING_CURVE_IDS,
+  INSULATION_CLASSES,
+  isDoorStandard,
+  TEST_STANDARD_IDS,
+  type TestProfile,
+} from '@furnace/contracts';
 import { z } from 'zod';
 import type { ValidationKey } from '../../i18n';
 
@@ -9,8 +17,6 @@ import type { ValidationKey } from '../../i18n';
 
 const msg = (key: ValidationKey) => key;
 
-const STANDARD_IDS = ['EN_1363_1', 'EN_1634_1', 'EN_1364_1', 'DIN_4102_5'] as const satisfies readonly TestStandard[];
-const CURVE_IDS = ['iso834', 'hydrocarbon', 'external', 'slow'] as const satisfies readonly HeatingCurveId[];
 
 /** An optional number input: '' (not set) or a number within [min, max] (integer when asked). */
 const optionalNumber = (min: number, max: number, message: ValidationKey, integer = false) =>
@@ -23,28 +29,27 @@ const optionalNumber = (min: number, max: number, message: ValidationKey, intege
       .refine((v) => !integer || Number.isInteger(v), msg(message)),
   ]);
 
-export const profileSchema = z.object({
-  standard: z.enum(STANDARD_IDS),
-  insulation: z.enum(['I1', 'I2']).nullable(),
-  heating_curve: z.enum(CURVE_IDS),
-  criteria_basis: z.enum(['rise', 'absolute']),
+export const testProfileFormSchema = z.object({
+  standard: z.enum(TEST_STANDARD_IDS),
+  insulation: z.enum(INSULATION_CLASSES).nullable(),
+  heating_curve: z.enum(HEATING_CURVE_IDS),
+  criteria_basis: z.enum(CRITERIA_BASES),
   planned_duration_min: optionalNumber(1, 1440, 'validation.profileDurationInvalid', true),
   pressure_target_pa: optionalNumber(-1000, 1000, 'validation.profilePressureInvalid'),
   pressure_tolerance_pa: optionalNumber(0, 1000, 'validation.profileToleranceInvalid'),
 });
-export type ProfileValues = z.input<typeof profileSchema>;
-
-/** Whether the standard is a door or shutter one (the insulation class I1/I2 applies). */
-export function isDoorStandard(standard: TestStandard): boolean {
-  return TEST_STANDARDS.find((s) => s.id === standard)?.door ?? false;
-}
+export type ProfileValues = z.input<typeof testProfileFormSchema>;
 
 const orEmpty = (value: number | null | undefined): number | '' => (value === null || value === undefined ? '' : value);
 const orNull = (value: number | ''): number | null => (value === '' ? null : value);
 
-/** A research's profile (or the default of a new one) as form values. */
-export function toProfileValues(profile: Partial<TestProfile> | null | undefined): ProfileValues {
-  const p = { ...DEFAULT_TEST_PROFILE, ...(profile ?? {}) };
+/** A research's profile fields (or the default of a new one: null) as form values. */
+export function toProfileValues(research: Partial<TestProfile> | object | null | undefined): ProfileValues {
+  const given = (research ?? {}) as Partial<TestProfile>;
+  const p: TestProfile = { ...DEFAULT_TEST_PROFILE };
+  for (const key of Object.keys(DEFAULT_TEST_PROFILE) as (keyof TestProfile)[]) {
+    if (given[key] !== undefined) (p as unknown as Record<string, unknown>)[key] = given[key];
+  }
   return {
     standard: p.standard,
     insulation: p.insulation,
@@ -63,11 +68,9 @@ export function toTestProfile(values: ProfileValues): TestProfile {
     standard: values.standard,
     insulation: door ? (values.insulation ?? 'I2') : null,
     heating_curve: values.heating_curve,
-    criteria_basis: values.criteria_basis as CriteriaBasis,
+    criteria_basis: values.criteria_basis,
     planned_duration_min: orNull(values.planned_duration_min),
     pressure_target_pa: orNull(values.pressure_target_pa),
     pressure_tolerance_pa: orNull(values.pressure_tolerance_pa),
   };
 }
-
-export type { InsulationClass };
