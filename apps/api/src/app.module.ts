@@ -8,6 +8,7 @@ import { DataSource as DataSourceToken } from 'typeorm';
 import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
+import { CriteriaModule } from './criteria/criteria.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
@@ -58,6 +59,7 @@ export class AppModule {
         HistoryModule,
         MetricsModule,
         ResearchModule,
+        CriteriaModule,
       ],
     };
   }

@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
+import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../common/message.dto';
 import {
   ResearchCreateDto,
@@ -16,9 +18,19 @@ import {
   ViewerTokenDto,
   ViewerTokenRequestDto,
 } from './research.dto';
-import { ResearchService } from './research.service';
+import { type ResearchInput, ResearchService } from './research.service';
 
 const date = (s?: string) => (s === undefined ? undefined : new Date(s));
+const profileInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInput => ({
+  standard: body.standard,
+  insulation: body.insulation,
+  heatingCurve: body.heating_curve,
+  criteriaBasis: body.criteria_basis,
+  plannedDurationMin: body.planned_duration_min,
+  pressureTargetPa: body.pressure_target_pa,
+  pressureTolerancePa: body.pressure_tolerance_pa,
+  t0Override: body.t0_override,
+});
 const toUrlDto = (u: { id: string; url: string; researchId: string }): UrlDto => ({ id: u.id, url: u.url, research_id: u.researchId });
 
 @ApiTags('research')
@@ -38,7 +50,7 @@ export class ResearchController {
   @SignedIn()
   @HttpCode(200)
   @ApiOkResponse({ type: ResearchDto })
-  async create(@Body() body: ResearchCreateDto): Promise<ResearchDto> {
+  async create(@Body() body: ResearchCreateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.create({
       name: body.name,
       startAt: new Date(body.start_at),
@@ -46,7 +58,8 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
-    });
+      ...profileInput(body),
+    }, user.email);
     return toResearchDto(r);
   }
 
@@ -92,7 +105,7 @@ export class ResearchController {
   @Put(':id')
   @SignedIn()
   @ApiOkResponse({ type: ResearchDto })
-  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto): Promise<ResearchDto> {
+  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.update(id, {
       name: body.name,
       startAt: date(body.start_at),
@@ -100,7 +113,8 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
-    });
+      ...profileInput(body),
+    }, user.email);
     return toResearchDto(r);
   }
 

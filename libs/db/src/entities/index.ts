@@ -1,13 +1,18 @@
+import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
 import { ResearchEmailEntity } from './research-email.entity';
 import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
 import { ThermoConfigEntity } from './thermo-config.entity';
+import { ThermoExclusionEntity } from './thermo-exclusion.entity';
 import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
-export { ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
+export {
+  ObservationEntity,
+  ThermoExclusionEntity,
+  ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
 
 export const entities = [
   UserEntity,
@@ -18,4 +23,6 @@ export const entities = [
   ThermoMarkerEntity,
   ReadingEntity,
   ReadingDeadLetterEntity,
+  ObservationEntity,
+  ThermoExclusionEntity,
 ];
