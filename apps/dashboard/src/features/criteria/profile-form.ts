@@ -74,3 +74,9 @@ export function toTestProfile(values: ProfileValues): TestProfile {
     pressure_tolerance_pa: orNull(values.pressure_tolerance_pa),
   };
 }
+
+/** The profile as fields of the research create/update body: the insulation class sent only for a door standard. */
+export function toProfileBody(values: ProfileValues): Omit<TestProfile, 'insulation'> & { insulation?: 'I1' | 'I2' } {
+  const { insulation, ...rest } = toTestProfile(values);
+  return insulation === null ? rest : { ...rest, insulation };
+}

@@ -3,6 +3,7 @@ import type { Research } from '../../api/research-types';
 import type { ResearchCreateValues } from '../../lib/validation';
 import { toProfileValues } from '../criteria/profile-form';
 import { runCreateFlow, toResearchCreate, type CreateFlowApi } from './create-flow';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 const RESEARCH: Research = {
   id: 'r1',
@@ -12,6 +13,7 @@ const RESEARCH: Research = {
   is_radiance: false,
   is_furnance: false,
   is_pressure: true,
+  ...PROFILE_FIELDS,
 };
 
 const file = (name: string, bytes: number) => new File([new Uint8Array(bytes)], name);
@@ -96,9 +98,9 @@ describe('the create-research flow', () => {
   });
 
   it('sends the test profile: rise basis by default, I2 for a door standard without a class, empty numbers as null', () => {
+    expect(toResearchCreate(values())).not.toHaveProperty('insulation');
     expect(toResearchCreate(values())).toMatchObject({
       standard: 'EN_1363_1',
-      insulation: null,
       heating_curve: 'iso834',
       criteria_basis: 'rise',
       planned_duration_min: null,
@@ -111,6 +113,7 @@ describe('the create-research flow', () => {
     expect(toResearchCreate(door)).toMatchObject({ standard: 'EN_1634_1', insulation: 'I2', planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 });
     // A class left from a door standard is dropped for a wall.
     const wall = values({ profile: { ...toProfileValues(null), standard: 'EN_1364_1', insulation: 'I1', criteria_basis: 'absolute' } });
-    expect(toResearchCreate(wall)).toMatchObject({ standard: 'EN_1364_1', insulation: null, criteria_basis: 'absolute' });
+    expect(toResearchCreate(wall)).toMatchObject({ standard: 'EN_1364_1', criteria_basis: 'absolute' });
+    expect(toResearchCreate(wall)).not.toHaveProperty('insulation');
   });
 });

@@ -3,7 +3,7 @@ import type { Research, ResearchCreate, ResearchEmail, ResearchUrl, ThermoConfig
 import type { UploadProgress } from '../../api/upload';
 import { datetimeLocalToIso } from '../../lib/dates';
 import type { ResearchCreateValues } from '../../lib/validation';
-import { toTestProfile } from '../criteria/profile-form';
+import { toProfileBody } from '../criteria/profile-form';
 
 /** The calls the create flow makes; the page passes the real API, tests pass fakes. */
 export interface CreateFlowApi {
@@ -31,7 +31,7 @@ export function toResearchCreate(values: ResearchCreateValues): ResearchCreate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
-    ...toTestProfile(values.profile),
+    ...toProfileBody(values.profile),
   };
 }
 

@@ -14,7 +14,7 @@ import { settle } from '../../../lib/settle';
 import { researchBasicSchema, type ResearchBasicValues } from '../../../lib/validation';
 import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
-import { toProfileValues, toTestProfile } from '../../criteria/profile-form';
+import { toProfileValues, toProfileBody } from '../../criteria/profile-form';
 
 export function toBasicValues(research: Research): ResearchBasicValues {
   return {
@@ -36,7 +36,7 @@ export function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
-    ...toTestProfile(values.profile),
+    ...toProfileBody(values.profile),
   };
 }
 
