@@ -1,5 +1,5 @@
-import type { ResearchDto } from '@furnace/api-client';
-import { isDoorStandard, type Observation, type TestProfile, type ThermoExclusion } from '@furnace/contracts';
+import type { ObservationDto, ResearchDto, ThermoExclusionDto } from '@furnace/api-client';
+import { isDoorStandard, type TestProfile } from '@furnace/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ReadAuth } from '../live/read-auth';
@@ -34,7 +34,7 @@ export function useCriteriaInputs(
   auth: ReadAuth,
   research: ResearchDto,
   markers: readonly { thermo_id: number; type_name: string }[],
-): { inputs: CriteriaInputs | null; observations: readonly Observation[]; exclusions: readonly ThermoExclusion[] } {
+): { inputs: CriteriaInputs | null; observations: readonly ObservationDto[]; exclusions: readonly ThermoExclusionDto[] } {
   const observations = useQuery(observationsQuery(auth, research.id));
   const exclusions = useQuery(exclusionsQuery(auth, research.id));
   const ready = !observations.isPending && !exclusions.isPending;

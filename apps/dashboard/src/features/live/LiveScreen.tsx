@@ -1,6 +1,10 @@
-import { Group, Stack, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExclusionControls } from '../criteria/Exclusions';
+import { ObservationControls, ObservationList } from '../criteria/Observations';
+import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
+import { useLiveCriteria } from '../criteria/use-live-criteria';
 import classes from './live.module.css';
 import { LiveCurvesSlot } from './LiveCurvesSlot';
 import type { LiveData } from './LiveGate';
@@ -30,6 +34,11 @@ export function LiveScreen({
   const { research } = data;
   const stream = useLiveStream(research.id, auth, { enabled: true, onRefused });
   const view = useLiveViewState(data);
+  const { inputs, observations, exclusions } = useCriteriaInputs(auth, research, data.markers);
+  const criteria = useLiveCriteria(auth, research.id, stream.frames, data.ready ? inputs : null);
+  const names = useMemo(() => new Map(data.markers.map((m) => [m.thermo_id, m.name])), [data.markers]);
+  const thermocouples = useMemo(() => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id), [names]);
+  const staff = auth.kind === 'staff';
 
   return (
     <Stack gap="md" data-testid="live-view">
@@ -57,13 +66,44 @@ export function LiveScreen({
             markers={data.markers}
             hidden={view.hidden}
             onToggleCategory={view.toggle}
+            criteria={criteria}
+            names={names}
           />
         </aside>
       </div>
+      {staff ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
+            <Text fw={700} size="sm" mb="xs">
+              {t('observation.title', { ns: 'criteria' })}
+            </Text>
+            <ObservationControls auth={auth} researchId={research.id} observations={observations} />
+          </Paper>
+          <Paper withBorder radius="md" p="md" component="section" aria-label={t('exclusion.title', { ns: 'criteria' })}>
+            <Text fw={700} size="sm" mb="xs">
+              {t('exclusion.title', { ns: 'criteria' })}
+            </Text>
+            <ExclusionControls
+              auth={auth}
+              researchId={research.id}
+              exclusions={exclusions}
+              thermocouples={thermocouples}
+              now={() => stream.frames.latest()?.time ?? null}
+            />
+          </Paper>
+        </SimpleGrid>
+      ) : observations.length > 0 ? (
+        <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
+          <Text fw={700} size="sm" mb="xs">
+            {t('observation.title', { ns: 'criteria' })}
+          </Text>
+          <ObservationList observations={observations} />
+        </Paper>
+      ) : null}
       {/* Mounted once the layout has its final size: it loads the charts only when scrolled near. */}
       {data.ready ? (
         <section aria-label={t('view.curves')}>
-          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} />
+          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} observations={observations} criteria={criteria} />
         </section>
       ) : null}
     </Stack>
