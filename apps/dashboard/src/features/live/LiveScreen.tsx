@@ -103,7 +103,7 @@ export function LiveScreen({
       {/* Mounted once the layout has its final size: it loads the charts only when scrolled near. */}
       {data.ready ? (
         <section aria-label={t('view.curves')}>
-          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} observations={observations} criteria={criteria} />
+          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} observations={observations} exclusions={exclusions} criteria={criteria} />
         </section>
       ) : null}
     </Stack>
