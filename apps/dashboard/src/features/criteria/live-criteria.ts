@@ -16,6 +16,11 @@ export interface CriteriaInputs {
   exclusions: readonly ThermoExclusion[];
   observations: readonly Observation[];
   t0_override: number | null;
+  /**
+   * T0 taken automatically by the server from the frames before ignition, which the history (from
+   * time 0) does not return: given to the engine as its T0 and still reported as automatic.
+   */
+  auto_t0?: number | null;
 }
 
 /**
@@ -75,7 +80,7 @@ export class LiveCriteria {
       markers: inputs.markers,
       exclusions: inputs.exclusions,
       observations: inputs.observations,
-      t0_override: inputs.t0_override,
+      t0_override: inputs.t0_override ?? inputs.auto_t0 ?? null,
     });
   }
 
@@ -114,6 +119,9 @@ export class LiveCriteria {
   }
 
   snapshot(): CriteriaSnapshot | null {
-    return this.loaded ? this.engine.snapshot() : null;
+    if (!this.loaded) return null;
+    const snapshot = this.engine.snapshot();
+    const seeded = this.inputs.t0_override === null && this.inputs.auto_t0 !== null && this.inputs.auto_t0 !== undefined;
+    return seeded && snapshot.t0_source === 'override' ? { ...snapshot, t0_source: 'auto' } : snapshot;
   }
 }

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { historyQueryOptions } from '../history/history-api';
 import type { FrameSource } from '../live/frame-source';
 import type { ReadAuth } from '../live/read-auth';
+import { criteriaSnapshotQuery } from './criteria-api';
 import { type CriteriaInputs, LiveCriteria } from './live-criteria';
 
 /** Buckets of the history the live criteria start from (T0, d_e's area and the failures so far). */
@@ -48,17 +49,25 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
     };
   }, [frames]);
 
+  // The history starts at time 0: the T0 of the frames before ignition comes from the server's criteria.
+  const server = useQuery({ ...criteriaSnapshotQuery(auth, researchId), enabled: inputs !== null, staleTime: Infinity, refetchOnWindowFocus: false });
+  const serverDone = server.isSuccess || server.isError;
+  const serverT0 = server.data?.t0_source === 'auto' ? server.data.t0 : null;
   const history = useQuery({
     ...historyQueryOptions(auth, researchId, { points: LIVE_CRITERIA_POINTS }),
-    enabled: subscribed && inputs !== null,
+    enabled: subscribed && inputs !== null && serverDone,
     staleTime: Infinity,
     gcTime: 0,
     refetchOnWindowFocus: false,
   });
 
   // The inputs by content: a refetch returning the same rows rebuilds nothing.
-  const key = useMemo(() => (inputs ? JSON.stringify(inputs) : null), [inputs]);
-  const stableInputs = useMemo(() => inputs, [key]);
+  const seeded = useMemo(
+    (): CriteriaInputs | null => (inputs && serverDone ? { ...inputs, auto_t0: inputs.t0_override === null ? serverT0 : null } : null),
+    [inputs, serverDone, serverT0],
+  );
+  const key = useMemo(() => (seeded ? JSON.stringify(seeded) : null), [seeded]);
+  const stableInputs = useMemo(() => seeded, [key]);
 
   useEffect(() => {
     if (!stableInputs) return;
