@@ -179,10 +179,13 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
   const axisBase: number[] = [];
   const yAxis: NonNullable<ChartOption['yAxis']> & unknown[] = [];
   const thresholdMax = new Map<string, number>();
+  const bandMin = new Map<string, number>();
   for (const series of spec.series) {
     const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value), series.band?.to ?? 0);
     const key = `${series.grid}:${series.axis ?? 0}`;
     if (top > 0) thresholdMax.set(key, Math.max(thresholdMax.get(key) ?? 0, top));
+    // A band (the pressure target ± tolerance) stays on the chart whole.
+    if (series.band) bandMin.set(key, Math.min(bandMin.get(key) ?? Number.POSITIVE_INFINITY, series.band.from));
   }
   spec.grids.forEach((grid, i) => {
     axisBase.push(yAxis.length);
@@ -195,6 +198,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
         scale: true,
         // Critical lines stay on the chart even while every reading is far below them.
         dataMax: thresholdMax.get(`${i}:${side}`),
+        dataMin: bandMin.get(`${i}:${side}`),
         splitLine: { show: side === 0 },
         axisLabel: { formatter: axisNumber, ...(colored ? { color: colored } : {}) },
       });
@@ -279,7 +283,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
                 ...(s.band
                   ? [
                       [
-                        { name: s.band.label, yAxis: s.band.from, itemStyle: { color: s.band.color, opacity: 0.12 }, label: { color: s.band.color, fontSize: 11, position: 'insideTopRight' } },
+                        { name: s.band.label, yAxis: s.band.from, itemStyle: { color: s.band.color, opacity: 0.15 }, label: { color: s.band.color, fontSize: 11, position: 'insideTopRight' } },
                         { yAxis: s.band.to },
                       ] as [Record<string, unknown>, Record<string, unknown>],
                     ]

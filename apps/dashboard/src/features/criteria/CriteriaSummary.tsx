@@ -161,7 +161,7 @@ export function CriteriaSummary({
         <Text fw={700} size="sm">
           {t('observation.title')}
         </Text>
-        <ObservationList observations={observations} />
+        <ObservationList observations={observations} showVisibility />
       </Stack>
     </Stack>
   );

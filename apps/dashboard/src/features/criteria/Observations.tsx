@@ -19,8 +19,11 @@ export function ObservationList({
   observations,
   onToggleVisible,
   onDelete,
+  showVisibility = false,
 }: {
   observations: readonly ObservationDto[];
+  /** Staff reading: say which ones the clients see. */
+  showVisibility?: boolean;
   onToggleVisible?: (observation: ObservationDto) => void;
   onDelete?: (observation: ObservationDto) => void;
 }) {
@@ -61,11 +64,11 @@ export function ObservationList({
                 </ActionIcon>
               ) : null}
             </Group>
-          ) : (
-            <Badge size="xs" variant="light">
-              {t(`observation.${o.kind}`)}
+          ) : showVisibility ? (
+            <Badge size="xs" variant="light" color={o.visible_to_clients ? 'teal' : 'gray'}>
+              {t(o.visible_to_clients ? 'observation.visible' : 'observation.hidden')}
             </Badge>
-          )}
+          ) : null}
         </Group>
       ))}
     </Stack>
