@@ -60,7 +60,7 @@ const RECENT_FRAMES = 1000;
 export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null }: LiveCurvesProps) {
   const auth = useReadAuth();
   const { t } = useTranslation('history');
-  const { labels, texts } = useCurveLabels();
+  const { labels, texts } = useCurveLabels(undefined, research.heating_curve);
   // The same markers in a new array (a refetch, a parent's render) change nothing: keyed on their content.
   const signature = markersSignature(markers);
   const stableMarkers = useMemo(() => markers, [signature]);

@@ -229,7 +229,7 @@ export function CriteriaPanel({ snapshot, names }: { snapshot: CriteriaSnapshot 
       </Row>
       <CriteriaHeld snapshot={snapshot} />
       <Row label={t('panel.classification')} testId="criteria-class">
-        <span data-testid="criteria-class-value">{snapshot?.classification ?? '---'}</span>
+        <span data-testid="criteria-class-value">{snapshot?.classification || '---'}</span>
       </Row>
       <Forecast snapshot={snapshot} />
       <ThermoHealth snapshot={snapshot} names={names} />

@@ -73,7 +73,7 @@ export function CriteriaSummary({
           </Text>
         </Figure>
         <Figure label={t('panel.classification')} testId="history-class">
-          <span data-testid="history-class-value">{criteria.classification ?? '---'}</span>
+          <span data-testid="history-class-value">{criteria.classification || '---'}</span>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
             {t(criteria.ended ? 'history.ended' : 'history.running')}
           </Text>

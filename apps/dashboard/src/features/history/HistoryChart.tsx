@@ -66,7 +66,7 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories:
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const start = Date.parse(startAt);
   const header = useCallback((ms: number) => `${elapsedLabel(ms)} · ${formatDateTime(new Date(start + ms).toISOString())}`, [start]);
-  const { labels, texts } = useCurveLabels(header);
+  const { labels, texts } = useCurveLabels(header, profile.heating_curve);
 
   const { t: tc } = useTranslation('criteria');
   const byKey = useMemo(() => historySeriesByKey(overview), [overview]);
