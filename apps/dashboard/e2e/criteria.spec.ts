@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import { ADMIN, API, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
 import { configFile, photo } from './support/research';
 
 /*

@@ -5,7 +5,6 @@ import {
   type Category,
   type CriterionKey,
   deviationColor,
-  failureTime,
   formatDeviation,
   formatEta,
   formatRise,
