@@ -152,6 +152,8 @@ test.describe.serial('the temperature history of a test', () => {
     await expect(chart).toHaveAttribute('data-max-points', /\d/);
 
     const canvas = chart.locator('canvas').first();
+    // Below the criteria summary: the wheel must turn over the chart.
+    await canvas.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.55, box.y + 150);
     const detail = page.waitForRequest((r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]from=/.test(r.url()) && /[?&]points=800/.test(r.url()));
