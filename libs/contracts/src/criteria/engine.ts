@@ -2,7 +2,7 @@ import { classify, completedMinutes } from './classification';
 import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
 import { RunTracker } from './exceedance';
-import { forecastEta, SlopeWindow } from './forecast';
+import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
 import { HealthTracker, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
 import { isDoorStandard, profileRules, roleOf } from './profiles';
@@ -209,7 +209,8 @@ export class CriteriaEngine {
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
-      this.judge(values, n, time, prevTime, t0, frame.radiance);
+      // Criteria start at ignition: a failure can lie no earlier than t = 0.
+      this.judge(values, n, time, Math.max(prevTime ?? 0, 0), t0, frame.radiance);
     }
     for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
   }
@@ -221,7 +222,7 @@ export class CriteriaEngine {
     return t0 === null ? null : t0 + limit;
   }
 
-  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number | null, t0: number | null, radiance: number | null | undefined): void {
+  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number, t0: number | null, radiance: number | null | undefined): void {
     const valid = this.valid;
     const perThermo = (kind: Kind, members: number[], runs: RunTracker, slope: SlopeWindow) => {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
@@ -366,7 +367,8 @@ export class CriteriaEngine {
   private forecast(t0: number | null): ForecastEntry[] {
     const out: ForecastEntry[] = [];
     const elapsed = this.lastTime;
-    if (elapsed === null || elapsed < 300) return out;
+    // A forecast helps decide when to stop: none once the test is over, none before 5 minutes of data.
+    if (this.ended || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
       if (this.failedCriteria.has(criterion)) return;
       const c = this.threshold(kind, t0);
