@@ -23,7 +23,7 @@ import type {
   TypeRole,
 } from './types';
 
-/** W criterion (EN 1363-1:2020 §11.4; EN 13501-2 §7.5.4): radiation over 15 kW/m². */
+/** W criterion (EN 13501-2 §7.5, radiation): over 15 kW/m². */
 export const RADIATION_LIMIT_KW_M2 = 15;
 
 /** At most this many single-scan excursions are kept (the first ones). */
