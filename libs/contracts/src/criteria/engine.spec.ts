@@ -137,6 +137,22 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(snapshot.classification).toBe('E 60, EI 30, EW 60');
   });
 
+  it('an observation added live moves E at once; what follows the stop does not count', () => {
+    const engine = run(50 * 60, { observations: [] });
+    expect(engine.snapshot().criteria.E.held_minutes).toBe(50);
+    engine.setObservations([{ id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false }]);
+    expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45 });
+    expect(engine.snapshot().classification).toBe('E 45, EI 45, EW 30');
+
+    // Stopped at 40:00: the failure at 47:10 came after the stop.
+    engine.setObservations([{ id: 's', time: 40 * 60, kind: 'test_stopped', note: null, visible_to_clients: true }]);
+    const stopped = engine.snapshot();
+    expect(stopped.failures).toEqual([]);
+    expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
+    expect(stopped.classification).toBe('E 30, EI 30, EW 30');
+    expect(stopped.forecast).toEqual([]);
+  });
+
   it('a T0 override wins', () => {
     const snapshot = run(60, { t0_override: 18 }).snapshot();
     expect(snapshot.t0).toBe(18);

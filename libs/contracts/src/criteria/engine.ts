@@ -18,6 +18,7 @@ import type {
   ForecastEntry,
   InsulationCriterion,
   LimitView,
+  Observation,
   ProfileRules,
   Suspect,
   TypeRole,
@@ -73,8 +74,8 @@ export class CriteriaEngine {
   private readonly runsW = new RunTracker(1);
   private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
 
-  private readonly eTime: number | null;
-  private readonly stoppedAt: number | null;
+  private eTime: number | null = null;
+  private stoppedAt: number | null = null;
 
   private frameCount = 0;
   private lastTime: number | null = null;
@@ -82,8 +83,6 @@ export class CriteriaEngine {
   private failures: Failure[] = [];
   private excursions: Excursion[] = [];
   private suspects: Suspect[] = [];
-  private firstFailure: Record<'I' | 'W', Failure | null> = { I: null, W: null };
-  private readonly failedCriteria = new Set<string>();
   private valid: Uint8Array;
   private readonly faulted: Uint8Array;
   private cached: CriteriaSnapshot | null = null;
@@ -144,9 +143,18 @@ export class CriteriaEngine {
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
     this.deviation = new DeviationAccumulator(this.curve);
 
-    const observations = [...(input.observations ?? [])].sort((a, b) => a.time - b.time);
-    this.eTime = observations.find(isIntegrityObservation)?.time ?? null;
-    this.stoppedAt = observations.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.setObservations(input.observations ?? []);
+  }
+
+  /**
+   * Replaces the observations (one was added, changed or deleted): E and the test's end follow at once,
+   * without pushing the frames again. Exclusions, T0 and the profile need a new engine.
+   */
+  setObservations(observations: readonly Observation[]): void {
+    const sorted = [...observations].sort((a, b) => a.time - b.time);
+    this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
+    this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.cached = null;
   }
 
   push(frame: CriteriaFrame): void {
@@ -205,7 +213,8 @@ export class CriteriaEngine {
     }
 
     if (time >= 0) {
-      this.deviation.push(time, frame.pk);
+      // The furnace is off after the test is stopped: d_e stays as it was then.
+      if (this.stoppedAt === null || time <= this.stoppedAt) this.deviation.push(time, frame.pk);
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
@@ -262,12 +271,12 @@ export class CriteriaEngine {
       return;
     }
     this.failedKeys.add(key);
-    this.failedCriteria.add(criterion);
-    const failure: Failure = { criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName };
-    this.failures.push(failure);
-    const group = criterion === 'W' ? 'W' : 'I';
-    const first = this.firstFailure[group];
-    if (first === null || failure.time < first.time) this.firstFailure[group] = failure;
+    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
+  }
+
+  /** What happened after the test was stopped does not count. */
+  private counts(time: number): boolean {
+    return this.stoppedAt === null || time <= this.stoppedAt;
   }
 
   snapshot(): CriteriaSnapshot {
@@ -302,7 +311,8 @@ export class CriteriaEngine {
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
     const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
 
-    const criteria = this.criteria(elapsed);
+    const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
+    const criteria = this.criteria(elapsed, failures);
     const classification = elapsed === null ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
@@ -318,11 +328,11 @@ export class CriteriaEngine {
       limits: { mean: limitView('mean'), max: limitView('max'), frame: limitView('frame') },
       categories,
       deviation,
-      failures: [...this.failures].sort((a, b) => a.time - b.time),
-      excursions: [...this.excursions],
+      failures,
+      excursions: this.excursions.filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
       classification,
-      forecast: this.forecast(t0),
+      forecast: this.forecast(t0, failures),
       suspects: [...this.suspects],
       excluded: elapsed === null ? [] : this.thermoIds.filter((_, i) => elapsed >= (this.excludedFrom[i] as number)),
     };
@@ -333,13 +343,17 @@ export class CriteriaEngine {
    * E, I, W results. A failure known only as an interval (t_prev, t] counts from t_prev: the specimen is
    * only known to have held until then.
    */
-  private criteria(elapsed: number | null) {
+  private criteria(elapsed: number | null, failures: readonly Failure[]) {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
-    const end = this.ended && this.stoppedAt !== null ? this.stoppedAt : Math.max(0, elapsed ?? 0);
+    const stopped = seen(this.stoppedAt);
+    const end = stopped ?? Math.max(0, elapsed ?? 0);
     const countE = seen(this.eTime);
+    // failures are sorted by time: the first of each group is the earliest.
+    const firstI = failures.find((f) => f.criterion !== 'W') ?? null;
+    const firstW = failures.find((f) => f.criterion === 'W') ?? null;
     const held = (f: Failure | null) => (f === null ? null : (f.interval_from ?? f.time));
-    const countI = held(this.firstFailure.I);
-    const countW = held(this.firstFailure.W);
+    const countI = held(firstI);
+    const countW = held(firstW);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
@@ -355,8 +369,8 @@ export class CriteriaEngine {
     };
     return {
       E: result(countE, countE, null),
-      I: result(this.firstFailure.I?.time ?? null, countI, eMinutes),
-      W: result(this.firstFailure.W?.time ?? null, countW, eMinutes),
+      I: result(firstI?.time ?? null, countI, eMinutes),
+      W: result(firstW?.time ?? null, countW, eMinutes),
       countE,
       countI,
       countW,
@@ -364,13 +378,14 @@ export class CriteriaEngine {
     };
   }
 
-  private forecast(t0: number | null): ForecastEntry[] {
+  private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
     const out: ForecastEntry[] = [];
     const elapsed = this.lastTime;
     // A forecast helps decide when to stop: none once the test is over, none before 5 minutes of data.
-    if (this.ended || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
+    const stopped = this.stoppedAt !== null && elapsed !== null && this.stoppedAt <= elapsed;
+    if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
-      if (this.failedCriteria.has(criterion)) return;
+      if (failures.some((f) => f.criterion === criterion)) return;
       const c = this.threshold(kind, t0);
       if (c === null) return;
       let best: ForecastEntry | null = null;
