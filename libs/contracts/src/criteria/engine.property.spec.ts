@@ -31,6 +31,8 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   const step = 1 + Math.floor(rnd() * 10); // s between frames
   const duration = 3600 + Math.floor(rnd() * 7200); // s
   const eAt = rnd() < 0.5 ? null : 600 + Math.floor(rnd() * duration);
+  const radiationRate = 0.1 + 0.3 * rnd(); // kW/m² per minute
+  const radiance = (t: number) => (radiationRate * Math.max(0, t)) / 60;
 
   const markers = starts.map((_, i) => ({ thermo_id: i + 1, type_name: i < meanCount ? 'Tśr i Tmax' : 'Tmax' }));
   const value = (i: number, t: number) => (starts[i] as number) + ((rates[i] as number) * Math.max(0, t)) / 60;
@@ -45,6 +47,7 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   };
   const maxFailure = firstOver((t) => starts.some((_, i) => value(i, t) > t0 + 180));
   const meanFailure = firstOver((t) => starts.slice(0, meanCount).reduce((a, _, i) => a + value(i, t), 0) / meanCount > t0 + 140);
+  const wFailure = firstOver((t) => radiance(t) > 15);
   const iFailure = [maxFailure, meanFailure].filter((t): t is number => t !== null).sort((a, b) => a - b)[0] ?? null;
   const eSeen = eAt !== null && eAt <= duration ? eAt : null;
 
@@ -56,7 +59,7 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   });
   const frames: CriteriaFrame[] = [];
   for (let t = -60; t < 0; t += step) frames.push({ time: t, pk: 20, thermocouples_out: starts.map((_, i) => value(i, t)) });
-  for (const t of times) frames.push({ time: t, pk: k * iso834(t), thermocouples_out: starts.map((_, i) => value(i, t)) });
+  for (const t of times) frames.push({ time: t, pk: k * iso834(t), radiance: radiance(t), thermocouples_out: starts.map((_, i) => value(i, t)) });
   for (const frame of frames) engine.push(frame);
   const snapshot = engine.snapshot();
 
@@ -65,9 +68,9 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
     expect(snapshot.t0_source).toBe('auto');
   });
 
-  it('the failures are the first frames over T0 + 180 K and T0 + 140 K', () => {
+  it('the failures are the first frames over T0 + 180 K, T0 + 140 K and 15 kW/m²', () => {
     const got = (criterion: string) => snapshot.failures.find((f) => f.criterion === criterion)?.time ?? null;
-    expect({ max: got('I_max'), mean: got('I_mean') }).toEqual({ max: maxFailure, mean: meanFailure });
+    expect({ max: got('I_max'), mean: got('I_mean'), w: got('W') }).toEqual({ max: maxFailure, mean: meanFailure, w: wFailure });
   });
 
   it(`d_e of ${k.toFixed(3)}·ISO is (k − 1)·100 %`, () => {
@@ -76,7 +79,7 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   });
 
   it('the classification follows from the failure times', () => {
-    expect(snapshot.classification).toBe(classify({ E: eSeen, I: iFailure, W: null, end: times[times.length - 1] as number }, { door: false }));
+    expect(snapshot.classification).toBe(classify({ E: eSeen, I: iFailure, W: wFailure, end: times[times.length - 1] as number }, { door: false }));
     const eMinutes = Math.floor((eSeen ?? (times[times.length - 1] as number)) / 60);
     expect(snapshot.criteria.E.minutes).toBe(eMinutes);
     expect(snapshot.criteria.I.minutes).toBe(Math.min(Math.floor((iFailure ?? (times[times.length - 1] as number)) / 60), eMinutes));

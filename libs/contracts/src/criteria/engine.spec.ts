@@ -69,7 +69,8 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(end.criteria.E).toEqual({ time: 63 * 60 + 40, minutes: 63, reached: true, held_minutes: 63 });
     expect(end.criteria.I).toEqual({ time: 47 * 60 + 10, minutes: 47, reached: true, held_minutes: 47 });
     expect(end.criteria.W).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
-    expect(end.classification).toBe('E 60, EI 45, EW 60');
+    // EN 1634-1 door, insulation I2: EI2.
+    expect(end.classification).toBe('E 60, EI2 45, EW 60');
     expect(end.forecast).toEqual([]);
   });
 
@@ -108,7 +109,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(live.criteria.E).toEqual({ time: null, minutes: null, reached: false, held_minutes: 50 });
     expect(live.criteria.I).toEqual({ time: 2830, minutes: 47, reached: true, held_minutes: 47 });
     expect(live.criteria.W.held_minutes).toBe(50);
-    expect(live.classification).toBe('E 45, EI 45, EW 30');
+    expect(live.classification).toBe('E 45, EI2 45, EW 30');
   });
 
   it('forecast: the mean at 2 K/min reaches T0 + 140 K within 15 minutes', () => {
@@ -126,7 +127,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
     const snapshot = run(66 * 60, { ended: true, exclusions: [{ id: 'x', thermo_id: 6, from_time: 0, reason: 'off the face' }] }).snapshot();
     expect(snapshot.failures).toEqual([]);
     expect(snapshot.criteria.I).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
-    expect(snapshot.classification).toBe('E 60, EI 60, EW 60');
+    expect(snapshot.classification).toBe('E 60, EI2 60, EW 60');
   });
 
   it('the absolute basis compares with the spec numbers as °C: the failure comes earlier', () => {
@@ -134,7 +135,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(snapshot.limits.max).toEqual({ k: null, c: 180, text: '180 °C' });
     // T0 + 180·t/2828 > 180 first at t = 2828·(180 − 20.3)/180 = 2509.1 s → the scan at 2510 s
     expect(snapshot.failures[0]).toMatchObject({ criterion: 'I_max', time: 2510, thermo_id: 6 });
-    expect(snapshot.classification).toBe('E 60, EI 30, EW 60');
+    expect(snapshot.classification).toBe('E 60, EI2 30, EW 60');
   });
 
   it('an observation added live moves E at once; what follows the stop does not count', () => {
@@ -142,14 +143,14 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(engine.snapshot().criteria.E.held_minutes).toBe(50);
     engine.setObservations([{ id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false }]);
     expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45 });
-    expect(engine.snapshot().classification).toBe('E 45, EI 45, EW 30');
+    expect(engine.snapshot().classification).toBe('E 45, EI2 45, EW 30');
 
     // Stopped at 40:00: the failure at 47:10 came after the stop.
     engine.setObservations([{ id: 's', time: 40 * 60, kind: 'test_stopped', note: null, visible_to_clients: true }]);
     const stopped = engine.snapshot();
     expect(stopped.failures).toEqual([]);
     expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
-    expect(stopped.classification).toBe('E 30, EI 30, EW 30');
+    expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
     expect(stopped.forecast).toEqual([]);
   });
 
@@ -194,7 +195,8 @@ describe('CriteriaEngine details', () => {
     const snapshot = engine.snapshot();
     expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 1900, interval_from: 1790, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
     expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
-    expect(snapshot.classification).toBe('E 30, EI 20, EW 30');
+    // No radiation reading in this test: no EW.
+    expect(snapshot.classification).toBe('E 30, EI 20');
   });
 
   it('a failure at the first frame after a late start is an interval from ignition', () => {

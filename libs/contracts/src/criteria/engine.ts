@@ -5,7 +5,7 @@ import { RunTracker } from './exceedance';
 import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
 import { HealthTracker, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
-import { isDoorStandard, profileRules, roleOf } from './profiles';
+import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
 import { EARLIEST_FRAME_TIME_S, T0Estimator } from './t0';
 import type {
   CategoryView,
@@ -51,6 +51,7 @@ interface Category {
 export class CriteriaEngine {
   private readonly rules: ProfileRules;
   private readonly door: boolean;
+  private readonly insulation: 'I1' | 'I2' | null;
   private readonly curve: (tSeconds: number) => number;
   private readonly ended: boolean;
 
@@ -78,6 +79,8 @@ export class CriteriaEngine {
   private stoppedAt: number | null = null;
 
   private frameCount = 0;
+  /** A radiation reading was seen after ignition (W can be judged). */
+  private radiationSeen = false;
   private lastTime: number | null = null;
   private failedKeys = new Set<string>();
   private failures: Failure[] = [];
@@ -90,6 +93,7 @@ export class CriteriaEngine {
   constructor(input: CriteriaEngineInput) {
     this.rules = profileRules(input.profile);
     this.door = isDoorStandard(input.profile.standard);
+    this.insulation = effectiveInsulation(input.profile);
     const curveId = input.profile.heating_curve;
     this.curve = (t) => heatingCurve(curveId, t);
     this.ended = input.ended ?? false;
@@ -256,6 +260,7 @@ export class CriteriaEngine {
       if (mean !== null) (this.slopes.I_mean[c] as SlopeWindow).push(time, mean);
     }
 
+    if (radiance !== null && radiance !== undefined && Number.isFinite(radiance)) this.radiationSeen = true;
     const over = radiance !== null && radiance !== undefined && radiance > RADIATION_LIMIT_KW_M2;
     const event = this.runsW.scan(0, over, n, time, prevTime);
     if (event !== null) this.record('W', event, null, null);
@@ -313,12 +318,14 @@ export class CriteriaEngine {
 
     const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
     const criteria = this.criteria(elapsed, failures);
+    const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
     const classification = elapsed === null ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
       end: criteria.end,
-    }, { door: this.door });
+      measured: { I: insulationCounted, W: this.radiationSeen },
+    }, { door: this.door, insulation: this.insulation });
 
     this.cached = {
       t0,
