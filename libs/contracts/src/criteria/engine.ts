@@ -284,6 +284,7 @@ export class CriteriaEngine {
     return this.stoppedAt === null || time <= this.stoppedAt;
   }
 
+  /** The criteria at the newest frame. The same object is returned until the next change: treat it as read-only. */
   snapshot(): CriteriaSnapshot {
     if (this.cached !== null) return this.cached;
     const t0Info = this.t0.current;
@@ -340,7 +341,7 @@ export class CriteriaEngine {
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
       classification,
       forecast: this.forecast(t0, failures),
-      suspects: [...this.suspects],
+      suspects: this.suspects.filter((f) => this.counts(f.time)),
       excluded: elapsed === null ? [] : this.thermoIds.filter((_, i) => elapsed >= (this.excludedFrom[i] as number)),
     };
     return this.cached;
