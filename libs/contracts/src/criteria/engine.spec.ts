@@ -206,6 +206,17 @@ describe('CriteriaEngine details', () => {
     expect(engine.snapshot().failures[0]).toMatchObject({ time: 90, interval_from: 0, thermo_id: 2 });
   });
 
+  it('a single scan over the limit in the last frame of an ended test is an excursion', () => {
+    const input = { profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20 };
+    for (const ended of [false, true]) {
+      const engine = new CriteriaEngine({ ...input, ended });
+      engine.push({ time: 60, thermocouples_out: [30, 30] });
+      engine.push({ time: 65, thermocouples_out: [30, 250] });
+      expect(engine.snapshot().excursions).toEqual(ended ? [{ criterion: 'I_max', time: 65, thermo_id: 2 }] : []);
+      expect(engine.snapshot().failures).toEqual([]);
+    }
+  });
+
   it('W: radiation over 15 kW/m² for two scans', () => {
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face });
     const radiance = [1, 16, 2, 15, 15.5, 16];

@@ -32,6 +32,9 @@ const MAX_EXCURSIONS = 500;
 
 type Kind = 'max' | 'frame';
 
+/** One failure is kept per criterion and measurement type (category). */
+const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
+
 interface Category {
   readonly typeName: string;
   readonly role: TypeRole;
@@ -267,7 +270,7 @@ export class CriteriaEngine {
   }
 
   private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, marker: number | null, category: number | null): void {
-    const key = `${criterion}\u0000${category ?? ''}`;
+    const key = failureKey(criterion, category);
     if (this.failedKeys.has(key)) return;
     const thermoId = marker === null ? null : (this.thermoIds[marker] as number);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
@@ -277,6 +280,21 @@ export class CriteriaEngine {
     }
     this.failedKeys.add(key);
     this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
+  }
+
+  /** Once the test is over, a single scan over the limit in the last frame will not be confirmed: an excursion. */
+  private unconfirmedAtEnd(): Excursion[] {
+    const out: Excursion[] = [];
+    if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
+    const last = this.frameCount - 1;
+    const add = (criterion: Failure['criterion'], time: number | null, marker: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: marker === null ? null : (this.thermoIds[marker] as number) });
+    };
+    for (const i of this.maxMembers) add('I_max', this.runsMax.pending(i, last), i, this.categoryOf[i] as number);
+    for (const i of this.frameMembers) add('I_frame', this.runsFrame.pending(i, last), i, this.categoryOf[i] as number);
+    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
+    add('W', this.runsW.pending(0, last), null, null);
+    return out;
   }
 
   /** What happened after the test was stopped does not count. */
@@ -337,7 +355,7 @@ export class CriteriaEngine {
       categories,
       deviation,
       failures,
-      excursions: this.excursions.filter((e) => this.counts(e.time)),
+      excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
       classification,
       forecast: this.forecast(t0, failures),
