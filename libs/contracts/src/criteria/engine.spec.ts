@@ -186,6 +186,14 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.elapsed).toBe(5);
   });
 
+  it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
+    const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });
+    engine.push({ time: -30, thermocouples_out: [20, 80] });
+    engine.push({ time: 0, thermocouples_out: [20, 80] });
+    expect(engine.snapshot().t0).toBe(20);
+  });
+
   it('a gap over 60 s makes the failure an interval; the class counts from its start', () => {
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, ended: true });
     engine.push({ time: -10, thermocouples_out: [20, 20] });

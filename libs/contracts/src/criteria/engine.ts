@@ -85,11 +85,11 @@ export class CriteriaEngine {
   /** A radiation reading was seen after ignition (W can be judged). */
   private radiationSeen = false;
   private lastTime: number | null = null;
-  private failedKeys = new Set<string>();
-  private failures: Failure[] = [];
-  private excursions: Excursion[] = [];
-  private suspects: Suspect[] = [];
-  private valid: Uint8Array;
+  private readonly failedKeys = new Set<string>();
+  private readonly failures: Failure[] = [];
+  private readonly excursions: Excursion[] = [];
+  private readonly suspects: Suspect[] = [];
+  private readonly valid: Uint8Array;
   private readonly faulted: Uint8Array;
   private cached: CriteriaSnapshot | null = null;
 
@@ -193,11 +193,12 @@ export class CriteriaEngine {
       valid[i] = value !== null && value !== undefined && Number.isFinite(value) && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
     }
 
-    // T0 is fixed before the first frame after ignition is judged.
+    // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
+    // (or earlier) on is left out of T0 too.
     if (!this.t0.isFixed) {
       this.t0.push(time, (j) => {
         const i = this.t0Markers[j] as number;
-        return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
+        return valid[i] === 1 && (this.excludedFrom[i] as number) > 0 ? (values![this.channels[i] as number] as number) : null;
       });
     }
     const t0 = this.t0.current?.value ?? null;
