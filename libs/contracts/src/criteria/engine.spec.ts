@@ -186,6 +186,25 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.elapsed).toBe(5);
   });
 
+  it('forecast of the hottest thermocouple on a 4 K/min ramp: shown from 15 minutes before the limit', () => {
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20 });
+    const at = (minutes: number) => {
+      for (let t = engine.snapshot().elapsed === null ? 0 : engine.snapshot().elapsed! + 1; t <= minutes * 60; t += 1) {
+        engine.push({ time: t, thermocouples_out: [20, 20 + (4 * t) / 60] });
+      }
+      return engine.snapshot().forecast;
+    };
+    // T0 + 180 K = 200 °C is reached at 45:00.
+    expect(at(29)).toEqual([]); // 16 min away
+    const forecast = at(35);
+    expect(forecast).toHaveLength(1);
+    expect(forecast[0]!.criterion).toBe('I_max');
+    expect(forecast[0]!.rate_k_per_min).toBeCloseTo(4, 9);
+    expect(forecast[0]!.eta_s).toBeCloseTo(600, 6);
+    expect(forecast[0]!.at_s).toBeCloseTo(45 * 60, 6);
+    expect(at(50)).toEqual([]); // failed at 45:01
+  });
+
   it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
     const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });
