@@ -205,6 +205,22 @@ describe('CriteriaEngine details', () => {
     expect(at(50)).toEqual([]); // failed at 45:01
   });
 
+  it('a thermocouple marked twice in a type counts once; one listed under two types counts in both', () => {
+    const markers = [...face, { thermo_id: 2, type_name: 'Tśr i Tmax' }, { thermo_id: 2, type_name: 'Tmax' }];
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers, t0_override: 20 });
+    engine.push({ time: 60, thermocouples_out: [30, 250], faults: [] });
+    engine.push({ time: 65, thermocouples_out: [30, 250, 99] });
+    const snapshot = engine.snapshot();
+    expect(snapshot.categories).toMatchObject([
+      { type_name: 'Tśr i Tmax', thermocouples: 2, valid: 2, mean: 140, max: 250 },
+      { type_name: 'Tmax', thermocouples: 1, valid: 1, mean: 250, max: 250 },
+    ]);
+    expect(snapshot.failures.map((f) => [f.criterion, f.type_name, f.thermo_id])).toEqual([
+      ['I_max', 'Tśr i Tmax', 2],
+      ['I_max', 'Tmax', 2],
+    ]);
+  });
+
   it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
     const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });

@@ -38,7 +38,7 @@ const failureKey = (criterion: Failure['criterion'], category: number | null) =>
 interface Category {
   readonly typeName: string;
   readonly role: TypeRole;
-  /** Marker indexes. */
+  /** Entry indexes (one per thermocouple of the category). */
   readonly members: number[];
   // Values at the newest frame:
   max: number | null;
@@ -58,11 +58,13 @@ export class CriteriaEngine {
   private readonly curve: (tSeconds: number) => number;
   private readonly ended: boolean;
 
-  // Markers, by index: channel (thermo_id − 1), category, role, exclusion start.
+  // Thermocouples, by index: thermo_id, channel (thermo_id − 1), exclusion start.
   private readonly thermoIds: number[] = [];
   private readonly channels: number[] = [];
-  private readonly categoryOf: number[] = [];
   private readonly excludedFrom: number[] = [];
+  // Entries (a thermocouple in a category; one listed under two types counts in both), by index.
+  private readonly entryThermo: number[] = [];
+  private readonly categoryOf: number[] = [];
   private readonly categories: Category[] = [];
   private readonly maxMembers: number[] = [];
   private readonly frameMembers: number[] = [];
@@ -107,26 +109,35 @@ export class CriteriaEngine {
       if (previous === undefined || exclusion.from_time < previous) exclusionStart.set(exclusion.thermo_id, exclusion.from_time);
     }
 
+    // A thermocouple marked twice in a category (on two photos) counts once there.
     const categoryIndex = new Map<string, number>();
-    const seen = new Set<number>();
+    const thermoIndex = new Map<number, number>();
+    const seen = new Set<string>();
     for (const marker of input.markers) {
-      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(marker.thermo_id)) continue;
-      seen.add(marker.thermo_id);
+      const key = `${marker.thermo_id}:${marker.type_name}`;
+      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(key)) continue;
+      seen.add(key);
       let category = categoryIndex.get(marker.type_name);
       if (category === undefined) {
         category = this.categories.length;
         categoryIndex.set(marker.type_name, category);
         this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], max: null, mean: null, valid: 0 });
       }
-      const index = this.thermoIds.length;
-      this.thermoIds.push(marker.thermo_id);
-      this.channels.push(marker.thermo_id - 1);
+      let thermo = thermoIndex.get(marker.thermo_id);
+      if (thermo === undefined) {
+        thermo = this.thermoIds.length;
+        thermoIndex.set(marker.thermo_id, thermo);
+        this.thermoIds.push(marker.thermo_id);
+        this.channels.push(marker.thermo_id - 1);
+        this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
+      }
+      const entry = this.entryThermo.length;
+      this.entryThermo.push(thermo);
       this.categoryOf.push(category);
-      this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
       const cat = this.categories[category] as Category;
-      cat.members.push(index);
-      if (cat.role.max) this.maxMembers.push(index);
-      if (cat.role.frame) this.frameMembers.push(index);
+      cat.members.push(entry);
+      if (cat.role.max) this.maxMembers.push(entry);
+      if (cat.role.frame) this.frameMembers.push(entry);
     }
     this.categories.forEach((category, i) => {
       if (category.role.mean) this.meanCategories.push(i);
@@ -136,15 +147,16 @@ export class CriteriaEngine {
     this.valid = new Uint8Array(size);
     this.faulted = new Uint8Array(size);
     this.health = new HealthTracker(size);
-    this.runsMax = new RunTracker(size);
-    this.runsFrame = new RunTracker(size);
+    this.runsMax = new RunTracker(this.entryThermo.length);
+    this.runsFrame = new RunTracker(this.entryThermo.length);
     this.runsMean = new RunTracker(this.categories.length);
     this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
 
     // T0 from the thermocouples counted for the mean; without any, from those counted for a criterion;
     // without any, from every thermocouple on the specimen.
-    const meanIdx = this.meanCategories.flatMap((c) => (this.categories[c] as Category).members);
-    const countedIdx = [...new Set([...meanIdx, ...this.maxMembers, ...this.frameMembers])];
+    const thermosOf = (entries: number[]) => [...new Set(entries.map((e) => this.entryThermo[e] as number))];
+    const meanIdx = thermosOf(this.meanCategories.flatMap((c) => (this.categories[c] as Category).members));
+    const countedIdx = thermosOf([...this.maxMembers, ...this.frameMembers]);
     const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
     this.t0Markers = t0Markers;
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
@@ -208,7 +220,8 @@ export class CriteriaEngine {
       let max = Number.NEGATIVE_INFINITY;
       let sum = 0;
       let count = 0;
-      for (const i of category.members) {
+      for (const e of category.members) {
+        const i = this.entryThermo[e] as number;
         if (valid[i] === 0) continue;
         const value = values![this.channels[i] as number] as number;
         if (value > max) max = value;
@@ -245,11 +258,12 @@ export class CriteriaEngine {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
       const c = this.threshold(kind, t0);
       let hottest = Number.NEGATIVE_INFINITY;
-      for (const i of members) {
+      for (const e of members) {
+        const i = this.entryThermo[e] as number;
         const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
         if (value !== null && value > hottest) hottest = value;
-        const event = runs.scan(i, c !== null && value !== null && value > c, n, time, prevTime);
-        if (event !== null) this.record(criterion, event, i, this.categoryOf[i] as number);
+        const event = runs.scan(e, c !== null && value !== null && value > c, n, time, prevTime);
+        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
       }
       if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
     };
@@ -270,10 +284,15 @@ export class CriteriaEngine {
     if (event !== null) this.record('W', event, null, null);
   }
 
-  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, marker: number | null, category: number | null): void {
+  /** The thermo_id of an entry. */
+  private thermoOf(entry: number | null): number | null {
+    return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
+  }
+
+  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null): void {
     const key = failureKey(criterion, category);
     if (this.failedKeys.has(key)) return;
-    const thermoId = marker === null ? null : (this.thermoIds[marker] as number);
+    const thermoId = this.thermoOf(entry);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
     if (event.kind === 'excursion') {
       if (this.excursions.length < MAX_EXCURSIONS) this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
@@ -288,11 +307,11 @@ export class CriteriaEngine {
     const out: Excursion[] = [];
     if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
     const last = this.frameCount - 1;
-    const add = (criterion: Failure['criterion'], time: number | null, marker: number | null, category: number | null) => {
-      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: marker === null ? null : (this.thermoIds[marker] as number) });
+    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
     };
-    for (const i of this.maxMembers) add('I_max', this.runsMax.pending(i, last), i, this.categoryOf[i] as number);
-    for (const i of this.frameMembers) add('I_frame', this.runsFrame.pending(i, last), i, this.categoryOf[i] as number);
+    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e, last), e, this.categoryOf[e] as number);
+    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e, last), e, this.categoryOf[e] as number);
     for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
     add('W', this.runsW.pending(0, last), null, null);
     return out;
