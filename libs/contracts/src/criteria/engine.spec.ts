@@ -166,12 +166,18 @@ describe('CriteriaEngine details', () => {
   const face = [{ thermo_id: 1, type_name: 'Tśr i Tmax' }, { thermo_id: 2, type_name: 'Tśr i Tmax' }];
 
   it('before any frame: nothing known', () => {
-    const snapshot = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face }).snapshot();
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face });
+    const snapshot = engine.snapshot();
     expect(snapshot.t0).toBeNull();
     expect(snapshot.elapsed).toBeNull();
     expect(snapshot.classification).toBeNull();
     expect(snapshot.limits.max).toBeNull();
     expect(snapshot.deviation).toEqual({ d_e: null, tolerance: null, ok: null });
+
+    // Before ignition: T0 taking shape, no class yet.
+    engine.push({ time: -20, thermocouples_out: [20, 21] });
+    expect(engine.snapshot()).toMatchObject({ t0: 20.5, t0_source: 'auto', elapsed: -20, classification: null });
+    expect(engine.snapshot().categories[0]).toMatchObject({ max: 21, mean: 20.5, max_rise: 0.5 });
   });
 
   it('without frames before ignition T0 is the first frame; older and repeated frames are ignored', () => {

@@ -358,7 +358,8 @@ export class CriteriaEngine {
     const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
     const criteria = this.criteria(elapsed, failures);
     const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
-    const classification = elapsed === null ? null : classify({
+    // Nothing to classify before ignition.
+    const classification = elapsed === null || elapsed < 0 ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
