@@ -152,6 +152,9 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
     expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
     expect(stopped.forecast).toEqual([]);
+    // d_e as it was at the stop (1.02·ISO: +2.00 %, tolerance at 40:00 = 5 − 0.083·10 %).
+    expect(stopped.deviation.d_e?.toFixed(2)).toBe('2.00');
+    expect(stopped.deviation.tolerance).toBeCloseTo(5 - 0.83, 10);
   });
 
   it('a T0 override wins', () => {
@@ -225,6 +228,23 @@ describe('CriteriaEngine details', () => {
       ['I_max', 'Tśr i Tmax', 2],
       ['I_max', 'Tmax', 2],
     ]);
+  });
+
+  it('d_e is the value at the stop, however late the stop is recorded', () => {
+    const stop: Observation = { id: 's', time: 1200, kind: 'test_stopped', note: null, visible_to_clients: true };
+    const push = (engine: CriteriaEngine) => {
+      // The furnace is switched off at 20:00.
+      for (let t = 0; t <= 1800; t += 10) engine.push({ time: t, pk: t <= 1200 ? 1.05 * iso834(t) : 100, thermocouples_out: [20, 20] });
+      return engine;
+    };
+    const known = push(new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, observations: [stop] }));
+    const late = push(new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face }));
+    expect(late.snapshot().deviation.d_e!).toBeLessThan(0);
+    late.setObservations([stop]);
+    for (const engine of [known, late]) {
+      expect(engine.snapshot().deviation.d_e?.toFixed(2)).toBe('5.00');
+      expect(engine.snapshot().deviation).toMatchObject({ tolerance: 10, ok: true });
+    }
   });
 
   it('a thermocouple excluded from ignition on is left out of T0 as well', () => {

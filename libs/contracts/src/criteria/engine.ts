@@ -160,7 +160,7 @@ export class CriteriaEngine {
     const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
     this.t0Markers = t0Markers;
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
-    this.deviation = new DeviationAccumulator(this.curve);
+    this.deviation = new DeviationAccumulator(this.curve, true);
 
     this.setObservations(input.observations ?? []);
   }
@@ -234,8 +234,7 @@ export class CriteriaEngine {
     }
 
     if (time >= 0) {
-      // The furnace is off after the test is stopped: d_e stays as it was then.
-      if (this.stoppedAt === null || time <= this.stoppedAt) this.deviation.push(time, frame.pk);
+      this.deviation.push(time, frame.pk);
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
@@ -350,8 +349,10 @@ export class CriteriaEngine {
       thermocouples: category.members.length,
     }));
 
-    const dE = this.deviation.deviation();
-    const devTime = this.deviation.time;
+    // The furnace is off after the test is stopped: d_e stays as it was then.
+    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const dE = at !== null ? at.d_e : this.deviation.deviation();
+    const devTime = at !== null ? at.time : this.deviation.time;
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
     const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
 
