@@ -247,6 +247,18 @@ describe('CriteriaEngine details', () => {
     }
   });
 
+  it('a reading exactly at the limit does not exceed it', () => {
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20, ended: true });
+    // max exactly T0 + 180 K = 200 °C, mean exactly T0 + 140 K = 160 °C
+    for (const t of [60, 65, 70]) engine.push({ time: t, thermocouples_out: [120, 200] });
+    expect(engine.snapshot().failures).toEqual([]);
+    for (const t of [75, 80]) engine.push({ time: t, thermocouples_out: [120.2, 200.1] });
+    expect(engine.snapshot().failures.map((f) => [f.criterion, f.time])).toEqual([
+      ['I_max', 75],
+      ['I_mean', 75],
+    ]);
+  });
+
   it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
     const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });
