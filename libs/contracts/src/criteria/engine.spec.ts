@@ -280,6 +280,24 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.classification).toBe('E 30, EI 20');
   });
 
+  it('I is the earliest failure; the class counts from the earliest time it is known to have held to', () => {
+    const markers = [...face, { thermo_id: 3, type_name: 'Tmax' }];
+    const stop: Observation = { id: 's', time: 2400, kind: 'test_stopped', note: null, visible_to_clients: true };
+    const late: Observation = { id: 'e', time: 2500, kind: 'cotton_pad', note: null, visible_to_clients: true };
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers, t0_override: 20, ended: true, observations: [stop, late] });
+    for (let t = 0; t <= 1790; t += 10) engine.push({ time: t, thermocouples_out: [30, 30, 30] });
+    // After a gap: thermocouple 2 ('Tśr i Tmax') over from 1900, in (1790, 1900]; thermocouple 3 ('Tmax') at 1930.
+    for (let t = 1900; t <= 2600; t += 10) engine.push({ time: t, thermocouples_out: [30, 250, t >= 1930 ? 250 : 30] });
+    const snapshot = engine.snapshot();
+    expect(snapshot.failures.map((f) => [f.type_name, f.time, f.interval_from])).toEqual([
+      ['Tśr i Tmax', 1900, 1790],
+      ['Tmax', 1930, null],
+    ]);
+    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
+    // The cotton pad at 41:40 came after the stop at 40:00: E held to the stop.
+    expect(snapshot.criteria.E).toEqual({ time: null, minutes: 40, reached: false, held_minutes: 40 });
+  });
+
   it('a failure at the first frame after a late start is an interval from ignition', () => {
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20 });
     engine.push({ time: 90, thermocouples_out: [30, 250] });

@@ -395,13 +395,13 @@ export class CriteriaEngine {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
     const stopped = seen(this.stoppedAt);
     const end = stopped ?? Math.max(0, elapsed ?? 0);
-    const countE = seen(this.eTime);
-    // failures are sorted by time: the first of each group is the earliest.
-    const firstI = failures.find((f) => f.criterion !== 'W') ?? null;
-    const firstW = failures.find((f) => f.criterion === 'W') ?? null;
-    const held = (f: Failure | null) => (f === null ? null : (f.interval_from ?? f.time));
-    const countI = held(firstI);
-    const countW = held(firstW);
+    const countE = this.eTime !== null && this.counts(this.eTime) ? seen(this.eTime) : null;
+    const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
+    const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
+    const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
+    const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    const countI = held(false);
+    const countW = held(true);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
@@ -417,8 +417,8 @@ export class CriteriaEngine {
     };
     return {
       E: result(countE, countE, null),
-      I: result(firstI?.time ?? null, countI, eMinutes),
-      W: result(firstW?.time ?? null, countW, eMinutes),
+      I: result(firstTime(false), countI, eMinutes),
+      W: result(firstTime(true), countW, eMinutes),
       countE,
       countI,
       countW,
