@@ -3,9 +3,10 @@
 // every route carries an access rule and that none but the public ones answers an anonymous caller.
 import { randomUUID } from 'node:crypto';
 import type { Response, Test } from 'supertest';
+import { login, SUPERUSER } from '@furnace/testing';
 import type { AccessRule } from '../src/auth/access.decorator';
 import { listRouteRules, type RouteRule } from '../src/core/access-rules.check';
-import { auth, login, newUser, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { auth, newUser, signUpUser, startTestApi, type TestApi } from './harness';
 
 type Role = 'anonymous' | 'user' | 'superuser';
 const ROLES: Role[] = ['anonymous', 'user', 'superuser'];

@@ -1,6 +1,7 @@
 // Login, the test-token route and what the API makes of every kind of bad token, over HTTP.
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { auth, login, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { login, SUPERUSER } from '@furnace/testing';
+import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 import { claimsOf, expired, signHs256, tamper } from './tokens';
 
 const LOGIN = '/api/v1/login/access-token';

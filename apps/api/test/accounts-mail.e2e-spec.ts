@@ -4,10 +4,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { auth, login, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { login, SUPERUSER, waitFor } from '@furnace/testing';
+import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 import { startTestSmtp, type TestSmtp } from './smtp';
 import { expired, tamper } from './tokens';
-import { waitFor } from './wait';
 
 const FROM = 'furnace@lab.example';
 const FRONTEND = 'http://dashboard.test';
@@ -159,10 +159,10 @@ describe('accounts: password recovery by e-mail', () => {
       expect(known.status).toBe(200);
       expect(unknown.body).toEqual(known.body);
 
-      const files = await waitFor(async () => {
+      const files = await waitFor('an .eml file in the outbox', async () => {
         const names = await readdir(outbox).catch(() => [] as string[]);
         return names.length > 0 && names;
-      }, 'an .eml file in the outbox');
+      });
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/\.eml$/);
       const parsed = await simpleParser(await readFile(join(outbox, files[0])));

@@ -1,5 +1,6 @@
 // The users routes over HTTP: signup, /users/me, the superuser's CRUD, and what bad input gets back.
-import { auth, login, newUser, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { login, SUPERUSER } from '@furnace/testing';
+import { auth, newUser, signUpUser, startTestApi, type TestApi } from './harness';
 
 const USERS = '/api/v1/users';
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';

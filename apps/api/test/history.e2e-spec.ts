@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
 import type { RunningIngest } from '../../ingest/src/ingest';
-import { startSimulator } from '../../ingest/src/simulator/publisher';
-import { dropSession, ingestConfig, startTestBroker, startTestIngest, type TestBroker } from '../../ingest/test/support';
-import { auth, login, startTestApi, SUPERUSER, type TestApi } from './harness';
-import { connectViewer, insertClient, insertMarkers, insertResearch, streamUrl, type TestViewer, viewerTokenFor, waitFor } from './live-support';
+import { startSimulator } from '@furnace/simulator';
+import { ingestConfig, startTestIngest } from '../../ingest/test/support';
+import { auth, startTestApi, type TestApi } from './harness';
+import { insertClient, insertMarkers, viewerTokenFor } from './live-support';
 
 interface Series {
   key: string;
@@ -33,7 +34,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
   beforeAll(async () => {
     api = await startTestApi();
     staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    researchId = await insertResearch(api.dataSource, { name: 'Ściana EI 60 łączona' });
+    researchId = await insertResearch(api.db.url, { name: 'Ściana EI 60 łączona' });
     await insertMarkers(api.dataSource, researchId, { 1: 'Tśr i Tmax', 2: 'Tśr i Tmax', 3: 'Tmax' });
     await insertTest(api, researchId);
   });
@@ -88,7 +89,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
   });
 
   it('answers an empty history for a research without frames', async () => {
-    const empty = await insertResearch(api.dataSource);
+    const empty = await insertResearch(api.db.url);
     const res = await get(`/api/v1/research/${empty}/history`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ last_time: null, frames: 0, time: [], series: [] });
@@ -96,7 +97,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
 
   it('is for staff and for viewers of this research only, and validates its query', async () => {
     const code = await insertClient(api.dataSource, researchId);
-    const other = await insertResearch(api.dataSource);
+    const other = await insertResearch(api.db.url);
     const otherCode = await insertClient(api.dataSource, other);
     expect((await api.http.get(`/api/v1/research/${researchId}/history`)).status).toBe(401);
     expect((await get(`/api/v1/research/${researchId}/history?points=10`, viewerTokenFor(api, code, researchId))).status).toBe(200);
@@ -164,7 +165,7 @@ describe('mid-test join: history up to last_time, then the live tail, no gap and
   });
 
   it('gives viewers who join at different moments of a running test every frame exactly once', async () => {
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const config = ingestConfig(api.db.url, broker);
     clientId = config.mqttClientId;
     ingest = await startTestIngest(config, api.bus, [researchId]);

@@ -1,9 +1,9 @@
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
 import { startIngest, type RunningIngest } from '../../ingest/src/ingest';
-import { connectPublisher, dropSession, ingestConfig, quietLogger, startTestBroker, type TestBroker } from '../../ingest/test/support';
-import { login, startTestApi, SUPERUSER, type TestApi } from './harness';
-import { connectViewer, insertResearch, streamUrl, type TestViewer, waitFor } from './live-support';
+import { ingestConfig, quietLogger } from '../../ingest/test/support';
+import { startTestApi, type TestApi } from './harness';
 
 describe('GET /api/v1/metrics', () => {
   let api: TestApi;
@@ -27,7 +27,7 @@ describe('GET /api/v1/metrics', () => {
   });
 
   it("shows the whole pipeline of the process in Prometheus format (the ingest of `npm start` included), to the private network only", async () => {
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const config = ingestConfig(api.db.url, broker);
     clientId = config.mqttClientId;
     // No registry given: the process's default one, as `npm start` runs it.

@@ -2,11 +2,11 @@ import type { MqttClient } from 'mqtt';
 import { type Bus, InProcessBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
 import type { RunningIngest } from '../../ingest/src/ingest';
-import { createFrameGenerator } from '../../ingest/src/simulator/frames';
-import { connectPublisher, dropSession, ingestConfig, startTestBroker, startTestIngest, TEST_REDIS_URL, type TestBroker, testBus } from '../../ingest/test/support';
-import { login, startTestApi, SUPERUSER, type TestApi } from './harness';
-import { connectViewer, insertResearch, streamUrl, type TestViewer, waitFor } from './live-support';
+import { createFrameGenerator } from '@furnace/simulator';
+import { ingestConfig, startTestIngest, testBus } from '../../ingest/test/support';
+import { startTestApi, type TestApi } from './harness';
 
 /*
  * The whole live path with real pieces: an MQTT client publishes (Mosquitto, or an embedded aedes),
@@ -33,7 +33,7 @@ describe('live pipeline: MQTT → ingest → bus → two API instances → viewe
     apis = [await startTestApi({}, { db, bus: sharedBus }), await startTestApi({}, { db, bus: sharedBus })];
     ingestBus = sharedBus ?? (await testBus());
     staff = await login(apis[0]!, SUPERUSER.email, SUPERUSER.password);
-    researchId = await insertResearch(apis[0]!.dataSource);
+    researchId = await insertResearch(apis[0]!.db.url);
     const config = ingestConfig(db.url, broker);
     clientId = config.mqttClientId;
     ingest = await startTestIngest(config, ingestBus, [researchId]);

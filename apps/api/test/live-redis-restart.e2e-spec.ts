@@ -1,28 +1,18 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { type Bus, createBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor, freePort } from '@furnace/testing';
 import type { RunningIngest } from '../../ingest/src/ingest';
-import { connectPublisher, dropSession, ingestConfig, metricValue, startTestBroker, startTestIngest, type TestBroker } from '../../ingest/test/support';
-import { login, startTestApi, SUPERUSER, type TestApi } from './harness';
-import { connectViewer, insertResearch, streamUrl, type TestViewer, waitFor } from './live-support';
+import { ingestConfig, metricValue, startTestIngest } from '../../ingest/test/support';
+import { startTestApi, type TestApi } from './harness';
 
 // A Redis of this test's own, on its own port: the machine's shared Redis is never stopped.
 const redisInstalled = !spawnSync('redis-server', ['--version']).error;
 // Skipped, not failed, where redis-server is not installed: the test needs a Redis it may kill.
 const itWithRedis = redisInstalled ? it : it.skip;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -78,7 +68,7 @@ describe('live stream across a Redis restart', () => {
     [db, broker] = await Promise.all([createTestDatabase(), startTestBroker()]);
     api = await startTestApi({ REDIS_URL: url }, { db });
     ingestBus = await createBus(url);
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const config = ingestConfig(db.url, broker, { REDIS_URL: url });
     clientId = config.mqttClientId;
     ingest = await startTestIngest(config, ingestBus, [researchId]);

@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { encodeBusMessage, researchChannel } from '@furnace/contracts';
-import { login, startTestApi, SUPERUSER, type TestApi } from './harness';
-import {
-  connectViewer,
-  frame,
-  insertClient,
-  insertResearch,
-  metric,
-  publishFrame,
-  refusal,
-  streamUrl,
-  type TestViewer,
-  viewerTokenFor,
-  waitFor,
-} from './live-support';
+import { connectViewer, frame, insertResearch, login, refusal, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
+import { startTestApi, type TestApi } from './harness';
+import { insertClient, metric, publishFrame, viewerTokenFor } from './live-support';
 
 describe('live stream /api/v1/research/dane/stream/{id}', () => {
   let api: TestApi;
@@ -37,8 +26,8 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
   }
 
   it('refuses, before anything is streamed, a caller without a valid token or code for this research', async () => {
-    const researchId = await insertResearch(api.dataSource);
-    const other = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
+    const other = await insertResearch(api.db.url);
     const otherCode = await insertClient(api.dataSource, other);
     const otherViewerToken = viewerTokenFor(api, otherCode, other);
     const cases: [string, Record<string, string>, number][] = [
@@ -76,7 +65,7 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
   });
 
   it('streams every frame once and in order to staff, code holders and viewer-token holders; answers STATUS; forwards UPDATE', async () => {
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const code = await insertClient(api.dataSource, researchId);
     const staffViewer = await watch(streamUrl(api, researchId, { token: staff }));
     const codeViewer = await watch(streamUrl(api, researchId, { code }));
@@ -108,7 +97,7 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
   });
 
   it('unsubscribes from the bus when the last viewer leaves and subscribes again for the next', async () => {
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const first = await connectViewer(streamUrl(api, researchId, { token: staff }));
     await first.close();
     await waitFor('no viewer left', async () => (await metric('furnace_live_viewers')) === viewers.length);
@@ -118,7 +107,7 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
   });
 
   it('skips frames for a viewer that does not read, then drops it, while the others get every frame', async () => {
-    const researchId = await insertResearch(api.dataSource);
+    const researchId = await insertResearch(api.db.url);
     const fast = await watch(streamUrl(api, researchId, { token: staff }));
     const slow = await stalledViewer(api, researchId, staff);
     const dropsBefore = await metric('furnace_live_messages_dropped_total', { reason: 'slow_viewer' });

@@ -1,5 +1,6 @@
+import { login, SUPERUSER } from '@furnace/testing';
 import { addClient, createResearch, SPECIMEN_PNG, uploadConfig, viewerToken } from './factories';
-import { auth, login, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 
 /**
  * Who may call each research route. Callers: anonymous; a client holding a code of THIS research

@@ -1,6 +1,7 @@
 import { researchChannel, parseBusMessage } from '@furnace/contracts';
+import { login, SUPERUSER } from '@furnace/testing';
 import { createResearch, newResearch } from './factories';
-import { auth, login, signUpUser, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 
 describe('researches and their stream links', () => {
   let api: TestApi;

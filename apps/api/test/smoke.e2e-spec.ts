@@ -1,4 +1,5 @@
-import { auth, login, startTestApi, SUPERUSER, type TestApi } from './harness';
+import { login, SUPERUSER } from '@furnace/testing';
+import { auth, startTestApi, type TestApi } from './harness';
 
 describe('API start-up', () => {
   let api: TestApi;

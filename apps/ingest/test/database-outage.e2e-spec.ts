@@ -1,5 +1,6 @@
 import { daqTopic, parseBusMessage, researchChannel } from '@furnace/contracts';
-import { countReadings, frame, ingestFor, insertResearch, metricValue, storedTimes, useTestEnvironment, waitFor } from './support';
+import { countReadings, frame, insertResearch, storedTimes, waitFor } from '@furnace/testing';
+import { ingestFor, metricValue, useTestEnvironment } from './support';
 import { hostAndPort, TcpProxy } from './tcp-proxy';
 
 describe('ingest with the database unreachable (a TCP proxy the test cuts)', () => {

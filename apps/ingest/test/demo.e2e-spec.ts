@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@furnace/db';
-import { DEMO_RESEARCH_ID, startDemo } from '../src/simulator/demo';
-import { countReadings, ingestFor, useTestEnvironment, waitFor, withPg } from './support';
+import { countReadings, waitFor, withPg } from '@furnace/testing';
+import { DEMO_RESEARCH_ID, startDemo } from '@furnace/simulator';
+import { ingestFor, useTestEnvironment } from './support';
 
 describe('the demo of npm start', () => {
   const env = useTestEnvironment();

@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { daqTopic, parseBusMessage, researchChannel } from '@furnace/contracts';
+import { countReadings, frame, insertResearch, storedTimes, uniqueId, waitFor, withPg } from '@furnace/testing';
 import type { RunningIngest } from '../src/ingest';
-import {
-  countReadings,
-  frame,
-  ingestFor,
-  insertResearch,
-  metricValue,
-  storedTimes,
-  uniqueId,
-  useTestEnvironment,
-  waitFor,
-  withPg,
-} from './support';
+import { ingestFor, metricValue, useTestEnvironment } from './support';
 
 describe('ingest: MQTT → readings → bus', () => {
   const env = useTestEnvironment();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { daqTopic, MAX_CHANNELS, parseDaqMessage } from '@furnace/contracts';
-import { mulberry32 } from '../src/simulator/frames';
-import { countReadings, frame, ingestFor, insertResearch, metricValue, uniqueId, useTestEnvironment, waitFor, withPg } from './support';
+import { countReadings, frame, insertResearch, uniqueId, waitFor, withPg } from '@furnace/testing';
+import { mulberry32 } from '@furnace/simulator';
+import { ingestFor, metricValue, useTestEnvironment } from './support';
 
 type Expected = 'malformed_json' | 'invalid_payload' | 'too_many_channels' | 'too_large' | 'bad_topic' | 'unknown_research';
 

@@ -4,19 +4,7 @@ import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import {
-  connectPublisher,
-  countReadings,
-  dropSession,
-  frame,
-  insertResearch,
-  startTestBroker,
-  storedTimes,
-  TEST_REDIS_URL,
-  type TestBroker,
-  uniqueId,
-  waitFor,
-} from './support';
+import { connectPublisher, countReadings, dropSession, frame, insertResearch, startTestBroker, storedTimes, TEST_REDIS_URL, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
 
 const ROOT = join(__dirname, '..', '..', '..');
 

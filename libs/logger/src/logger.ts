@@ -1,7 +1,10 @@
 import { ConsoleLogger, type LoggerService } from '@nestjs/common';
 import type { AppConfig } from '@furnace/config';
 
-/** One JSON line per event in production, readable lines in development. */
+/**
+ * The log format of every process (API, ingest, the standalone system): one JSON line per event in
+ * production, readable lines in development; warnings and errors only under NODE_ENV=test.
+ */
 export function createLogger(config: Pick<AppConfig, 'logFormat' | 'env'>, context = 'furnace'): LoggerService {
   const logger = new ConsoleLogger(context, { json: config.logFormat === 'json', colors: config.logFormat !== 'json' && process.stdout.isTTY, prefix: 'furnace' });
   if (config.env === 'test') logger.setLogLevels(['error', 'warn']);
