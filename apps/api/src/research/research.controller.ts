@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse
 import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentUser } from '../auth/current.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
   ResearchDto,

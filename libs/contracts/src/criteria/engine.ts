@@ -2,10 +2,10 @@ import { classify, completedMinutes } from './classification';
 import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
 import { RunTracker } from './exceedance';
-import { forecastEta, SlopeWindow } from './forecast';
+import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
 import { HealthTracker, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
-import { isDoorStandard, profileRules, roleOf } from './profiles';
+import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
 import { EARLIEST_FRAME_TIME_S, T0Estimator } from './t0';
 import type {
   CategoryView,
@@ -18,12 +18,13 @@ import type {
   ForecastEntry,
   InsulationCriterion,
   LimitView,
+  Observation,
   ProfileRules,
   Suspect,
   TypeRole,
 } from './types';
 
-/** W criterion (EN 1363-1:2020 §11.4; EN 13501-2 §7.5.4): radiation over 15 kW/m². */
+/** W criterion (EN 13501-2 §7.5, radiation): over 15 kW/m². */
 export const RADIATION_LIMIT_KW_M2 = 15;
 
 /** At most this many single-scan excursions are kept (the first ones). */
@@ -31,10 +32,13 @@ const MAX_EXCURSIONS = 500;
 
 type Kind = 'max' | 'frame';
 
+/** One failure is kept per criterion and measurement type (category). */
+const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
+
 interface Category {
   readonly typeName: string;
   readonly role: TypeRole;
-  /** Marker indexes. */
+  /** Entry indexes (one per thermocouple of the category). */
   readonly members: number[];
   // Values at the newest frame:
   max: number | null;
@@ -50,14 +54,17 @@ interface Category {
 export class CriteriaEngine {
   private readonly rules: ProfileRules;
   private readonly door: boolean;
+  private readonly insulation: 'I1' | 'I2' | null;
   private readonly curve: (tSeconds: number) => number;
   private readonly ended: boolean;
 
-  // Markers, by index: channel (thermo_id − 1), category, role, exclusion start.
+  // Thermocouples, by index: thermo_id, channel (thermo_id − 1), exclusion start.
   private readonly thermoIds: number[] = [];
   private readonly channels: number[] = [];
-  private readonly categoryOf: number[] = [];
   private readonly excludedFrom: number[] = [];
+  // Entries (a thermocouple in a category; one listed under two types counts in both), by index.
+  private readonly entryThermo: number[] = [];
+  private readonly categoryOf: number[] = [];
   private readonly categories: Category[] = [];
   private readonly maxMembers: number[] = [];
   private readonly frameMembers: number[] = [];
@@ -73,24 +80,25 @@ export class CriteriaEngine {
   private readonly runsW = new RunTracker(1);
   private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
 
-  private readonly eTime: number | null;
-  private readonly stoppedAt: number | null;
+  private eTime: number | null = null;
+  private stoppedAt: number | null = null;
 
   private frameCount = 0;
+  /** A radiation reading was seen after ignition (W can be judged). */
+  private radiationSeen = false;
   private lastTime: number | null = null;
-  private failedKeys = new Set<string>();
-  private failures: Failure[] = [];
-  private excursions: Excursion[] = [];
-  private suspects: Suspect[] = [];
-  private firstFailure: Record<'I' | 'W', Failure | null> = { I: null, W: null };
-  private readonly failedCriteria = new Set<string>();
-  private valid: Uint8Array;
+  private readonly failedKeys = new Set<string>();
+  private readonly failures: Failure[] = [];
+  private readonly excursions: Excursion[] = [];
+  private readonly suspects: Suspect[] = [];
+  private readonly valid: Uint8Array;
   private readonly faulted: Uint8Array;
   private cached: CriteriaSnapshot | null = null;
 
   constructor(input: CriteriaEngineInput) {
     this.rules = profileRules(input.profile);
     this.door = isDoorStandard(input.profile.standard);
+    this.insulation = effectiveInsulation(input.profile);
     const curveId = input.profile.heating_curve;
     this.curve = (t) => heatingCurve(curveId, t);
     this.ended = input.ended ?? false;
@@ -101,26 +109,35 @@ export class CriteriaEngine {
       if (previous === undefined || exclusion.from_time < previous) exclusionStart.set(exclusion.thermo_id, exclusion.from_time);
     }
 
+    // A thermocouple marked twice in a category (on two photos) counts once there.
     const categoryIndex = new Map<string, number>();
-    const seen = new Set<number>();
+    const thermoIndex = new Map<number, number>();
+    const seen = new Set<string>();
     for (const marker of input.markers) {
-      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(marker.thermo_id)) continue;
-      seen.add(marker.thermo_id);
+      const key = `${marker.thermo_id}:${marker.type_name}`;
+      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(key)) continue;
+      seen.add(key);
       let category = categoryIndex.get(marker.type_name);
       if (category === undefined) {
         category = this.categories.length;
         categoryIndex.set(marker.type_name, category);
         this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], max: null, mean: null, valid: 0 });
       }
-      const index = this.thermoIds.length;
-      this.thermoIds.push(marker.thermo_id);
-      this.channels.push(marker.thermo_id - 1);
+      let thermo = thermoIndex.get(marker.thermo_id);
+      if (thermo === undefined) {
+        thermo = this.thermoIds.length;
+        thermoIndex.set(marker.thermo_id, thermo);
+        this.thermoIds.push(marker.thermo_id);
+        this.channels.push(marker.thermo_id - 1);
+        this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
+      }
+      const entry = this.entryThermo.length;
+      this.entryThermo.push(thermo);
       this.categoryOf.push(category);
-      this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
       const cat = this.categories[category] as Category;
-      cat.members.push(index);
-      if (cat.role.max) this.maxMembers.push(index);
-      if (cat.role.frame) this.frameMembers.push(index);
+      cat.members.push(entry);
+      if (cat.role.max) this.maxMembers.push(entry);
+      if (cat.role.frame) this.frameMembers.push(entry);
     }
     this.categories.forEach((category, i) => {
       if (category.role.mean) this.meanCategories.push(i);
@@ -130,23 +147,33 @@ export class CriteriaEngine {
     this.valid = new Uint8Array(size);
     this.faulted = new Uint8Array(size);
     this.health = new HealthTracker(size);
-    this.runsMax = new RunTracker(size);
-    this.runsFrame = new RunTracker(size);
+    this.runsMax = new RunTracker(this.entryThermo.length);
+    this.runsFrame = new RunTracker(this.entryThermo.length);
     this.runsMean = new RunTracker(this.categories.length);
     this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
 
     // T0 from the thermocouples counted for the mean; without any, from those counted for a criterion;
     // without any, from every thermocouple on the specimen.
-    const meanIdx = this.meanCategories.flatMap((c) => (this.categories[c] as Category).members);
-    const countedIdx = [...new Set([...meanIdx, ...this.maxMembers, ...this.frameMembers])];
+    const thermosOf = (entries: number[]) => [...new Set(entries.map((e) => this.entryThermo[e] as number))];
+    const meanIdx = thermosOf(this.meanCategories.flatMap((c) => (this.categories[c] as Category).members));
+    const countedIdx = thermosOf([...this.maxMembers, ...this.frameMembers]);
     const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
     this.t0Markers = t0Markers;
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
-    this.deviation = new DeviationAccumulator(this.curve);
+    this.deviation = new DeviationAccumulator(this.curve, true);
 
-    const observations = [...(input.observations ?? [])].sort((a, b) => a.time - b.time);
-    this.eTime = observations.find(isIntegrityObservation)?.time ?? null;
-    this.stoppedAt = observations.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.setObservations(input.observations ?? []);
+  }
+
+  /**
+   * Replaces the observations (one was added, changed or deleted): E and the test's end follow at once,
+   * without pushing the frames again. Exclusions, T0 and the profile need a new engine.
+   */
+  setObservations(observations: readonly Observation[]): void {
+    const sorted = [...observations].sort((a, b) => a.time - b.time);
+    this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
+    this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.cached = null;
   }
 
   push(frame: CriteriaFrame): void {
@@ -178,11 +205,12 @@ export class CriteriaEngine {
       valid[i] = value !== null && value !== undefined && Number.isFinite(value) && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
     }
 
-    // T0 is fixed before the first frame after ignition is judged.
+    // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
+    // (or earlier) on is left out of T0 too.
     if (!this.t0.isFixed) {
       this.t0.push(time, (j) => {
         const i = this.t0Markers[j] as number;
-        return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
+        return valid[i] === 1 && (this.excludedFrom[i] as number) > 0 ? (values![this.channels[i] as number] as number) : null;
       });
     }
     const t0 = this.t0.current?.value ?? null;
@@ -192,7 +220,8 @@ export class CriteriaEngine {
       let max = Number.NEGATIVE_INFINITY;
       let sum = 0;
       let count = 0;
-      for (const i of category.members) {
+      for (const e of category.members) {
+        const i = this.entryThermo[e] as number;
         if (valid[i] === 0) continue;
         const value = values![this.channels[i] as number] as number;
         if (value > max) max = value;
@@ -209,7 +238,8 @@ export class CriteriaEngine {
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
-      this.judge(values, n, time, prevTime, t0, frame.radiance);
+      // Criteria start at ignition: a failure can lie no earlier than t = 0.
+      this.judge(values, n, time, Math.max(prevTime ?? 0, 0), t0, frame.radiance);
     }
     for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
   }
@@ -221,17 +251,18 @@ export class CriteriaEngine {
     return t0 === null ? null : t0 + limit;
   }
 
-  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number | null, t0: number | null, radiance: number | null | undefined): void {
+  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number, t0: number | null, radiance: number | null | undefined): void {
     const valid = this.valid;
     const perThermo = (kind: Kind, members: number[], runs: RunTracker, slope: SlopeWindow) => {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
       const c = this.threshold(kind, t0);
       let hottest = Number.NEGATIVE_INFINITY;
-      for (const i of members) {
+      for (const e of members) {
+        const i = this.entryThermo[e] as number;
         const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
         if (value !== null && value > hottest) hottest = value;
-        const event = runs.scan(i, c !== null && value !== null && value > c, n, time, prevTime);
-        if (event !== null) this.record(criterion, event, i, this.categoryOf[i] as number);
+        const event = runs.scan(e, c !== null && value !== null && value > c, n, time, prevTime);
+        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
       }
       if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
     };
@@ -246,29 +277,51 @@ export class CriteriaEngine {
       if (mean !== null) (this.slopes.I_mean[c] as SlopeWindow).push(time, mean);
     }
 
+    if (radiance !== null && radiance !== undefined && Number.isFinite(radiance)) this.radiationSeen = true;
     const over = radiance !== null && radiance !== undefined && radiance > RADIATION_LIMIT_KW_M2;
     const event = this.runsW.scan(0, over, n, time, prevTime);
     if (event !== null) this.record('W', event, null, null);
   }
 
-  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, marker: number | null, category: number | null): void {
-    const key = `${criterion}\u0000${category ?? ''}`;
+  /** The thermo_id of an entry. */
+  private thermoOf(entry: number | null): number | null {
+    return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
+  }
+
+  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null): void {
+    const key = failureKey(criterion, category);
     if (this.failedKeys.has(key)) return;
-    const thermoId = marker === null ? null : (this.thermoIds[marker] as number);
+    const thermoId = this.thermoOf(entry);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
     if (event.kind === 'excursion') {
       if (this.excursions.length < MAX_EXCURSIONS) this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
       return;
     }
     this.failedKeys.add(key);
-    this.failedCriteria.add(criterion);
-    const failure: Failure = { criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName };
-    this.failures.push(failure);
-    const group = criterion === 'W' ? 'W' : 'I';
-    const first = this.firstFailure[group];
-    if (first === null || failure.time < first.time) this.firstFailure[group] = failure;
+    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
   }
 
+  /** Once the test is over, a single scan over the limit in the last frame will not be confirmed: an excursion. */
+  private unconfirmedAtEnd(): Excursion[] {
+    const out: Excursion[] = [];
+    if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
+    const last = this.frameCount - 1;
+    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
+    };
+    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e, last), e, this.categoryOf[e] as number);
+    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e, last), e, this.categoryOf[e] as number);
+    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
+    add('W', this.runsW.pending(0, last), null, null);
+    return out;
+  }
+
+  /** What happened after the test was stopped does not count. */
+  private counts(time: number): boolean {
+    return this.stoppedAt === null || time <= this.stoppedAt;
+  }
+
+  /** The criteria at the newest frame. The same object is returned until the next change: treat it as read-only. */
   snapshot(): CriteriaSnapshot {
     if (this.cached !== null) return this.cached;
     const t0Info = this.t0.current;
@@ -296,18 +349,24 @@ export class CriteriaEngine {
       thermocouples: category.members.length,
     }));
 
-    const dE = this.deviation.deviation();
-    const devTime = this.deviation.time;
+    // The furnace is off after the test is stopped: d_e stays as it was then.
+    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const dE = at !== null ? at.d_e : this.deviation.deviation();
+    const devTime = at !== null ? at.time : this.deviation.time;
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
     const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
 
-    const criteria = this.criteria(elapsed);
-    const classification = elapsed === null ? null : classify({
+    const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
+    const criteria = this.criteria(elapsed, failures);
+    const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
+    // Nothing to classify before ignition.
+    const classification = elapsed === null || elapsed < 0 ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
       end: criteria.end,
-    }, { door: this.door });
+      measured: { I: insulationCounted, W: this.radiationSeen },
+    }, { door: this.door, insulation: this.insulation });
 
     this.cached = {
       t0,
@@ -317,12 +376,12 @@ export class CriteriaEngine {
       limits: { mean: limitView('mean'), max: limitView('max'), frame: limitView('frame') },
       categories,
       deviation,
-      failures: [...this.failures].sort((a, b) => a.time - b.time),
-      excursions: [...this.excursions],
+      failures,
+      excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
       classification,
-      forecast: this.forecast(t0),
-      suspects: [...this.suspects],
+      forecast: this.forecast(t0, failures),
+      suspects: this.suspects.filter((f) => this.counts(f.time)),
       excluded: elapsed === null ? [] : this.thermoIds.filter((_, i) => elapsed >= (this.excludedFrom[i] as number)),
     };
     return this.cached;
@@ -332,13 +391,17 @@ export class CriteriaEngine {
    * E, I, W results. A failure known only as an interval (t_prev, t] counts from t_prev: the specimen is
    * only known to have held until then.
    */
-  private criteria(elapsed: number | null) {
+  private criteria(elapsed: number | null, failures: readonly Failure[]) {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
-    const end = this.ended && this.stoppedAt !== null ? this.stoppedAt : Math.max(0, elapsed ?? 0);
-    const countE = seen(this.eTime);
-    const held = (f: Failure | null) => (f === null ? null : (f.interval_from ?? f.time));
-    const countI = held(this.firstFailure.I);
-    const countW = held(this.firstFailure.W);
+    const stopped = seen(this.stoppedAt);
+    const end = stopped ?? Math.max(0, elapsed ?? 0);
+    const countE = this.eTime !== null && this.counts(this.eTime) ? seen(this.eTime) : null;
+    const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
+    const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
+    const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
+    const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    const countI = held(false);
+    const countW = held(true);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
@@ -354,8 +417,8 @@ export class CriteriaEngine {
     };
     return {
       E: result(countE, countE, null),
-      I: result(this.firstFailure.I?.time ?? null, countI, eMinutes),
-      W: result(this.firstFailure.W?.time ?? null, countW, eMinutes),
+      I: result(firstTime(false), countI, eMinutes),
+      W: result(firstTime(true), countW, eMinutes),
       countE,
       countI,
       countW,
@@ -363,12 +426,14 @@ export class CriteriaEngine {
     };
   }
 
-  private forecast(t0: number | null): ForecastEntry[] {
+  private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
     const out: ForecastEntry[] = [];
     const elapsed = this.lastTime;
-    if (elapsed === null || elapsed < 300) return out;
+    // A forecast helps decide when to stop: none once the test is over, none before 5 minutes of data.
+    const stopped = this.stoppedAt !== null && elapsed !== null && this.stoppedAt <= elapsed;
+    if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
-      if (this.failedCriteria.has(criterion)) return;
+      if (failures.some((f) => f.criterion === criterion)) return;
       const c = this.threshold(kind, t0);
       if (c === null) return;
       let best: ForecastEntry | null = null;
