@@ -207,3 +207,86 @@ describe('observations and thermocouple exclusions', () => {
     expect((await api.http.delete(`/api/v1/research/exclusions/${randomUUID()}`).set(auth(staff))).status).toBe(404);
   });
 });
+
+/** ISO 834, written out here so that the test does not lean on the code it checks. */
+const iso834 = (t: number) => 20 + 345 * Math.log10((8 * t) / 60 + 1);
+
+describe('GET /research/{id}/criteria over the stored frames', () => {
+  let api: TestApi;
+  let staff: string;
+  let researchId: string;
+  let viewer: string;
+  const IGNITION = Date.parse('2026-03-01T08:07:00Z'); // seven minutes after the scheduled start
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    staff = await login(api, SUPERUSER.email, SUPERUSER.password);
+    researchId = (await createResearch(api, staff, { start_at: '2026-03-01T08:00:00Z', end_at: '2026-03-01T09:30:00Z' })).id;
+    viewer = await viewerToken(api, researchId, (await addClient(api, staff, researchId, 'client@example.com')).id);
+    // T1, T2: "Tśr i Tmax" (mean and max); T3: "Tmax ościeżnicy" (frame).
+    expect((await uploadConfig(api, staff, researchId, SPECIMEN_PNG)).status).toBe(200);
+    const frames: { time: number; pk: number | null; tc: (number | null)[]; faults: number[] | null }[] = [];
+    frames.push({ time: -120, pk: 20, tc: [5, 5, 20.5], faults: null }); // before the 60 s window: not in T0
+    for (let t = -60; t < 0; t += 10) frames.push({ time: t, pk: 20, tc: [20, 21, 20.5], faults: null });
+    for (let t = 0; t <= 3600; t += 10) {
+      // T3 breaks at 30:00 (the ingest nulls it and flags the channel).
+      const broken = t >= 1800;
+      frames.push({ time: t, pk: 0.95 * iso834(t), tc: [20 + t / 20, 21 + t / 18, broken ? null : 20.5], faults: broken ? [3] : null });
+    }
+    await api.dataSource.query(
+      `INSERT INTO reading (research_id, "time", ts, daq_ts, pk, thermocouples, faults)
+       SELECT $1, f.time, r.start_at + f.time * INTERVAL '1 second', to_timestamp($2 / 1000.0) + f.time * INTERVAL '1 second', f.pk,
+              (f.tc)::real[], (f.faults)::smallint[]
+       FROM research r, jsonb_to_recordset($3::jsonb) AS f(time float8, pk real, tc text, faults text) WHERE r.id = $1`,
+      [researchId, IGNITION, JSON.stringify(frames.map((f) => ({ ...f, tc: `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`, faults: f.faults ? `{${f.faults.join(',')}}` : null })))],
+    );
+    // An integrity failure at 50:00 that clients are not shown.
+    expect((await api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 3000, kind: 'cotton_pad' })).status).toBe(200);
+  });
+  afterAll(() => api?.close());
+
+  it('gives T0 from the 60 s before ignition, the rises, d_e, the failures and the class (staff)', async () => {
+    const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
+    expect(res.status).toBe(200);
+    const c = res.body;
+    // T0: mean of T1 and T2 (the mean's thermocouples) over −60 ≤ t < 0 = (20 + 21) / 2.
+    expect(c.t0).toBeCloseTo(20.5, 6);
+    expect(c).toMatchObject({ t0_source: 'auto', elapsed: 3600, basis: 'rise', ended: true, ignition_at: new Date(IGNITION).toISOString() });
+    expect(c.limits.max).toMatchObject({ k: 180, c: 200.5, text: 'T0 + 180 K = 200.5 °C' });
+    expect(c.limits.mean).toMatchObject({ k: 140, c: 160.5 });
+    // pk = 0.95 · ISO 834 everywhere: d_e = −5.00 %; at 60:00 the tolerance is 5 − 0.083 · 30 = 2.51 %.
+    expect(c.deviation.d_e).toBeCloseTo(-5, 2);
+    expect(c.deviation.tolerance).toBeCloseTo(2.51, 2);
+    expect(c.deviation.ok).toBe(false);
+    // Mean rise (t/20 + t/18)/2 > 140 K first at t = 2660 (two scans: 2660 and 2670); T2's rise t/18 − 0.5 + 1 > 180 K first at 3240.
+    const failure = (criterion: string) => c.failures.find((f: { criterion: string }) => f.criterion === criterion);
+    expect(failure('I_mean')).toMatchObject({ time: 2660, interval_from: null });
+    expect(failure('I_max')).toMatchObject({ time: 3240, thermo_id: 2 });
+    expect(failure('I_frame')).toBeUndefined();
+    // E at 50:00 (the observation), I at 44:20 → completed minutes 50 and 44.
+    expect(c.criteria.E).toMatchObject({ time: 3000, minutes: 50, reached: true });
+    expect(c.criteria.I).toMatchObject({ time: 2660, minutes: 44, reached: true });
+    expect(c.classification).toMatch(/^E 45, EI 30\b/);
+    expect(c.suspects).toEqual(expect.arrayContaining([expect.objectContaining({ thermo_id: 3, reason: 'fault', time: 1800 })]));
+  });
+
+  it("computes a client's criteria from the observations visible to clients only", async () => {
+    const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(viewer));
+    expect(res.status).toBe(200);
+    // No visible integrity observation: E holds to the end of the test (60:00).
+    expect(res.body.criteria.E).toMatchObject({ time: null, reached: false, minutes: 60 });
+    expect(res.body.classification).toMatch(/^E 60, EI 30\b/);
+  });
+
+  it('takes a T0 set by hand instead, and a thermocouple excluded from a time on no longer counts', async () => {
+    expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(staff)).send({ t0_override: 30.5 })).status).toBe(200);
+    const excluded = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 2, from_time: 600, reason: 'came loose' });
+    expect(excluded.status).toBe(200);
+    const c = (await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff))).body;
+    expect(c).toMatchObject({ t0: 30.5, t0_source: 'override', excluded: [2] });
+    // Only T1 counts from 10:00: its rise t/20 − 10.5 > 140 K first at t = 3020 (mean), > 180 K never (≤ 169.5 at 60:00).
+    const failure = (criterion: string) => c.failures.find((f: { criterion: string }) => f.criterion === criterion);
+    expect(failure('I_mean')).toMatchObject({ time: 3020 });
+    expect(failure('I_max')).toBeUndefined();
+  });
+});
