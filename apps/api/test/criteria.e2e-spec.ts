@@ -270,6 +270,18 @@ describe('GET /research/{id}/criteria over the stored frames', () => {
     expect(c.suspects).toEqual(expect.arrayContaining([expect.objectContaining({ thermo_id: 3, reason: 'fault', time: 1800 })]));
   });
 
+  it("gives the history the time of day from the frames' own clock, the flagged channels, and the frames before ignition", async () => {
+    const res = await api.http.get(`/api/v1/research/${researchId}/history`).set(auth(viewer));
+    expect(res.status).toBe(200);
+    // The scheduled start was 08:00; the DAQ's clock says the furnace was lit at 08:07.
+    expect(res.body.ignition_at).toBe('2026-03-01T08:07:00.000Z');
+    // T3 broke at 30:00: flagged in every frame from then to 60:00, one every 10 s.
+    expect(res.body.faults).toEqual([{ thermo_id: 3, first_time: 1800, last_time: 3600, frames: 181 }]);
+    const early = await api.http.get(`/api/v1/research/${researchId}/history?from=-60&to=0`).set(auth(viewer));
+    expect(early.body).toMatchObject({ from: -60, to: 0, frames: 7, faults: [] });
+    expect(early.body.time).toEqual([-60, -50, -40, -30, -20, -10, 0]);
+  });
+
   it("computes a client's criteria from the observations visible to clients only", async () => {
     const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(viewer));
     expect(res.status).toBe(200);

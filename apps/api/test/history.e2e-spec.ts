@@ -105,7 +105,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     expect(foreign.status).toBe(403);
     expect((await get(`/api/v1/research/${researchId}/history.csv`, viewerTokenFor(api, otherCode, other))).status).toBe(403);
     expect((await get(`/api/v1/research/${randomUUID()}/history`)).body).toEqual({ detail: 'Research not found' });
-    const bad = await get(`/api/v1/research/${researchId}/history?points=1&from=-1`);
+    const bad = await get(`/api/v1/research/${researchId}/history?points=1&from=-3601`);
     expect(bad.status).toBe(422);
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.from', 'query.points']);
     expect((await get(`/api/v1/research/${researchId}/history?from=10&to=5`)).status).toBe(422);

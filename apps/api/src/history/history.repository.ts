@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { readIgnitionAt } from './ignition';
 import type { CategoryMember } from './downsample';
 
 export interface Range {
@@ -95,6 +96,23 @@ export class HistoryRepository {
       [researchId, after ?? range.from, range.to, limit],
     );
     return rows.map((r) => ({ time: r.time, ts: r.ts, daqTs: r.daq_ts, radiance: r.radiance, pressure: r.pressure, pk: r.pk, thermocouples: r.thermocouples }));
+  }
+
+  /** The channels the ingest flagged out of range in the range, each with its first and last flagged frame. */
+  async faults(researchId: string, range: Range): Promise<{ thermo_id: number; first_time: number; last_time: number; frames: number }[]> {
+    const rows: { thermo_id: number; first_time: number; last_time: number; frames: string }[] = await this.dataSource.query(
+      `SELECT f.thermo_id, min(r."time") AS first_time, max(r."time") AS last_time, count(*) AS frames
+       FROM reading r, unnest(r.faults) AS f(thermo_id)
+       WHERE r.research_id = $1 AND r.faults IS NOT NULL AND r."time" BETWEEN $2 AND $3
+       GROUP BY f.thermo_id ORDER BY f.thermo_id`,
+      [researchId, range.from, range.to],
+    );
+    return rows.map((r) => ({ thermo_id: Number(r.thermo_id), first_time: r.first_time, last_time: r.last_time, frames: Number(r.frames) }));
+  }
+
+  /** Wall-clock time of ignition from the frames' own timestamps (see readIgnitionAt). */
+  ignitionAt(researchId: string): Promise<Date | null> {
+    return readIgnitionAt(this.dataSource, researchId);
   }
 
   /** Most thermocouple channels in one frame of the range (the CSV's column count). */

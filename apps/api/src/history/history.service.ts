@@ -25,11 +25,15 @@ export class HistoryService {
     // Read first: the series cover frames up to it, and the live tail continues after it.
     const lastTime = await this.repository.lastTime(researchId);
     const from = query.from ?? 0;
-    const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, time: [], series: [] };
+    const ignitionAt = (await this.repository.ignitionAt(researchId))?.toISOString() ?? null;
+    const empty: HistoryDto = {
+      research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: ignitionAt,
+    };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
     const frames = await this.repository.countFrames(researchId, range);
     if (frames === 0) return { ...empty, to: range.to };
+    const faults = await this.repository.faults(researchId, range);
 
     const width = (range.to - range.from) / query.points;
     const bucketing: Bucketing = frames <= query.points || width <= 0 ? { kind: 'raw' } : { kind: 'buckets', from: range.from, width, count: query.points };
@@ -53,6 +57,8 @@ export class HistoryService {
       bucket_seconds: bucketing.kind === 'raw' ? 0 : width,
       time,
       series,
+      faults,
+      ignition_at: ignitionAt,
     };
   }
 
