@@ -24,6 +24,18 @@ describe('classify', () => {
     expect(classify({ E: null, I: null, W: null, end: at(121, 30) }, { door: false })).toBe('E 120, EI 120, EW 120');
   });
 
+  it('writes EI1 / EI2 for a door given its insulation class', () => {
+    const times = { E: at(63, 40), I: at(47, 10), W: null, end: at(70) };
+    expect(classify(times, { door: true, insulation: 'I2' })).toBe('E 60, EI2 45, EW 60');
+    expect(classify(times, { door: true, insulation: 'I1' })).toBe('E 60, EI1 45, EW 60');
+  });
+
+  it('leaves out a criterion that was not measured', () => {
+    const times = { E: at(63, 40), I: null, W: null, end: at(70) };
+    expect(classify({ ...times, measured: { W: false } }, { door: false })).toBe('E 60, EI 60');
+    expect(classify({ ...times, measured: { I: false, W: true } }, { door: false })).toBe('E 60, EW 60');
+  });
+
   it('leaves out parts below their smallest period', () => {
     expect(classify({ E: at(40), I: at(14, 59), W: at(19), end: at(40) }, { door: true })).toBe('E 30');
     expect(classify({ E: at(14), I: null, W: null, end: at(20) }, { door: false })).toBe('');

@@ -1,4 +1,4 @@
-import type { CriterionTimes } from './types';
+import type { ClassifyOptions, CriterionTimes } from './types';
 
 /** EN 13501-2 §7.5 classification periods, minutes. */
 export const CLASSIFICATION_PERIODS = Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240, 360] as const);
@@ -31,17 +31,18 @@ export function criterionMinutes(times: CriterionTimes): { E: number; I: number;
 }
 
 /**
- * The class per EN 13501-2, e.g. "E 60, EI 45, EW 60". A part whose time is below its smallest period is
- * left out; '' when even E is below 15 minutes.
+ * The class per EN 13501-2, e.g. "E 60, EI 45, EW 60" ("EI2 45" for an EN 1634-1 door given its insulation
+ * class). A part whose time is below its smallest period, or whose criterion was not measured, is left out;
+ * '' when even E is below 15 minutes.
  */
-export function classify(times: CriterionTimes, opts: { door: boolean }): string {
+export function classify(times: CriterionTimes, opts: ClassifyOptions): string {
   const minutes = criterionMinutes(times);
   const parts: string[] = [];
   const e = classPeriod(minutes.E);
   if (e !== null) parts.push(`E ${e}`);
   const i = classPeriod(minutes.I);
-  if (i !== null) parts.push(`EI ${i}`);
+  if (i !== null && times.measured?.I !== false) parts.push(`EI${opts.insulation === 'I1' ? '1' : opts.insulation === 'I2' ? '2' : ''} ${i}`);
   const w = classPeriod(minutes.W, opts.door ? DOOR_EW_PERIODS : CLASSIFICATION_PERIODS);
-  if (w !== null) parts.push(`EW ${w}`);
+  if (w !== null && times.measured?.W !== false) parts.push(`EW ${w}`);
   return parts.join(', ');
 }

@@ -53,7 +53,7 @@ export const HEATING_CURVES: readonly HeatingCurveInfo[] = Object.freeze(([
   { id: 'iso834', label_pl: 'Krzywa standardowa ISO 834', label_en: 'ISO 834 standard curve' },
   { id: 'hydrocarbon', label_pl: 'Krzywa węglowodorowa', label_en: 'Hydrocarbon curve' },
   { id: 'external', label_pl: 'Krzywa pożaru zewnętrznego', label_en: 'External fire curve' },
-  { id: 'slow', label_pl: 'Krzywa wolnego nagrzewania', label_en: 'Slow heating curve' },
+  { id: 'slow', label_pl: 'Krzywa powolnego nagrzewania', label_en: 'Slow heating curve' },
 ] satisfies HeatingCurveInfo[]).map((curve) => Object.freeze(curve)));
 
 export function isHeatingCurveId(value: unknown): value is HeatingCurveId {

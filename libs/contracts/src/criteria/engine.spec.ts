@@ -69,7 +69,8 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(end.criteria.E).toEqual({ time: 63 * 60 + 40, minutes: 63, reached: true, held_minutes: 63 });
     expect(end.criteria.I).toEqual({ time: 47 * 60 + 10, minutes: 47, reached: true, held_minutes: 47 });
     expect(end.criteria.W).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
-    expect(end.classification).toBe('E 60, EI 45, EW 60');
+    // EN 1634-1 door, insulation I2: EI2.
+    expect(end.classification).toBe('E 60, EI2 45, EW 60');
     expect(end.forecast).toEqual([]);
   });
 
@@ -108,7 +109,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(live.criteria.E).toEqual({ time: null, minutes: null, reached: false, held_minutes: 50 });
     expect(live.criteria.I).toEqual({ time: 2830, minutes: 47, reached: true, held_minutes: 47 });
     expect(live.criteria.W.held_minutes).toBe(50);
-    expect(live.classification).toBe('E 45, EI 45, EW 30');
+    expect(live.classification).toBe('E 45, EI2 45, EW 30');
   });
 
   it('forecast: the mean at 2 K/min reaches T0 + 140 K within 15 minutes', () => {
@@ -126,7 +127,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
     const snapshot = run(66 * 60, { ended: true, exclusions: [{ id: 'x', thermo_id: 6, from_time: 0, reason: 'off the face' }] }).snapshot();
     expect(snapshot.failures).toEqual([]);
     expect(snapshot.criteria.I).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
-    expect(snapshot.classification).toBe('E 60, EI 60, EW 60');
+    expect(snapshot.classification).toBe('E 60, EI2 60, EW 60');
   });
 
   it('the absolute basis compares with the spec numbers as °C: the failure comes earlier', () => {
@@ -134,7 +135,23 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(snapshot.limits.max).toEqual({ k: null, c: 180, text: '180 °C' });
     // T0 + 180·t/2828 > 180 first at t = 2828·(180 − 20.3)/180 = 2509.1 s → the scan at 2510 s
     expect(snapshot.failures[0]).toMatchObject({ criterion: 'I_max', time: 2510, thermo_id: 6 });
-    expect(snapshot.classification).toBe('E 60, EI 30, EW 60');
+    expect(snapshot.classification).toBe('E 60, EI2 30, EW 60');
+  });
+
+  it('an observation added live moves E at once; what follows the stop does not count', () => {
+    const engine = run(50 * 60, { observations: [] });
+    expect(engine.snapshot().criteria.E.held_minutes).toBe(50);
+    engine.setObservations([{ id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false }]);
+    expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45 });
+    expect(engine.snapshot().classification).toBe('E 45, EI2 45, EW 30');
+
+    // Stopped at 40:00: the failure at 47:10 came after the stop.
+    engine.setObservations([{ id: 's', time: 40 * 60, kind: 'test_stopped', note: null, visible_to_clients: true }]);
+    const stopped = engine.snapshot();
+    expect(stopped.failures).toEqual([]);
+    expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
+    expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
+    expect(stopped.forecast).toEqual([]);
   });
 
   it('a T0 override wins', () => {
@@ -169,6 +186,33 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.elapsed).toBe(5);
   });
 
+  it('forecast of the hottest thermocouple on a 4 K/min ramp: shown from 15 minutes before the limit', () => {
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20 });
+    const at = (minutes: number) => {
+      for (let t = engine.snapshot().elapsed === null ? 0 : engine.snapshot().elapsed! + 1; t <= minutes * 60; t += 1) {
+        engine.push({ time: t, thermocouples_out: [20, 20 + (4 * t) / 60] });
+      }
+      return engine.snapshot().forecast;
+    };
+    // T0 + 180 K = 200 °C is reached at 45:00.
+    expect(at(29)).toEqual([]); // 16 min away
+    const forecast = at(35);
+    expect(forecast).toHaveLength(1);
+    expect(forecast[0]!.criterion).toBe('I_max');
+    expect(forecast[0]!.rate_k_per_min).toBeCloseTo(4, 9);
+    expect(forecast[0]!.eta_s).toBeCloseTo(600, 6);
+    expect(forecast[0]!.at_s).toBeCloseTo(45 * 60, 6);
+    expect(at(50)).toEqual([]); // failed at 45:01
+  });
+
+  it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
+    const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });
+    engine.push({ time: -30, thermocouples_out: [20, 80] });
+    engine.push({ time: 0, thermocouples_out: [20, 80] });
+    expect(engine.snapshot().t0).toBe(20);
+  });
+
   it('a gap over 60 s makes the failure an interval; the class counts from its start', () => {
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, ended: true });
     engine.push({ time: -10, thermocouples_out: [20, 20] });
@@ -178,7 +222,8 @@ describe('CriteriaEngine details', () => {
     const snapshot = engine.snapshot();
     expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 1900, interval_from: 1790, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
     expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
-    expect(snapshot.classification).toBe('E 30, EI 20, EW 30');
+    // No radiation reading in this test: no EW.
+    expect(snapshot.classification).toBe('E 30, EI 20');
   });
 
   it('a failure at the first frame after a late start is an interval from ignition', () => {
@@ -186,6 +231,17 @@ describe('CriteriaEngine details', () => {
     engine.push({ time: 90, thermocouples_out: [30, 250] });
     engine.push({ time: 95, thermocouples_out: [30, 250] });
     expect(engine.snapshot().failures[0]).toMatchObject({ time: 90, interval_from: 0, thermo_id: 2 });
+  });
+
+  it('a single scan over the limit in the last frame of an ended test is an excursion', () => {
+    const input = { profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20 };
+    for (const ended of [false, true]) {
+      const engine = new CriteriaEngine({ ...input, ended });
+      engine.push({ time: 60, thermocouples_out: [30, 30] });
+      engine.push({ time: 65, thermocouples_out: [30, 250] });
+      expect(engine.snapshot().excursions).toEqual(ended ? [{ criterion: 'I_max', time: 65, thermo_id: 2 }] : []);
+      expect(engine.snapshot().failures).toEqual([]);
+    }
   });
 
   it('W: radiation over 15 kW/m² for two scans', () => {

@@ -5,7 +5,7 @@ import { RunTracker } from './exceedance';
 import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
 import { HealthTracker, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
-import { isDoorStandard, profileRules, roleOf } from './profiles';
+import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
 import { EARLIEST_FRAME_TIME_S, T0Estimator } from './t0';
 import type {
   CategoryView,
@@ -18,18 +18,22 @@ import type {
   ForecastEntry,
   InsulationCriterion,
   LimitView,
+  Observation,
   ProfileRules,
   Suspect,
   TypeRole,
 } from './types';
 
-/** W criterion (EN 1363-1:2020 §11.4; EN 13501-2 §7.5.4): radiation over 15 kW/m². */
+/** W criterion (EN 13501-2 §7.5, radiation): over 15 kW/m². */
 export const RADIATION_LIMIT_KW_M2 = 15;
 
 /** At most this many single-scan excursions are kept (the first ones). */
 const MAX_EXCURSIONS = 500;
 
 type Kind = 'max' | 'frame';
+
+/** One failure is kept per criterion and measurement type (category). */
+const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
 
 interface Category {
   readonly typeName: string;
@@ -50,6 +54,7 @@ interface Category {
 export class CriteriaEngine {
   private readonly rules: ProfileRules;
   private readonly door: boolean;
+  private readonly insulation: 'I1' | 'I2' | null;
   private readonly curve: (tSeconds: number) => number;
   private readonly ended: boolean;
 
@@ -73,24 +78,25 @@ export class CriteriaEngine {
   private readonly runsW = new RunTracker(1);
   private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
 
-  private readonly eTime: number | null;
-  private readonly stoppedAt: number | null;
+  private eTime: number | null = null;
+  private stoppedAt: number | null = null;
 
   private frameCount = 0;
+  /** A radiation reading was seen after ignition (W can be judged). */
+  private radiationSeen = false;
   private lastTime: number | null = null;
-  private failedKeys = new Set<string>();
-  private failures: Failure[] = [];
-  private excursions: Excursion[] = [];
-  private suspects: Suspect[] = [];
-  private firstFailure: Record<'I' | 'W', Failure | null> = { I: null, W: null };
-  private readonly failedCriteria = new Set<string>();
-  private valid: Uint8Array;
+  private readonly failedKeys = new Set<string>();
+  private readonly failures: Failure[] = [];
+  private readonly excursions: Excursion[] = [];
+  private readonly suspects: Suspect[] = [];
+  private readonly valid: Uint8Array;
   private readonly faulted: Uint8Array;
   private cached: CriteriaSnapshot | null = null;
 
   constructor(input: CriteriaEngineInput) {
     this.rules = profileRules(input.profile);
     this.door = isDoorStandard(input.profile.standard);
+    this.insulation = effectiveInsulation(input.profile);
     const curveId = input.profile.heating_curve;
     this.curve = (t) => heatingCurve(curveId, t);
     this.ended = input.ended ?? false;
@@ -144,9 +150,18 @@ export class CriteriaEngine {
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
     this.deviation = new DeviationAccumulator(this.curve);
 
-    const observations = [...(input.observations ?? [])].sort((a, b) => a.time - b.time);
-    this.eTime = observations.find(isIntegrityObservation)?.time ?? null;
-    this.stoppedAt = observations.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.setObservations(input.observations ?? []);
+  }
+
+  /**
+   * Replaces the observations (one was added, changed or deleted): E and the test's end follow at once,
+   * without pushing the frames again. Exclusions, T0 and the profile need a new engine.
+   */
+  setObservations(observations: readonly Observation[]): void {
+    const sorted = [...observations].sort((a, b) => a.time - b.time);
+    this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
+    this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.cached = null;
   }
 
   push(frame: CriteriaFrame): void {
@@ -178,11 +193,12 @@ export class CriteriaEngine {
       valid[i] = value !== null && value !== undefined && Number.isFinite(value) && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
     }
 
-    // T0 is fixed before the first frame after ignition is judged.
+    // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
+    // (or earlier) on is left out of T0 too.
     if (!this.t0.isFixed) {
       this.t0.push(time, (j) => {
         const i = this.t0Markers[j] as number;
-        return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
+        return valid[i] === 1 && (this.excludedFrom[i] as number) > 0 ? (values![this.channels[i] as number] as number) : null;
       });
     }
     const t0 = this.t0.current?.value ?? null;
@@ -205,7 +221,8 @@ export class CriteriaEngine {
     }
 
     if (time >= 0) {
-      this.deviation.push(time, frame.pk);
+      // The furnace is off after the test is stopped: d_e stays as it was then.
+      if (this.stoppedAt === null || time <= this.stoppedAt) this.deviation.push(time, frame.pk);
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
@@ -247,13 +264,14 @@ export class CriteriaEngine {
       if (mean !== null) (this.slopes.I_mean[c] as SlopeWindow).push(time, mean);
     }
 
+    if (radiance !== null && radiance !== undefined && Number.isFinite(radiance)) this.radiationSeen = true;
     const over = radiance !== null && radiance !== undefined && radiance > RADIATION_LIMIT_KW_M2;
     const event = this.runsW.scan(0, over, n, time, prevTime);
     if (event !== null) this.record('W', event, null, null);
   }
 
   private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, marker: number | null, category: number | null): void {
-    const key = `${criterion}\u0000${category ?? ''}`;
+    const key = failureKey(criterion, category);
     if (this.failedKeys.has(key)) return;
     const thermoId = marker === null ? null : (this.thermoIds[marker] as number);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
@@ -262,14 +280,30 @@ export class CriteriaEngine {
       return;
     }
     this.failedKeys.add(key);
-    this.failedCriteria.add(criterion);
-    const failure: Failure = { criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName };
-    this.failures.push(failure);
-    const group = criterion === 'W' ? 'W' : 'I';
-    const first = this.firstFailure[group];
-    if (first === null || failure.time < first.time) this.firstFailure[group] = failure;
+    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
   }
 
+  /** Once the test is over, a single scan over the limit in the last frame will not be confirmed: an excursion. */
+  private unconfirmedAtEnd(): Excursion[] {
+    const out: Excursion[] = [];
+    if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
+    const last = this.frameCount - 1;
+    const add = (criterion: Failure['criterion'], time: number | null, marker: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: marker === null ? null : (this.thermoIds[marker] as number) });
+    };
+    for (const i of this.maxMembers) add('I_max', this.runsMax.pending(i, last), i, this.categoryOf[i] as number);
+    for (const i of this.frameMembers) add('I_frame', this.runsFrame.pending(i, last), i, this.categoryOf[i] as number);
+    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
+    add('W', this.runsW.pending(0, last), null, null);
+    return out;
+  }
+
+  /** What happened after the test was stopped does not count. */
+  private counts(time: number): boolean {
+    return this.stoppedAt === null || time <= this.stoppedAt;
+  }
+
+  /** The criteria at the newest frame. The same object is returned until the next change: treat it as read-only. */
   snapshot(): CriteriaSnapshot {
     if (this.cached !== null) return this.cached;
     const t0Info = this.t0.current;
@@ -302,13 +336,16 @@ export class CriteriaEngine {
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
     const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
 
-    const criteria = this.criteria(elapsed);
+    const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
+    const criteria = this.criteria(elapsed, failures);
+    const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
     const classification = elapsed === null ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
       end: criteria.end,
-    }, { door: this.door });
+      measured: { I: insulationCounted, W: this.radiationSeen },
+    }, { door: this.door, insulation: this.insulation });
 
     this.cached = {
       t0,
@@ -318,12 +355,12 @@ export class CriteriaEngine {
       limits: { mean: limitView('mean'), max: limitView('max'), frame: limitView('frame') },
       categories,
       deviation,
-      failures: [...this.failures].sort((a, b) => a.time - b.time),
-      excursions: [...this.excursions],
+      failures,
+      excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
       classification,
-      forecast: this.forecast(t0),
-      suspects: [...this.suspects],
+      forecast: this.forecast(t0, failures),
+      suspects: this.suspects.filter((f) => this.counts(f.time)),
       excluded: elapsed === null ? [] : this.thermoIds.filter((_, i) => elapsed >= (this.excludedFrom[i] as number)),
     };
     return this.cached;
@@ -333,13 +370,17 @@ export class CriteriaEngine {
    * E, I, W results. A failure known only as an interval (t_prev, t] counts from t_prev: the specimen is
    * only known to have held until then.
    */
-  private criteria(elapsed: number | null) {
+  private criteria(elapsed: number | null, failures: readonly Failure[]) {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
-    const end = this.ended && this.stoppedAt !== null ? this.stoppedAt : Math.max(0, elapsed ?? 0);
+    const stopped = seen(this.stoppedAt);
+    const end = stopped ?? Math.max(0, elapsed ?? 0);
     const countE = seen(this.eTime);
+    // failures are sorted by time: the first of each group is the earliest.
+    const firstI = failures.find((f) => f.criterion !== 'W') ?? null;
+    const firstW = failures.find((f) => f.criterion === 'W') ?? null;
     const held = (f: Failure | null) => (f === null ? null : (f.interval_from ?? f.time));
-    const countI = held(this.firstFailure.I);
-    const countW = held(this.firstFailure.W);
+    const countI = held(firstI);
+    const countW = held(firstW);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
@@ -355,8 +396,8 @@ export class CriteriaEngine {
     };
     return {
       E: result(countE, countE, null),
-      I: result(this.firstFailure.I?.time ?? null, countI, eMinutes),
-      W: result(this.firstFailure.W?.time ?? null, countW, eMinutes),
+      I: result(firstI?.time ?? null, countI, eMinutes),
+      W: result(firstW?.time ?? null, countW, eMinutes),
       countE,
       countI,
       countW,
@@ -364,13 +405,14 @@ export class CriteriaEngine {
     };
   }
 
-  private forecast(t0: number | null): ForecastEntry[] {
+  private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
     const out: ForecastEntry[] = [];
     const elapsed = this.lastTime;
     // A forecast helps decide when to stop: none once the test is over, none before 5 minutes of data.
-    if (this.ended || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
+    const stopped = this.stoppedAt !== null && elapsed !== null && this.stoppedAt <= elapsed;
+    if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
-      if (this.failedCriteria.has(criterion)) return;
+      if (failures.some((f) => f.criterion === criterion)) return;
       const c = this.threshold(kind, t0);
       if (c === null) return;
       let best: ForecastEntry | null = null;

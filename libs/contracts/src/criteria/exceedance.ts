@@ -59,4 +59,9 @@ export class RunTracker {
     this.runLength[entity] = 0;
     return null;
   }
+
+  /** The time of a single scan over the limit in the last frame (`frame`), still unconfirmed; else null. */
+  pending(entity: number, frame: number): number | null {
+    return this.lastOverFrame[entity] === frame && this.runLength[entity] === 1 ? (this.runStart[entity] as number) : null;
+  }
 }

@@ -5,3 +5,4 @@ export * from './observations';
 export * from './conformity';
 export * from './classification';
 export * from './engine';
+export * from './chart-data';

@@ -55,9 +55,9 @@ const FRAME: TypeRole = Object.freeze({ mean: false, max: false, frame: true });
 
 /*
  * Which thermocouples of the unexposed face count for which insulation criterion (rise basis).
- * - EN 1363-1:2020 §9.1.2 / §11.3 (insulation): the mean rise is taken over the thermocouples for the mean
+ * - EN 1363-1:2020 §11.3 (insulation): the mean rise is taken over the thermocouples for the mean
  *   (the "Tśr" types; a discrete area is its own category, with its own mean); the maximum rise over every
- *   unexposed-face thermocouple, the mean ones included (§9.1.2.3 roving and supplementary ones too).
+ *   unexposed-face thermocouple, the mean ones included (supplementary ones too).
  * - EN 1634-1:2014+A1:2018 §9.1.2.3 / §13.2: door frame thermocouples ("Tmax ościeżnicy") count for the
  *   frame criterion; the peripheral ones ("Tmax obwod") for the leaf maximum, as today.
  * - Fixing-system ("T kątowników") and plain ("T") thermocouples are informative: no criterion.
@@ -89,7 +89,7 @@ const PROFILE_TYPES: Readonly<Record<TestStandard, Readonly<Record<string, TypeR
 /*
  * Limits on the rise basis, K above T0:
  * - mean 140 K, max 180 K: EN 1363-1:2020 §11.3 a) and b); EN 1364-1:2015 §11.2; EN 13501-2 §7.5.5.1;
- *   DIN 4102-5 §6.2.4 with DIN 4102-2 §6.2.4 (140 K mean, 180 K at any point).
+ *   DIN 4102-5 takes the 140 K mean / 180 K point rises of DIN 4102-2 (clause not checked against the text).
  * - frame: EN 13501-2 §7.5.5.2 / EN 1634-1 §13.2.2: I2 — 360 K on the frame; I1 — 180 K on the frame.
  *   For the other standards a frame thermocouple keeps the spec's 360.
  */

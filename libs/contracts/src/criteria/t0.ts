@@ -1,5 +1,5 @@
 /*
- * T0, the initial mean temperature of the unexposed face (EN 1363-1:2020 §9.1.2.1 and §11.3: rises are
+ * T0, the initial mean temperature of the unexposed face (EN 1363-1:2020 §11.3: rises are
  * measured above it): the mean of the thermocouples counted for the mean over the 60 s before ignition
  * (frames with −60 ≤ time < 0), each thermocouple averaged over its readings first; with no such frame, the
  * reading of the first frame at or after ignition. A value set by staff overrides both.

@@ -57,6 +57,18 @@ export interface CriterionTimes {
   I: number | null;
   W: number | null;
   end: number;
+  /**
+   * false when the criterion could not be judged (no thermocouple counts for insulation; no radiation
+   * reading): its part (EI, EW) is left out of the class. Missing = measured.
+   */
+  measured?: { I?: boolean; W?: boolean };
+}
+
+export interface ClassifyOptions {
+  /** Door or shutter: EW only for 20, 30, 60 min. */
+  door: boolean;
+  /** EN 1634-1 insulation class: written "EI1 …" / "EI2 …" instead of "EI …". */
+  insulation?: InsulationClass | null;
 }
 
 export type ObservationKind = 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
