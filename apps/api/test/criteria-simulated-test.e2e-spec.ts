@@ -165,13 +165,14 @@ describe('criteria of a simulated door test streamed over MQTT', () => {
     expect(c.suspects).toEqual(expect.arrayContaining([{ thermo_id: profile.failing.thermo_id, reason: 'fault', time: brokenAt }]));
 
     // E at the cotton pad (95:00); I at the first insulation failure, capped at E; W never (radiation
-    // stays under 15 kW/m²), so it holds to E. Completed minutes, then the largest class period.
+    // stays under 15 kW/m²), so it holds to E. Completed minutes, then the largest class period; a
+    // door's insulation class names its I1/I2 (EN 13501-2 §7.5.5).
     expect(published.every((f) => !valid(f.radiance) || f.radiance <= 15)).toBe(true);
     const E = Math.floor(5700 / 60);
     const I = Math.min(Math.floor(Math.min(meanOver!.time, maxOver!.time, frameOver!.time) / 60), E);
     expect(c.criteria.E).toMatchObject({ time: 5700, minutes: E, reached: true });
     expect(c.criteria.I).toMatchObject({ minutes: I, reached: true });
-    expect(c.classification).toBe(`E ${period(E)}, EI ${period(I)}, EW ${period(E, DOOR_EW_PERIODS)}`);
+    expect(c.classification).toBe(`E ${period(E)}, EI2 ${period(I)}, EW ${period(E, DOOR_EW_PERIODS)}`);
     console.log(
       `simulated door: T0 ${t0.toFixed(2)} °C, d_e ${dE.toFixed(2)} %, I_mean ${meanOver!.time} s, I_max ${maxOver!.time} s (T${maxOver!.entity + 1}), ` +
         `I_frame ${frameOver!.time} s, class "${c.classification}"`,
