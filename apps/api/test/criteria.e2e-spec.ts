@@ -282,6 +282,31 @@ describe('GET /research/{id}/criteria over the stored frames', () => {
     expect(early.body.time).toEqual([-60, -50, -40, -30, -20, -10, 0]);
   });
 
+  it('puts the flagged channels and the observations in the CSV; a client gets only the visible observations', async () => {
+    const note = await api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 1795, kind: 'note', note: '=cmd|x', visible_to_clients: true });
+    expect(note.status).toBe(200);
+    const csv = async (token: string) => {
+      const res = await api.http.get(`/api/v1/research/${researchId}/history.csv?decimal=point&from=1790&to=3010`).set(auth(token));
+      expect(res.status).toBe(200);
+      return new Map(
+        res.text
+          .slice(1)
+          .split('\r\n')
+          .slice(1, -1)
+          .map((line) => line.split(','))
+          .map((cells) => [Number(cells[0]), cells.slice(-2)] as const),
+      );
+    };
+    const staffRows = await csv(staff);
+    expect(staffRows.get(1790)).toEqual(['', '']);
+    expect(staffRows.get(1800)).toEqual(['3', 'note']); // T3 broke; the note at 29:55 is on the first frame after it
+    expect(staffRows.get(3000)).toEqual(['3', 'cotton_pad']);
+    const clientRows = await csv(viewer);
+    expect(clientRows.get(1800)).toEqual(['3', 'note']);
+    expect(clientRows.get(3000)).toEqual(['3', '']); // the cotton pad is not shown to clients
+    await api.http.delete(`/api/v1/research/observations/${note.body.id}`).set(auth(staff));
+  });
+
   it("computes a client's criteria from the observations visible to clients only", async () => {
     const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(viewer));
     expect(res.status).toBe(200);
