@@ -79,7 +79,7 @@ describe('criteria of a simulated door test streamed over MQTT', () => {
       planned_duration_min: 60,
     });
     researchId = created.body.id;
-    expect((await uploadConfig(api, staff, researchId, demoSpecimenPng(), demoConfigText(), { image: 'door.png', config: 'door.txt' })).status).toBe(200);
+    expect((await uploadConfig(api, staff, researchId, Buffer.from(demoSpecimenPng()), demoConfigText(), { image: 'door.png', config: 'door.txt' })).status).toBe(200);
     const config = ingestConfig(db.url, broker);
     clientId = config.mqttClientId;
     ingest = await startTestIngest(config, ingestBus, [researchId]);

@@ -7,6 +7,7 @@ import { PublicLiveView } from './PublicLiveView';
 import { stubCanvasContext } from './testing/canvas-stub';
 import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
 import { FakeSocket } from './testing/fake-socket';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
@@ -48,6 +49,7 @@ function newResearch(overrides: Partial<ResearchDto> = {}): ResearchDto {
     is_radiance: true,
     is_furnance: true,
     is_pressure: false,
+    ...PROFILE_FIELDS,
     ...overrides,
   };
 }

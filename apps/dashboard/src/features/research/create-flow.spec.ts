@@ -2,6 +2,7 @@ import { ApiError } from '../../api/errors';
 import type { Research } from '../../api/research-types';
 import type { ResearchCreateValues } from '../../lib/validation';
 import { runCreateFlow, type CreateFlowApi } from './create-flow';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 const RESEARCH: Research = {
   id: 'r1',
@@ -11,6 +12,7 @@ const RESEARCH: Research = {
   is_radiance: false,
   is_furnance: false,
   is_pressure: true,
+  ...PROFILE_FIELDS,
 };
 
 const file = (name: string, bytes: number) => new File([new Uint8Array(bytes)], name);
