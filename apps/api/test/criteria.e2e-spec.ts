@@ -87,8 +87,14 @@ describe('test profile of a research', () => {
     expect(Date.parse(set.body.t0_set_at)).toBeGreaterThanOrEqual(before - 1000);
     const cleared = await update(r.body.id, { t0_override: null });
     expect(cleared.body).toMatchObject({ t0_override: null, t0_set_by: staffEmail });
-    const untouched = await update(r.body.id, { name: 'renamed' });
-    expect(untouched.body.t0_set_at).toBe(cleared.body.t0_set_at);
+    const untouched = await update(r.body.id, { name: 'renamed', t0_override: 21 });
+    expect(untouched.body.t0_set_at).not.toBe(cleared.body.t0_set_at);
+    const renamed = await update(r.body.id, { name: 'renamed again' });
+    expect(renamed.body.t0_set_at).toBe(untouched.body.t0_set_at);
+    // A client sees T0 but not which member of staff typed it.
+    const code = (await addClient(api, staff, r.body.id, 'client@example.com')).id;
+    const asClient = await api.http.get(`/api/v1/research/${r.body.id}`).set(auth(await viewerToken(api, r.body.id, code)));
+    expect(asClient.body).toMatchObject({ t0_override: 21, t0_set_by: null, t0_set_at: renamed.body.t0_set_at });
   });
 });
 

@@ -185,7 +185,7 @@ export type ResearchDto = {
      */
     t0_override: number | null;
     /**
-     * E-mail of who last set or cleared t0_override
+     * E-mail of who last set or cleared t0_override (null for clients)
      */
     t0_set_by: string | null;
     t0_set_at: string | null;
