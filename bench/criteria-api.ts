@@ -5,9 +5,8 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { createDataSource } from '@furnace/db';
-import { login, SUPERUSER } from '../apps/api/test/harness';
+import { insertResearch, login, SUPERUSER } from '@furnace/testing';
 import { insertMarkers } from '../apps/api/test/live-support';
-import { insertResearch } from '../apps/ingest/test/support';
 import { insertRaw, simulatedFrames } from './lib/readings';
 import { startFurnace, startServices } from './lib/services';
 import { fmt, percentile, ratio, sortedCopy, table } from './lib/stats';

@@ -4,7 +4,7 @@ import type { UserEntity } from '@furnace/db';
 import { ResearchReader, SignedIn } from '../auth/access.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
 import { CriteriaDto } from './criteria.dto';
 import { CriteriaService } from './criteria.service';

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { DAQ_BOUNDS, MAX_CHANNELS, OBSERVATION_KINDS, type ObservationKind } from '@furnace/contracts';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
-import { OptionalNotNull } from '../common/validators';
+import { OptionalNotNull } from '../core/validators';
 
 /** What staff can record with one click: the first four are integrity failures (the first of them ends E). */
 const OBSERVATION_KIND_IDS = OBSERVATION_KINDS;

@@ -5,7 +5,7 @@ import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
   ResearchDto,

@@ -4,7 +4,7 @@ import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { ResearchEntity } from '@furnace/db';
 import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS, type TestStandard } from '@furnace/contracts';
-import { OptionalNotNull } from '../common/validators';
+import { OptionalNotNull } from '../core/validators';
 
 /** An ISO 8601 date-time that says its time zone: a bare local time would be read in the server's zone. */
 const DateTimeWithZone = () =>

@@ -68,4 +68,14 @@ describe('d_e', () => {
     const furnace = ((20 + 0.9 * iso834(60)) / 2) * 60;
     expect(acc.deviation()).toBeCloseTo(((furnace - standard) / standard) * 100, 10);
   });
+
+  it('answers d_e at an earlier time from its history', () => {
+    const acc = new DeviationAccumulator(iso834, true);
+    for (let t = 0; t <= 1200; t += 10) acc.push(t, (t <= 600 ? 0.9 : 1.2) * iso834(t));
+    expect(acc.deviationAt(-1)).toBeNull();
+    expect(acc.deviationAt(0)).toBeNull();
+    expect(acc.deviationAt(605)?.time).toBe(600);
+    expect(acc.deviationAt(605)?.d_e.toFixed(2)).toBe('-10.00');
+    expect(acc.deviationAt(5000)).toEqual({ time: 1200, d_e: acc.deviation() });
+  });
 });

@@ -31,8 +31,15 @@ export class DeviationAccumulator {
   private lastStd = 0;
   private area = 0;
   private areaStd = 0;
+  // With `keepHistory`: time and both areas after every frame, to answer d_e at an earlier time.
+  private readonly times: number[] = [];
+  private readonly areas: number[] = [];
+  private readonly areasStd: number[] = [];
 
-  constructor(private readonly curve: (tSeconds: number) => number) {}
+  constructor(
+    private readonly curve: (tSeconds: number) => number,
+    private readonly keepHistory = false,
+  ) {}
 
   /** A frame; `pk` null or missing is skipped (the trapezoid spans the gap). */
   push(tSeconds: number, pk: number | null | undefined): void {
@@ -47,6 +54,26 @@ export class DeviationAccumulator {
     this.lastT = tSeconds;
     this.lastPk = pk;
     this.lastStd = std;
+    if (this.keepHistory) {
+      this.times.push(tSeconds);
+      this.areas.push(this.area);
+      this.areasStd.push(this.areaStd);
+    }
+  }
+
+  /** d_e (%) and its time at the last frame at or before `tSeconds` (needs `keepHistory`); null when none. */
+  deviationAt(tSeconds: number): { time: number; d_e: number } | null {
+    let lo = 0;
+    let hi = this.times.length - 1;
+    if (hi < 0 || (this.times[0] as number) > tSeconds) return null;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.times[mid] as number) <= tSeconds) lo = mid;
+      else hi = mid - 1;
+    }
+    const areaStd = this.areasStd[lo] as number;
+    if (areaStd <= 0) return null;
+    return { time: this.times[lo] as number, d_e: (((this.areas[lo] as number) - areaStd) / areaStd) * 100 };
   }
 
   /** d_e in % at the last frame; null before two frames. */

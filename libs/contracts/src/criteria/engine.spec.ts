@@ -152,6 +152,9 @@ describe('CriteriaEngine on a synthetic door test', () => {
     expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
     expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
     expect(stopped.forecast).toEqual([]);
+    // d_e as it was at the stop (1.02·ISO: +2.00 %, tolerance at 40:00 = 5 − 0.083·10 %).
+    expect(stopped.deviation.d_e?.toFixed(2)).toBe('2.00');
+    expect(stopped.deviation.tolerance).toBeCloseTo(5 - 0.83, 10);
   });
 
   it('a T0 override wins', () => {
@@ -166,12 +169,18 @@ describe('CriteriaEngine details', () => {
   const face = [{ thermo_id: 1, type_name: 'Tśr i Tmax' }, { thermo_id: 2, type_name: 'Tśr i Tmax' }];
 
   it('before any frame: nothing known', () => {
-    const snapshot = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face }).snapshot();
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face });
+    const snapshot = engine.snapshot();
     expect(snapshot.t0).toBeNull();
     expect(snapshot.elapsed).toBeNull();
     expect(snapshot.classification).toBeNull();
     expect(snapshot.limits.max).toBeNull();
     expect(snapshot.deviation).toEqual({ d_e: null, tolerance: null, ok: null });
+
+    // Before ignition: T0 taking shape, no class yet.
+    engine.push({ time: -20, thermocouples_out: [20, 21] });
+    expect(engine.snapshot()).toMatchObject({ t0: 20.5, t0_source: 'auto', elapsed: -20, classification: null });
+    expect(engine.snapshot().categories[0]).toMatchObject({ max: 21, mean: 20.5, max_rise: 0.5 });
   });
 
   it('without frames before ignition T0 is the first frame; older and repeated frames are ignored', () => {
@@ -205,6 +214,51 @@ describe('CriteriaEngine details', () => {
     expect(at(50)).toEqual([]); // failed at 45:01
   });
 
+  it('a thermocouple marked twice in a type counts once; one listed under two types counts in both', () => {
+    const markers = [...face, { thermo_id: 2, type_name: 'Tśr i Tmax' }, { thermo_id: 2, type_name: 'Tmax' }];
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers, t0_override: 20 });
+    engine.push({ time: 60, thermocouples_out: [30, 250], faults: [] });
+    engine.push({ time: 65, thermocouples_out: [30, 250, 99] });
+    const snapshot = engine.snapshot();
+    expect(snapshot.categories).toMatchObject([
+      { type_name: 'Tśr i Tmax', thermocouples: 2, valid: 2, mean: 140, max: 250 },
+      { type_name: 'Tmax', thermocouples: 1, valid: 1, mean: 250, max: 250 },
+    ]);
+    expect(snapshot.failures.map((f) => [f.criterion, f.type_name, f.thermo_id])).toEqual([
+      ['I_max', 'Tśr i Tmax', 2],
+      ['I_max', 'Tmax', 2],
+    ]);
+  });
+
+  it('d_e is the value at the stop, however late the stop is recorded', () => {
+    const stop: Observation = { id: 's', time: 1200, kind: 'test_stopped', note: null, visible_to_clients: true };
+    const push = (engine: CriteriaEngine) => {
+      // The furnace is switched off at 20:00.
+      for (let t = 0; t <= 1800; t += 10) engine.push({ time: t, pk: t <= 1200 ? 1.05 * iso834(t) : 100, thermocouples_out: [20, 20] });
+      return engine;
+    };
+    const known = push(new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, observations: [stop] }));
+    const late = push(new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face }));
+    expect(late.snapshot().deviation.d_e!).toBeLessThan(0);
+    late.setObservations([stop]);
+    for (const engine of [known, late]) {
+      expect(engine.snapshot().deviation.d_e?.toFixed(2)).toBe('5.00');
+      expect(engine.snapshot().deviation).toMatchObject({ tolerance: 10, ok: true });
+    }
+  });
+
+  it('a reading exactly at the limit does not exceed it', () => {
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20, ended: true });
+    // max exactly T0 + 180 K = 200 °C, mean exactly T0 + 140 K = 160 °C
+    for (const t of [60, 65, 70]) engine.push({ time: t, thermocouples_out: [120, 200] });
+    expect(engine.snapshot().failures).toEqual([]);
+    for (const t of [75, 80]) engine.push({ time: t, thermocouples_out: [120.2, 200.1] });
+    expect(engine.snapshot().failures.map((f) => [f.criterion, f.time])).toEqual([
+      ['I_max', 75],
+      ['I_mean', 75],
+    ]);
+  });
+
   it('a thermocouple excluded from ignition on is left out of T0 as well', () => {
     const exclusions = [{ id: 'x', thermo_id: 2, from_time: 0, reason: 'never attached' }];
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, exclusions });
@@ -224,6 +278,24 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
     // No radiation reading in this test: no EW.
     expect(snapshot.classification).toBe('E 30, EI 20');
+  });
+
+  it('I is the earliest failure; the class counts from the earliest time it is known to have held to', () => {
+    const markers = [...face, { thermo_id: 3, type_name: 'Tmax' }];
+    const stop: Observation = { id: 's', time: 2400, kind: 'test_stopped', note: null, visible_to_clients: true };
+    const late: Observation = { id: 'e', time: 2500, kind: 'cotton_pad', note: null, visible_to_clients: true };
+    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers, t0_override: 20, ended: true, observations: [stop, late] });
+    for (let t = 0; t <= 1790; t += 10) engine.push({ time: t, thermocouples_out: [30, 30, 30] });
+    // After a gap: thermocouple 2 ('Tśr i Tmax') over from 1900, in (1790, 1900]; thermocouple 3 ('Tmax') at 1930.
+    for (let t = 1900; t <= 2600; t += 10) engine.push({ time: t, thermocouples_out: [30, 250, t >= 1930 ? 250 : 30] });
+    const snapshot = engine.snapshot();
+    expect(snapshot.failures.map((f) => [f.type_name, f.time, f.interval_from])).toEqual([
+      ['Tśr i Tmax', 1900, 1790],
+      ['Tmax', 1930, null],
+    ]);
+    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
+    // The cotton pad at 41:40 came after the stop at 40:00: E held to the stop.
+    expect(snapshot.criteria.E).toEqual({ time: null, minutes: 40, reached: false, held_minutes: 40 });
   });
 
   it('a failure at the first frame after a late start is an interval from ignition', () => {

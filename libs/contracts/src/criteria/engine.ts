@@ -38,7 +38,7 @@ const failureKey = (criterion: Failure['criterion'], category: number | null) =>
 interface Category {
   readonly typeName: string;
   readonly role: TypeRole;
-  /** Marker indexes. */
+  /** Entry indexes (one per thermocouple of the category). */
   readonly members: number[];
   // Values at the newest frame:
   max: number | null;
@@ -58,11 +58,13 @@ export class CriteriaEngine {
   private readonly curve: (tSeconds: number) => number;
   private readonly ended: boolean;
 
-  // Markers, by index: channel (thermo_id − 1), category, role, exclusion start.
+  // Thermocouples, by index: thermo_id, channel (thermo_id − 1), exclusion start.
   private readonly thermoIds: number[] = [];
   private readonly channels: number[] = [];
-  private readonly categoryOf: number[] = [];
   private readonly excludedFrom: number[] = [];
+  // Entries (a thermocouple in a category; one listed under two types counts in both), by index.
+  private readonly entryThermo: number[] = [];
+  private readonly categoryOf: number[] = [];
   private readonly categories: Category[] = [];
   private readonly maxMembers: number[] = [];
   private readonly frameMembers: number[] = [];
@@ -107,26 +109,35 @@ export class CriteriaEngine {
       if (previous === undefined || exclusion.from_time < previous) exclusionStart.set(exclusion.thermo_id, exclusion.from_time);
     }
 
+    // A thermocouple marked twice in a category (on two photos) counts once there.
     const categoryIndex = new Map<string, number>();
-    const seen = new Set<number>();
+    const thermoIndex = new Map<number, number>();
+    const seen = new Set<string>();
     for (const marker of input.markers) {
-      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(marker.thermo_id)) continue;
-      seen.add(marker.thermo_id);
+      const key = `${marker.thermo_id}:${marker.type_name}`;
+      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(key)) continue;
+      seen.add(key);
       let category = categoryIndex.get(marker.type_name);
       if (category === undefined) {
         category = this.categories.length;
         categoryIndex.set(marker.type_name, category);
         this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], max: null, mean: null, valid: 0 });
       }
-      const index = this.thermoIds.length;
-      this.thermoIds.push(marker.thermo_id);
-      this.channels.push(marker.thermo_id - 1);
+      let thermo = thermoIndex.get(marker.thermo_id);
+      if (thermo === undefined) {
+        thermo = this.thermoIds.length;
+        thermoIndex.set(marker.thermo_id, thermo);
+        this.thermoIds.push(marker.thermo_id);
+        this.channels.push(marker.thermo_id - 1);
+        this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
+      }
+      const entry = this.entryThermo.length;
+      this.entryThermo.push(thermo);
       this.categoryOf.push(category);
-      this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
       const cat = this.categories[category] as Category;
-      cat.members.push(index);
-      if (cat.role.max) this.maxMembers.push(index);
-      if (cat.role.frame) this.frameMembers.push(index);
+      cat.members.push(entry);
+      if (cat.role.max) this.maxMembers.push(entry);
+      if (cat.role.frame) this.frameMembers.push(entry);
     }
     this.categories.forEach((category, i) => {
       if (category.role.mean) this.meanCategories.push(i);
@@ -136,19 +147,20 @@ export class CriteriaEngine {
     this.valid = new Uint8Array(size);
     this.faulted = new Uint8Array(size);
     this.health = new HealthTracker(size);
-    this.runsMax = new RunTracker(size);
-    this.runsFrame = new RunTracker(size);
+    this.runsMax = new RunTracker(this.entryThermo.length);
+    this.runsFrame = new RunTracker(this.entryThermo.length);
     this.runsMean = new RunTracker(this.categories.length);
     this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
 
     // T0 from the thermocouples counted for the mean; without any, from those counted for a criterion;
     // without any, from every thermocouple on the specimen.
-    const meanIdx = this.meanCategories.flatMap((c) => (this.categories[c] as Category).members);
-    const countedIdx = [...new Set([...meanIdx, ...this.maxMembers, ...this.frameMembers])];
+    const thermosOf = (entries: number[]) => [...new Set(entries.map((e) => this.entryThermo[e] as number))];
+    const meanIdx = thermosOf(this.meanCategories.flatMap((c) => (this.categories[c] as Category).members));
+    const countedIdx = thermosOf([...this.maxMembers, ...this.frameMembers]);
     const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
     this.t0Markers = t0Markers;
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
-    this.deviation = new DeviationAccumulator(this.curve);
+    this.deviation = new DeviationAccumulator(this.curve, true);
 
     this.setObservations(input.observations ?? []);
   }
@@ -208,7 +220,8 @@ export class CriteriaEngine {
       let max = Number.NEGATIVE_INFINITY;
       let sum = 0;
       let count = 0;
-      for (const i of category.members) {
+      for (const e of category.members) {
+        const i = this.entryThermo[e] as number;
         if (valid[i] === 0) continue;
         const value = values![this.channels[i] as number] as number;
         if (value > max) max = value;
@@ -221,8 +234,7 @@ export class CriteriaEngine {
     }
 
     if (time >= 0) {
-      // The furnace is off after the test is stopped: d_e stays as it was then.
-      if (this.stoppedAt === null || time <= this.stoppedAt) this.deviation.push(time, frame.pk);
+      this.deviation.push(time, frame.pk);
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
@@ -245,11 +257,12 @@ export class CriteriaEngine {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
       const c = this.threshold(kind, t0);
       let hottest = Number.NEGATIVE_INFINITY;
-      for (const i of members) {
+      for (const e of members) {
+        const i = this.entryThermo[e] as number;
         const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
         if (value !== null && value > hottest) hottest = value;
-        const event = runs.scan(i, c !== null && value !== null && value > c, n, time, prevTime);
-        if (event !== null) this.record(criterion, event, i, this.categoryOf[i] as number);
+        const event = runs.scan(e, c !== null && value !== null && value > c, n, time, prevTime);
+        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
       }
       if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
     };
@@ -270,10 +283,15 @@ export class CriteriaEngine {
     if (event !== null) this.record('W', event, null, null);
   }
 
-  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, marker: number | null, category: number | null): void {
+  /** The thermo_id of an entry. */
+  private thermoOf(entry: number | null): number | null {
+    return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
+  }
+
+  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null): void {
     const key = failureKey(criterion, category);
     if (this.failedKeys.has(key)) return;
-    const thermoId = marker === null ? null : (this.thermoIds[marker] as number);
+    const thermoId = this.thermoOf(entry);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
     if (event.kind === 'excursion') {
       if (this.excursions.length < MAX_EXCURSIONS) this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
@@ -288,11 +306,11 @@ export class CriteriaEngine {
     const out: Excursion[] = [];
     if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
     const last = this.frameCount - 1;
-    const add = (criterion: Failure['criterion'], time: number | null, marker: number | null, category: number | null) => {
-      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: marker === null ? null : (this.thermoIds[marker] as number) });
+    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
     };
-    for (const i of this.maxMembers) add('I_max', this.runsMax.pending(i, last), i, this.categoryOf[i] as number);
-    for (const i of this.frameMembers) add('I_frame', this.runsFrame.pending(i, last), i, this.categoryOf[i] as number);
+    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e, last), e, this.categoryOf[e] as number);
+    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e, last), e, this.categoryOf[e] as number);
     for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
     add('W', this.runsW.pending(0, last), null, null);
     return out;
@@ -331,15 +349,18 @@ export class CriteriaEngine {
       thermocouples: category.members.length,
     }));
 
-    const dE = this.deviation.deviation();
-    const devTime = this.deviation.time;
+    // The furnace is off after the test is stopped: d_e stays as it was then.
+    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const dE = at !== null ? at.d_e : this.deviation.deviation();
+    const devTime = at !== null ? at.time : this.deviation.time;
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
     const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
 
     const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
     const criteria = this.criteria(elapsed, failures);
     const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
-    const classification = elapsed === null ? null : classify({
+    // Nothing to classify before ignition.
+    const classification = elapsed === null || elapsed < 0 ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
@@ -374,13 +395,13 @@ export class CriteriaEngine {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
     const stopped = seen(this.stoppedAt);
     const end = stopped ?? Math.max(0, elapsed ?? 0);
-    const countE = seen(this.eTime);
-    // failures are sorted by time: the first of each group is the earliest.
-    const firstI = failures.find((f) => f.criterion !== 'W') ?? null;
-    const firstW = failures.find((f) => f.criterion === 'W') ?? null;
-    const held = (f: Failure | null) => (f === null ? null : (f.interval_from ?? f.time));
-    const countI = held(firstI);
-    const countW = held(firstW);
+    const countE = this.eTime !== null && this.counts(this.eTime) ? seen(this.eTime) : null;
+    const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
+    const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
+    const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
+    const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    const countI = held(false);
+    const countW = held(true);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
@@ -396,8 +417,8 @@ export class CriteriaEngine {
     };
     return {
       E: result(countE, countE, null),
-      I: result(firstI?.time ?? null, countI, eMinutes),
-      W: result(firstW?.time ?? null, countW, eMinutes),
+      I: result(firstTime(false), countI, eMinutes),
+      W: result(firstTime(true), countW, eMinutes),
       countE,
       countI,
       countW,
