@@ -1,21 +1,21 @@
 import type { MqttClient } from 'mqtt';
-import { type Bus, InProcessBus } from '@furnace/bus';
+import request from 'supertest';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { demoConfigText, demoSpecimenPng, specimenProfile, startSimulator } from '@furnace/simulator';
-import { connectPublisher, dropSession, login, startTestBroker, SUPERUSER, TEST_REDIS_URL, type TestBroker, waitFor } from '@furnace/testing';
-import type { RunningIngest } from '../../ingest/src/ingest';
-import { ingestConfig, startTestIngest, testBus } from '../../ingest/test/support';
-import { uploadConfig } from './factories';
-import { auth, startTestApi, type TestApi } from './harness';
+import { connectPublisher, dropSession, login, startTestBroker, SUPERUSER, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
+import { apiEnv, type AppProcess, missingBuild, startApp } from '../support/app-processes';
 
 /*
- * The simulator's EI2 60 door test streamed over real MQTT (Mosquitto, or the embedded broker) through
- * the ingest into the database at 600× speed, then read back from GET /research/{id}/criteria. Every
- * expected number is computed here, from the frames as they were published (a second MQTT client
- * listens on the topic), by the rules of EN 1363-1 / EN 1634-1 written out plainly below: an
- * independent computation, not the engine's output on the same data.
+ * The simulator's EI2 60 door test streamed over real MQTT (Mosquitto, or an embedded broker) into the
+ * running system — the built standalone app (apps/standalone/dist/main.js: ingest and API in one
+ * process) on PostgreSQL (or an embedded PGlite) — at 600× speed, then read back from
+ * GET /research/{id}/criteria. Every expected number is computed here, from the frames as they were
+ * published (a second MQTT client listens on the topic), by the rules of EN 1363-1 / EN 1634-1 written
+ * out plainly below: an independent computation, not the engine's output on the same data.
  */
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 interface Published {
   time: number;
@@ -46,15 +46,13 @@ function firstTwoScanFailure(frames: Published[], entities: number[], over: (fra
   return best;
 }
 
-describe('criteria of a simulated door test streamed over MQTT', () => {
+describe('criteria of a simulated door test streamed over MQTT into the running system', () => {
   let db: TestDatabase;
   let broker: TestBroker;
-  let sharedBus: Bus | undefined;
-  let ingestBus: Bus;
-  let api: TestApi;
-  let ingest: RunningIngest;
+  let system: AppProcess | undefined;
+  let http: ReturnType<typeof request>;
   let listener: MqttClient;
-  let clientId: string;
+  const clientId = uniqueId('criteria-e2e-ingest');
   let staff: string;
   let researchId: string;
   const published: Published[] = [];
@@ -62,12 +60,19 @@ describe('criteria of a simulated door test streamed over MQTT', () => {
   const DURATION = 100 * 60;
 
   beforeAll(async () => {
+    const missing = missingBuild(['standalone']);
+    if (missing) throw new Error(missing);
     [db, broker] = await Promise.all([createTestDatabase(), startTestBroker()]);
-    sharedBus = TEST_REDIS_URL ? undefined : new InProcessBus();
-    api = await startTestApi({}, { db, bus: sharedBus });
-    ingestBus = sharedBus ?? (await testBus());
-    staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    const created = await api.http.post('/api/v1/research/').set(auth(staff)).send({
+    system = await startApp('standalone', {
+      ...apiEnv({ databaseUrl: db.url, redisUrl: '' }, SUPERUSER),
+      MQTT_URL: broker.url,
+      MQTT_CLIENT_ID: clientId,
+      MQTT_SHARED_SUBSCRIPTION: broker.shared ? 'true' : 'false',
+      DEMO: 'false',
+    });
+    http = request(system.url);
+    staff = await login({ http }, SUPERUSER.email, SUPERUSER.password);
+    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
       name: 'Drzwi EI2 60 (symulacja)',
       start_at: new Date(Date.now() - 60_000).toISOString(),
       end_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
@@ -75,11 +80,15 @@ describe('criteria of a simulated door test streamed over MQTT', () => {
       insulation: 'I2',
       planned_duration_min: 60,
     });
+    expect(created.status).toBe(200);
     researchId = created.body.id;
-    expect((await uploadConfig(api, staff, researchId, Buffer.from(demoSpecimenPng()), demoConfigText(), { image: 'door.png', config: 'door.txt' })).status).toBe(200);
-    const config = ingestConfig(db.url, broker);
-    clientId = config.mqttClientId;
-    ingest = await startTestIngest(config, ingestBus, [researchId]);
+    const upload = await http
+      .post('/api/v1/research/thermo')
+      .set(auth(staff))
+      .field('research_id', researchId)
+      .attach('image_file', Buffer.from(demoSpecimenPng()), 'door.png')
+      .attach('config_file', Buffer.from(demoConfigText(), 'utf8'), 'door.txt');
+    expect(upload.status).toBe(200);
     listener = await connectPublisher(broker.url);
     listener.on('message', (_topic, payload) => published.push(JSON.parse(payload.toString()) as Published));
     await listener.subscribeAsync(daqTopic(researchId), { qos: 1 });
@@ -89,28 +98,25 @@ describe('criteria of a simulated door test streamed over MQTT', () => {
     await simulator.stop();
     const expected = simulator.published;
     await waitFor(`${expected} frames stored and heard`, async () => {
-      const rows: { n: string }[] = await api.dataSource.query('SELECT count(*) AS n FROM reading WHERE research_id = $1', [researchId]);
-      return Number(rows[0]!.n) === expected && published.length === expected;
+      const history = await http.get(`/api/v1/research/${researchId}/history?from=-3600&points=2`).set(auth(staff));
+      return history.body.frames === expected && published.length === expected;
     });
     published.sort((a, b) => a.time - b.time);
     // The engineer saw the cotton pad ignite at 95:00 and stopped the test at 100:00.
-    const observe = (body: object) => api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
+    const observe = (body: object) => http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
     expect((await observe({ time: 5700, kind: 'cotton_pad', visible_to_clients: true })).status).toBe(200);
     expect((await observe({ kind: 'test_stopped' })).body.time).toBe(DURATION);
   });
   afterAll(async () => {
     await listener?.endAsync();
-    await ingest?.stop();
-    if (clientId) await dropSession(broker.url, clientId).catch(() => undefined);
-    await api?.close();
-    if (!sharedBus) await ingestBus?.close();
-    await sharedBus?.close();
+    await system?.stop();
+    if (broker?.shared) await dropSession(broker.url, clientId).catch(() => undefined);
     await broker?.stop();
     await db?.drop();
   });
 
   it('reads T0, d_e, the exceedances and the class that the published frames give', async () => {
-    const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
+    const res = await http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
     expect(res.status).toBe(200);
     const c = res.body;
 
