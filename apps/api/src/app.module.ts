@@ -61,9 +61,9 @@ export class AppModule {
         HistoryModule,
         MetricsModule,
         ResearchModule,
-        CriteriaModule,
         EmailsModule,
         ThermoModule,
+        CriteriaModule,
       ],
     };
   }

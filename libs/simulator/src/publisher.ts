@@ -1,11 +1,14 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
 import { createFrameGenerator } from './frames';
+import type { SpecimenProfile } from './specimens';
 
 export interface SimulatorOptions {
   /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
   url: string;
   researchId: string;
+  /** The specimen simulated (default the EI2 60 door). */
+  profile?: SpecimenProfile;
   channels?: number;
   /** DAQ sampling rate: frames per second of test time. */
   rate?: number;
@@ -13,6 +16,11 @@ export interface SimulatorOptions {
   speed?: number;
   /** Test time of the first frame, seconds (to continue a test). */
   startTime?: number;
+  /**
+   * Seconds of frames before ignition (negative time, the furnace cold) sent at once before the
+   * first frame when the test starts at 0, as a DAQ hands over its pre-test scan: T0 is taken from them.
+   */
+  preIgnition?: number;
   /** Stop after this many seconds of test time; runs until stop() when unset. */
   duration?: number;
   seed?: number;
@@ -45,7 +53,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const topic = daqTopic(options.researchId);
   const startTime = options.startTime ?? 0;
   const step = 1 / rate;
-  const generate = createFrameGenerator({ channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - startTime * 1000) });
+  const generate = createFrameGenerator({ profile: options.profile, channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - startTime * 1000) });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
     username: options.username,
@@ -64,9 +72,22 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const pendingAcks = new Set<Promise<unknown>>();
 
+  const send = (time: number) => {
+    const ack = client.publishAsync(topic, JSON.stringify(generate(time)), { qos: 1 }).catch((error: Error) => options.onError?.(error));
+    pendingAcks.add(ack);
+    void ack.finally(() => pendingAcks.delete(ack));
+    published++;
+    options.onFrame?.(time);
+  };
+  let preIgnitionSent = !(startTime <= 0 && (options.preIgnition ?? 0) > 0);
+
   const tick = () => {
     timer = null;
     if (stopped) return;
+    if (!preIgnitionSent) {
+      preIgnitionSent = true;
+      for (let time = -Math.floor(options.preIgnition! * rate) * step; time < startTime - step / 2; time += step) send(time);
+    }
     // Every frame whose moment has come (several per tick at high rates).
     const elapsedTest = ((performance.now() - startedAt) / 1000) * speed;
     while (!stopped && index * step <= elapsedTest) {
@@ -76,13 +97,8 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
         void Promise.all(pendingAcks).then(() => resolveDone());
         return;
       }
-      const frame = generate(time);
-      const ack = client.publishAsync(topic, JSON.stringify(frame), { qos: 1 }).catch((error: Error) => options.onError?.(error));
-      pendingAcks.add(ack);
-      void ack.finally(() => pendingAcks.delete(ack));
+      send(time);
       index++;
-      published++;
-      options.onFrame?.(time);
     }
     const nextDueMs = (index * step * 1000) / speed - (performance.now() - startedAt);
     timer = setTimeout(tick, Math.max(1, Math.min(nextDueMs, 1000)));

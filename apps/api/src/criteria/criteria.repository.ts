@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { readIgnitionAt } from '../history/ignition';
 import { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
 
 /** A stored frame for the criteria: the thermocouples in PostgreSQL's text form of a real[] (read with RealArrayReader). */
@@ -78,23 +79,9 @@ export class CriteriaRepository {
     return rows[0]?.time ?? null;
   }
 
-  /**
-   * The wall-clock time of ignition (time 0) from the frames' own timestamps: the DAQ's clock where it
-   * sent one, else when the ingest received the frame, minus the frame's `time`; taken from the first
-   * frame from ignition on that has one (before it, from the latest pre-ignition frame). Null when no
-   * frame carries either (frames stored before the ingest recorded receipt times).
-   */
-  async ignitionAt(researchId: string): Promise<Date | null> {
-    const stamp = `COALESCE(daq_ts, received_at) - "time" * INTERVAL '1 second'`;
-    const rows: { at: Date }[] = await this.dataSource.query(
-      `(SELECT ${stamp} AS at, 0 AS k FROM reading WHERE research_id = $1 AND "time" >= 0 AND (daq_ts IS NOT NULL OR received_at IS NOT NULL) ORDER BY "time" LIMIT 1)
-       UNION ALL
-       (SELECT ${stamp} AS at, 1 AS k FROM reading WHERE research_id = $1 AND "time" < 0 AND (daq_ts IS NOT NULL OR received_at IS NOT NULL) ORDER BY "time" DESC LIMIT 1)
-       ORDER BY k LIMIT 1`,
-      [researchId],
-    );
-    const at = rows[0]?.at;
-    return at ? new Date(at) : null;
+  /** Wall-clock time of ignition from the frames' own timestamps (see readIgnitionAt). */
+  ignitionAt(researchId: string): Promise<Date | null> {
+    return readIgnitionAt(this.dataSource, researchId);
   }
 
   /**

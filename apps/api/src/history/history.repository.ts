@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { readIgnitionAt } from './ignition';
 import type { CategoryMember } from './downsample';
 
 export interface Range {
@@ -24,6 +25,7 @@ export interface CsvRow {
   pressure: number | null;
   pk: number | null;
   thermocouples: (number | null)[] | null;
+  faults: number[] | null;
 }
 
 /**
@@ -87,14 +89,41 @@ export class HistoryRepository {
       pressure: number | null;
       pk: number | null;
       thermocouples: (number | null)[] | null;
+      faults: number[] | null;
     }[] = await this.dataSource.query(
       // After the first page the lower bound is the last time sent, so each page is one index range scan.
-      `SELECT "time", ts, daq_ts, radiance, pressure, pk, thermocouples FROM reading
+      `SELECT "time", ts, daq_ts, radiance, pressure, pk, thermocouples, faults FROM reading
        WHERE research_id = $1 AND "time" ${after === null ? '>=' : '>'} $2 AND "time" <= $3
        ORDER BY "time" LIMIT $4`,
       [researchId, after ?? range.from, range.to, limit],
     );
-    return rows.map((r) => ({ time: r.time, ts: r.ts, daqTs: r.daq_ts, radiance: r.radiance, pressure: r.pressure, pk: r.pk, thermocouples: r.thermocouples }));
+    return rows.map((r) => ({ time: r.time, ts: r.ts, daqTs: r.daq_ts, radiance: r.radiance, pressure: r.pressure, pk: r.pk, thermocouples: r.thermocouples, faults: r.faults }));
+  }
+
+  /** The channels the ingest flagged out of range in the range, each with its first and last flagged frame. */
+  async faults(researchId: string, range: Range): Promise<{ thermo_id: number; first_time: number; last_time: number; frames: number }[]> {
+    const rows: { thermo_id: number; first_time: number; last_time: number; frames: string }[] = await this.dataSource.query(
+      `SELECT f.thermo_id, min(r."time") AS first_time, max(r."time") AS last_time, count(*) AS frames
+       FROM reading r, unnest(r.faults) AS f(thermo_id)
+       WHERE r.research_id = $1 AND r.faults IS NOT NULL AND r."time" BETWEEN $2 AND $3
+       GROUP BY f.thermo_id ORDER BY f.thermo_id`,
+      [researchId, range.from, range.to],
+    );
+    return rows.map((r) => ({ thermo_id: Number(r.thermo_id), first_time: r.first_time, last_time: r.last_time, frames: Number(r.frames) }));
+  }
+
+  /** Wall-clock time of ignition from the frames' own timestamps (see readIgnitionAt). */
+  ignitionAt(researchId: string): Promise<Date | null> {
+    return readIgnitionAt(this.dataSource, researchId);
+  }
+
+  /** The times and kinds of the research's observations in the range, in time order; `visibleOnly` for a client. */
+  observations(researchId: string, range: Range, visibleOnly: boolean): Promise<{ time: number; kind: string }[]> {
+    return this.dataSource.query(
+      `SELECT "time", kind FROM observation WHERE research_id = $1 AND "time" BETWEEN $2 AND $3 ${visibleOnly ? 'AND visible_to_clients' : ''}
+       ORDER BY "time", created_at`,
+      [researchId, range.from, range.to],
+    );
   }
 
   /** Most thermocouple channels in one frame of the range (the CSV's column count). */

@@ -25,11 +25,15 @@ export class HistoryService {
     // Read first: the series cover frames up to it, and the live tail continues after it.
     const lastTime = await this.repository.lastTime(researchId);
     const from = query.from ?? 0;
-    const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, time: [], series: [] };
+    const ignitionAt = (await this.repository.ignitionAt(researchId))?.toISOString() ?? null;
+    const empty: HistoryDto = {
+      research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: ignitionAt,
+    };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
     const frames = await this.repository.countFrames(researchId, range);
     if (frames === 0) return { ...empty, to: range.to };
+    const faults = await this.repository.faults(researchId, range);
 
     const width = (range.to - range.from) / query.points;
     const bucketing: Bucketing = frames <= query.points || width <= 0 ? { kind: 'raw' } : { kind: 'buckets', from: range.from, width, count: query.points };
@@ -53,24 +57,37 @@ export class HistoryService {
       bucket_seconds: bucketing.kind === 'raw' ? 0 : width,
       time,
       series,
+      faults,
+      ignition_at: ignitionAt,
     };
   }
 
-  /** The raw frames as CSV: a file name and the text, produced page by page (a long test never sits in memory). */
-  async csv(researchId: string, query: HistoryCsvQueryDto): Promise<{ filename: { ascii: string; utf8: string }; body: AsyncIterable<string> }> {
+  /**
+   * The raw frames as CSV: a file name and the text, produced page by page (a long test never sits in
+   * memory). Each observation is on the first frame at or after its time; a client's CSV has only
+   * the observations visible to clients.
+   */
+  async csv(researchId: string, query: HistoryCsvQueryDto, visibleObservationsOnly = false): Promise<{ filename: { ascii: string; utf8: string }; body: AsyncIterable<string> }> {
     const research = await this.requireResearch(researchId);
     checkRange(query.from, query.to);
     const range: Range = { from: query.from ?? 0, to: query.to ?? Number.MAX_VALUE };
     const dialect = csvDialect(query.decimal);
     const channels = await this.repository.maxChannels(researchId, range);
+    const observations = await this.repository.observations(researchId, range, visibleObservationsOnly);
     const repository = this.repository;
+    let next = 0;
+    const observedUpTo = (time: number): string[] => {
+      const kinds: string[] = [];
+      while (next < observations.length && observations[next]!.time <= time) kinds.push(observations[next++]!.kind);
+      return kinds;
+    };
     async function* body(): AsyncIterable<string> {
       yield CSV_BOM + csvHeader(channels, dialect);
       let after: number | null = null;
       for (;;) {
         const rows = await repository.page(researchId, range, after, CSV_PAGE);
         if (rows.length === 0) return;
-        yield rows.map((row) => csvRow(row, channels, dialect)).join('');
+        yield rows.map((row) => csvRow(row, channels, dialect, observedUpTo(row.time))).join('');
         after = rows[rows.length - 1]!.time;
         if (rows.length < CSV_PAGE) return;
       }

@@ -3,7 +3,8 @@ import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
-import { CurrentUser } from '../auth/current.decorator';
+import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
+import type { Principal } from '../auth/principal';
 import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
@@ -43,7 +44,7 @@ export class ResearchController {
   @SignedIn()
   @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first' })
   async list(): Promise<ResearchesDto> {
-    return { data: (await this.research.list()).map(toResearchDto) };
+    return { data: (await this.research.list()).map((r) => toResearchDto(r)) };
   }
 
   @Post()
@@ -98,8 +99,8 @@ export class ResearchController {
   @ResearchReader('id')
   @ApiOkResponse({ type: ResearchDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  async get(@Param('id', UuidParamPipe) id: string): Promise<ResearchDto> {
-    return toResearchDto(await this.research.get(id));
+  async get(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<ResearchDto> {
+    return toResearchDto(await this.research.get(id), principal.kind === 'viewer');
   }
 
   @Put(':id')

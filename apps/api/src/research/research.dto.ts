@@ -102,7 +102,7 @@ export class ResearchDto {
   @ApiProperty({ type: Number, nullable: true }) pressure_target_pa!: number | null;
   @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'T0 set by hand, °C; null: taken from the frames' }) t0_override!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who last set or cleared t0_override' }) t0_set_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who last set or cleared t0_override (null for clients)' }) t0_set_by!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) t0_set_at!: string | null;
 }
 
@@ -110,7 +110,8 @@ export class ResearchesDto {
   @ApiProperty({ type: [ResearchDto] }) data!: ResearchDto[];
 }
 
-export const toResearchDto = (r: ResearchEntity): ResearchDto => ({
+/** `forViewer`: a client does not learn which member of staff set T0. */
+export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto => ({
   id: r.id,
   name: r.name,
   start_at: r.startAt.toISOString(),
@@ -126,7 +127,7 @@ export const toResearchDto = (r: ResearchEntity): ResearchDto => ({
   pressure_target_pa: r.pressureTargetPa,
   pressure_tolerance_pa: r.pressureTolerancePa,
   t0_override: r.t0Override,
-  t0_set_by: r.t0SetBy,
+  t0_set_by: forViewer ? null : r.t0SetBy,
   t0_set_at: r.t0SetAt?.toISOString() ?? null,
 });
 

@@ -100,6 +100,25 @@ export type HistorySeriesDto = {
     mean: Array<number | null>;
 };
 
+export type HistoryFaultDto = {
+    /**
+     * The channel that read out of range (a broken thermocouple); its values are null
+     */
+    thermo_id: number;
+    /**
+     * Time of the first frame in the range with the channel flagged, s
+     */
+    first_time: number;
+    /**
+     * Time of the last flagged frame in the range, s
+     */
+    last_time: number;
+    /**
+     * Frames in the range with the channel flagged
+     */
+    frames: number;
+};
+
 export type HistoryDto = {
     research_id: string;
     /**
@@ -127,6 +146,14 @@ export type HistoryDto = {
      */
     time: Array<number>;
     series: Array<HistorySeriesDto>;
+    /**
+     * Thermocouples flagged out of range by the ingest in the range, by thermo_id
+     */
+    faults: Array<HistoryFaultDto>;
+    /**
+     * Wall-clock time of ignition (time 0) from the frames' own timestamps (the DAQ's ts, else when the frame was received), for the time of day on the axis; null when no frame has one (use start_at).
+     */
+    ignition_at: string | null;
 };
 
 export type ResearchDto = {
@@ -158,7 +185,7 @@ export type ResearchDto = {
      */
     t0_override: number | null;
     /**
-     * E-mail of who last set or cleared t0_override
+     * E-mail of who last set or cleared t0_override (null for clients)
      */
     t0_set_by: string | null;
     t0_set_at: string | null;
@@ -929,7 +956,7 @@ export type HistoryReadData = {
     };
     query?: {
         /**
-         * Start of the range, seconds since the test started (inclusive). Default 0.
+         * Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.
          */
         from?: number;
         /**
@@ -964,7 +991,7 @@ export type HistoryCsvData = {
     };
     query?: {
         /**
-         * Start of the range, seconds since the test started (inclusive). Default 0.
+         * Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.
          */
         from?: number;
         /**

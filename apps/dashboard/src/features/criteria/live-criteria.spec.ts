@@ -42,10 +42,17 @@ function history(until: number): HistoryDto {
       series('thermo:1', 'thermocouple', face(0.5), 1),
       series('thermo:2', 'thermocouple', face(-0.5), 2),
     ],
+    faults: [],
+    ignition_at: null,
   };
 }
 
 describe('historyToFrames', () => {
+  it("flags a channel's faults on the frames of its range", () => {
+    const frames = historyToFrames({ ...history(30), faults: [{ thermo_id: 2, first_time: 10, last_time: 20, frames: 2 }] });
+    expect(frames.map((f) => f.faults ?? [])).toEqual([[], [2], [2], []]);
+  });
+
   it('puts each thermocouple back at its channel and keeps pk', () => {
     const frames = historyToFrames(history(20));
     expect(frames).toHaveLength(3);

@@ -41,8 +41,12 @@ export function historyToFrames(history: HistoryDto): CriteriaFrame[] {
     else if (series.kind === 'pressure') pressure = series.mean;
     else if (series.kind === 'radiance') radiance = series.mean;
   }
+  const faults = history.faults ?? [];
   return history.time.map((time, i): CriteriaFrame => {
     const frame: CriteriaFrame = { time };
+    // A channel the ingest flagged out of range within this point's span.
+    const flagged = faults.filter((f) => time >= f.first_time && time <= f.last_time).map((f) => f.thermo_id);
+    if (flagged.length > 0) frame.faults = flagged;
     if (pk) frame.pk = pk[i] ?? null;
     if (pressure) frame.pressure = pressure[i] ?? null;
     if (radiance) frame.radiance = radiance[i] ?? null;

@@ -106,7 +106,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const r = research.data;
   const history = overview.data;
   // The time of day of time 0 from the frames' own timestamps; the schedule only when no frame has one.
-  const ignitionAt = criteria.data?.ignition_at ?? r.start_at;
+  const ignitionAt = criteria.data?.ignition_at ?? history.ignition_at ?? r.start_at;
   const absolute = r.criteria_basis === 'absolute';
   return (
     <>
