@@ -238,89 +238,6 @@ export const researchListUrls = <ThrowOnError extends boolean = false>(options: 
     ...options
 });
 
-export const criteriaDeleteObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteObservationData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteObservationResponses, CriteriaDeleteObservationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/observations/{id}',
-    ...options
-});
-
-/**
- * Change the note of an observation, or whether clients see it (staff)
- */
-export const criteriaUpdateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaUpdateObservationData, ThrowOnError>) => (options.client ?? client).patch<CriteriaUpdateObservationResponses, CriteriaUpdateObservationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/observations/{id}',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * Count a thermocouple again (staff)
- */
-export const criteriaDeleteExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteExclusionData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteExclusionResponses, CriteriaDeleteExclusionErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/exclusions/{id}',
-    ...options
-});
-
-/**
- * The research's observations in time order: staff see all, a client those visible to clients
- */
-export const criteriaObservations = <ThrowOnError extends boolean = false>(options: Options<CriteriaObservationsData, ThrowOnError>) => (options.client ?? client).get<CriteriaObservationsResponses, CriteriaObservationsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/{id}/observations',
-    ...options
-});
-
-/**
- * Record an observation (staff); time defaults to the newest stored frame
- */
-export const criteriaCreateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateObservationData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateObservationResponses, CriteriaCreateObservationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/{id}/observations',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * Thermocouples left out of the criteria, each from a time on, with the reason
- */
-export const criteriaExclusions = <ThrowOnError extends boolean = false>(options: Options<CriteriaExclusionsData, ThrowOnError>) => (options.client ?? client).get<CriteriaExclusionsResponses, CriteriaExclusionsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/{id}/exclusions',
-    ...options
-});
-
-/**
- * Leave a thermocouple out of the criteria from a time on (staff)
- */
-export const criteriaCreateExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateExclusionData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateExclusionResponses, CriteriaCreateExclusionErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/{id}/exclusions',
-    ...options,
-    headers: {
-        'Content-Type': 'application/json',
-        ...options.headers
-    }
-});
-
-/**
- * The fire-test criteria over the stored frames
- *
- * T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, the forecast and suspect thermocouples, computed from every stored frame. For a client, only the observations visible to clients count (E and the class follow what they can see).
- */
-export const criteriaCriteriaOf = <ThrowOnError extends boolean = false>(options: Options<CriteriaCriteriaOfData, ThrowOnError>) => (options.client ?? client).get<CriteriaCriteriaOfResponses, CriteriaCriteriaOfErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
-    url: '/api/v1/research/{id}/criteria',
-    ...options
-});
-
 export const emailsList = <ThrowOnError extends boolean = false>(options: Options<EmailsListData, ThrowOnError>) => (options.client ?? client).get<EmailsListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{research_id}/emails',
@@ -427,5 +344,88 @@ export const thermoConfig = <ThrowOnError extends boolean = false>(options: Opti
 export const thermoConfigMarkers = <ThrowOnError extends boolean = false>(options: Options<ThermoConfigMarkersData, ThrowOnError>) => (options.client ?? client).get<ThermoConfigMarkersResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/thermo/{config_id}/coords',
+    ...options
+});
+
+export const criteriaDeleteObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteObservationData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteObservationResponses, CriteriaDeleteObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/observations/{id}',
+    ...options
+});
+
+/**
+ * Change the note of an observation, or whether clients see it (staff)
+ */
+export const criteriaUpdateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaUpdateObservationData, ThrowOnError>) => (options.client ?? client).patch<CriteriaUpdateObservationResponses, CriteriaUpdateObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/observations/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Count a thermocouple again (staff)
+ */
+export const criteriaDeleteExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteExclusionData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteExclusionResponses, CriteriaDeleteExclusionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/exclusions/{id}',
+    ...options
+});
+
+/**
+ * The research's observations in time order: staff see all, a client those visible to clients
+ */
+export const criteriaObservations = <ThrowOnError extends boolean = false>(options: Options<CriteriaObservationsData, ThrowOnError>) => (options.client ?? client).get<CriteriaObservationsResponses, CriteriaObservationsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/observations',
+    ...options
+});
+
+/**
+ * Record an observation (staff); time defaults to the newest stored frame
+ */
+export const criteriaCreateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateObservationData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateObservationResponses, CriteriaCreateObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/observations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Thermocouples left out of the criteria, each from a time on, with the reason
+ */
+export const criteriaExclusions = <ThrowOnError extends boolean = false>(options: Options<CriteriaExclusionsData, ThrowOnError>) => (options.client ?? client).get<CriteriaExclusionsResponses, CriteriaExclusionsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/exclusions',
+    ...options
+});
+
+/**
+ * Leave a thermocouple out of the criteria from a time on (staff)
+ */
+export const criteriaCreateExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateExclusionData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateExclusionResponses, CriteriaCreateExclusionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/exclusions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The fire-test criteria over the stored frames
+ *
+ * T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, the forecast and suspect thermocouples, computed from every stored frame. For a client, only the observations visible to clients count (E and the class follow what they can see).
+ */
+export const criteriaCriteriaOf = <ThrowOnError extends boolean = false>(options: Options<CriteriaCriteriaOfData, ThrowOnError>) => (options.client ?? client).get<CriteriaCriteriaOfResponses, CriteriaCriteriaOfErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/criteria',
     ...options
 });

@@ -325,6 +325,101 @@ export type UrlsDto = {
     data: Array<UrlDto>;
 };
 
+export type EmailRecordDto = {
+    /**
+     * The client's access code (?code= in the invitation link)
+     */
+    id: string;
+    research_id: string;
+    email: string;
+    /**
+     * The SMTP server accepted the invitation
+     */
+    is_sent: boolean;
+};
+
+export type EmailRecordsDto = {
+    data: Array<EmailRecordDto>;
+};
+
+export type EmailCreateDto = {
+    research_id: string;
+    email: string;
+};
+
+export type EmailUpdateDto = {
+    email: string;
+};
+
+export type MeasurementTypeDto = {
+    name: string;
+    /**
+     * Critical maximum temperature, °C
+     */
+    critical_max: number | null;
+    /**
+     * Critical mean temperature, °C
+     */
+    critical_mean: number | null;
+    description_pl: string;
+    description_en: string;
+};
+
+export type MeasurementTypesDto = {
+    data: Array<MeasurementTypeDto>;
+};
+
+export type ThermoUploadDto = {
+    research_id: string;
+    /**
+     * PNG or JPEG photo of the specimen
+     */
+    image_file: Blob | File;
+    /**
+     * Thermocouple config (.txt), UTF-8 or Windows-1250
+     */
+    config_file: Blob | File;
+};
+
+export type ThermoConfigDto = {
+    id: string;
+    research_id: string;
+    image_filename: string;
+    config_filename: string;
+    /**
+     * Photo width in pixels: markers are in these coordinates
+     */
+    image_width: number;
+    image_height: number;
+};
+
+export type ThermoConfigsDto = {
+    data: Array<ThermoConfigDto>;
+};
+
+export type ThermoMarkerDto = {
+    id: string;
+    config_id: string;
+    /**
+     * Channel: thermocouples_out[thermo_id - 1]
+     */
+    thermo_id: number;
+    name: string;
+    type_name: 'Tśr i Tmax' | 'Tśr i Tmax dyskretna' | 'Tmax' | 'TDin' | 'Tmax dyskretna' | 'Tmax 20mm wolny koniec' | 'Tmax uzup' | 'Tmax dyskretna uzup' | 'Tmax ościeżnicy' | 'Tmax obwod' | 'T kątowników' | 'T';
+    color_hex: string;
+    item_x: number;
+    item_y: number;
+    item_size: number;
+    label_x: number;
+    label_y: number;
+    label_width: number;
+    label_height: number;
+};
+
+export type ThermoMarkersDto = {
+    data: Array<ThermoMarkerDto>;
+};
+
 export type ObservationUpdateDto = {
     note?: string | null;
     visible_to_clients?: boolean;
@@ -569,101 +664,6 @@ export type CriteriaDto = {
      * Wall-clock time of ignition (time 0), from the frames' own timestamps (the DAQ's ts, else receipt time); null when no frame has one
      */
     ignition_at: string | null;
-};
-
-export type EmailRecordDto = {
-    /**
-     * The client's access code (?code= in the invitation link)
-     */
-    id: string;
-    research_id: string;
-    email: string;
-    /**
-     * The SMTP server accepted the invitation
-     */
-    is_sent: boolean;
-};
-
-export type EmailRecordsDto = {
-    data: Array<EmailRecordDto>;
-};
-
-export type EmailCreateDto = {
-    research_id: string;
-    email: string;
-};
-
-export type EmailUpdateDto = {
-    email: string;
-};
-
-export type MeasurementTypeDto = {
-    name: string;
-    /**
-     * Critical maximum temperature, °C
-     */
-    critical_max: number | null;
-    /**
-     * Critical mean temperature, °C
-     */
-    critical_mean: number | null;
-    description_pl: string;
-    description_en: string;
-};
-
-export type MeasurementTypesDto = {
-    data: Array<MeasurementTypeDto>;
-};
-
-export type ThermoUploadDto = {
-    research_id: string;
-    /**
-     * PNG or JPEG photo of the specimen
-     */
-    image_file: Blob | File;
-    /**
-     * Thermocouple config (.txt), UTF-8 or Windows-1250
-     */
-    config_file: Blob | File;
-};
-
-export type ThermoConfigDto = {
-    id: string;
-    research_id: string;
-    image_filename: string;
-    config_filename: string;
-    /**
-     * Photo width in pixels: markers are in these coordinates
-     */
-    image_width: number;
-    image_height: number;
-};
-
-export type ThermoConfigsDto = {
-    data: Array<ThermoConfigDto>;
-};
-
-export type ThermoMarkerDto = {
-    id: string;
-    config_id: string;
-    /**
-     * Channel: thermocouples_out[thermo_id - 1]
-     */
-    thermo_id: number;
-    name: string;
-    type_name: 'Tśr i Tmax' | 'Tśr i Tmax dyskretna' | 'Tmax' | 'TDin' | 'Tmax dyskretna' | 'Tmax 20mm wolny koniec' | 'Tmax uzup' | 'Tmax dyskretna uzup' | 'Tmax ościeżnicy' | 'Tmax obwod' | 'T kątowników' | 'T';
-    color_hex: string;
-    item_x: number;
-    item_y: number;
-    item_size: number;
-    label_x: number;
-    label_y: number;
-    label_width: number;
-    label_height: number;
-};
-
-export type ThermoMarkersDto = {
-    data: Array<ThermoMarkerDto>;
 };
 
 export type UsersListData = {
@@ -1228,186 +1228,6 @@ export type ResearchListUrlsResponses = {
 
 export type ResearchListUrlsResponse = ResearchListUrlsResponses[keyof ResearchListUrlsResponses];
 
-export type CriteriaDeleteObservationData = {
-    body?: never;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/observations/{id}';
-};
-
-export type CriteriaDeleteObservationErrors = {
-    /**
-     * No such observation
-     */
-    404: unknown;
-};
-
-export type CriteriaDeleteObservationResponses = {
-    200: MessageDto;
-};
-
-export type CriteriaDeleteObservationResponse = CriteriaDeleteObservationResponses[keyof CriteriaDeleteObservationResponses];
-
-export type CriteriaUpdateObservationData = {
-    body: ObservationUpdateDto;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/observations/{id}';
-};
-
-export type CriteriaUpdateObservationErrors = {
-    /**
-     * No such observation
-     */
-    404: unknown;
-};
-
-export type CriteriaUpdateObservationResponses = {
-    200: ObservationDto;
-};
-
-export type CriteriaUpdateObservationResponse = CriteriaUpdateObservationResponses[keyof CriteriaUpdateObservationResponses];
-
-export type CriteriaDeleteExclusionData = {
-    body?: never;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/exclusions/{id}';
-};
-
-export type CriteriaDeleteExclusionErrors = {
-    /**
-     * No such exclusion
-     */
-    404: unknown;
-};
-
-export type CriteriaDeleteExclusionResponses = {
-    200: MessageDto;
-};
-
-export type CriteriaDeleteExclusionResponse = CriteriaDeleteExclusionResponses[keyof CriteriaDeleteExclusionResponses];
-
-export type CriteriaObservationsData = {
-    body?: never;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/{id}/observations';
-};
-
-export type CriteriaObservationsErrors = {
-    /**
-     * No such research
-     */
-    404: unknown;
-};
-
-export type CriteriaObservationsResponses = {
-    200: ObservationsDto;
-};
-
-export type CriteriaObservationsResponse = CriteriaObservationsResponses[keyof CriteriaObservationsResponses];
-
-export type CriteriaCreateObservationData = {
-    body: ObservationCreateDto;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/{id}/observations';
-};
-
-export type CriteriaCreateObservationErrors = {
-    /**
-     * Clients cannot record observations
-     */
-    403: unknown;
-    /**
-     * No such research
-     */
-    404: unknown;
-};
-
-export type CriteriaCreateObservationResponses = {
-    200: ObservationDto;
-};
-
-export type CriteriaCreateObservationResponse = CriteriaCreateObservationResponses[keyof CriteriaCreateObservationResponses];
-
-export type CriteriaExclusionsData = {
-    body?: never;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/{id}/exclusions';
-};
-
-export type CriteriaExclusionsErrors = {
-    /**
-     * No such research
-     */
-    404: unknown;
-};
-
-export type CriteriaExclusionsResponses = {
-    200: ThermoExclusionsDto;
-};
-
-export type CriteriaExclusionsResponse = CriteriaExclusionsResponses[keyof CriteriaExclusionsResponses];
-
-export type CriteriaCreateExclusionData = {
-    body: ThermoExclusionCreateDto;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/{id}/exclusions';
-};
-
-export type CriteriaCreateExclusionErrors = {
-    /**
-     * No such research
-     */
-    404: unknown;
-};
-
-export type CriteriaCreateExclusionResponses = {
-    200: ThermoExclusionDto;
-};
-
-export type CriteriaCreateExclusionResponse = CriteriaCreateExclusionResponses[keyof CriteriaCreateExclusionResponses];
-
-export type CriteriaCriteriaOfData = {
-    body?: never;
-    path: {
-        id: string;
-    };
-    query?: never;
-    url: '/api/v1/research/{id}/criteria';
-};
-
-export type CriteriaCriteriaOfErrors = {
-    /**
-     * No such research
-     */
-    404: unknown;
-};
-
-export type CriteriaCriteriaOfResponses = {
-    200: CriteriaDto;
-};
-
-export type CriteriaCriteriaOfResponse = CriteriaCriteriaOfResponses[keyof CriteriaCriteriaOfResponses];
-
 export type EmailsListData = {
     body?: never;
     path: {
@@ -1694,3 +1514,183 @@ export type ThermoConfigMarkersResponses = {
 };
 
 export type ThermoConfigMarkersResponse = ThermoConfigMarkersResponses[keyof ThermoConfigMarkersResponses];
+
+export type CriteriaDeleteObservationData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/observations/{id}';
+};
+
+export type CriteriaDeleteObservationErrors = {
+    /**
+     * No such observation
+     */
+    404: unknown;
+};
+
+export type CriteriaDeleteObservationResponses = {
+    200: MessageDto;
+};
+
+export type CriteriaDeleteObservationResponse = CriteriaDeleteObservationResponses[keyof CriteriaDeleteObservationResponses];
+
+export type CriteriaUpdateObservationData = {
+    body: ObservationUpdateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/observations/{id}';
+};
+
+export type CriteriaUpdateObservationErrors = {
+    /**
+     * No such observation
+     */
+    404: unknown;
+};
+
+export type CriteriaUpdateObservationResponses = {
+    200: ObservationDto;
+};
+
+export type CriteriaUpdateObservationResponse = CriteriaUpdateObservationResponses[keyof CriteriaUpdateObservationResponses];
+
+export type CriteriaDeleteExclusionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/exclusions/{id}';
+};
+
+export type CriteriaDeleteExclusionErrors = {
+    /**
+     * No such exclusion
+     */
+    404: unknown;
+};
+
+export type CriteriaDeleteExclusionResponses = {
+    200: MessageDto;
+};
+
+export type CriteriaDeleteExclusionResponse = CriteriaDeleteExclusionResponses[keyof CriteriaDeleteExclusionResponses];
+
+export type CriteriaObservationsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/observations';
+};
+
+export type CriteriaObservationsErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaObservationsResponses = {
+    200: ObservationsDto;
+};
+
+export type CriteriaObservationsResponse = CriteriaObservationsResponses[keyof CriteriaObservationsResponses];
+
+export type CriteriaCreateObservationData = {
+    body: ObservationCreateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/observations';
+};
+
+export type CriteriaCreateObservationErrors = {
+    /**
+     * Clients cannot record observations
+     */
+    403: unknown;
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCreateObservationResponses = {
+    200: ObservationDto;
+};
+
+export type CriteriaCreateObservationResponse = CriteriaCreateObservationResponses[keyof CriteriaCreateObservationResponses];
+
+export type CriteriaExclusionsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/exclusions';
+};
+
+export type CriteriaExclusionsErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaExclusionsResponses = {
+    200: ThermoExclusionsDto;
+};
+
+export type CriteriaExclusionsResponse = CriteriaExclusionsResponses[keyof CriteriaExclusionsResponses];
+
+export type CriteriaCreateExclusionData = {
+    body: ThermoExclusionCreateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/exclusions';
+};
+
+export type CriteriaCreateExclusionErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCreateExclusionResponses = {
+    200: ThermoExclusionDto;
+};
+
+export type CriteriaCreateExclusionResponse = CriteriaCreateExclusionResponses[keyof CriteriaCreateExclusionResponses];
+
+export type CriteriaCriteriaOfData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/criteria';
+};
+
+export type CriteriaCriteriaOfErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCriteriaOfResponses = {
+    200: CriteriaDto;
+};
+
+export type CriteriaCriteriaOfResponse = CriteriaCriteriaOfResponses[keyof CriteriaCriteriaOfResponses];
