@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
 import { configFile, photo } from './support/research';
 
 /*
@@ -151,5 +151,26 @@ test.describe.serial('the fire-test criteria on screen', () => {
     await expect(page.getByTestId('history-chart')).toBeVisible();
     await page.waitForTimeout(1000);
     await snap(page, 'criteria-history', { only: 'desktop' });
+  });
+
+  test('a client sees the criteria and only the observations made visible to them', async ({ page, request }) => {
+    const token = await apiToken(request, ADMIN.email, ADMIN.password);
+    const headers = { Authorization: `Bearer ${token}` };
+    const hidden = await request.post(`${API}/research/${researchId}/observations`, { headers, data: { kind: 'note', note: 'tylko dla laboratorium', visible_to_clients: false } });
+    expect(hidden.ok(), `hidden note: ${hidden.status()}`).toBeTruthy();
+    const email = await request.post(`${API}/research/emails`, { headers, data: { research_id: researchId, email: `klient-${Date.now().toString(36)}@example.com` } });
+    expect(email.ok(), `client e-mail: ${email.status()}`).toBeTruthy();
+    const code = ((await email.json()) as { id: string }).id;
+
+    await page.goto(`/view/${researchId}?code=${code}`);
+    const panel = page.getByTestId('criteria-panel');
+    await expect(panel.getByTestId('criteria-t0-value')).toHaveText('20.3 °C');
+    await expect(panel.getByTestId('criteria-de-value')).toHaveText('−5.00 %');
+    await expect(page.getByTestId('observation')).toHaveCount(1);
+    await expect(page.getByTestId('observation')).toContainText('Zapłon tamponu bawełnianego');
+    await expect(page.getByText('tylko dla laboratorium')).toHaveCount(0);
+    // No staff controls for a client.
+    await expect(page.getByTestId('observation-controls')).toHaveCount(0);
+    await expect(page.getByTestId('exclusion-controls')).toHaveCount(0);
   });
 });
