@@ -43,6 +43,12 @@ describe('CriteriaPanel', () => {
     expect(screen.getByTestId('criteria-excluded')).toHaveTextContent('T1');
   });
 
+  it('leaves W out where radiation is not measured', async () => {
+    await renderUi(<CriteriaPanel snapshot={criteriaSnapshot()} names={NAMES} radiation={false} />);
+    expect(screen.getByTestId('criterion-I')).toBeInTheDocument();
+    expect(screen.queryByTestId('criterion-W')).not.toBeInTheDocument();
+  });
+
   it('shows before any data that nothing is known yet', async () => {
     await renderUi(<CriteriaPanel snapshot={null} names={NAMES} />);
     expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');

@@ -131,15 +131,15 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
-/** Each criterion: held so far (completed minutes), or the time it failed. */
-export function CriteriaHeld({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
+/** Each criterion: held so far (completed minutes), or the time it failed; W only where radiation is measured. */
+export function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapshot | null; radiation?: boolean }) {
   const { t } = useTranslation('criteria');
   return (
     <Stack gap={2} data-testid="criteria-held">
       <Text size="xs" c="dimmed">
         {t('panel.held')}
       </Text>
-      {CRITERIA.map((key) => {
+      {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
         const result = snapshot?.criteria[key];
         const failed = result?.reached ?? false;
         return (
@@ -215,7 +215,16 @@ export function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot |
 }
 
 /** The criteria block of the live side panel: T0, d_e, criteria held, classification, forecast, health. */
-export function CriteriaPanel({ snapshot, names }: { snapshot: CriteriaSnapshot | null; names: ReadonlyMap<number, string> }) {
+export function CriteriaPanel({
+  snapshot,
+  names,
+  radiation = true,
+}: {
+  snapshot: CriteriaSnapshot | null;
+  names: ReadonlyMap<number, string>;
+  /** The research measures radiation: W is a criterion. */
+  radiation?: boolean;
+}) {
   const { t } = useTranslation('criteria');
   return (
     <Stack gap="xs" component="section" aria-label={t('panel.title')} data-testid="criteria-panel">
@@ -226,7 +235,7 @@ export function CriteriaPanel({ snapshot, names }: { snapshot: CriteriaSnapshot 
       <Row label={t('panel.deviation')} testId="criteria-de">
         <DeviationValue snapshot={snapshot} />
       </Row>
-      <CriteriaHeld snapshot={snapshot} />
+      <CriteriaHeld snapshot={snapshot} radiation={radiation} />
       <Row label={t('panel.classification')} testId="criteria-class">
         <span data-testid="criteria-class-value">{snapshot?.classification || '---'}</span>
       </Row>

@@ -38,8 +38,11 @@ export function CriteriaSummary({
   audit,
   observations,
   names,
+  radiation = true,
 }: {
   criteria: CriteriaDto;
+  /** The research measures radiation: W is a criterion. */
+  radiation?: boolean;
   audit: T0Audit;
   observations: readonly ObservationDto[];
   names: ReadonlyMap<number, string>;
@@ -104,7 +107,7 @@ export function CriteriaSummary({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {CRITERIA.map((key) => {
+          {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
             const result = criteria.criteria[key];
             return (
               <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached}>

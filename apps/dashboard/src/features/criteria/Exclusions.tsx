@@ -88,61 +88,64 @@ export function ExclusionControls({
           if (Object.keys(errors).length === 0) add.mutate();
         }}
       >
-        <Group gap="xs" align="flex-start" wrap="wrap">
-          <Select
-            size="xs"
-            w={180}
-            label={t('exclusion.thermo')}
-            data={options}
-            searchable
-            value={draft.thermo}
-            onChange={(thermo) => setDraft((d) => ({ ...d, thermo }))}
-            error={shown('thermo')}
-            data-testid="exclusion-thermo"
-          />
-          <NumberInput
-            size="xs"
-            w={150}
-            label={t('exclusion.from')}
-            min={0}
-            value={draft.from}
-            onChange={(from) => setDraft((d) => ({ ...d, from: typeof from === 'number' ? from : '' }))}
-            error={shown('from')}
-            rightSectionWidth={32}
-            rightSection={
-              <ActionIcon
-                size="sm"
-                variant="subtle"
-                aria-label={t('exclusion.fromNow')}
-                title={t('exclusion.fromNow')}
-                onClick={() => {
-                  const time = now();
-                  if (time !== null) setDraft((d) => ({ ...d, from: Math.max(0, Math.floor(time)) }));
-                }}
-              >
-                <IconClockHour4 size={14} aria-hidden />
-              </ActionIcon>
-            }
-            data-testid="exclusion-from"
-          />
-          <TextInput
-            size="xs"
-            flex={1}
-            miw={180}
-            label={t('exclusion.reason')}
-            value={draft.reason}
-            onChange={(event) => {
-              const reason = event.currentTarget.value;
-              setDraft((d) => ({ ...d, reason }));
-            }}
-            error={shown('reason')}
-            maxLength={500}
-            data-testid="exclusion-reason"
-          />
-          <Button type="submit" size="xs" mt={22} color="red" variant="light" leftSection={<IconBan size={14} aria-hidden />} loading={add.isPending}>
-            {t('exclusion.save')}
-          </Button>
-        </Group>
+        <Stack gap="xs">
+          <Group gap="xs" align="flex-start" wrap="nowrap">
+            <Select
+              size="xs"
+              flex={1}
+              label={t('exclusion.thermo')}
+              data={options}
+              searchable
+              value={draft.thermo}
+              onChange={(thermo) => setDraft((d) => ({ ...d, thermo }))}
+              error={shown('thermo')}
+              data-testid="exclusion-thermo"
+            />
+            <NumberInput
+              size="xs"
+              flex={1}
+              label={t('exclusion.from')}
+              min={0}
+              value={draft.from}
+              onChange={(from) => setDraft((d) => ({ ...d, from: typeof from === 'number' ? from : '' }))}
+              error={shown('from')}
+              rightSectionWidth={32}
+              rightSection={
+                <ActionIcon
+                  size="sm"
+                  variant="subtle"
+                  aria-label={t('exclusion.fromNow')}
+                  title={t('exclusion.fromNow')}
+                  onClick={() => {
+                    const time = now();
+                    if (time !== null) setDraft((d) => ({ ...d, from: Math.max(0, Math.floor(time)) }));
+                  }}
+                >
+                  <IconClockHour4 size={14} aria-hidden />
+                </ActionIcon>
+              }
+              data-testid="exclusion-from"
+            />
+          </Group>
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput
+              size="xs"
+              flex={1}
+              label={t('exclusion.reason')}
+              value={draft.reason}
+              onChange={(event) => {
+                const reason = event.currentTarget.value;
+                setDraft((d) => ({ ...d, reason }));
+              }}
+              error={shown('reason')}
+              maxLength={500}
+              data-testid="exclusion-reason"
+            />
+            <Button type="submit" size="xs" color="red" variant="light" leftSection={<IconBan size={14} aria-hidden />} loading={add.isPending}>
+              {t('exclusion.save')}
+            </Button>
+          </Group>
+        </Stack>
       </form>
       {exclusions.length === 0 ? (
         <Text size="sm" c="dimmed">

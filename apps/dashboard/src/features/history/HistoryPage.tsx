@@ -130,7 +130,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
         <Stack gap="lg">
           <Section title={t('history.title', { ns: 'criteria' })}>
             {criteria.data ? (
-              <CriteriaSummary criteria={criteria.data} audit={r} observations={observations.data ?? []} names={names} />
+              <CriteriaSummary criteria={criteria.data} audit={r} observations={observations.data ?? []} names={names} radiation={r.is_radiance} />
             ) : criteria.isError ? (
               <Alert color="red" icon={<IconAlertTriangle aria-hidden />}>
                 {errorMessage(criteria.error)}

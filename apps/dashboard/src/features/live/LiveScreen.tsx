@@ -88,7 +88,7 @@ export function LiveScreen({
               researchId={research.id}
               exclusions={exclusions}
               thermocouples={thermocouples}
-              now={() => stream.frames.latest()?.time ?? null}
+              now={() => stream.frames.latest()?.time ?? criteria?.elapsed ?? null}
             />
           </Paper>
         </SimpleGrid>

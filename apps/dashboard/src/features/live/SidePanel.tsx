@@ -253,7 +253,7 @@ export function SidePanel(props: SidePanelProps) {
           ))}
         </Stack>
         <Divider />
-        <CriteriaPanel snapshot={props.criteria ?? null} names={props.names ?? NO_NAMES} />
+        <CriteriaPanel snapshot={props.criteria ?? null} names={props.names ?? NO_NAMES} radiation={props.research.is_radiance} />
         <Divider />
         <Stack gap="sm" component="section" aria-labelledby="live-thermocouples">
           <Group justify="space-between" wrap="wrap" gap="xs">
