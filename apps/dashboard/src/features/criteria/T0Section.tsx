@@ -54,7 +54,7 @@ export function T0Section({ research }: { research: ResearchDto }) {
         </Text>
         <Group align="flex-end" gap="sm">
           <NumberInput
-            w={200}
+            w={280}
             label={t('t0.overrideLabel')}
             description={t('t0.overrideHint')}
             decimalScale={1}
