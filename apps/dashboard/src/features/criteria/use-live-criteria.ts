@@ -53,8 +53,11 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
   const server = useQuery({ ...criteriaSnapshotQuery(auth, researchId), enabled: inputs !== null, staleTime: Infinity, refetchOnWindowFocus: false });
   const serverDone = server.isSuccess || server.isError;
   const serverT0 = server.data?.t0_source === 'auto' ? server.data.t0 : null;
+  // Every thermocouple of the research: the engine needs each one's readings, not only the drawn ones.
+  const thermoKey = inputs ? [...new Set(inputs.markers.map((m) => m.thermo_id))].sort((a, b) => a - b).join(',') : '';
+  const params = useMemo(() => ({ points: LIVE_CRITERIA_POINTS, thermoIds: thermoKey === '' ? [] : thermoKey.split(',').map(Number) }), [thermoKey]);
   const history = useQuery({
-    ...historyQueryOptions(auth, researchId, { points: LIVE_CRITERIA_POINTS }),
+    ...historyQueryOptions(auth, researchId, params),
     enabled: subscribed && inputs !== null && serverDone,
     staleTime: Infinity,
     gcTime: 0,
