@@ -4,7 +4,7 @@ import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
 import { type CriterionKey, deviationColor, failureTime, formatDeviation, formatTime } from './criteria-format';
-import { ObservationList } from './Observations';
+import { ObservationList } from './ObservationList';
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 

@@ -1,8 +1,7 @@
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, useMemo } from 'react';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ExclusionControls } from '../criteria/Exclusions';
-import { ObservationControls, ObservationList } from '../criteria/Observations';
+import { ObservationList } from '../criteria/ObservationList';
 import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
 import { useLiveCriteria } from '../criteria/use-live-criteria';
 import classes from './live.module.css';
@@ -13,6 +12,9 @@ import { useReadAuth } from './read-auth';
 import { SidePanel } from './SidePanel';
 import { useLiveStream } from './use-live-stream';
 import { useLiveViewState } from './use-live-view-state';
+
+// Staff-only controls (observations, exclusions): a chunk a client's live view never loads.
+const StaffTools = lazy(() => import('../criteria/StaffTools'));
 
 /**
  * The live layout of spec §2: the main area (photo with thermocouples, or a camera) beside the side
@@ -72,26 +74,16 @@ export function LiveScreen({
         </aside>
       </div>
       {staff ? (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
-            <Text fw={700} size="sm" mb="xs">
-              {t('observation.title', { ns: 'criteria' })}
-            </Text>
-            <ObservationControls auth={auth} researchId={research.id} observations={observations} />
-          </Paper>
-          <Paper withBorder radius="md" p="md" component="section" aria-label={t('exclusion.title', { ns: 'criteria' })}>
-            <Text fw={700} size="sm" mb="xs">
-              {t('exclusion.title', { ns: 'criteria' })}
-            </Text>
-            <ExclusionControls
-              auth={auth}
-              researchId={research.id}
-              exclusions={exclusions}
-              thermocouples={thermocouples}
-              now={() => stream.frames.latest()?.time ?? criteria?.elapsed ?? null}
-            />
-          </Paper>
-        </SimpleGrid>
+        <Suspense fallback={null}>
+          <StaffTools
+            auth={auth}
+            researchId={research.id}
+            observations={observations}
+            exclusions={exclusions}
+            thermocouples={thermocouples}
+            now={() => stream.frames.latest()?.time ?? criteria?.elapsed ?? null}
+          />
+        </Suspense>
       ) : observations.length > 0 ? (
         <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
           <Text fw={700} size="sm" mb="xs">
