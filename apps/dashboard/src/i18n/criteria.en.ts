@@ -31,6 +31,7 @@ export const criteriaEn: CriteriaTranslation = {
     saved: 'T0 saved',
     saveError: 'T0 could not be saved',
     notYet: 'not known yet',
+    byWhen: '{{who}}, {{when}}',
   },
   panel: {
     title: 'Test criteria',
@@ -130,6 +131,7 @@ export const criteriaEn: CriteriaTranslation = {
     limitMean: 'mean: {{text}}',
     limitMax: 'max: {{text}}',
     limitFrame: 'frame: {{text}}',
+    limits: 'Limits',
     ended: 'Test ended',
     running: 'Test running',
     startedAt: 'Start by the recorder clock: {{time}}',

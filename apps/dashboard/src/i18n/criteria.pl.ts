@@ -32,6 +32,7 @@ export const criteriaPl = {
     saved: 'Zapisano T0',
     saveError: 'Nie udało się zapisać T0',
     notYet: 'jeszcze nieznana',
+    byWhen: '{{who}}, {{when}}',
   },
   panel: {
     title: 'Kryteria badania',
@@ -131,6 +132,7 @@ export const criteriaPl = {
     limitMean: 'średnia: {{text}}',
     limitMax: 'maks.: {{text}}',
     limitFrame: 'rama: {{text}}',
+    limits: 'Granice',
     ended: 'Badanie zakończone',
     running: 'Badanie trwa',
     startedAt: 'Początek wg zegara rejestratora: {{time}}',

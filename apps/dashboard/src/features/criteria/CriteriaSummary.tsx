@@ -63,7 +63,7 @@ export function CriteriaSummary({
           <span data-testid="history-t0-value">{criteria.t0 === null ? '---' : `${formatValue(criteria.t0)} °C`}</span>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
             {criteria.t0_source === 'override'
-              ? `${t('t0.override')} · ${t('t0.setBy', { who: audit.t0_set_by ?? '—', when: audit.t0_set_at ? formatDateTime(audit.t0_set_at) : '—' })}`
+              ? `${t('t0.override')}: ${t('t0.byWhen', { who: audit.t0_set_by ?? '—', when: audit.t0_set_at ? formatDateTime(audit.t0_set_at) : '—' })}`
               : t(criteria.t0_source === 'auto' ? 't0.auto' : 't0.firstFrame')}
           </Text>
         </Figure>
@@ -81,7 +81,7 @@ export function CriteriaSummary({
             {t(criteria.ended ? 'history.ended' : 'history.running')}
           </Text>
         </Figure>
-        <Figure label={t('profile.basis')} testId="history-limits">
+        <Figure label={t('history.limits')} testId="history-limits">
           <Stack gap={0}>
             {limits.map((text) => (
               <Text key={text} size="xs" ff="monospace">
