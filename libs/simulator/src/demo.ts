@@ -11,6 +11,8 @@ import { DEFAULT_SPECIMEN, specimenProfile } from './specimens';
 /** The demo research's fixed id, so every start finds the same one. */
 export const DEMO_RESEARCH_ID = 'f1a3e000-0834-4000-8000-00000000de30';
 const DEMO_HOURS = 3;
+/** Seconds the simulated DAQ scans before ignition. */
+const PRE_IGNITION_S = 60;
 /** The EI2 60 door: its 24 thermocouples are the demo config's markers. */
 const SPECIMEN = specimenProfile(DEFAULT_SPECIMEN)!;
 /** The demo research's test profile, the specimen's. */
@@ -68,8 +70,8 @@ export async function startDemo(options: {
     profile: SPECIMEN,
     rate: 1,
     speed: 1,
-    preIgnition: 60,
-    startTime: Math.max(0, Math.round((now.getTime() - startAt.getTime()) / 1000)),
+    // The furnace is lit a minute after the research starts: the minute before gives T0.
+    startTime: Math.round((now.getTime() - startAt.getTime()) / 1000) - PRE_IGNITION_S,
     clientId: `furnace-demo-daq-${randomUUID().slice(0, 8)}`,
   });
   return { researchId: DEMO_RESEARCH_ID, stop: () => simulator.stop() };
