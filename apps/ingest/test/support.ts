@@ -31,7 +31,7 @@ export interface TestBroker {
 
 export async function startTestBroker(): Promise<TestBroker> {
   if (TEST_MQTT_URL) return { url: TEST_MQTT_URL, shared: true, stop: async () => undefined };
-  const broker: EmbeddedBroker = await startEmbeddedBroker({ port: 0 });
+  const broker: EmbeddedBroker = await startEmbeddedBroker({ port: 0, access: 'open' });
   return { url: broker.url, shared: false, stop: () => broker.stop() };
 }
 

@@ -48,6 +48,8 @@ const envSchema = z.object({
   REDIS_URL: urlWith(['redis:', 'rediss:']),
   MQTT_URL: urlWith(['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']),
   MQTT_PORT: port(1883),
+  // Where the embedded broker listens: loopback unless said otherwise (beyond it, credentials are required).
+  MQTT_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   MQTT_USERNAME: optionalString,
   MQTT_PASSWORD: optionalString,
   // The ingest's MQTT client id: stable across restarts (its persistent session holds what the broker
@@ -107,6 +109,8 @@ export interface AppConfig {
   /** Unset: the embedded aedes broker listens on mqttPort. */
   mqttUrl?: string;
   mqttPort: number;
+  /** Address the embedded broker listens on (127.0.0.1 unless MQTT_HOST says otherwise). */
+  mqttHost: string;
   mqttUsername?: string;
   mqttPassword?: string;
   /** The ingest's MQTT client id (persistent session). */
@@ -135,6 +139,11 @@ export interface AppConfig {
   loginRateLimit: number;
   /** Embedded mode offers a demo research fed by the simulator. */
   demo: boolean;
+}
+
+/** True for an address only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Reads the secret kept in the data directory, creating it on first start (embedded mode only). */
@@ -166,6 +175,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SMTP_HOST && !e.EMAILS_FROM_EMAIL) {
     throw new ConfigError('Invalid configuration:\n  EMAILS_FROM_EMAIL: required when SMTP_HOST is set');
   }
+  if (!e.MQTT_URL && !isLoopback(e.MQTT_HOST) && !(e.MQTT_USERNAME && e.MQTT_PASSWORD)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=${e.MQTT_HOST}); every DAQ then signs in with them`,
+    );
+  }
+  if (!!e.MQTT_USERNAME !== !!e.MQTT_PASSWORD) {
+    throw new ConfigError(`Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`);
+  }
   const secretKey = e.SECRET_KEY ?? embeddedSecret(dataDir);
   return {
     env: e.NODE_ENV,
@@ -176,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
+    mqttHost: e.MQTT_HOST,
     mqttUsername: e.MQTT_USERNAME,
     mqttPassword: e.MQTT_PASSWORD,
     mqttClientId: e.MQTT_CLIENT_ID,
@@ -217,7 +235,7 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     dataDir: c.dataDir,
     database: c.databaseUrl ? redact(c.databaseUrl) : 'embedded (PGlite)',
     bus: c.redisUrl ? redact(c.redisUrl) : 'in-process',
-    broker: c.mqttUrl ? redact(c.mqttUrl) : `embedded (aedes) on port ${c.mqttPort}`,
+    broker: c.mqttUrl ? redact(c.mqttUrl) : `embedded (aedes) on ${c.mqttHost}:${c.mqttPort}`,
     mail: c.smtp ? `smtp://${c.smtp.host}:${c.smtp.port}` : `outbox (${join(c.dataDir, 'outbox')})`,
     frontendHost: c.frontendHost,
   };
