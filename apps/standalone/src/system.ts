@@ -33,7 +33,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
       embedded = await startEmbeddedDatabase({ dataDir: config.dataDir });
       stops.push(() => embedded!.stop());
       databaseUrl = embedded.url;
-      log.log(`Embedded PostgreSQL (PGlite) on ${embedded.url.replace(/:[^:@/]*@/, ':***@')}, data in ${config.dataDir}`);
+      log.log(`Embedded PostgreSQL (PGlite) on the Unix socket ${embedded.socketPath} (this user only), data in ${config.dataDir}`);
     }
     const dataSource = await openDatabase({ url: databaseUrl, applicationName: 'furnace-standalone', poolSize: embedded ? 4 : 10 });
     stops.push(() => dataSource.destroy());
