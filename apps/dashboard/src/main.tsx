@@ -1,3 +1,5 @@
+// First: before any schema is used (see the module).
+import './app/zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';

@@ -93,6 +93,23 @@ const envSchema = z.object({
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty']).optional()),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
   DEMO: bool(true),
+  // Who may frame the dashboard (CSP frame-ancestors): 'none', 'self' and/or http(s) origins, space-separated.
+  FRAME_ANCESTORS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("'none'")
+      .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+      .pipe(
+        z.array(
+          z.string().refine(
+            (s) => ["'none'", "'self'"].includes(s) || /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(s),
+            { error: (issue) => `expected 'none', 'self' or origins such as https://intranet.lab.example, got ${JSON.stringify(issue.input)}` },
+          ),
+        ),
+      )
+      .refine((list) => !list.includes("'none'") || list.length === 1, "'none' cannot be combined with other sources"),
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -139,6 +156,8 @@ export interface AppConfig {
   loginRateLimit: number;
   /** Embedded mode offers a demo research fed by the simulator. */
   demo: boolean;
+  /** CSP frame-ancestors sources: who may show the dashboard in a frame ('none' by default). */
+  frameAncestors: string[];
 }
 
 /** True for an address only this machine can reach (127.0.0.0/8, ::1, localhost). */
@@ -215,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'pretty'),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     demo: e.DEMO && embeddedDatabase,
+    frameAncestors: e.FRAME_ANCESTORS,
   };
 }
 

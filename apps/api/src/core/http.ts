@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 export const API_PREFIX = 'api/v1';
+
+/** Placeholder in the built index.html (Vite's html.cspNonce), replaced by each response's CSP nonce. */
+export const CSP_NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 /** Gives each request an id (kept from X-Request-Id when a proxy set one) and logs it once when it ends. */
 export function requestLog(): (req: Request, res: Response, next: NextFunction) => void {
@@ -29,6 +32,13 @@ export function requestLog(): (req: Request, res: Response, next: NextFunction) 
 export function serveDashboard(app: NestExpressApplication, distDir: string): boolean {
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) return false;
+  // index.html carries the response's CSP nonce (see security-headers.ts): built once, filled per response.
+  const html = readFileSync(index, 'utf8').split(CSP_NONCE_PLACEHOLDER);
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    // The template itself is never served as a file: it is answered below, with its nonce.
+    if (req.path === '/index.html') req.url = '/';
+    next();
+  });
   app.use(
     express.static(distDir, {
       index: false,
@@ -41,7 +51,7 @@ export function serveDashboard(app: NestExpressApplication, distDir: string): bo
   app.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    res.type('html').send(html.join((res.locals as { cspNonce?: string }).cspNonce ?? ''));
   });
   return true;
 }

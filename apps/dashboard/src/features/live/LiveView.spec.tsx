@@ -273,6 +273,9 @@ describe('the live layout', () => {
     expect(position).toHaveTextContent('Kamera 1 z 1');
     const iframe = screen.getByTitle('Podgląd z kamery');
     expect(iframe).toHaveAttribute('src', 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1');
+    // Sandboxed without top navigation, forms or pop-ups; no referrer (the page URL may hold a client's code).
+    expect(iframe).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-presentation');
+    expect(iframe).toHaveAttribute('referrerpolicy', 'no-referrer');
     await user.click(next);
     expect(position).toHaveTextContent('Zdjęcie 1 z 2');
     await user.click(previous);
