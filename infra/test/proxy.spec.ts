@@ -113,7 +113,16 @@ describe('nginx.conf', () => {
   });
 
   it('does not expose the metrics', () => {
-    const metrics = child(server, 'location', '/api/v1/metrics')?.block;
+    const location = child(server, 'location', '~*');
+    // Case-insensitive: nginx compares prefix locations case-sensitively on Linux, so /API/V1/METRICS
+    // would pass a prefix rule (the API's own routes are case-sensitive: see apps/api/src/app.ts).
+    expect(location?.args).toEqual(['~*', '^/api/v1/metrics(/|$)']);
+    const pattern = new RegExp(location!.args[1]!, 'i');
+    for (const path of ['/api/v1/metrics', '/API/V1/METRICS', '/api/v1/Metrics', '/api/v1/metrics/']) expect(pattern.test(path)).toBe(true);
+    for (const path of ['/api/v1/metricsx', '/api/v1/research/']) expect(pattern.test(path)).toBe(false);
+    // No prefix location for the metrics that a case-sensitive match would use instead.
+    expect(children(server, 'location').filter((l) => l.args.join(' ').toLowerCase().includes('metrics'))).toEqual([location]);
+    const metrics = location?.block;
     expect(child(metrics, 'return')?.args[0] ?? child(metrics, 'deny')?.args[0]).toMatch(/^(404|403|all)$/);
     expect(child(metrics, 'proxy_pass')).toBeUndefined();
   });

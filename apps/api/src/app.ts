@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
@@ -38,7 +39,12 @@ export function openApiDocument(app: NestExpressApplication, brand = 'Furnace Li
 /** Builds the API (not yet listening): REST under /api/v1, its OpenAPI document and docs page, the dashboard. */
 export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerService; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
   const logger = options.logger ?? createLogger(deps.config);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { logger, bodyParser: false });
+  // Routes match case-sensitively: /api/v1/METRICS is not /api/v1/metrics, so a proxy rule written for
+  // one spelling (infra/nginx/nginx.conf) cannot be walked around with another. Express reads the
+  // setting once, when its router is first used: hence an instance of our own, configured first.
+  const server = express();
+  server.set('case sensitive routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), new ExpressAdapter(server), { logger, bodyParser: false });
   app.use(requestLog());
   app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
   app.useBodyParser('json', { limit: '1mb' });
