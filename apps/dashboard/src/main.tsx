@@ -1,5 +1,5 @@
-// First: before any schema is used (see the module).
-import './app/zod-jitless';
+// First: before any schema is used or style injected (see the module).
+import './app/csp';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';

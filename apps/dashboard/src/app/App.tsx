@@ -9,18 +9,12 @@ import { removeToken } from '../api/auth-token';
 import { configureApiClient } from '../api/client';
 import { i18n } from '../i18n';
 import { themeStorageManager } from './color-scheme';
+import { cspNonce } from './csp';
 import { createQueryClient } from './query-client';
 import { createAppRouter, type AppRouter } from './router';
 import { theme } from './theme';
 
 const colorSchemeManager = themeStorageManager();
-
-/** The response's CSP nonce (see vite.config.ts html.cspNonce), for the <style> elements Mantine injects. */
-function styleNonce(): string {
-  const meta = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]');
-  // Browsers hide a nonce attribute's value from getAttribute once the page has loaded; the property keeps it.
-  return meta?.nonce || meta?.content || '';
-}
 
 function createApp(): { router: AppRouter; queryClient: ReturnType<typeof createQueryClient> } {
   configureApiClient();
@@ -46,7 +40,7 @@ export function App() {
   const [{ router, queryClient }] = useState(createApp);
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={styleNonce}>
+      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={cspNonce}>
         <Notifications position="top-right" limit={4} zIndex={1000} />
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>
