@@ -37,6 +37,26 @@ describe('loadConfig', () => {
     expect(c.demo).toBe(false);
   });
 
+  it('keeps the embedded broker on loopback unless MQTT_HOST says otherwise, and then requires credentials', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).mqttHost).toBe('127.0.0.1');
+    expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '0.0.0.0' })).toThrow(
+      /MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback \(MQTT_HOST=0\.0\.0\.0\)/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '192.168.1.5', MQTT_USERNAME: 'daq' })).toThrow(/MQTT_USERNAME, MQTT_PASSWORD: required/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_USERNAME: 'daq' })).toThrow(/MQTT_PASSWORD: required with MQTT_USERNAME/);
+    expect(loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '0.0.0.0', MQTT_USERNAME: 'daq', MQTT_PASSWORD: 'pw-123456' })).toMatchObject({ mqttHost: '0.0.0.0', mqttUsername: 'daq' });
+    expect(loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '127.0.0.2' }).mqttHost).toBe('127.0.0.2');
+    // A broker named by MQTT_URL is not embedded: MQTT_HOST does not apply.
+    expect(loadConfig({ DATA_DIR: tmp(), MQTT_URL: 'mqtt://broker:1883', MQTT_HOST: '0.0.0.0' }).embedded.broker).toBe(false);
+  });
+
+  it("reads FRAME_ANCESTORS as CSP sources, 'none' by default", () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).frameAncestors).toEqual(["'none'"]);
+    expect(loadConfig({ DATA_DIR: tmp(), FRAME_ANCESTORS: "'self' https://intranet.lab.example" }).frameAncestors).toEqual(["'self'", 'https://intranet.lab.example']);
+    expect(() => loadConfig({ DATA_DIR: tmp(), FRAME_ANCESTORS: '*' })).toThrow(/FRAME_ANCESTORS: expected 'none', 'self' or origins/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), FRAME_ANCESTORS: "'none' https://a.example" })).toThrow(/FRAME_ANCESTORS: 'none' cannot be combined/);
+  });
+
   it('never puts a password into the description it logs', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u:hunter22@db/x', SECRET_KEY: 's'.repeat(40), REDIS_URL: 'redis://:redispw@r:6379' });
     const text = JSON.stringify(describeConfig(c));
