@@ -1,36 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAIN } from '../system';
-import { type SecuredSystem, startSecuredSystem } from './support';
+import { listeningSockets, type SecuredSystem, startSecuredSystem } from './support';
 
 /*
  * The embedded PGlite checks no password: whoever reaches its wire protocol owns every row. It must
  * be reachable by the system's own process only, not by another user of the machine.
  */
-
-/** TCP ports the process listens on (Linux: its socket inodes matched against /proc/net/tcp{,6}). */
-function listeningPorts(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const ports = new Set<number>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    if (!existsSync(table)) continue;
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      // f[1] local address:port (hex), f[3] state (0A = LISTEN), f[9] inode
-      if (f.length > 9 && f[3] === '0A' && inodes.has(f[9]!)) ports.add(parseInt(f[1]!.split(':')[1]!, 16));
-    }
-  }
-  return [...ports].sort((a, b) => a - b);
-}
 
 describe('security: the embedded database (PGlite)', () => {
   let sys: SecuredSystem;
@@ -53,7 +30,7 @@ describe('security: the embedded database (PGlite)', () => {
 
     // The process listens on the HTTP port and the broker's port, and on nothing else a local user could dial.
     const port = Number(new URL(sys.proc.url).port);
-    expect(listeningPorts(sys.proc.child.pid!)).toEqual([port, sys.mqttPort].sort((a, b) => a - b));
+    expect(listeningSockets(sys.proc.child.pid!).map((l) => l.port)).toEqual([port, sys.mqttPort].sort((a, b) => a - b));
 
     // Another local user (nobody) trying the socket is refused by the kernel. Only root can act as
     // another user; run unprivileged, the modes above are what that user would meet.

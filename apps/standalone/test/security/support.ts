@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, type RunningProcess, startSystemProcess } from '../system';
@@ -79,4 +79,40 @@ export function externalAddress(): string | undefined {
     for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   }
   return undefined;
+}
+
+/**
+ * The TCP sockets a process listens on, with their local address (Linux: the process's socket inodes
+ * matched against /proc/net/tcp and tcp6), sorted by port.
+ */
+export function listeningSockets(pid: number): { address: string; port: number }[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const found: { address: string; port: number }[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port (hex, IPv4 bytes little-endian), f[3] state (0A = LISTEN), f[9] inode
+      if (f.length <= 9 || f[3] !== '0A' || !inodes.has(f[9]!)) continue;
+      const [hex, port] = f[1]!.split(':');
+      const address =
+        hex!.length === 8
+          ? Buffer.from(hex!, 'hex').reverse().join('.')
+          : hex === '00000000000000000000000000000000'
+            ? '::'
+            : hex === '00000000000000000000000001000000'
+              ? '::1'
+              : hex!;
+      found.push({ address, port: parseInt(port!, 16) });
+    }
+  }
+  return found.sort((a, b) => a.port - b.port);
 }
