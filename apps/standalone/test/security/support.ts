@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type RunningProcess, startSystemProcess } from '../system';
+import { freePort } from '@furnace/testing';
+import { type RunningProcess, startSystemProcess } from '../system';
 
 export const SUPERUSER = { email: 'boss@lab.example', password: 'boss-password-1' };
 
