@@ -86,7 +86,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     banner.push(
       `  MQTT broker: ${broker ? `embedded, port ${broker.port}` : `${brokerHost}:${brokerPort}`}; a DAQ publishes to furnace/<research id>/data, QoS 1`,
       `  Publish:     mosquitto_pub -h ${brokerHost} -p ${brokerPort}${daq ? ' -u "$MQTT_USERNAME" -P "$MQTT_PASSWORD"' : ''} -q 1 -t furnace/<research id>/data -m '{"time": 12.5, "radiance": 1.8, "pressure": 16.2, "pk": 812.4, "thermocouples_out": [21.4, 22.0]}'`,
-      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${brokerHost}:${brokerPort}`,
+      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${daq ? '<MQTT_USERNAME>:<MQTT_PASSWORD>@' : ''}${brokerHost}:${brokerPort}`,
     );
     log.log(`Started in ${Date.now() - started} ms`);
     return {
