@@ -1,10 +1,12 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACCESS_RULE, type AccessRule, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
+import { ACCESS_RULE, type AccessRule, PASSWORD_CHANGE_PENDING, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
 import type { AuthedRequest, Principal } from './principal';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
 import { TokenService } from './token.service';
 import { UsersRepository } from '../users/users.repository';
+
+export const PASSWORD_CHANGE_REQUIRED = 'password change required';
 
 /** Reads a bearer token from the Authorization header. */
 export function bearerToken(req: Pick<AuthedRequest, 'headers'>): string | null {
@@ -47,6 +49,9 @@ export class AccessGuard implements CanActivate {
       if (researchId !== principal.researchId) throw new ForbiddenException("The user doesn't have enough privileges");
       return true;
     }
+    if (principal.user.mustChangePassword && !this.reflector.getAllAndOverride<boolean | undefined>(PASSWORD_CHANGE_PENDING, targets)) {
+      throw new ForbiddenException(PASSWORD_CHANGE_REQUIRED);
+    }
     if (rule === 'superuser' && !principal.user.isSuperuser) {
       throw new ForbiddenException("The user doesn't have enough privileges");
     }
@@ -61,11 +66,12 @@ export class AccessGuard implements CanActivate {
     if (claims.typ === 'viewer') {
       // Deleting the client's e-mail record revokes the access at once, not when the token expires.
       if (!(await this.ownership.isInvited(claims.sub, claims.rid))) throw new ForbiddenException('Access code no longer valid');
-      return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub };
+      return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
     }
     const user = await this.users.findById(claims.sub);
-    if (!user) throw new UnauthorizedException('Could not validate credentials');
+    // A deleted account, or a token issued before the password changed or the account was deactivated.
+    if (!user || user.tokenVersion !== claims.ver) throw new UnauthorizedException('Could not validate credentials');
     if (!user.isActive) throw new ForbiddenException('Inactive user');
-    return { kind: 'user', user };
+    return { kind: 'user', user, expiresAt: new Date(claims.exp * 1000) };
   }
 }

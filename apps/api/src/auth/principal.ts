@@ -2,8 +2,8 @@ import type { UserEntity } from '@furnace/db';
 
 /** Who is calling: a member of staff (a user) or a client watching one research. */
 export type Principal =
-  | { kind: 'user'; user: UserEntity }
-  | { kind: 'viewer'; researchId: string; emailId: string };
+  | { kind: 'user'; user: UserEntity; expiresAt: Date }
+  | { kind: 'viewer'; researchId: string; emailId: string; expiresAt: Date };
 
 export interface AuthedRequest {
   principal?: Principal;
