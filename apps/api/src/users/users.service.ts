@@ -63,7 +63,7 @@ export class UsersService {
    * Self-registration never grants rights: with `approval` (the default) the account is inactive until
    * a superuser activates it; `open` makes it an active ordinary account; `off` refuses.
    */
-  register(mode: SignupMode, input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
+  async register(mode: SignupMode, input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
     if (mode === 'off') throw new ForbiddenException('Sign-up is disabled');
     return this.create({ ...input, isActive: mode === 'open', isSuperuser: false });
   }
