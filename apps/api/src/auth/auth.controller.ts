@@ -40,7 +40,7 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @RateLimited('address', 'account')
-  @Throttle({ default: { limit: 5, ttl: 15 * 60_000 }, account: { limit: 5, ttl: 15 * 60_000 } })
+  @Throttle({ account: { limit: 5, ttl: 15 * 60_000 } })
   @ApiOkResponse({ type: MessageDto })
   @ApiTooManyRequestsResponse({ description: 'Too many requests from this address or for this account (Retry-After says when to try again)' })
   async recover(@Param('email') email: string): Promise<MessageDto> {
