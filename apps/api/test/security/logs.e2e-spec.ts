@@ -1,0 +1,108 @@
+// "No log line contains a token or a code": a built API process (as deployed, JSON logs, every level
+// a production runs with) is driven through everything that carries a credential (logins, code
+// exchanges, stream URLs with ?token=, ?code= and ?ticket=, refused ones too, recovery and reset
+// links, REST requests with credentials in their query strings), then its whole output is searched
+// for every secret it was given or gave out.
+import request from 'supertest';
+import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { auth, login, newUser, SUPERUSER } from '../harness';
+import { connectViewer, refusal, streamUrl } from '../live-support';
+import { startTestSmtp, type TestSmtp } from '../smtp';
+import { waitFor } from '../wait';
+import { apiEnv, type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+// A separate API process needs a real PostgreSQL and Redis (its main refuses to run embedded).
+const skipReason = TEST_DATABASE_URL && TEST_REDIS_URL ? null : 'needs TEST_DATABASE_URL and TEST_REDIS_URL: the API runs as its own process';
+const describeIfServices = skipReason ? describe.skip : describe;
+
+describeIfServices(`security: logs${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let db: TestDatabase;
+  let smtp: TestSmtp;
+  let proc: AppProcess;
+  let output = '';
+
+  beforeAll(async () => {
+    const missing = missingBuild(['api']);
+    if (missing) throw new Error(missing);
+    db = await createTestDatabase();
+    smtp = await startTestSmtp();
+    proc = await startApp('api', apiEnv({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL! }, SUPERUSER, { FRONTEND_HOST: 'http://dashboard.test', ...smtp.env('furnace@lab.example') }));
+    // The whole output from here on (AppProcess keeps only its tail).
+    proc.child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    proc.child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  }, 120_000);
+  afterAll(async () => {
+    await proc?.stop();
+    await smtp?.close();
+    await db?.drop();
+  });
+
+  it('no log line contains a token, a code, a ticket or a password used during the run; request lines log the path only', async () => {
+    const http = request(proc.url);
+    const secrets: string[] = [SUPERUSER.password];
+    const admin = await login({ http }, SUPERUSER.email, SUPERUSER.password);
+    secrets.push(admin);
+    const research = (
+      await http.post('/api/v1/research/').set(auth(admin)).send({
+        name: 'Logged run',
+        start_at: new Date(Date.now() - 3600_000).toISOString(),
+        end_at: new Date(Date.now() + 3600_000).toISOString(),
+      })
+    ).body as { id: string };
+    const code = (await http.post('/api/v1/research/emails').set(auth(admin)).send({ research_id: research.id, email: 'logged-client@example.com' })).body.id as string;
+    secrets.push(code);
+    // The invitation carries the code in its link.
+    expect((await http.post(`/api/v1/research/emails/${code}/send`).set(auth(admin))).status).toBe(200);
+    const viewer = (await http.post(`/api/v1/research/${research.id}/viewer-token`).send({ code })).body.access_token as string;
+    secrets.push(viewer);
+
+    // Streams with every kind of credential in the URL, accepted and refused.
+    const ticket = (await http.post(`/api/v1/research/${research.id}/stream-ticket`).set(auth(admin))).body.ticket as string;
+    secrets.push(ticket);
+    const streams = [
+      await connectViewer(streamUrl(proc, research.id, { ticket })),
+      await connectViewer(streamUrl(proc, research.id, { token: admin })),
+      await connectViewer(streamUrl(proc, research.id, { code })),
+      await connectViewer(streamUrl(proc, research.id, { token: viewer })),
+    ];
+    for (const s of streams) await s.close();
+    expect((await refusal(streamUrl(proc, research.id, { ticket }))).status).toBe(401);
+    const forged = `${admin.slice(0, -4)}AAAA`;
+    secrets.push(forged);
+    expect((await refusal(streamUrl(proc, research.id, { token: forged }))).status).toBe(401);
+    expect((await refusal(streamUrl(proc, research.id, { code }), { Origin: 'https://evil.example' })).status).toBe(403);
+
+    // REST requests with credentials where they do not belong: in the query string.
+    expect((await http.get(`/api/v1/users/me?token=${admin}`).set(auth(admin))).status).toBe(200);
+    expect((await http.get(`/view/${research.id}?code=${code}`)).status).toBeLessThan(500);
+    expect((await http.get(`/api/v1/research/${research.id}?code=${code}`)).status).toBe(401);
+
+    // A sign-up (the superuser's notice), a recovery and a reset.
+    const stranger = newUser();
+    secrets.push(stranger.password);
+    expect((await http.post('/api/v1/users/signup').send(stranger)).status).toBe(200);
+    const staff = newUser();
+    secrets.push(staff.password);
+    expect((await http.post('/api/v1/users/').set(auth(admin)).send(staff)).status).toBe(200);
+    expect((await http.post(`/api/v1/password-recovery/${staff.email}`)).status).toBe(200);
+    const mail = await smtp.next((m) => m.to.includes(staff.email), 'the recovery e-mail');
+    const reset = new URL(/http:\/\/dashboard\.test\/reset-password\?token=\S+/.exec(mail.parsed.text!)![0]).searchParams.get('token')!;
+    secrets.push(reset, 'reset-new-password-1');
+    expect((await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-1' })).status).toBe(200);
+    expect((await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-2' })).status).toBe(400);
+    secrets.push(await login({ http }, staff.email, 'reset-new-password-1'));
+
+    // The run was logged (the check below is not vacuous): request lines with their paths.
+    await waitFor(() => output.includes('/api/v1/reset-password'), 'the request log of the reset');
+    expect(output).toContain(`"path":"/api/v1/users/me"`);
+    expect(output).toContain(`"path":"/api/v1/research/${research.id}"`);
+    for (const secret of secrets) {
+      const line = output.split('\n').find((l) => l.includes(secret));
+      expect({ secret: secret.slice(0, 12), line }).toEqual({ secret: secret.slice(0, 12), line: undefined });
+    }
+    // Nor any query string at all.
+    expect(output).not.toMatch(/[?&](token|code|ticket)=/);
+  });
+});
