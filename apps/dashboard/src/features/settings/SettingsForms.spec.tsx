@@ -9,6 +9,7 @@ const USER = {
   full_name: 'Jan',
   is_active: true,
   is_superuser: false,
+  must_change_password: false,
 };
 
 describe('ProfileForm', () => {
