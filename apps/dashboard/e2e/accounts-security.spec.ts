@@ -81,6 +81,46 @@ test('SIGNUP=approval shows the sign-up link on /login (SIGNUP=off hides it: see
   await snap(page, 'login-signup-off', { only: 'desktop' });
 });
 
+test('the live socket carries a single-use ticket, never the staff token or the client code; deleting the client closes their view', async ({ page, request, browser }) => {
+  const token = await apiToken(request, ADMIN.email, ADMIN.password);
+  const headers = { Authorization: `Bearer ${token}` };
+  const research = (await (
+    await request.post(`${API}/research`, {
+      headers,
+      data: { name: 'Bilety strumienia', start_at: new Date(Date.now() - 3600_000).toISOString(), end_at: new Date(Date.now() + 3600_000).toISOString(), is_radiance: true, is_furnance: true, is_pressure: true },
+    })
+  ).json()) as { id: string };
+  const code = ((await (await request.post(`${API}/research/emails`, { headers, data: { research_id: research.id, email: uniqueEmail('ticket-client') } })).json()) as { id: string }).id;
+
+  const staffSockets: string[] = [];
+  page.on('websocket', (ws) => staffSockets.push(ws.url()));
+  await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+  await page.goto(`/research/${research.id}/view`);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', '1');
+
+  const client = await browser.newPage();
+  const clientSockets: string[] = [];
+  client.on('websocket', (ws) => clientSockets.push(ws.url()));
+  await client.goto(`/view/${research.id}?code=${code}`);
+  await expect(client.getByTestId('connection-status')).toHaveAttribute('data-status', '1');
+
+  for (const url of [...staffSockets, ...clientSockets]) {
+    expect(url).toMatch(new RegExp(`/api/v1/research/dane/stream/${research.id}\\?ticket=[\\w-]+$`));
+    expect(url).not.toContain(token);
+    expect(url).not.toContain(code);
+  }
+  expect(staffSockets.length).toBeGreaterThan(0);
+  expect(clientSockets.length).toBeGreaterThan(0);
+
+  // Revoking the client's access closes their stream; reconnecting is refused and the view says so.
+  expect((await request.delete(`${API}/research/emails/${code}`, { headers })).ok()).toBeTruthy();
+  await expect(client.getByTestId('connection-status')).toHaveAttribute('data-status', '0', { timeout: 5_000 });
+  await expect(client.getByText('Brak dostępu')).toBeVisible({ timeout: 20_000 });
+  await snap(client, 'live-revoked', { only: 'desktop' });
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', '1');
+  await client.close();
+});
+
 test.describe('the default superuser password', () => {
   // A system of its own, started as `npm start` starts it with FIRST_SUPERUSER_PASSWORD unset.
   let server: ChildProcess | undefined;

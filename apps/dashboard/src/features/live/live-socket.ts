@@ -29,8 +29,11 @@ export interface LiveSocketOptions {
   onStatus: (status: ConnectionStatus) => void;
   onFrame: (frame: DaqPayload) => void;
   onUpdate: (kind: UpdateKind) => void;
-  /** The socket closed without ever opening (refused upgrade, server down). */
-  onRefused?: () => void;
+  /**
+   * The socket closed without ever opening (refused upgrade, server down), or its URL could not be
+   * had (`error`: why, e.g. the ticket request's 403).
+   */
+  onRefused?: (error?: unknown) => void;
   createSocket?: (url: string) => SocketLike;
   heartbeatMs?: number;
   reconnectMs?: number;
@@ -126,7 +129,7 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
   const failed = (error: unknown, refused: boolean) => {
     log('Live stream: cannot connect', error);
     setStatus(0);
-    if (refused) options.onRefused?.();
+    if (refused) options.onRefused?.(error);
     scheduleReconnect();
   };
 

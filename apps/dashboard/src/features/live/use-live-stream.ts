@@ -34,7 +34,7 @@ export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, research
  * connection closes before it opened or no ticket is given: a viewer's token may have expired, and
  * the caller exchanges the code again.
  */
-export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: () => void }): LiveStream {
+export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: (error?: unknown) => void }): LiveStream {
   const queryClient = useQueryClient();
   const [frames] = useState(createFrameSource);
   const [status, setStatus] = useState<ConnectionStatus>(0);
@@ -56,7 +56,7 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
       onStatus: setStatus,
       onFrame: (frame) => frames.push(frame),
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
-      onRefused: () => latest.current.onRefused?.(),
+      onRefused: (error) => latest.current.onRefused?.(error),
     });
     socket.current = live;
     return () => {
