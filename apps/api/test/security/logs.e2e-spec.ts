@@ -1,34 +1,48 @@
-// "No log line contains a token or a code": a built API process (as deployed, JSON logs, every level
-// a production runs with) is driven through everything that carries a credential (logins, code
+// "No log line contains a token or a code": the built system (`npm start`'s process: API, ingest and
+// what is not configured embedded; JSON logs, every level a production runs with) is driven through everything that carries a credential (logins, code
 // exchanges, stream URLs with ?token=, ?code= and ?ticket=, refused ones too, recovery and reset
 // links, REST requests with credentials in their query strings), then its whole output is searched
 // for every secret it was given or gave out.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { auth, login, newUser, SUPERUSER } from '../harness';
 import { connectViewer, refusal, streamUrl } from '../live-support';
 import { startTestSmtp, type TestSmtp } from '../smtp';
 import { waitFor } from '../wait';
-import { apiEnv, type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
+import { type AppProcess, freePort, missingBuild, startApp } from '../../../../test/support/app-processes';
 
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
-// A separate API process needs a real PostgreSQL and Redis (its main refuses to run embedded).
-const skipReason = TEST_DATABASE_URL && TEST_REDIS_URL ? null : 'needs TEST_DATABASE_URL and TEST_REDIS_URL: the API runs as its own process';
-const describeIfServices = skipReason ? describe.skip : describe;
-
-describeIfServices(`security: logs${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let db: TestDatabase;
+describe('security: logs', () => {
+  let db: TestDatabase | undefined;
   let smtp: TestSmtp;
   let proc: AppProcess;
+  let dataDir = '';
   let output = '';
 
   beforeAll(async () => {
-    const missing = missingBuild(['api']);
+    const missing = missingBuild(['standalone']);
     if (missing) throw new Error(missing);
-    db = await createTestDatabase();
     smtp = await startTestSmtp();
-    proc = await startApp('api', apiEnv({ databaseUrl: db.url, redisUrl: TEST_REDIS_URL! }, SUPERUSER, { FRONTEND_HOST: 'http://dashboard.test', ...smtp.env('furnace@lab.example') }));
+    dataDir = mkdtempSync(join(tmpdir(), 'furnace-logs-'));
+    // The machine's PostgreSQL and Redis when the run has them, embedded PGlite and bus otherwise.
+    db = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
+    proc = await startApp('standalone', {
+      NODE_ENV: 'production',
+      LOG_FORMAT: 'json',
+      DATA_DIR: dataDir,
+      MQTT_PORT: String(await freePort()),
+      DEMO: 'false',
+      SECRET_KEY: 'logs-secret-key-that-is-long-enough-0123456789',
+      FIRST_SUPERUSER: SUPERUSER.email,
+      FIRST_SUPERUSER_PASSWORD: SUPERUSER.password,
+      FRONTEND_HOST: 'http://dashboard.test',
+      LOGIN_RATE_LIMIT: '1000',
+      ...(db ? { DATABASE_URL: db.url } : {}),
+      ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
+      ...smtp.env('furnace@lab.example'),
+    });
     // The whole output from here on (AppProcess keeps only its tail).
     proc.child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     proc.child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -37,6 +51,7 @@ describeIfServices(`security: logs${skipReason ? ` (skipped: ${skipReason})` : '
     await proc?.stop();
     await smtp?.close();
     await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('no log line contains a token, a code, a ticket or a password used during the run; request lines log the path only', async () => {
