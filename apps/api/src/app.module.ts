@@ -10,6 +10,7 @@ import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
 import { Revocations } from './auth/revocations';
+import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
@@ -17,6 +18,7 @@ import { LiveModule } from './live/live.module';
 import { MailModule } from './mail/mail.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ResearchModule } from './research/research.module';
+import { ThermoModule } from './thermo/thermo.module';
 import { UsersModule } from './users/users.module';
 
 export interface ApiDeps {
@@ -62,6 +64,8 @@ export class AppModule {
         HistoryModule,
         MetricsModule,
         ResearchModule,
+        EmailsModule,
+        ThermoModule,
       ],
     };
   }

@@ -1,6 +1,7 @@
 import { ForbiddenException, HttpException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { isResearchId } from '@furnace/contracts';
-import { AccessGuard, PASSWORD_CHANGE_REQUIRED } from '../auth/access.guard';
+import { PASSWORD_CHANGE_REQUIRED } from '../auth/access.guard';
+import { CallerService } from '../auth/caller.service';
+import { ResearchOwnershipRepository } from '../auth/research-ownership.repository';
 import type { Revocation } from '../auth/revocations';
 import { UsersRepository } from '../users/users.repository';
 import { LiveRepository } from './live.repository';
@@ -36,10 +37,11 @@ export interface StreamAccess {
 @Injectable()
 export class LiveAccessService {
   constructor(
-    private readonly access: AccessGuard,
+    private readonly callers: CallerService,
     private readonly repository: LiveRepository,
     private readonly tickets: StreamTickets,
     private readonly users: UsersRepository,
+    private readonly ownership: ResearchOwnershipRepository,
   ) {}
 
   /** Resolves with whose access it is when the caller may watch; throws the HTTP exception to answer otherwise. */
@@ -52,13 +54,13 @@ export class LiveAccessService {
       if (holder.userId) {
         const user = await this.users.findById(holder.userId);
         if (!user?.isActive) throw new UnauthorizedException('Could not validate credentials');
-      } else if (!holder.emailId || !(await this.repository.codeOpens(holder.emailId, researchId))) {
+      } else if (!holder.emailId || !(await this.ownership.isInvited(holder.emailId, researchId))) {
         throw new ForbiddenException('Access code no longer valid');
       }
       access = { userId: holder.userId, emailId: holder.emailId, expiresAt: holder.credentialExpiresAt };
     } else if (credentials.token) {
       // The same token rules as every REST route (expiry, revoked codes, inactive users, token version).
-      const principal = await this.access.resolve(credentials.token);
+      const principal = await this.callers.fromToken(credentials.token);
       if (principal.kind === 'viewer' && principal.researchId !== researchId) {
         throw new ForbiddenException("The user doesn't have enough privileges");
       }
@@ -68,10 +70,8 @@ export class LiveAccessService {
           ? { userId: principal.user.id, emailId: null, expiresAt: principal.expiresAt }
           : { userId: null, emailId: principal.emailId, expiresAt: principal.expiresAt };
     } else if (credentials.code) {
-      if (!isResearchId(credentials.code) || !(await this.repository.codeOpens(credentials.code.toLowerCase(), researchId))) {
-        throw new ForbiddenException('Invalid access code');
-      }
-      access = { userId: null, emailId: credentials.code.toLowerCase(), expiresAt: null };
+      const principal = await this.callers.fromCode(credentials.code, researchId);
+      access = { userId: null, emailId: principal.kind === 'viewer' ? principal.emailId : null, expiresAt: null };
     } else {
       throw new UnauthorizedException('Not authenticated');
     }

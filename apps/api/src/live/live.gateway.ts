@@ -5,6 +5,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
 import type { AppConfig } from '@furnace/config';
+import { bearerToken } from '../auth/caller.service';
 import { type Revocation, Revocations } from '../auth/revocations';
 import { API_PREFIX } from '../core/http';
 import { APP_CONFIG } from '../core/tokens';
@@ -97,7 +98,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     try {
       access = await this.access.authorize(researchId, {
         ticket: url.searchParams.get('ticket'),
-        token: url.searchParams.get('token') ?? bearer(req),
+        token: url.searchParams.get('token') ?? bearerToken(req),
         code: url.searchParams.get('code'),
       });
       lease = await this.live.open(researchId);
@@ -211,11 +212,6 @@ export function textFrame(data: Buffer): Buffer {
   framedData = data;
   framed = frame;
   return frame;
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  return match ? match[1]! : null;
 }
 
 function rawToString(data: RawData): string {

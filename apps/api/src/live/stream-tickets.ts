@@ -38,7 +38,8 @@ export class StreamTickets {
       userId: principal.kind === 'user' ? principal.user.id : null,
       emailId: principal.kind === 'viewer' ? principal.emailId : null,
       expiresAt: new Date(Date.now() + STREAM_TICKET_SECONDS * 1000),
-      credentialExpiresAt: principal.expiresAt,
+      // Bought with a token (the ticket route takes bearer tokens only); a code would last until revoked.
+      credentialExpiresAt: principal.expiresAt ?? new Date(Date.now() + 365 * 24 * 3600_000),
     });
     return { ticket, expiresIn: STREAM_TICKET_SECONDS };
   }

@@ -3,7 +3,7 @@ import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { RateLimited } from '../auth/login-throttler.guard';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
   ResearchDto,

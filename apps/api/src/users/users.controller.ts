@@ -7,7 +7,7 @@ import { RateLimited } from '../auth/login-throttler.guard';
 import { APP_CONFIG } from '../core/tokens';
 import { Public, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentUser } from '../auth/current.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
 import {
   fromUserDto,

@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { auth, login, newUser, SUPERUSER } from '../harness';
-import { connectViewer, refusal, streamUrl } from '../live-support';
+import { connectViewer, freePort, login, refusal, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
+import { auth, newUser } from '../harness';
 import { startTestSmtp, type TestSmtp } from '../smtp';
-import { waitFor } from '../wait';
-import { type AppProcess, freePort, missingBuild, startApp } from '../../../../test/support/app-processes';
+import { type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
 
 describe('security: logs', () => {
   let db: TestDatabase | undefined;
@@ -60,13 +59,17 @@ describe('security: logs', () => {
     const admin = await login({ http }, SUPERUSER.email, SUPERUSER.password);
     secrets.push(admin);
     const research = (
-      await http.post('/api/v1/research/').set(auth(admin)).send({
-        name: 'Logged run',
-        start_at: new Date(Date.now() - 3600_000).toISOString(),
-        end_at: new Date(Date.now() + 3600_000).toISOString(),
-      })
+      await http
+        .post('/api/v1/research/')
+        .set(auth(admin))
+        .send({
+          name: 'Logged run',
+          start_at: new Date(Date.now() - 3600_000).toISOString(),
+          end_at: new Date(Date.now() + 3600_000).toISOString(),
+        })
     ).body as { id: string };
-    const code = (await http.post('/api/v1/research/emails').set(auth(admin)).send({ research_id: research.id, email: 'logged-client@example.com' })).body.id as string;
+    const code = (await http.post('/api/v1/research/emails').set(auth(admin)).send({ research_id: research.id, email: 'logged-client@example.com' })).body
+      .id as string;
     secrets.push(code);
     // The invitation carries the code in its link.
     expect((await http.post(`/api/v1/research/emails/${code}/send`).set(auth(admin))).status).toBe(200);
@@ -87,7 +90,13 @@ describe('security: logs', () => {
     const forged = `${admin.slice(0, -4)}AAAA`;
     secrets.push(forged);
     expect((await refusal(streamUrl(proc, research.id, { token: forged }))).status).toBe(401);
-    expect((await refusal(streamUrl(proc, research.id, { code }), { Origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (
+        await refusal(streamUrl(proc, research.id, { code }), {
+          Origin: 'https://evil.example',
+        })
+      ).status,
+    ).toBe(403);
 
     // REST requests with credentials where they do not belong: in the query string.
     expect((await http.get(`/api/v1/users/me?token=${admin}`).set(auth(admin))).status).toBe(200);
@@ -110,12 +119,15 @@ describe('security: logs', () => {
     secrets.push(await login({ http }, staff.email, 'reset-new-password-1'));
 
     // The run was logged (the check below is not vacuous): request lines with their paths.
-    await waitFor(() => output.includes('/api/v1/reset-password'), 'the request log of the reset');
+    await waitFor('the request log of the reset', () => output.includes('/api/v1/reset-password'));
     expect(output).toContain(`"path":"/api/v1/users/me"`);
     expect(output).toContain(`"path":"/api/v1/research/${research.id}"`);
     for (const secret of secrets) {
       const line = output.split('\n').find((l) => l.includes(secret));
-      expect({ secret: secret.slice(0, 12), line }).toEqual({ secret: secret.slice(0, 12), line: undefined });
+      expect({ secret: secret.slice(0, 12), line }).toEqual({
+        secret: secret.slice(0, 12),
+        line: undefined,
+      });
     }
     // Nor any query string at all.
     expect(output).not.toMatch(/[?&](token|code|ticket)=/);
