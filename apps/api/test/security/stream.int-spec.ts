@@ -1,9 +1,8 @@
 // "The live stream" part of the security model, attacked against running APIs: revoked access closes
 // open streams, the dashboard's URL carries only a single-use ticket, and a page of another origin
 // cannot open a stream. Each test asserts the refusal and that nothing arrived.
-import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectViewer, frame, login, refusal, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
+import { connectViewer, frame, login, refusal, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
 import { addClient, createResearch } from '../factories';
 import { auth, signUpUser, startTestApi, type TestApi } from '../harness';
 import { publishFrame, viewerTokenFor } from '../live-support';
