@@ -112,6 +112,20 @@ describe('nginx.conf', () => {
     expect(child(http, 'gzip_types')?.args).toEqual(expect.arrayContaining(['application/json', 'application/javascript', 'text/css']));
   });
 
+  it('logs the path of a request, never its query string (a stream URL may carry a token, a code or a ticket)', () => {
+    const formats = children(http, 'log_format');
+    expect(formats.length).toBeGreaterThan(0);
+    for (const format of formats) {
+      const text = format.args.slice(1).join(' ');
+      expect(text).toContain('$uri');
+      expect(text).not.toMatch(/\$(request|request_uri|args|query_string|arg_\w+)(?!_)\b/);
+    }
+    // Every access log uses one of those formats (the default "combined" logs $request).
+    for (const log of [child(http, 'access_log'), child(server, 'access_log')].filter(Boolean)) {
+      if (log!.args[0] !== 'off') expect(formats.map((f) => f.args[0])).toContain(log!.args[1]);
+    }
+  });
+
   it('does not expose the metrics', () => {
     const location = child(server, 'location', '~*');
     // Case-insensitive: nginx compares prefix locations case-sensitively on Linux, so /API/V1/METRICS

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { type AppConfig, assertApiConfig } from '@furnace/config';
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
@@ -15,11 +16,13 @@ import { UsersService } from './users/users.service';
 
 export const DASHBOARD_DIST = join(__dirname, '..', '..', 'dashboard', 'dist');
 
-function configure(app: NestExpressApplication): void {
+function configure(app: NestExpressApplication, config: Pick<AppConfig, 'trustProxy'>): void {
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(new DetailValidationPipe());
   app.useGlobalFilters(new DetailExceptionFilter());
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; otherwise the client's
+  // address is the socket's, whatever a caller writes into headers (rate limits count by it).
+  app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.disable('x-powered-by');
 }
 
@@ -38,6 +41,7 @@ export function openApiDocument(app: NestExpressApplication, brand = 'Furnace Li
 
 /** Builds the API (not yet listening): REST under /api/v1, its OpenAPI document and docs page, the dashboard. */
 export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerService; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
+  assertApiConfig(deps.config);
   const logger = options.logger ?? createLogger(deps.config);
   // Routes match case-sensitively: /api/v1/METRICS is not /api/v1/metrics, so a proxy rule written for
   // one spelling (infra/nginx/nginx.conf) cannot be walked around with another. Express reads the
@@ -49,13 +53,15 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
   app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });
-  configure(app);
+  configure(app, deps.config);
   assertAccessRules(app);
   const document = openApiDocument(app, deps.config.brandName);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, customSiteTitle: `${deps.config.brandName} API` });
   serveDashboard(app, options.dashboardDir ?? DASHBOARD_DIST);
   await app.init();
-  const outcome = await app.get(UsersService).ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword);
+  const outcome = await app
+    .get(UsersService)
+    .ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword, deps.config.firstSuperuserPasswordIsDefault);
   if (outcome === 'created') logger.log(`First superuser ${deps.config.firstSuperuser} created`, 'Bootstrap');
   return app;
 }
@@ -63,7 +69,7 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
 /** The OpenAPI document without a database: Nest's preview mode builds the routes but no providers. */
 export async function buildOpenApiDocument(deps: ApiDeps): Promise<OpenAPIObject> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { preview: true, logger: false });
-  configure(app);
+  configure(app, deps.config);
   const doc = openApiDocument(app, 'Furnace Live');
   await app.close();
   return doc;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The first superuser's password when none is configured: only for a first look on one machine. */
+export const DEFAULT_SUPERUSER_PASSWORD = 'changethis';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -37,6 +41,27 @@ const urlWith = (protocols: string[]) =>
       }, `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
       .optional(),
   );
+/** An IPv4/IPv6 address, optionally with a /prefix (what Express's `trust proxy` accepts). */
+function isAddressOrCidr(value: string): boolean {
+  const [address, prefix, extra] = value.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (!family) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** scheme://host[:port] and nothing more (what a browser sends as Origin). */
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 const email = z.email({ message: 'expected an e-mail address' });
 
 const envSchema = z.object({
@@ -77,7 +102,7 @@ const envSchema = z.object({
   FIRST_SUPERUSER: z.preprocess(emptyToUndefined, email.default('admin@example.com')),
   FIRST_SUPERUSER_PASSWORD: z.preprocess(
     emptyToUndefined,
-    z.string().min(8, 'must be at least 8 characters').default('changethis'),
+    z.string().min(8, 'must be at least 8 characters').default(DEFAULT_SUPERUSER_PASSWORD),
   ),
   FRONTEND_HOST: urlWith(['http:', 'https:']),
   SMTP_HOST: optionalString,
@@ -92,6 +117,25 @@ const envSchema = z.object({
   BRAND_NAME: z.preprocess(emptyToUndefined, z.string().default('Furnace Live')),
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty']).optional()),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
+  SIGNUP: z.preprocess(emptyToUndefined, z.enum(['approval', 'open', 'off'], { message: 'expected approval, open or off' }).default('approval')),
+  SIGNUP_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .refine((list) => list.every(isAddressOrCidr), 'expected IP addresses or CIDRs separated by commas, e.g. 172.16.0.0/12')
+      .optional(),
+  ),
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .refine((list) => list.every(isOrigin), 'expected origins separated by commas, e.g. https://furnace.example.com')
+      .optional(),
+  ),
+  PASSWORD_HASH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   DEMO: bool(true),
   // Who may frame the dashboard (CSP frame-ancestors): 'none', 'self' and/or http(s) origins, space-separated.
   FRAME_ANCESTORS: z.preprocess(
@@ -154,6 +198,18 @@ export interface AppConfig {
   brandName: string;
   logFormat: 'json' | 'pretty';
   loginRateLimit: number;
+  /** Sign-ups per hour per address (429 above). */
+  signupRateLimit: number;
+  /** Self sign-up: `approval` (an inactive account a superuser activates), `open` (active at once) or `off` (403). */
+  signup: 'approval' | 'open' | 'off';
+  /** True when FIRST_SUPERUSER_PASSWORD was not set: the first superuser must change it at the first sign-in. */
+  firstSuperuserPasswordIsDefault: boolean;
+  /** Addresses/CIDRs of proxies whose X-Forwarded-For is believed; empty: none (the socket's address counts). */
+  trustProxy: string[];
+  /** Origins whose pages may open a live stream (requests without Origin always may). */
+  allowedOrigins: string[];
+  /** Password hashes (argon2, 64 MiB each) computed at once; the rest wait. */
+  passwordHashConcurrency: number;
   /** Embedded mode offers a demo research fed by the simulator. */
   demo: boolean;
   /** CSP frame-ancestors sources: who may show the dashboard in a frame ('none' by default). */
@@ -202,7 +258,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!!e.MQTT_USERNAME !== !!e.MQTT_PASSWORD) {
     throw new ConfigError(`Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`);
   }
+  const passwordIsDefault = e.FIRST_SUPERUSER_PASSWORD === DEFAULT_SUPERUSER_PASSWORD;
   const secretKey = e.SECRET_KEY ?? embeddedSecret(dataDir);
+  const frontendHost = (e.FRONTEND_HOST ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -224,7 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     firstSuperuser: e.FIRST_SUPERUSER,
     firstSuperuserPassword: e.FIRST_SUPERUSER_PASSWORD,
-    frontendHost: (e.FRONTEND_HOST ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    frontendHost,
     smtp: e.SMTP_HOST
       ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, password: e.SMTP_PASSWORD, tls: e.SMTP_TLS, ssl: e.SMTP_SSL }
       : undefined,
@@ -233,9 +291,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brandName: e.BRAND_NAME,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'pretty'),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    signup: e.SIGNUP,
+    firstSuperuserPasswordIsDefault: passwordIsDefault,
+    trustProxy: e.TRUST_PROXY ?? [],
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? [new URL(frontendHost).origin]).map((o) => o.replace(/\/+$/, '')),
+    passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     demo: e.DEMO && embeddedDatabase,
     frameAncestors: e.FRAME_ANCESTORS,
   };
+}
+
+/**
+ * What only a process that creates the first superuser (the API) must refuse: the well-known default
+ * password anywhere but a local embedded start.
+ */
+export function assertApiConfig(c: AppConfig): void {
+  if (c.firstSuperuserPasswordIsDefault && (!c.embedded.database || c.env === 'production')) {
+    throw new ConfigError(
+      `Invalid configuration:\n  FIRST_SUPERUSER_PASSWORD: must be set to a password of your own (not "${DEFAULT_SUPERUSER_PASSWORD}") when DATABASE_URL is set or NODE_ENV=production`,
+    );
+  }
 }
 
 /** The configuration without its secrets, for a start-up log line. */

@@ -21,11 +21,19 @@ export function requestLog(): (req: Request, res: Response, next: NextFunction) 
     res.on('finish', () => {
       if (req.path === `/${API_PREFIX}/health`) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // The path only: query strings may carry access codes and tokens.
-      logger.log({ msg: 'request', request_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      // The path only: query strings may carry access codes, tokens and tickets.
+      logger.log({ msg: 'request', request_id: id, method: req.method, path: loggedPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
     next();
   };
+}
+
+/** A client's e-mail record is addressed by its id, which is the client's access code. */
+const EMAIL_RECORD = /^(\/api\/v1\/research\/emails\/)[^/]+/i;
+
+/** The path as logged: without the one secret that travels in paths (a client's code). */
+export function loggedPath(path: string): string {
+  return path.replace(EMAIL_RECORD, '$1:id');
 }
 
 /** Serves the dashboard build at / with the SPA fallback; the API keeps everything under /api. */

@@ -67,7 +67,11 @@ export function skipWithoutChromium(): void {
   test.skip(CHROMIUM_MISSING, CHROMIUM_REASON);
 }
 
-export const ADMIN = { email: 'admin@example.com', password: 'changethis' };
+/**
+ * The first superuser of the suite's server (playwright.config.ts sets FIRST_SUPERUSER_PASSWORD: with
+ * the default password the account would first have to choose a new one, see first-password.spec.ts).
+ */
+export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 export const API = '/api/v1';
 
 let counter = 0;
