@@ -132,18 +132,58 @@ class ViewerProcess {
   }
 }
 
-/** Publishes `frames` (JSON) at `rate` per second against the clock; returns each frame's time and publish instant (epoch ms). */
-async function publish(publisher: MqttClient, topic: string, frames: { time: number; json: string }[], rate: number): Promise<[number, number][]> {
-  const sent: [number, number][] = [];
-  const start = performance.now();
-  for (let i = 0; i < frames.length; i++) {
-    const wait = start + (i * 1000) / rate - performance.now();
-    if (wait > 0) await sleep(wait);
-    const frame = frames[i]!;
-    sent.push([frame.time, performance.timeOrigin + performance.now()]);
-    publisher.publish(topic, frame.json, { qos: 1 });
+/**
+ * The DAQ: publishes frames at a steady rate, without a pause, from before the first viewer
+ * connects until after the last leaves (a lab's furnace does not wait for its viewers). The rate
+ * can change between cases without stopping; every frame's time and publish instant are recorded.
+ */
+class DaqStream {
+  private readonly generate;
+  private time = 0;
+  private rate: number;
+  private stopped = false;
+  private readonly done: Promise<void>;
+  /** [frame time, publish instant (epoch ms)] of every frame published. */
+  readonly sent: [number, number][] = [];
+
+  constructor(
+    private readonly publisher: MqttClient,
+    private readonly topic: string,
+    channels: number,
+    rate: number,
+  ) {
+    this.generate = createFrameGenerator({ channels, seed: 300 });
+    this.rate = rate;
+    this.done = this.run();
   }
-  return sent;
+
+  /** From the next frame on: `rate` frames a second (frame times step by 1/rate s). */
+  setRate(rate: number): void {
+    this.rate = rate;
+  }
+
+  /** Index of the next frame to be published. */
+  get count(): number {
+    return this.sent.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    let due = performance.now();
+    while (!this.stopped) {
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const payload = this.generate(this.time);
+      this.time = Math.round((this.time + 1 / this.rate) * 1000) / 1000;
+      this.sent.push([payload.time, performance.timeOrigin + performance.now()]);
+      this.publisher.publish(this.topic, JSON.stringify(payload), { qos: 1 });
+      due += 1000 / this.rate;
+    }
+  }
 }
 
 function merge(results: ViewerResult[]): ViewerResult {
@@ -177,6 +217,8 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
             ? { nodeArgs: ['-r', join(__dirname, '..', 'lib', 'profile-on-signal.js')], env: { BENCH_PROFILE_DIR: options.profile!.dir, BENCH_PROFILE_NAME: `${name}-${viewers}` } }
             : {},
         );
+        // The DAQ streams from before the first viewer connects until after the last has left.
+        const stream = new DaqStream(publisher, server.topic, options.channels, options.rates[0]!);
         const workers = Array.from({ length: options.workers }, () => new ViewerProcess());
         try {
           const urls = server.urls(viewers);
@@ -199,32 +241,29 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               (failed ? ` (${failed.failed} failed: ${failed.error})` : ''),
           );
 
-          const generate = createFrameGenerator({ channels: options.channels, seed: 300 });
-          let time = 0;
-          const nextFrames = (n: number, rate: number) =>
-            Array.from({ length: n }, () => {
-              const payload = generate(time);
-              time = Math.round((time + 1 / rate) * 1000) / 1000;
-              return { time: payload.time, json: JSON.stringify(payload) };
-            });
-          // Warm-up (JIT, the ingest's first lookup of the research, the bus subscription, and the API's
-          // first frames, held in the reorder window until it knows one ingest publishes); not measured.
-          await publish(publisher, server.topic, nextFrames(12, 10), 10);
-          await sleep(1500);
+          // Settling (JIT, the ingest's first lookup of the research, the bus subscription) while the
+          // DAQ keeps streaming: not measured, but nothing pauses before the measured window either.
+          stream.setRate(options.rates[0]!);
+          await sleep(2000);
 
           for (const rate of options.rates) {
-            const frames = nextFrames(Math.round(rate * options.seconds), rate);
+            stream.setRate(rate);
+            // The new rate applies from the next frame; the window starts after it.
+            await sleep(2000 / rate);
             await Promise.all(workers.map((w) => w.ask({ type: 'reset' })));
             const monitor = new UsageMonitor(server.pid);
             if (profiled) process.kill(server.pid, 'SIGWINCH');
             monitor.start();
-            const sent = await publish(publisher, server.topic, frames, rate);
-            const publishSeconds = frames.length / rate;
-            // Until every viewer has every frame, or 10 s after the last publish (a saturated server never catches up).
-            const expected = frames.length * connected;
+            const first = stream.count;
+            await sleep(options.seconds * 1000);
+            const sent = stream.sent.slice(first);
+            const publishSeconds = (sent.at(-1)![1] - sent[0]![1]) / 1000 + 1 / rate;
+            const window = { from: sent[0]![0], to: sent.at(-1)![0] };
+            // Until every viewer has every frame of the window, or 10 s after its last (a saturated server never catches up).
+            const expected = sent.length * connected;
             const deadline = performance.now() + 10_000;
             for (;;) {
-              const counts = await Promise.all(workers.map((w) => w.ask({ type: 'count' })));
+              const counts = await Promise.all(workers.map((w) => w.ask({ type: 'count', ...window })));
               if (counts.reduce((n, c) => n + c.deliveries, 0) >= expected || performance.now() > deadline) break;
               await sleep(100);
             }
@@ -239,12 +278,12 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               connectSeconds,
               connectCpuMs,
               rate,
-              frames: frames.length,
+              frames: sent.length,
               expected,
               received: result.received,
               duplicates: result.duplicates,
               outOfOrder: result.outOfOrder,
-              // Over the time they took: a server that falls behind delivers after the publisher stopped.
+              // Over the time they took: a server that falls behind delivers after the window ended.
               deliveriesPerSecond: result.received / Math.max(publishSeconds, (result.lastArrival - sent[0]![1]) / 1000),
               p50: percentile(sorted, 50),
               p99: percentile(sorted, 99),
@@ -261,6 +300,7 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
           }
         } finally {
           await Promise.all(workers.map((w) => w.close()));
+          await stream.stop();
           await server.stop();
         }
       }

@@ -8,6 +8,7 @@ import { DataSource as DataSourceToken } from 'typeorm';
 import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
+import { ShutdownGate } from './core/shutdown-gate';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
@@ -32,8 +33,9 @@ class InfraModule {
       { provide: APP_CONFIG, useValue: deps.config },
       { provide: DataSourceToken, useValue: deps.dataSource },
       { provide: BUS, useValue: deps.bus },
+      ShutdownGate,
     ];
-    return { module: InfraModule, providers, exports: providers.map((p) => p.provide) };
+    return { module: InfraModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
   }
 }
 

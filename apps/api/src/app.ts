@@ -8,6 +8,7 @@ import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
 import { API_PREFIX, requestLog, serveDashboard } from './core/http';
 import { createLogger } from './core/logger';
+import { ShutdownGate } from './core/shutdown-gate';
 import { DetailValidationPipe } from './core/validation';
 import { UsersService } from './users/users.service';
 
@@ -38,6 +39,8 @@ export function openApiDocument(app: NestExpressApplication, brand = 'Furnace Li
 export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerService; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
   const logger = options.logger ?? createLogger(deps.config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { logger, bodyParser: false });
+  // First: once the process stops, every request is answered 503 (see ShutdownGate).
+  app.use(app.get(ShutdownGate).middleware);
   app.use(requestLog());
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });

@@ -5,6 +5,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
 import { API_PREFIX } from '../core/http';
+import { ShutdownGate } from '../core/shutdown-gate';
 import { httpError, LiveAccessService } from './live-access.service';
 import { liveMetrics } from './live.metrics';
 import { type LiveLease, LiveService } from './live.service';
@@ -12,6 +13,10 @@ import { type LiveLease, LiveService } from './live.service';
 const STREAM_PATH = new RegExp(`^/${API_PREFIX}/research/dane/stream/([^/]+)/?$`);
 /** A viewer that sends nothing (STATUS every 5 s) and answers no ping for this long is gone. */
 const IDLE_MS = 30_000;
+/** Close code for viewers when the process stops (RFC 6455 "Service Restart"): the dashboard reconnects at once. */
+export const CLOSE_SERVICE_RESTART = 1012;
+/** How long stopping waits for viewers to answer the close before dropping their connections. */
+const CLOSE_GRACE_MS = 1_000;
 
 /**
  * The WebSocket endpoint /api/v1/research/dane/stream/{researchId}: a `ws` server attached to the
@@ -38,6 +43,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     private readonly adapterHost: HttpAdapterHost,
     private readonly live: LiveService,
     private readonly access: LiveAccessService,
+    private readonly gate: ShutdownGate,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -48,10 +54,19 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 
   async onModuleDestroy(): Promise<void> {
+    // No new connection from here on (see ShutdownGate); an upgrade on an open one finds no listener and is closed.
+    this.gate.begin();
     this.server?.off('upgrade', this.onUpgrade);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    for (const ws of this.wss.clients) ws.close(1001, 'Server shutting down');
-    await this.live.closeAll();
+    const clients = [...this.wss.clients];
+    for (const ws of clients) ws.close(CLOSE_SERVICE_RESTART, 'Server restarting');
+    await this.live.closeAll(() => undefined);
+    // Viewers answer the close at once; one that does not is dropped rather than holding the stop up.
+    await Promise.race([
+      Promise.all(clients.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve))))),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+    ]);
+    for (const ws of clients) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
   }
 
   onApplicationShutdown(): void {
@@ -83,6 +98,10 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
       return refuse(socket, status >= 500 ? 503 : status, status >= 500 ? 'Live stream unavailable' : detail);
     }
     if (socket.destroyed) return lease.release();
+    if (this.gate.isClosing) {
+      lease.release();
+      return refuse(socket, 503, 'Live stream unavailable');
+    }
     // Also when the handshake itself fails (ws answers 400 and never calls back): release is idempotent.
     socket.once('close', () => lease.release());
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, lease));

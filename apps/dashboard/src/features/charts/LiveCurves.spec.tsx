@@ -64,8 +64,8 @@ beforeEach(() => {
 
 it('draws the history, then the live frames after its last_time (no gap, no duplicate), by partial updates only', async () => {
   const source = createFrameSource();
-  const subscribe = source.subscribe.bind(source);
-  source.subscribe = (listener) => {
+  const subscribe = source.subscribeAll.bind(source);
+  source.subscribeAll = (listener) => {
     events.push('subscribed');
     return subscribe(listener);
   };
@@ -105,6 +105,17 @@ it('draws the history, then the live frames after its last_time (no gap, no dupl
   ]);
   expect(data.get('category:Tmax:mean')?.at(-1)).toEqual([63_000, 126]);
   expect(data.get('iso834')?.at(-1)?.[0]).toBe(63_000);
+
+  // Another ingest's frame 64 arrives after 65, in a batch of its own: drawn in its place.
+  act(() => source.push(newFrame(65, { pk: 165, thermocouples_out: [65, 130] })));
+  await waitFor(() => expect(latestData().get('pk')?.at(-1)).toEqual([65_000, 165]));
+  act(() => source.push(newFrame(64, { pk: 164, thermocouples_out: [64, 128] })));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(66));
+  expect(latestData().get('pk')?.slice(-3)).toEqual([
+    [63_000, 163],
+    [64_000, 164],
+    [65_000, 165],
+  ]);
 
   // Every update named series by id and nothing else: the option was never rebuilt per frame.
   for (const call of calls) {
