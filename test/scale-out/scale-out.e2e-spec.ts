@@ -1,14 +1,11 @@
 import type { MqttClient } from 'mqtt';
 import request from 'supertest';
-import { daqTopic, type DaqPayload } from '@furnace/contracts';
+import { createFrameSource, daqTopic, type DaqPayload, insertionIndex } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { login, SUPERUSER } from '../../apps/api/test/harness';
 import { connectViewer, streamUrl, type TestViewer } from '../../apps/api/test/viewer-client';
 import { createFrameGenerator } from '../../apps/ingest/src/simulator/frames';
 import { connectPublisher, dropSession, insertResearch, storedTimes, TEST_MQTT_URL, TEST_REDIS_URL, uniqueId, waitFor } from '../../apps/ingest/test/support';
-import { LiveSeriesStore } from '../../apps/dashboard/src/features/charts/live-series';
-import { secondsToMs } from '../../apps/dashboard/src/features/charts/points';
-import { createFrameSource } from '../../apps/dashboard/src/features/live/frame-source';
 import { apiEnv, type AppProcess, ingestEnv, missingBuild, startApp } from '../support/app-processes';
 
 /*
@@ -34,17 +31,17 @@ const VIEWERS_PER_API = 10;
 
 /**
  * What the dashboard draws of what a viewer received: the frames pushed, in arrival order, into
- * the live store the browser uses (the frame source, then the curves' series), one flush a frame.
+ * the browser's live store (the frame source, ordering by time); each frame it passes on placed
+ * in a curve by time as the curves' store does.
  */
 function drawn(frames: readonly DaqPayload[]): { curve: number[]; newest: number[] } {
   const source = createFrameSource();
-  const store = new LiveSeriesStore(['pk'], []);
-  store.loadHistory(null);
-  source.subscribeAll((frame) => store.append([frame]));
+  const curve: [number][] = [];
+  source.subscribeAll((frame) => curve.splice(insertionIndex(curve, frame.time), 0, [frame.time]));
   const newest: number[] = [];
   source.subscribe((frame) => newest.push(frame.time));
   for (const frame of frames) source.push(frame);
-  return { curve: store.points('pk').map((p) => p[0]), newest };
+  return { curve: curve.map((p) => p[0]), newest };
 }
 
 /** The value of a counter in an ingest's /metrics (Prometheus text). */
@@ -121,7 +118,7 @@ describeIfServices(`scale-out: 2 API processes + 2 ingest processes on PostgreSQ
       expect(received).toHaveLength(FRAMES);
       expect([...received].sort(byTime)).toEqual(sent);
       const { curve, newest } = drawn(received);
-      expect(curve).toEqual(times.map(secondsToMs));
+      expect(curve).toEqual(times);
       // The overlay and side panel show the newest frame by time: they never step back.
       expect(newest).toEqual([...newest].sort((a, b) => a - b));
       expect(newest.at(-1)).toBe(times.at(-1));

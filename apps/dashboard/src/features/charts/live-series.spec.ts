@@ -1,5 +1,5 @@
 import { framesToDraw, frameValues, LiveSeriesStore } from './live-series';
-import { RecentTimes } from './recent-times';
+import { RecentTimes } from '@furnace/contracts';
 import { historyFromFrames, newFrame, newFrames, newMarker } from './test-factories';
 
 const markers = [

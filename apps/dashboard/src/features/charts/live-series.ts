@@ -1,10 +1,9 @@
 import type { HistoryDto } from '@furnace/api-client';
-import { categoryStats, type DaqPayload } from '@furnace/contracts';
+import { categoryStats, type DaqPayload, insertionIndex, RecentTimes } from '@furnace/contracts';
 import type { CurveMarker } from './categories';
 import { seriesKey } from './categories';
 import { appendWithinBudget, MAX_POINTS_PER_SERIES } from './downsample';
 import { historyPoints, historySeriesByKey, secondsToMs, type Point } from './points';
-import { RecentTimes } from './recent-times';
 
 /**
  * The frames to draw of `frames`: those after the history's `lastTime` (seconds; null without
@@ -18,18 +17,6 @@ export function framesToDraw(lastTime: number | null, drawn: RecentTimes, frames
   const out: DaqPayload[] = [];
   for (const frame of frames) if (frame.time > floor && drawn.add(frame.time)) out.push(frame);
   return out.sort((a, b) => a.time - b.time);
-}
-
-/** Index of the first point of `series` (in time order) later than `t`. */
-function insertionIndex(series: readonly Point[], t: number): number {
-  let lo = 0;
-  let hi = series.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((series[mid] as Point)[0] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

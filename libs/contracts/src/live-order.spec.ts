@@ -1,5 +1,5 @@
-import type { DaqPayload } from '@furnace/contracts';
-import { createFrameSource } from './frame-source';
+import type { DaqPayload } from './daq';
+import { createFrameSource, insertionIndex, RecentTimes } from './live-order';
 
 const frame = (time: number): DaqPayload => ({ time, pk: 500 + time });
 
@@ -15,7 +15,7 @@ describe('createFrameSource: ordering by time on the client', () => {
     expect(source.latest()).toEqual(frame(4));
   });
 
-  it('gives the curves every frame once, late ones included, and drops a redelivered one', () => {
+  it('passes every frame on once, late ones included, and drops a redelivered one', () => {
     const source = createFrameSource();
     const all: number[] = [];
     const newest: number[] = [];
@@ -35,5 +35,28 @@ describe('createFrameSource: ordering by time on the client', () => {
     source.push(frame(2));
     expect(seen).toEqual([1]);
     expect(source.latest()?.time).toBe(2);
+  });
+});
+
+describe('RecentTimes', () => {
+  it('recognises a time seen among the last `capacity` ones', () => {
+    const recent = new RecentTimes(3);
+    expect([1, 2, 3].map((t) => recent.add(t))).toEqual([true, true, true]);
+    expect(recent.add(2)).toBe(false);
+    recent.add(4); // 1 leaves
+    expect([recent.has(1), recent.has(2), recent.has(4)]).toEqual([false, true, true]);
+  });
+});
+
+describe('insertionIndex', () => {
+  it('places a point after every point not later than it', () => {
+    const points: [number, number][] = [
+      [1, 0],
+      [3, 0],
+      [3, 1],
+      [5, 0],
+    ];
+    expect([0, 1, 2, 3, 4, 6].map((t) => insertionIndex(points, t))).toEqual([0, 1, 1, 3, 3, 4]);
+    expect(insertionIndex([], 1)).toBe(0);
   });
 });
