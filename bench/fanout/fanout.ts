@@ -361,8 +361,11 @@ export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services',
     .flatMap((f) => {
       const delivered = f.received === f.expected && f.duplicates === 0;
       if (f.viewers === 1) {
-        const met = f.p99 <= 20 && delivered;
-        return [`- ${f.viewers} viewer × ${f.rate}/s: p99 ${fmt(f.p99, 1)} ms (goal ≤ 20 ms${layout === 'embedded' ? '' : ', on the embedded layout'}), ${fmt((100 * f.received) / f.expected, 1)} % delivered: ${met ? 'met' : 'SHORT'}`];
+        const ws = find('ws', f.viewers, f.rate);
+        const line = `- 1 viewer × ${f.rate}/s: p99 ${fmt(f.p99, 1)} ms (bare ws ${fmt(ws?.p99 ?? Number.NaN, 1)} ms), ${fmt((100 * f.received) / f.expected, 1)} % delivered`;
+        // The goal is set for `npm start` at the DAQ's usual top rate.
+        if (layout !== 'embedded' || f.rate !== 10) return [line];
+        return [`${line}; goal p99 ≤ 20 ms: ${f.p99 <= 20 && delivered ? 'met' : 'SHORT'}`];
       }
       const ws = find('ws', f.viewers, f.rate);
       if (!ws || f.viewers < 1000) return [];
