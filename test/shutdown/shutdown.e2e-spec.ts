@@ -1,8 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { login, SUPERUSER } from '../../apps/api/test/harness';
-import { connectViewer, streamUrl, type TestViewer } from '../../apps/api/test/viewer-client';
-import { dropSession, insertResearch, startTestBroker, type TestBroker, uniqueId } from '../../apps/ingest/test/support';
+import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, uniqueId } from '@furnace/testing';
 import { apiEnv, type AppProcess, missingBuild, startApp } from '../support/app-processes';
 
 /*

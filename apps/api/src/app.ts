@@ -7,8 +7,8 @@ import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
 import { API_PREFIX, requestLog, serveDashboard } from './core/http';
-import { createLogger } from './core/logger';
 import { ShutdownGate } from './core/shutdown-gate';
+import { createLogger } from '@furnace/logger';
 import { DetailValidationPipe } from './core/validation';
 import { UsersService } from './users/users.service';
 

@@ -8,3 +8,4 @@ export * from './categories';
 export * from './iso834';
 export * from './format';
 export * from './live-order';
+export * from './criteria';
