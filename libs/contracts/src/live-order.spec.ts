@@ -38,6 +38,18 @@ describe('createFrameSource: ordering by time on the client', () => {
   });
 });
 
+describe('createFrameSource: gaps', () => {
+  it('tells its gap listeners when frames may have been missed', () => {
+    const source = createFrameSource();
+    const gap = jest.fn();
+    const stop = source.subscribeGap(gap);
+    source.markGap();
+    stop();
+    source.markGap();
+    expect(gap).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('RecentTimes', () => {
   it('recognises a time seen among the last `capacity` ones', () => {
     const recent = new RecentTimes(3);

@@ -53,10 +53,16 @@ export interface FrameSource {
   subscribeAll(listener: (frame: DaqPayload) => void): () => void;
   /** The newest frame received (by time), if any. */
   latest(): DaqPayload | null;
+  /**
+   * Calls `listener` when frames may have been missed (the connection was lost and is back): a
+   * consumer that draws the whole test reads the history again; returns the function that stops it.
+   */
+  subscribeGap(listener: () => void): () => void;
 }
 
 /** A FrameSource fed by hand: the WebSocket client pushes into it; tests push into it directly. */
-export function createFrameSource(): FrameSource & { push(frame: DaqPayload): void } {
+export function createFrameSource(): FrameSource & { push(frame: DaqPayload): void; markGap(): void } {
+  const gaps = new Set<() => void>();
   const newest = new Set<(frame: DaqPayload) => void>();
   const all = new Set<(frame: DaqPayload) => void>();
   const seen = new RecentTimes();
@@ -71,6 +77,13 @@ export function createFrameSource(): FrameSource & { push(frame: DaqPayload): vo
       return () => all.delete(listener);
     },
     latest: () => last,
+    subscribeGap(listener) {
+      gaps.add(listener);
+      return () => gaps.delete(listener);
+    },
+    markGap() {
+      for (const l of gaps) l();
+    },
     push(frame) {
       if (!seen.add(frame.time)) return;
       for (const l of all) l(frame);

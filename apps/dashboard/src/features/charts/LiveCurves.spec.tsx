@@ -138,3 +138,28 @@ it('has no furnace curve for a research without furnace temperature', async () =
   expect(option.series.map((s) => s.id)).not.toContain('pk');
   expect(option.series.map((s) => s.id)).not.toContain('iso834');
 });
+
+it('reads the history again after a reconnect: the frames of the interruption are drawn, none twice', async () => {
+  const source = createFrameSource();
+  await renderUi(
+    <ReadAuthProvider auth={viewer}>
+      <LiveCurves research={research} markers={markers} frames={source} />
+    </ReadAuthProvider>,
+  );
+  await waitFor(() => expect(requests).toHaveLength(1));
+  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers)));
+  act(() => source.push(newFrame(61, { pk: 161 })));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(62));
+
+  // The connection drops; 62–65 are stored meanwhile; it is back and 66 arrives before the history.
+  act(() => source.markGap());
+  await waitFor(() => expect(requests).toHaveLength(2));
+  act(() => source.push(newFrame(66, { pk: 166 })));
+  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 65, 1, (t) => ({ pk: 100 + t })), markers)));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(67));
+  expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 67 }, (_, i) => i * 1000));
+  expect(latestData().get('pk')?.slice(-2)).toEqual([
+    [65_000, 165],
+    [66_000, 166],
+  ]);
+});

@@ -101,6 +101,9 @@ export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
   useEffect(() => {
     if (store !== firstStore.current) void refetch();
   }, [store, refetch]);
+  // After a reconnect (another instance, a restart) frames of the interruption were never received:
+  // the history has them; it replaces the series and the frames since are placed again.
+  useEffect(() => frames.subscribeGap(() => void refetch()), [frames, refetch]);
 
   const isoEntry = useCallback((): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk))]] : []), [withIso, store]);
   const pushAll = useCallback(() => {

@@ -44,13 +44,29 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
 
   useEffect(() => {
     if (!options.enabled) return undefined;
+    // A connection that opens after an earlier one was lost (a restart, the network): frames of
+    // the time between were not received; the curves read the history again (FrameSource.subscribeGap).
+    let everOpen = false;
+    let lost = false;
+    const onStatus = (next: ConnectionStatus) => {
+      setStatus(next);
+      if (next === 0) {
+        lost = everOpen;
+        return;
+      }
+      everOpen = true;
+      if (lost) {
+        lost = false;
+        frames.markGap();
+      }
+    };
     const live = connectLiveSocket({
       url: () => {
         const current = latest.current.auth;
         const token = current.kind === 'viewer' ? current.token : (getToken() ?? '');
         return streamUrl(window.location, researchId, token);
       },
-      onStatus: setStatus,
+      onStatus,
       onFrame: (frame) => frames.push(frame),
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
       onRefused: () => latest.current.onRefused?.(),
