@@ -1,5 +1,5 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history  --viewers=1,1000  --rates=10,25  --seconds=10
+// Options: --only=fanout,ingest,history  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
@@ -58,6 +58,7 @@ async function main() {
           seconds: Number(option('seconds') ?? 10),
           channels: CHANNELS,
           workers: 2,
+          servers: option('servers')?.split(',') as ServerName[] | undefined,
           profile: profile.length ? { servers: profile, dir: profileDir } : undefined,
         },
         log,

@@ -29,6 +29,8 @@ export interface FanoutOptions {
   channels: number;
   /** Viewer processes. */
   workers: number;
+  /** The servers to measure (default all three). */
+  servers?: readonly ServerName[];
   /** CPU-profile these servers during each measured case (V8 profiles written to `dir`). */
   profile?: { servers: ServerName[]; dir: string };
 }
@@ -206,7 +208,7 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
   const publisher = await connectPublisher(services.broker.url);
   try {
     for (const viewers of options.viewerCounts) {
-      for (const name of SERVERS) {
+      for (const name of options.servers ?? SERVERS) {
         const profiled = options.profile?.servers.includes(name) ?? false;
         const server = await startServer(
           name,
