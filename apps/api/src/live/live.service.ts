@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type BusMessage, busToLiveMessage, encodeLiveMessage, isClientStatusMessage, type LiveStatusData, parseBusMessage } from '@furnace/contracts';
+import { type BusMessage, busToLiveMessage, RecentTimes, encodeLiveMessage, isClientStatusMessage, type LiveStatusData, parseBusMessage } from '@furnace/contracts';
 import { liveMetrics } from './live.metrics';
 import { LiveRepository } from './live.repository';
 
@@ -60,30 +60,6 @@ export interface LiveLease {
   release(): void;
 }
 
-/** The times of a research's latest frames (a bounded set): a frame whose time is in it was already sent. */
-class RecentTimes {
-  private readonly set = new Set<number>();
-  private readonly ring: number[] = [];
-  private next = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  has(time: number): boolean {
-    return this.set.has(time);
-  }
-
-  add(time: number): void {
-    if (this.ring.length < this.capacity) {
-      this.ring.push(time);
-    } else {
-      this.set.delete(this.ring[this.next]!);
-      this.ring[this.next] = time;
-      this.next = (this.next + 1) % this.capacity;
-    }
-    this.set.add(time);
-  }
-}
-
 class Channel {
   readonly viewers = new Set<Viewer>();
   /** Leases held, attached or not. */
@@ -92,6 +68,7 @@ class Channel {
   lastTime: number | null = null;
   unsubscribe: (() => Promise<void>) | null = null;
   ready!: Promise<void>;
+  /** Times of the frames sent lately. */
   readonly recent: RecentTimes;
   /** A read-back after a bus outage is running. */
   backfilling = false;
@@ -277,8 +254,7 @@ export class LiveService {
 
   /** False for a frame already sent (same time); otherwise records it as sent. Never holds it. */
   private accept(channel: Channel, time: number): boolean {
-    if (channel.recent.has(time)) return false;
-    channel.recent.add(time);
+    if (!channel.recent.add(time)) return false;
     if (channel.lastTime === null || time > channel.lastTime) channel.lastTime = time;
     return true;
   }
