@@ -39,7 +39,7 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   // ~100 s at 10 Hz: far more than two ingests' frames ever cross by.
   recentFrames: 1024,
   backfillOverlapSeconds: 10,
-  // 10 minutes at 10 Hz: a longer outage leaves the rest to the history (the dashboard reloads it on reconnect).
+  // 10 minutes at 10 Hz: of a longer outage the rest is in the history (a page reload shows it).
   backfillMaxFrames: 6000,
 };
 
@@ -84,7 +84,7 @@ class Channel {
  * Each message is encoded once and the same bytes go to every viewer, the moment it arrives:
  * nothing waits on a timer. Frames of several ingests sharing the DAQ topic can arrive out of
  * time order (each publishes after its own write commits); the dashboard places each frame by its
- * `time` (docs/performance.md, "Live frames"). A frame whose time was sent lately (a redelivery) is
+ * `time` (docs/performance.md, "No hold, ordering on the client"). A frame whose time was sent lately (a redelivery) is
  * dropped and counted. After a bus outage every channel reads the frames it missed back from the
  * database and sends them. A viewer whose socket is backed up skips messages (counted) instead of
  * growing memory, and is disconnected if it stays blocked.
