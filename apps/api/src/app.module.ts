@@ -10,6 +10,7 @@ import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
 import { Revocations } from './auth/revocations';
+import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
@@ -38,8 +39,9 @@ class InfraModule {
       { provide: BUS, useValue: deps.bus },
       // Announces revoked access on the bus: users and e-mail records publish, live streams listen.
       { provide: Revocations, useClass: Revocations },
+      ShutdownGate,
     ];
-    return { module: InfraModule, providers, exports: providers.map((p) => p.provide) };
+    return { module: InfraModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
   }
 }
 

@@ -9,6 +9,7 @@ import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
 import { API_PREFIX, requestLog, serveDashboard } from './core/http';
+import { ShutdownGate } from './core/shutdown-gate';
 import { createLogger } from '@furnace/logger';
 import { securityHeaders } from './core/security-headers';
 import { DetailValidationPipe } from './core/validation';
@@ -49,6 +50,8 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
   const server = express();
   server.set('case sensitive routing', true);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), new ExpressAdapter(server), { logger, bodyParser: false });
+  // First: once the process stops, every request is answered 503 (see ShutdownGate).
+  app.use(app.get(ShutdownGate).middleware);
   app.use(requestLog());
   app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
   app.useBodyParser('json', { limit: '1mb' });

@@ -8,6 +8,7 @@ import type { AppConfig } from '@furnace/config';
 import { bearerToken } from '../auth/caller.service';
 import { type Revocation, Revocations } from '../auth/revocations';
 import { API_PREFIX } from '../core/http';
+import { ShutdownGate } from '../core/shutdown-gate';
 import { APP_CONFIG } from '../core/tokens';
 import { httpError, LiveAccessService, type StreamAccess } from './live-access.service';
 import { liveMetrics } from './live.metrics';
@@ -20,6 +21,10 @@ const IDLE_MS = 30_000;
 export const CLOSE_ACCESS_ENDED = 4401;
 /** setTimeout's largest delay; a longer wait is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Close code for viewers when the process stops (RFC 6455 "Service Restart"): the dashboard reconnects at once. */
+export const CLOSE_SERVICE_RESTART = 1012;
+/** How long stopping waits for viewers to answer the close before dropping their connections. */
+const CLOSE_GRACE_MS = 1_000;
 
 /**
  * The WebSocket endpoint /api/v1/research/dane/stream/{researchId}: a `ws` server attached to the
@@ -51,6 +56,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     private readonly access: LiveAccessService,
     private readonly revocations: Revocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gate: ShutdownGate,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -63,11 +69,20 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 
   async onModuleDestroy(): Promise<void> {
+    // No new connection from here on (see ShutdownGate); an upgrade on an open one finds no listener and is closed.
+    this.gate.begin();
     this.server?.off('upgrade', this.onUpgrade);
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.stopRevocations?.().catch(() => undefined);
-    for (const ws of this.wss.clients) ws.close(1001, 'Server shutting down');
-    await this.live.closeAll();
+    const clients = [...this.wss.clients];
+    for (const ws of clients) ws.close(CLOSE_SERVICE_RESTART, 'Server restarting');
+    await this.live.closeAll(() => undefined);
+    // Viewers answer the close at once; one that does not is dropped rather than holding the stop up.
+    await Promise.race([
+      Promise.all(clients.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve))))),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+    ]);
+    for (const ws of clients) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
   }
 
   onApplicationShutdown(): void {
@@ -108,6 +123,10 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
       return refuse(socket, status >= 500 ? 503 : status, status >= 500 ? 'Live stream unavailable' : detail);
     }
     if (socket.destroyed) return lease.release();
+    if (this.gate.isClosing) {
+      lease.release();
+      return refuse(socket, 503, 'Live stream unavailable');
+    }
     // Also when the handshake itself fails (ws answers 400 and never calls back): release is idempotent.
     socket.once('close', () => lease.release());
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, lease, access));

@@ -310,6 +310,26 @@ describe('the live layout', () => {
     expect(FakeSocket.all).toHaveLength(1);
   });
 
+  it('a connection lost and back (a server restart: close 1012) tells the curves frames may be missing; the first opening does not', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      const { socket } = await openLiveView();
+      expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+      const props = curves.mock.calls.at(-1)?.[0] as { frames: { subscribeGap(listener: () => void): () => void } };
+      const gap = jest.fn();
+      props.frames.subscribeGap(gap);
+      act(() => socket.receive({ event: 'DATA', data: { time: 5, pk: 300 } }));
+      expect(gap).not.toHaveBeenCalled();
+      act(() => socket.drop(1012));
+      act(() => jest.advanceTimersByTime(250));
+      expect(FakeSocket.all).toHaveLength(2);
+      act(() => FakeSocket.latest().open());
+      expect(gap).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('the language select switches to English (GB flag) and back', async () => {
     const { user } = await openLiveView();
     const select = screen.getByRole('combobox', { name: 'Język / Language' });

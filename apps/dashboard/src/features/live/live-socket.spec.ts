@@ -119,6 +119,32 @@ describe('connectLiveSocket', () => {
     expect(first.sent).toEqual(['STATUS']);
   });
 
+  it('reconnects at once (within 250 ms, not 5 s) when the server closes with 1012 (restarting); 5 s if that attempt is refused', () => {
+    start();
+    const first = FakeSocket.latest();
+    first.open();
+    first.receive({ event: 'DATA', data: frame(1) });
+    first.drop(1012);
+    jest.advanceTimersByTime(250);
+    expect(FakeSocket.all).toHaveLength(2);
+    // The next instance is not up either: the usual delay again.
+    FakeSocket.latest().fail();
+    jest.advanceTimersByTime(4999);
+    expect(FakeSocket.all).toHaveLength(2);
+    jest.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(3);
+  });
+
+  it('waits 5 s after a close with any other code (1001 going away, 1006 dropped)', () => {
+    start();
+    FakeSocket.latest().open();
+    FakeSocket.latest().drop(1001);
+    jest.advanceTimersByTime(4999);
+    expect(FakeSocket.all).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
   it('reports a connection that closed before it opened (refused upgrade), and keeps retrying', () => {
     const { refused, statuses } = start();
     FakeSocket.latest().fail();

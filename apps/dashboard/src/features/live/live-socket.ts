@@ -7,6 +7,11 @@ import {
   type UpdateKind,
 } from '@furnace/contracts';
 
+/** The close code a stopping server sends its viewers (RFC 6455 "Service Restart"). */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
+/** Reconnect delay after a 1012 close: at once, spread over this many ms. */
+export const RESTART_RECONNECT_MS = 250;
+
 /** Connection status of spec §4: 0 disconnected, 1 connected without data, 2 receiving data. */
 export type ConnectionStatus = 0 | 1 | 2;
 
@@ -37,6 +42,8 @@ export interface LiveSocketOptions {
   createSocket?: (url: string) => SocketLike;
   heartbeatMs?: number;
   reconnectMs?: number;
+  /** After a close with code 1012 (the server is restarting): reconnect within this (random, so viewers spread out). */
+  restartReconnectMs?: number;
   log?: (message: string, detail?: unknown) => void;
 }
 
@@ -59,7 +66,7 @@ export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researc
 
 /**
  * The live WebSocket client (spec §7): sends STATUS on open and every heartbeat, parses each server
- * message, reconnects a while after any close. Status (spec §4): 0 on close or error, 1 on open or on
+ * message, reconnects a while after any close (at once after 1012: the server is restarting). Status (spec §4): 0 on close or error, 1 on open or on
  * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
  * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
  * five seconds of a running test.
@@ -67,6 +74,7 @@ export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researc
 export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
   const reconnectMs = options.reconnectMs ?? RECONNECT_DELAY_MS;
+  const restartReconnectMs = options.restartReconnectMs ?? RESTART_RECONNECT_MS;
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const log = options.log ?? ((message: string, detail?: unknown) => console.warn(message, detail ?? ''));
 
@@ -174,20 +182,22 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
       log('Live stream: socket error', event);
       setStatus(0);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       detach(ws);
       if (socket === ws) socket = null;
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
       setStatus(0);
       if (!opened) options.onRefused?.();
-      scheduleReconnect();
+      // The instance is stopping: another one behind the proxy takes the viewer now, not in 5 s.
+      const restarting = (event as { code?: unknown } | null)?.code === SERVICE_RESTART_CLOSE_CODE;
+      scheduleReconnect(restarting ? Math.random() * restartReconnectMs : reconnectMs);
     };
   };
 
-  const scheduleReconnect = () => {
+  const scheduleReconnect = (delay = reconnectMs) => {
     if (closed || retry !== null) return;
-    retry = setTimeout(connect, reconnectMs);
+    retry = setTimeout(connect, delay);
   };
 
   const drop = () => {

@@ -46,6 +46,22 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
 
   useEffect(() => {
     if (!options.enabled) return undefined;
+    // A connection that opens after an earlier one was lost (a restart, the network): frames of
+    // the time between were not received; the curves read the history again (FrameSource.subscribeGap).
+    let everOpen = false;
+    let lost = false;
+    const onStatus = (next: ConnectionStatus) => {
+      setStatus(next);
+      if (next === 0) {
+        lost = everOpen;
+        return;
+      }
+      everOpen = true;
+      if (lost) {
+        lost = false;
+        frames.markGap();
+      }
+    };
     const live = connectLiveSocket({
       // A single-use ticket for each (re)connection, bought with the staff session or the viewer
       // token: neither ever appears in the socket's URL.
@@ -53,7 +69,7 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
         const { ticket } = await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) }));
         return streamUrl(window.location, researchId, ticket);
       },
-      onStatus: setStatus,
+      onStatus,
       onFrame: (frame) => frames.push(frame),
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
       onRefused: (error) => latest.current.onRefused?.(error),
