@@ -11,6 +11,10 @@
  * returned, so a frame redelivered and skipped is never counted twice, and the rollups commit with
  * the frames or not at all); the migration uses them to backfill.
  *
+ * Sums and means are of each real's decimal text (`v::text::float8`): the value PostgreSQL prints,
+ * which is what the history reads from the frames, not its binary float4 (24.385 rather than
+ * 24.385000228881836), so that rollups and frames give the same numbers.
+ *
  * Nulls are missing values: a count excludes them and a min/max ignores them. A bucket is
  * floor(time / width), so a frame at -5 s (before ignition) is in bucket -1 of the 10 s level.
  */
@@ -36,7 +40,7 @@ const SCALARS = ['radiance', 'pressure', 'pk'] as const;
  */
 export function channelRollupCtes(src = 'src'): string {
   const scalarFine = SCALARS.map(
-    (s) => `min(s.${s}) AS ${s}_min, max(s.${s}) AS ${s}_max, coalesce(sum(s.${s}::float8), 0) AS ${s}_sum, count(s.${s})::int AS ${s}_n`,
+    (s) => `min(s.${s}) AS ${s}_min, max(s.${s}) AS ${s}_max, coalesce(sum(s.${s}::text::float8), 0) AS ${s}_sum, count(s.${s})::int AS ${s}_n`,
   ).join(',\n      ');
   const scalarLevel = SCALARS.map((s) => `min(f.${s}_min), max(f.${s}_max), sum(f.${s}_sum), sum(f.${s}_n)::int`).join(', ');
   const scalarColumns = SCALARS.map((s) => `${s}_min, ${s}_max, ${s}_sum, ${s}_n`).join(', ');
@@ -51,7 +55,7 @@ export function channelRollupCtes(src = 'src'): string {
       ${scalarFine}
     FROM ${src} s GROUP BY 1, 2),
   rollup_fine_channel AS (
-    SELECT s.research_id, floor(s."time" / ${FINEST})::bigint AS bucket, u.i, min(u.v) AS mn, max(u.v) AS mx, coalesce(sum(u.v::float8), 0) AS sm, count(u.v)::int AS n
+    SELECT s.research_id, floor(s."time" / ${FINEST})::bigint AS bucket, u.i, min(u.v) AS mn, max(u.v) AS mx, coalesce(sum(u.v::text::float8), 0) AS sm, count(u.v)::int AS n
     FROM ${src} s CROSS JOIN LATERAL unnest(s.thermocouples) WITH ORDINALITY AS u(v, i) GROUP BY 1, 2, 3),
   rollup_scalar AS (
     SELECT f.research_id, l.width, floor(f.bucket / l.per::float8)::bigint AS bucket, sum(f.frames)::int AS frames, min(f.first_time) AS first_time,
@@ -84,7 +88,7 @@ export function channelRollupCtes(src = 'src'): string {
  * those per bucket. `rollup_levels` must be defined (channelRollupCtes does) or `withLevels` set.
  */
 export function categoryRollupCtes(src = 'src', withLevels = false): string {
-  const stats = (v: string) => `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
+  const stats = (v: string) => `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::text::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
   const level = (v: string) => `min(f.${v}_min), max(f.${v}_max), sum(f.${v}_sum), sum(f.${v}_n)::int`;
   const merge = (v: string) =>
     `${v}_min = least(t.${v}_min, EXCLUDED.${v}_min), ${v}_max = greatest(t.${v}_max, EXCLUDED.${v}_max), ` +
@@ -94,7 +98,7 @@ export function categoryRollupCtes(src = 'src', withLevels = false): string {
     SELECT DISTINCT c.research_id, m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
     WHERE c.research_id IN (SELECT research_id FROM ${src})),
   rollup_frame_category AS (
-    SELECT s.research_id, s."time", mb.type_name, max(s.thermocouples[mb.thermo_id]) AS cmax, avg(s.thermocouples[mb.thermo_id]::float8) AS cmean
+    SELECT s.research_id, s."time", mb.type_name, max(s.thermocouples[mb.thermo_id]) AS cmax, avg(s.thermocouples[mb.thermo_id]::text::float8) AS cmean
     FROM ${src} s JOIN rollup_members mb ON mb.research_id = s.research_id GROUP BY 1, 2, 3),
   rollup_fine_category AS (
     SELECT research_id, floor("time" / ${FINEST})::bigint AS bucket, type_name, ${stats('cmax')}, ${stats('cmean')}
@@ -129,4 +133,17 @@ export const ROLLUP_TABLES_DDL = [
     cmax_min real, cmax_max real, cmax_sum double precision NOT NULL, cmax_n integer NOT NULL,
     cmean_min double precision, cmean_max double precision, cmean_sum double precision NOT NULL, cmean_n integer NOT NULL,
     CONSTRAINT "PK_reading_rollup_category" PRIMARY KEY (research_id, width, bucket, type_name))`,
+];
+
+/**
+ * Recomputes one research's rollups ($1) from its stored frames: for frames written other than by
+ * the ingest (the benchmark's and tests' bulk inserts), and after frames are deleted.
+ */
+export const REBUILD_ROLLUPS_SQL = [
+  'DELETE FROM reading_rollup WHERE research_id = $1',
+  'DELETE FROM reading_rollup_category WHERE research_id = $1',
+  `WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading WHERE research_id = $1),
+  ${channelRollupCtes('src')},
+  ${categoryRollupCtes('src')}
+  SELECT 1`,
 ];
