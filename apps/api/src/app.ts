@@ -6,7 +6,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
-import { API_PREFIX, requestLog, serveDashboard } from './core/http';
+import { API_PREFIX, compressResponses, requestLog, serveDashboard } from './core/http';
 import { createLogger } from './core/logger';
 import { DetailValidationPipe } from './core/validation';
 import { UsersService } from './users/users.service';
@@ -39,6 +39,7 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
   const logger = options.logger ?? createLogger(deps.config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { logger, bodyParser: false });
   app.use(requestLog());
+  app.use(`/${API_PREFIX}`, compressResponses());
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });
   configure(app);

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import compression from 'compression';
+import { type NextFunction, type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 export const API_PREFIX = 'api/v1';
 
@@ -25,23 +27,44 @@ export function requestLog(): (req: Request, res: Response, next: NextFunction) 
   };
 }
 
-/** Serves the dashboard build at / with the SPA fallback; the API keeps everything under /api. */
+/**
+ * Serves the dashboard build at / with the SPA fallback; the API keeps everything under /api. Each
+ * file goes as the brotli or gzip copy made at build (apps/dashboard/build/precompress.ts) when the
+ * request's Accept-Encoding takes it, with `Content-Encoding`, `Vary: Accept-Encoding` and the
+ * original file's Content-Type; as it is otherwise.
+ */
 export function serveDashboard(app: NestExpressApplication, distDir: string): boolean {
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) return false;
-  app.use(
-    express.static(distDir, {
+  const files = expressStaticGzip(distDir, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
       index: false,
       setHeaders: (res, path) => {
         // Hashed assets never change; index.html must always be fresh.
         res.setHeader('Cache-Control', path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
-    }),
-  );
+    },
+  });
+  app.use(files);
   app.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    // Any other path is a route of the dashboard: its index.html, compressed like the assets.
+    req.url = '/index.html';
+    files(req, res, next);
   });
   return true;
+}
+
+/**
+ * Compresses the API's responses (JSON, the CSV export) for clients that accept it, from 1 kB up.
+ * Not the WebSocket stream: an upgrade never passes through here, and its frames are sent as they are.
+ */
+export function compressResponses(): ReturnType<typeof compression> {
+  return compression({
+    threshold: 1024,
+    filter: (req, res) => !req.headers.upgrade && compression.filter(req, res),
+  });
 }
