@@ -69,7 +69,7 @@ async function main() {
     }
     if (only.includes('history')) {
       log('\nHistory');
-      history = await runHistory(services, { channels: CHANNELS, frames: 14_400, points: 1_000, requests: Number(option('requests') ?? 10) }, log);
+      history = await runHistory(services, { channels: CHANNELS, hours: list(option('hours'), [4, 24]), points: 1_000, requests: Number(option('requests') ?? 20) }, log);
     }
   } finally {
     await services.close();

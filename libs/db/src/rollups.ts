@@ -136,14 +136,8 @@ export const ROLLUP_TABLES_DDL = [
 ];
 
 /**
- * Recomputes one research's rollups ($1) from its stored frames: for frames written other than by
- * the ingest (the benchmark's and tests' bulk inserts), and after frames are deleted.
+ * Recomputes one research's rollups ($1) from its stored frames (a function the migration creates):
+ * for frames written other than by the ingest (the benchmark's and tests' bulk inserts), and after
+ * frames are deleted.
  */
-export const REBUILD_ROLLUPS_SQL = [
-  'DELETE FROM reading_rollup WHERE research_id = $1',
-  'DELETE FROM reading_rollup_category WHERE research_id = $1',
-  `WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading WHERE research_id = $1),
-  ${channelRollupCtes('src')},
-  ${categoryRollupCtes('src')}
-  SELECT 1`,
-];
+export const REBUILD_ROLLUPS_SQL = ['SELECT reading_rollup_rebuild($1, false)'];

@@ -15,20 +15,42 @@ export class ReadingRollups1796200000000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     for (const ddl of ROLLUP_TABLES_DDL) await queryRunner.query(ddl);
-    // Backfill: every frame stored so far.
-    await queryRunner.query(`WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading),
-      ${channelRollupCtes('src')},
-      ${categoryRollupCtes('src')}
-      SELECT 1`);
+    // Recomputes a research's rollups (or only its category rollups) from its stored frames, an hour
+    // of frames at a time (3 600 s is a multiple of every width, so each bucket is written once)
+    // with room to aggregate them in memory.
     await queryRunner.query(`
-      CREATE FUNCTION reading_rollup_category_refresh(researches uuid[]) RETURNS void LANGUAGE plpgsql AS $fn$
-      DECLARE written bigint;
+      CREATE FUNCTION reading_rollup_rebuild(p_research uuid, p_categories_only boolean) RETURNS void LANGUAGE plpgsql SET work_mem = '64MB' AS $fn$
+      DECLARE
+        v_from double precision;
+        v_last double precision;
+        v_written bigint;
       BEGIN
-        DELETE FROM reading_rollup_category WHERE research_id = ANY(researches);
-        WITH src AS (SELECT research_id, "time", thermocouples FROM reading WHERE research_id = ANY(researches)),
-        ${categoryRollupCtes('src', true)}
-        SELECT count(*) INTO written FROM rollup_category_write;
+        IF NOT p_categories_only THEN
+          DELETE FROM reading_rollup WHERE research_id = p_research;
+        END IF;
+        DELETE FROM reading_rollup_category WHERE research_id = p_research;
+        SELECT floor(min("time") / 3600) * 3600, max("time") INTO v_from, v_last FROM reading WHERE research_id = p_research;
+        WHILE v_from <= v_last LOOP
+          IF p_categories_only THEN
+            WITH src AS (SELECT research_id, "time", thermocouples FROM reading WHERE research_id = p_research AND "time" >= v_from AND "time" < v_from + 3600),
+            ${categoryRollupCtes('src', true)}
+            SELECT count(*) INTO v_written FROM rollup_category_write;
+          ELSE
+            WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading
+                         WHERE research_id = p_research AND "time" >= v_from AND "time" < v_from + 3600),
+            ${channelRollupCtes('src')},
+            ${categoryRollupCtes('src')}
+            SELECT count(*) INTO v_written FROM rollup_write;
+          END IF;
+          v_from := v_from + 3600;
+        END LOOP;
       END
+      $fn$`);
+    // Backfill: every research stored so far.
+    await queryRunner.query('SELECT reading_rollup_rebuild(id, false) FROM research');
+    await queryRunner.query(`
+      CREATE FUNCTION reading_rollup_category_refresh(researches uuid[]) RETURNS void LANGUAGE sql AS $fn$
+        SELECT reading_rollup_rebuild(r, true) FROM unnest(researches) AS r
       $fn$`);
     // Statement-level triggers: one refresh per statement, whatever the number of markers it changed.
     await queryRunner.query(`
@@ -62,6 +84,7 @@ export class ReadingRollups1796200000000 implements MigrationInterface {
     await queryRunner.query('DROP FUNCTION thermo_config_rollup_refresh()');
     await queryRunner.query('DROP FUNCTION thermo_marker_rollup_refresh()');
     await queryRunner.query('DROP FUNCTION reading_rollup_category_refresh(uuid[])');
+    await queryRunner.query('DROP FUNCTION reading_rollup_rebuild(uuid, boolean)');
     await queryRunner.query('DROP TABLE reading_rollup_category');
     await queryRunner.query('DROP TABLE reading_rollup');
   }
