@@ -9,7 +9,7 @@ import { insertMarkers } from '../apps/api/test/live-support';
 import { insertResearch } from '../apps/ingest/test/support';
 import { insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, startFurnace } from './lib/services';
-import { fmt, percentile, ratio, sortedCopy, table } from './lib/stats';
+import { fmt, percentile, sortedCopy, table } from './lib/stats';
 
 /*
  * History: finished tests at 1 Hz with 300 thermocouples — 4 hours (14 400 frames) and 24 hours
@@ -162,6 +162,8 @@ export async function runHistory(
 }
 
 const kB = (bytes: number) => fmt(bytes / 1000);
+/** a ÷ b with two significant digits (the history is a few hundredths of the raw read). */
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toPrecision(2)}×` : '–');
 
 /** History goals: p95 ≤ 150 ms and ≤ 600 kB gzipped for 4 h; p95 ≤ 200 ms for 24 h. */
 function goal(c: HistoryCase): string {

@@ -21,19 +21,19 @@ export class HistoryService {
   constructor(private readonly repository: HistoryRepository) {}
 
   async history(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
-    await this.requireResearch(researchId);
     checkRange(query.from, query.to);
-    // Read first: the series cover frames up to it, and the live tail continues after it.
-    const lastTime = await this.repository.lastTime(researchId);
+    // Together (each is one short query). lastTime before the series: they cover frames up to it, and the live tail continues after it.
+    const [, lastTime, members, channels] = await Promise.all([
+      this.requireResearch(researchId),
+      this.repository.lastTime(researchId),
+      this.repository.categoryMembers(researchId),
+      this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
+    ]);
     const from = query.from ?? 0;
     const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [] };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
     const thermoIds = [...new Set(query.thermo_ids ?? [])].sort((a, b) => a - b);
-    const [members, channels] = await Promise.all([
-      this.repository.categoryMembers(researchId),
-      this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
-    ]);
     const base = { research_id: researchId, from: range.from, to: range.to, last_time: lastTime, thermo_ids: channels };
     const span = range.to - range.from;
     // The coarsest rollup level that still has at least `points` buckets in the range; none: a narrow zoom, read the frames.
