@@ -1,7 +1,7 @@
 // Viewers in a process of their own, so the server under test has its CPU to itself and is measured
 // alone. Driven over IPC by bench/fanout/fanout.ts (protocol.ts).
 import { io } from 'socket.io-client';
-import { connectViewer } from '../../apps/api/test/viewer-client';
+import { connectViewer } from '@furnace/testing';
 import type { ViewerKind, ViewerResult, WorkerCommand, WorkerReply } from './protocol';
 
 /** What a viewer records: each DATA frame's time in arrival order, and its arrival (performance.now()). */

@@ -3,7 +3,7 @@ import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DaqPayload } from '@furnace/contracts';
 import { realArrayLiteral } from '../../apps/ingest/src/readings.repository';
-import { createFrameGenerator } from '../../apps/ingest/src/simulator/frames';
+import { createFrameGenerator } from '@furnace/simulator';
 
 /** `count` simulated frames of `channels` thermocouples, `1 / rate` seconds apart from `from`. */
 export function simulatedFrames(count: number, channels: number, rate = 1, from = 0): DaqPayload[] {

@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { transformFileSync } from '@swc/core';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { SUPERUSER } from '../../apps/api/test/harness';
-import { dropSession, startTestBroker, type TestBroker, uniqueId } from '../../apps/ingest/test/support';
+import { dropSession, startTestBroker, SUPERUSER, type TestBroker, uniqueId } from '@furnace/testing';
 import { apiEnv, type AppProcess, ingestEnv, ROOT, startApp } from '../../test/support/app-processes';
 import { configured } from './env';
 

@@ -2,10 +2,8 @@ import type { MqttClient } from 'mqtt';
 import request from 'supertest';
 import { daqTopic, type DaqPayload } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { login, SUPERUSER } from '../../apps/api/test/harness';
-import { connectViewer, streamUrl, type TestViewer } from '../../apps/api/test/viewer-client';
-import { createFrameGenerator } from '../../apps/ingest/src/simulator/frames';
-import { connectPublisher, dropSession, insertResearch, storedTimes, TEST_MQTT_URL, TEST_REDIS_URL, uniqueId, waitFor } from '../../apps/ingest/test/support';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
+import { createFrameGenerator } from '@furnace/simulator';
 import { apiEnv, type AppProcess, ingestEnv, missingBuild, startApp } from '../support/app-processes';
 
 /*

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@furnace/testing';
 
 /*
  * The built apps (`tsc -b tsconfig.build.json`) started as their own processes, exactly as a
@@ -21,17 +21,6 @@ export function missingBuild(apps: readonly BuiltApp[]): string | null {
   return missing.length ? `${missing.map(builtEntry).join(', ')} not built: run \`npx tsc -b tsconfig.build.json\` (npm test does)` : null;
 }
 
-/** A TCP port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface AppProcess {
   app: BuiltApp;

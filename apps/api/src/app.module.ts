@@ -8,6 +8,7 @@ import { DataSource as DataSourceToken } from 'typeorm';
 import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
+import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
@@ -15,6 +16,7 @@ import { LiveModule } from './live/live.module';
 import { MailModule } from './mail/mail.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ResearchModule } from './research/research.module';
+import { ThermoModule } from './thermo/thermo.module';
 import { UsersModule } from './users/users.module';
 
 export interface ApiDeps {
@@ -58,6 +60,8 @@ export class AppModule {
         HistoryModule,
         MetricsModule,
         ResearchModule,
+        EmailsModule,
+        ThermoModule,
       ],
     };
   }

@@ -7,7 +7,7 @@ import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
 import { API_PREFIX, compressResponses, requestLog, serveDashboard } from './core/http';
-import { createLogger } from './core/logger';
+import { createLogger } from '@furnace/logger';
 import { DetailValidationPipe } from './core/validation';
 import { UsersService } from './users/users.service';
 

@@ -5,7 +5,7 @@ import { createBus } from '@furnace/bus';
 import { openDatabase } from '@furnace/db';
 import { Logger } from '@nestjs/common';
 import { createApiApp } from './app';
-import { createLogger } from './core/logger';
+import { createLogger } from '@furnace/logger';
 
 async function main() {
   const config = loadConfig();

@@ -8,9 +8,8 @@ import { type Bus, createBus } from '@furnace/bus';
 import { type AppConfig, loadConfig } from '@furnace/config';
 import { createDataSource } from '@furnace/db';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { login, SUPERUSER } from '@furnace/testing';
 import { createApiApp } from '../src/app';
-
-export const SUPERUSER = { email: 'admin@example.com', password: 'admin-password-1' };
 
 export interface TestApi {
   app: NestExpressApplication;
@@ -64,13 +63,6 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
       if (!options.db) await db.drop();
     },
   };
-}
-
-/** A bearer token for the account, through the real login route (of this process's API, or `{ http: request(url) }`). */
-export async function login(api: Pick<TestApi, 'http'>, email: string, password: string): Promise<string> {
-  const res = await api.http.post('/api/v1/login/access-token').type('form').send({ username: email, password });
-  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.access_token as string;
 }
 
 let seq = 0;

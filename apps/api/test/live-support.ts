@@ -1,34 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type DaqPayload, encodeBusMessage, researchChannel } from '@furnace/contracts';
-import { ResearchEmailEntity, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { ResearchEmailEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { uniqueId } from '@furnace/testing';
 import { TokenService } from '../src/auth/token.service';
 import { metricsRegistry } from '../src/metrics/registry';
-import { uniqueId } from '../../ingest/test/support';
 import type { TestApi } from './harness';
 
 /*
  * What the live-stream and history tests share. Researches, client e-mails and thermocouple
  * markers are inserted straight through the DataSource: the research REST API is another module's.
  */
-
-export { uniqueId, waitFor } from '../../ingest/test/support';
-export { connectViewer, RefusedUpgrade, refusal, streamUrl, type TestViewer } from './viewer-client';
-
-export async function insertResearch(dataSource: DataSource, fields: Partial<ResearchEntity> = {}): Promise<string> {
-  const id = fields.id ?? randomUUID();
-  await dataSource.getRepository(ResearchEntity).insert({
-    id,
-    name: `Live test ${id.slice(0, 8)}`,
-    startAt: new Date(Date.now() - 60_000),
-    endAt: new Date(Date.now() + 3 * 3600_000),
-    isRadiance: true,
-    isFurnance: true,
-    isPressure: true,
-    ...fields,
-  });
-  return id;
-}
 
 /** A client e-mail record of the research; its id is the client's access code. */
 export async function insertClient(dataSource: DataSource, researchId: string): Promise<string> {

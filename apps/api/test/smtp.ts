@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { waitFor } from './wait';
+import { waitFor } from '@furnace/testing';
 
 export interface ReceivedMail {
   /** Envelope recipients, as the API gave them to the server. */
@@ -56,7 +56,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     port,
     received,
     refuse,
-    next: (match, what) => waitFor(() => received.find(match), what),
+    next: (match, what) => waitFor(what, () => received.find(match)),
     env: (from) => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_TLS: 'false', SMTP_SSL: 'false', EMAILS_FROM_EMAIL: from }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

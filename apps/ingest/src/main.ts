@@ -8,7 +8,7 @@ import { createBus } from '@furnace/bus';
 import { ConfigError, loadConfig } from '@furnace/config';
 import { startHttpEndpoint } from './http-endpoint';
 import { startIngest } from './ingest';
-import { createIngestLogger } from './logger';
+import { createLogger } from '@furnace/logger';
 
 async function main() {
   const config = loadConfig();
@@ -17,7 +17,7 @@ async function main() {
       'Invalid configuration:\n  DATABASE_URL, REDIS_URL and MQTT_URL: all required by a separate ingest process (`npm start` runs the embedded system in one process)',
     );
   }
-  Logger.overrideLogger(createIngestLogger(config));
+  Logger.overrideLogger(createLogger(config, 'ingest'));
   const log = new Logger('Ingest');
   collectDefaultMetrics({ register });
   const bus = await createBus(config.redisUrl, (e) => log.warn(`Bus: ${e.message}`));

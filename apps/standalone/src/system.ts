@@ -5,10 +5,10 @@ import { type AppConfig, ConfigError } from '@furnace/config';
 import { type Bus, createBus } from '@furnace/bus';
 import { type EmbeddedDatabase, openDatabase, startEmbeddedDatabase } from '@furnace/db';
 import { createApiApp } from '@furnace/api-app/app';
-import { createLogger } from '@furnace/api-app/core/logger';
-import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/ingest-app/embedded-broker';
+import { createLogger } from '@furnace/logger';
+import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/broker';
 import { startIngest } from '@furnace/ingest-app/ingest';
-import { startDemo } from '@furnace/ingest-app/simulator/demo';
+import { startDemo } from '@furnace/simulator';
 
 export interface RunningSystem {
   app: NestExpressApplication;

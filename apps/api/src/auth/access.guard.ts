@@ -1,18 +1,9 @@
-import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACCESS_RULE, type AccessRule, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
-import type { AuthedRequest, Principal } from './principal';
+import { bearerToken, CallerService } from './caller.service';
+import type { AuthedRequest } from './principal';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
-import { TokenService } from './token.service';
-import { UsersRepository } from '../users/users.repository';
-
-/** Reads a bearer token from the Authorization header. */
-export function bearerToken(req: Pick<AuthedRequest, 'headers'>): string | null {
-  const h = req.headers['authorization'];
-  const value = Array.isArray(h) ? h[0] : h;
-  const m = value?.match(/^Bearer\s+(\S+)$/i);
-  return m ? m[1] : null;
-}
 
 /**
  * The one gate every HTTP route passes: it applies the route's access rule (access.decorator.ts).
@@ -24,8 +15,7 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
-    private readonly users: UsersRepository,
+    private readonly callers: CallerService,
     private readonly ownership: ResearchOwnershipRepository,
   ) {}
 
@@ -38,7 +28,7 @@ export class AccessGuard implements CanActivate {
     }
     if (rule === 'public') return true;
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
-    const principal = await this.resolve(bearerToken(req));
+    const principal = await this.callers.fromToken(bearerToken(req));
     req.principal = principal;
     if (principal.kind === 'viewer') {
       // A viewer reads one research: what the path names must belong to theirs.
@@ -51,21 +41,5 @@ export class AccessGuard implements CanActivate {
       throw new ForbiddenException("The user doesn't have enough privileges");
     }
     return true;
-  }
-
-  /** The caller behind a token, or 401/403. Shared with the WebSocket upgrade. */
-  async resolve(token: string | null): Promise<Principal> {
-    if (!token) throw new UnauthorizedException('Not authenticated');
-    const claims = this.tokens.verifySession(token);
-    if (!claims) throw new UnauthorizedException('Could not validate credentials');
-    if (claims.typ === 'viewer') {
-      // Deleting the client's e-mail record revokes the access at once, not when the token expires.
-      if (!(await this.ownership.isInvited(claims.sub, claims.rid))) throw new ForbiddenException('Access code no longer valid');
-      return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub };
-    }
-    const user = await this.users.findById(claims.sub);
-    if (!user) throw new UnauthorizedException('Could not validate credentials');
-    if (!user.isActive) throw new ForbiddenException('Inactive user');
-    return { kind: 'user', user };
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Header, HttpCode, Param, Post, UseGuards } from '@nes
 import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { UserEntity } from '@furnace/db';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { toUserDto, UserPublicDto } from '../users/user.dto';
 import { Public, SignedIn, SuperuserOnly } from './access.decorator';
 import { NewPasswordDto, LoginFormDto, TokenDto } from './auth.dto';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PasswordField } from '../common/validators';
+import { PasswordField } from '../core/validators';
 
 /** OAuth2 password form (application/x-www-form-urlencoded); the username is the e-mail. */
 export class LoginFormDto {

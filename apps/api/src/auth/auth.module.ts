@@ -5,6 +5,7 @@ import { UsersModule } from '../users/users.module';
 import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { CallerService } from './caller.service';
 import { LoginThrottlerGuard } from './login-throttler.guard';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
 import { TokenService } from './token.service';
@@ -13,7 +14,7 @@ import { TokenService } from './token.service';
 @Module({
   imports: [UsersModule, MailModule],
   controllers: [AuthController],
-  providers: [TokenService, AuthService, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
-  exports: [TokenService, AccessGuard, ResearchOwnershipRepository],
+  providers: [TokenService, AuthService, CallerService, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
+  exports: [TokenService, CallerService, ResearchOwnershipRepository],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import type { ResearchEmailEntity } from '@furnace/db';
-import { EmailField } from '../common/validators';
+import { EmailField } from '../core/validators';
 
 export class EmailRecordDto {
   @ApiProperty({ format: 'uuid', description: "The client's access code (?code= in the invitation link)" }) id!: string;

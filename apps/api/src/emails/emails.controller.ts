@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { UuidParamPipe } from '../core/validation';
 import { ApiBadGatewayResponse, ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SignedIn } from '../auth/access.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { EmailCreateDto, EmailRecordDto, EmailRecordsDto, EmailUpdateDto, toEmailDto } from './email.dto';
 import { EmailsService } from './emails.service';
 

@@ -1,6 +1,5 @@
 import { ForbiddenException, HttpException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { isResearchId } from '@furnace/contracts';
-import { AccessGuard } from '../auth/access.guard';
+import { CallerService } from '../auth/caller.service';
 import { LiveRepository } from './live.repository';
 
 /** What the stream's URL carries for access. */
@@ -20,7 +19,7 @@ export interface StreamCredentials {
 @Injectable()
 export class LiveAccessService {
   constructor(
-    private readonly access: AccessGuard,
+    private readonly callers: CallerService,
     private readonly repository: LiveRepository,
   ) {}
 
@@ -28,14 +27,12 @@ export class LiveAccessService {
   async authorize(researchId: string, credentials: StreamCredentials): Promise<void> {
     if (credentials.token) {
       // The same token rules as every REST route (expiry, revoked codes, inactive users).
-      const principal = await this.access.resolve(credentials.token);
+      const principal = await this.callers.fromToken(credentials.token);
       if (principal.kind === 'viewer' && principal.researchId !== researchId) {
         throw new ForbiddenException("The user doesn't have enough privileges");
       }
     } else if (credentials.code) {
-      if (!isResearchId(credentials.code) || !(await this.repository.codeOpens(credentials.code.toLowerCase(), researchId))) {
-        throw new ForbiddenException('Invalid access code');
-      }
+      await this.callers.fromCode(credentials.code, researchId);
     } else {
       throw new UnauthorizedException('Not authenticated');
     }

@@ -4,6 +4,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { HttpAdapterHost } from '@nestjs/core';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
+import { bearerToken } from '../auth/caller.service';
 import { API_PREFIX } from '../core/http';
 import { httpError, LiveAccessService } from './live-access.service';
 import { liveMetrics } from './live.metrics';
@@ -75,7 +76,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
 
     let lease: LiveLease;
     try {
-      await this.access.authorize(researchId, { token: url.searchParams.get('token') ?? bearer(req), code: url.searchParams.get('code') });
+      await this.access.authorize(researchId, { token: url.searchParams.get('token') ?? bearerToken(req), code: url.searchParams.get('code') });
       lease = await this.live.open(researchId);
     } catch (error) {
       const { status, detail } = httpError(error);
@@ -150,11 +151,6 @@ export function textFrame(data: Buffer): Buffer {
   framedData = data;
   framed = frame;
   return frame;
-}
-
-function bearer(req: IncomingMessage): string | null {
-  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  return match ? match[1]! : null;
 }
 
 function rawToString(data: RawData): string {

@@ -17,12 +17,6 @@ export class LiveRepository {
     return rows.length > 0;
   }
 
-  /** True when `code` is the id of one of this research's client e-mail records. */
-  async codeOpens(code: string, researchId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query('SELECT 1 FROM research_email WHERE id = $1 AND research_id = $2', [code, researchId]);
-    return rows.length > 0;
-  }
-
   /** `time` of the research's latest stored frame; null before the first. */
   async lastTime(researchId: string): Promise<number | null> {
     const rows: { time: number }[] = await this.dataSource.query('SELECT "time" FROM reading WHERE research_id = $1 ORDER BY "time" DESC LIMIT 1', [researchId]);

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
   ResearchDto,

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsDateString, IsNotEmpty, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import type { ResearchEntity } from '@furnace/db';
-import { OptionalNotNull } from '../common/validators';
+import { OptionalNotNull } from '../core/validators';
 
 /** An ISO 8601 date-time that says its time zone: a bare local time would be read in the server's zone. */
 const DateTimeWithZone = () =>

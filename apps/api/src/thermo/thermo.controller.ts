@@ -5,7 +5,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeR
 import type { Request, Response } from 'express';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { MAX_IMAGE_BYTES } from './image-check';
 import { UploadLimitMessage } from './upload-limit.interceptor';
 import {

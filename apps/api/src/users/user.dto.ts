@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { UserEntity } from '@furnace/db';
-import { EmailField, FullNameField, OptionalNotNull, PasswordField } from '../common/validators';
+import { EmailField, FullNameField, OptionalNotNull, PasswordField } from '../core/validators';
 
 export class UserPublicDto {
   @ApiProperty({ format: 'uuid' }) id!: string;

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { Public, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentUser } from '../auth/current.decorator';
-import { message, MessageDto } from '../common/message.dto';
+import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
 import {
   fromUserDto,

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ResearchModule } from '../research/research.module';
+import { ThermoController } from './thermo.controller';
+import { ThermoRepository } from './thermo.repository';
+import { ThermoService } from './thermo.service';
+
+/** A research's thermocouple configs: the specimen photo with the markers placed on it, and the measurement types. */
+@Module({
+  imports: [ResearchModule],
+  controllers: [ThermoController],
+  providers: [ThermoRepository, ThermoService],
+})
+export class ThermoModule {}

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { MqttClient } from 'mqtt';
+import { type Bus, createBus } from '@furnace/bus';
+import { daqTopic } from '@furnace/contracts';
+import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor, freePort } from '@furnace/testing';
+import type { RunningIngest } from '../../ingest/src/ingest';
+import { ingestConfig, metricValue, startTestIngest } from '../../ingest/test/support';
+import { startTestApi, type TestApi } from './harness';
+
+// A Redis of this test's own, on its own port: the machine's shared Redis is never stopped.
+const redisInstalled = !spawnSync('redis-server', ['--version']).error;
+// Skipped, not failed, where redis-server is not installed: the test needs a Redis it may kill.
+const itWithRedis = redisInstalled ? it : it.skip;
+
+
+function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!out.includes('Ready to accept connections')) return;
+      child.removeAllListeners('exit');
+      resolve(child);
+    });
+  });
+}
+
+function kill(child: ChildProcess | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('live stream across a Redis restart', () => {
+  let db: TestDatabase;
+  let broker: TestBroker;
+  let redis: ChildProcess | undefined;
+  let api: TestApi | undefined;
+  let ingestBus: Bus | undefined;
+  let ingest: RunningIngest | undefined;
+  let publisher: MqttClient | undefined;
+  let viewer: TestViewer | undefined;
+  let clientId = '';
+
+  afterAll(async () => {
+    await viewer?.close();
+    await publisher?.endAsync();
+    await ingest?.stop();
+    if (clientId) await dropSession(broker.url, clientId).catch(() => undefined);
+    await ingestBus?.close();
+    await api?.close();
+    await kill(redis);
+    await broker?.stop();
+    await db?.drop();
+  });
+
+  if (!redisInstalled) console.warn('live-redis-restart: redis-server is not installed, the Redis restart test is skipped');
+
+  itWithRedis('viewers resume receiving after the bus server restarts; the database keeps every frame', async () => {
+    const port = await freePort();
+    const url = `redis://127.0.0.1:${port}`;
+    redis = await startRedis(port);
+    [db, broker] = await Promise.all([createTestDatabase(), startTestBroker()]);
+    api = await startTestApi({ REDIS_URL: url }, { db });
+    ingestBus = await createBus(url);
+    const researchId = await insertResearch(api.db.url);
+    const config = ingestConfig(db.url, broker, { REDIS_URL: url });
+    clientId = config.mqttClientId;
+    ingest = await startTestIngest(config, ingestBus, [researchId]);
+    publisher = await connectPublisher(broker.url);
+    viewer = await connectViewer(streamUrl(api, researchId, { token: await login(api, SUPERUSER.email, SUPERUSER.password) }));
+    let next = 0;
+    const publish = () => publisher!.publishAsync(daqTopic(researchId), JSON.stringify({ time: next++, pk: 500 }), { qos: 1 });
+
+    for (let i = 0; i < 10; i++) await publish();
+    await waitFor('10 frames live before the restart', () => viewer!.times.length === 10);
+
+    await kill(redis);
+    const outageStart = next;
+    for (let i = 0; i < 10; i++) await publish();
+    await waitFor('the outage frames stored', async () => (await metricValue(ingest!, 'furnace_ingest_frames_stored_total')) === 20);
+    const outageEnd = next;
+    redis = await startRedis(port);
+
+    // Frames keep coming once a second of test time; the viewer must see new ones again.
+    const resumeFrom = next;
+    while (!viewer.times.some((t) => t >= resumeFrom)) {
+      await publish();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (next > resumeFrom + 600) throw new Error('the viewer never received a frame after the restart');
+    }
+    for (let i = 0; i < 5; i++) await publish();
+    const last = next - 1;
+    await waitFor('the last frame live', () => viewer!.times.includes(last));
+
+    const outage = Array.from({ length: outageEnd - outageStart }, (_, i) => outageStart + i);
+    const missedLive = outage.filter((t) => !viewer!.times.includes(t)).length;
+    const rows: { n: string }[] = await api.dataSource.query('SELECT count(*) AS n FROM reading WHERE research_id = $1', [researchId]);
+    console.log(
+      `Redis restart: ${outage.length} frames published while Redis was down, ${missedLive} of them not shown live (in the history); ` +
+        `live again after ${viewer.times.find((t) => t >= resumeFrom)! - resumeFrom + 1} frames; ${rows[0]!.n} of ${next} stored`,
+    );
+    expect(Number(rows[0]!.n)).toBe(next);
+    // In order and never twice, across the restart.
+    expect(viewer.times).toEqual([...viewer.times].sort((a, b) => a - b));
+    expect(new Set(viewer.times).size).toBe(viewer.times.length);
+  });
+});

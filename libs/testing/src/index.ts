@@ -1,0 +1,9 @@
+// What tests and benchmarks share, so that none imports another app's test folder.
+export * from './api';
+export * from './database';
+export * from './frames';
+export * from './ids';
+export * from './mqtt';
+export * from './ports';
+export * from './viewer-client';
+export * from './wait';
