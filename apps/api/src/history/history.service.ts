@@ -71,13 +71,13 @@ export class HistoryService {
     const hi = Math.floor(range.to / level);
     let frames = 0;
     if (range.from < lo * level) frames += await this.fold(downsampler, researchId, { from: range.from, to: lo * level }, (t) => t < lo * level);
-    const rollups = await this.repository.rollups(researchId, level, lo, hi, range.to, thermoIds);
+    const rollups = await this.repository.rollups(researchId, level, k, lo, hi, range.to, thermoIds);
     for (const rollup of rollups) {
       downsampler.addRollup(rollup);
       frames += rollup.frames;
     }
     // The last bucket is left out of the rollups read when it has frames after `to`.
-    if (rollups[rollups.length - 1]?.bucket !== hi) {
+    if (rollups[rollups.length - 1]?.lastBucket !== hi) {
       frames += await this.fold(downsampler, researchId, { from: Math.max(range.from, hi * level), to: range.to }, () => true);
     }
     const { time, series } = downsampler.finish();
