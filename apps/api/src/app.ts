@@ -8,7 +8,7 @@ import { type AppConfig, assertApiConfig } from '@furnace/config';
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
-import { API_PREFIX, requestLog, serveDashboard } from './core/http';
+import { API_PREFIX, compressResponses, requestLog, serveDashboard } from './core/http';
 import { ShutdownGate } from './core/shutdown-gate';
 import { createLogger } from '@furnace/logger';
 import { securityHeaders } from './core/security-headers';
@@ -54,6 +54,7 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
   app.use(app.get(ShutdownGate).middleware);
   app.use(requestLog());
   app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
+  app.use(`/${API_PREFIX}`, compressResponses());
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });
   configure(app, deps.config);

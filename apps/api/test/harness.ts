@@ -27,7 +27,7 @@ export interface TestApi {
  * The API as it runs, listening on a free port, against a fresh database of its own (TEST_DATABASE_URL's
  * server, or embedded PGlite) and the bus TEST_REDIS_URL names (in-process when unset).
  */
-export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus } = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus; dashboardDir?: string } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -45,7 +45,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const dataSource = createDataSource({ url: db.url, poolSize: 4 });
   await dataSource.initialize();
   const bus = options.bus ?? (await createBus(config.redisUrl));
-  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: join(tmpdir(), 'no-dashboard') });
+  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard') });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return {

@@ -145,6 +145,10 @@ export type HistoryDto = {
      */
     frames: number;
     /**
+     * Thermocouples (thermo_id) with at least one reading in the research: the ones whose own series can be asked for with thermo_ids.
+     */
+    thermo_ids: Array<number>;
+    /**
      * Width of a point in seconds; 0 when every frame is its own point.
      */
     bucket_seconds: number;
@@ -689,6 +693,10 @@ export type HistoryReadData = {
          * Most points per series. Above it, frames are grouped into equal time buckets and each keeps its min, max and mean.
          */
         points?: number;
+        /**
+         * Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked.
+         */
+        thermo_ids?: Array<number>;
     };
     url: '/api/v1/research/{id}/history';
 };
