@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { formatThermoConfig, type MeasurementTypeName, type ThermoMarker } from '@furnace/contracts';
-import { ReadingEntity, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { ReadingEntity, REBUILD_ROLLUPS_SQL, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { demoSpecimenPng } from './demo-image';
 import { type RunningSimulator, startSimulator } from './publisher';
 import { DEFAULT_SPECIMEN, specimenProfile } from './specimens';
@@ -11,6 +11,8 @@ import { DEFAULT_SPECIMEN, specimenProfile } from './specimens';
 /** The demo research's fixed id, so every start finds the same one. */
 export const DEMO_RESEARCH_ID = 'f1a3e000-0834-4000-8000-00000000de30';
 const DEMO_HOURS = 3;
+/** Seconds the simulated DAQ scans before ignition. */
+const PRE_IGNITION_S = 60;
 /** The EI2 60 door: its 24 thermocouples are the demo config's markers. */
 const SPECIMEN = specimenProfile(DEFAULT_SPECIMEN)!;
 /** The demo research's test profile, the specimen's. */
@@ -39,6 +41,8 @@ export interface RunningDemo {
 export async function startDemo(options: {
   dataSource: DataSource;
   brokerUrl: string;
+  /** The DAQ credentials the broker asks for (MQTT_USERNAME/MQTT_PASSWORD), when set. */
+  credentials?: { username: string; password: string };
   dataDir: string;
   log: (message: string) => void;
 }): Promise<RunningDemo | null> {
@@ -59,17 +63,20 @@ export async function startDemo(options: {
   } else if (research.endAt.getTime() <= now.getTime()) {
     // Ended: run it again from zero.
     await dataSource.getRepository(ReadingEntity).delete({ researchId: DEMO_RESEARCH_ID });
+    for (const sql of REBUILD_ROLLUPS_SQL) await dataSource.query(sql, [DEMO_RESEARCH_ID]);
     await researches.update({ id: DEMO_RESEARCH_ID }, { startAt: now, endAt: end, ...DEMO_PROFILE });
   }
   const startAt = (await researches.findOneByOrFail({ id: DEMO_RESEARCH_ID })).startAt;
   const simulator: RunningSimulator = startSimulator({
     url: options.brokerUrl,
+    username: options.credentials?.username,
+    password: options.credentials?.password,
     researchId: DEMO_RESEARCH_ID,
     profile: SPECIMEN,
     rate: 1,
     speed: 1,
-    preIgnition: 60,
-    startTime: Math.max(0, Math.round((now.getTime() - startAt.getTime()) / 1000)),
+    // The furnace is lit a minute after the research starts: the minute before gives T0.
+    startTime: Math.round((now.getTime() - startAt.getTime()) / 1000) - PRE_IGNITION_S,
     clientId: `furnace-demo-daq-${randomUUID().slice(0, 8)}`,
   });
   return { researchId: DEMO_RESEARCH_ID, stop: () => simulator.stop() };

@@ -17,8 +17,8 @@ export interface SimulatorOptions {
   /** Test time of the first frame, seconds (to continue a test). */
   startTime?: number;
   /**
-   * Seconds of frames before ignition (negative time, the furnace cold) sent at once before the
-   * first frame when the test starts at 0, as a DAQ hands over its pre-test scan: T0 is taken from them.
+   * Seconds of frames before ignition (negative time, the furnace cold) published first, at the
+   * same pace, when the test starts at 0, as a DAQ scans before the burners are lit: T0 is taken from them.
    */
   preIgnition?: number;
   /** Stop after this many seconds of test time; runs until stop() when unset. */
@@ -53,7 +53,10 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const topic = daqTopic(options.researchId);
   const startTime = options.startTime ?? 0;
   const step = 1 / rate;
-  const generate = createFrameGenerator({ profile: options.profile, channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - startTime * 1000) });
+  const preIgnition = options.preIgnition ?? 0;
+  // The first frame's time: before ignition when the test starts from its beginning.
+  const first = startTime === 0 && preIgnition > 0 ? -Math.floor(preIgnition * rate) * step : startTime;
+  const generate = createFrameGenerator({ profile: options.profile, channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - first * 1000) });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
     username: options.username,
@@ -79,19 +82,14 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     published++;
     options.onFrame?.(time);
   };
-  let preIgnitionSent = !(startTime <= 0 && (options.preIgnition ?? 0) > 0);
 
   const tick = () => {
     timer = null;
     if (stopped) return;
-    if (!preIgnitionSent) {
-      preIgnitionSent = true;
-      for (let time = -Math.floor(options.preIgnition! * rate) * step; time < startTime - step / 2; time += step) send(time);
-    }
     // Every frame whose moment has come (several per tick at high rates).
     const elapsedTest = ((performance.now() - startedAt) / 1000) * speed;
     while (!stopped && index * step <= elapsedTest) {
-      const time = startTime + index * step;
+      const time = first + index * step;
       if (options.duration !== undefined && time - startTime > options.duration) {
         stopped = true;
         void Promise.all(pendingAcks).then(() => resolveDone());

@@ -4,6 +4,7 @@ import { ReadingEntity } from './reading.entity';
 import { ResearchEmailEntity } from './research-email.entity';
 import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
+import { StreamTicketEntity } from './stream-ticket.entity';
 import { ThermoConfigEntity } from './thermo-config.entity';
 import { ThermoExclusionEntity } from './thermo-exclusion.entity';
 import { ThermoMarkerEntity } from './thermo-marker.entity';
@@ -12,7 +13,16 @@ import { UserEntity } from './user.entity';
 export {
   ObservationEntity,
   ThermoExclusionEntity,
-  ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
+  ReadingDeadLetterEntity,
+  ReadingEntity,
+  ResearchEmailEntity,
+  ResearchEntity,
+  ResearchUrlEntity,
+  StreamTicketEntity,
+  ThermoConfigEntity,
+  ThermoMarkerEntity,
+  UserEntity,
+};
 
 export const entities = [
   UserEntity,
@@ -23,6 +33,7 @@ export const entities = [
   ThermoMarkerEntity,
   ReadingEntity,
   ReadingDeadLetterEntity,
+  StreamTicketEntity,
   ObservationEntity,
   ThermoExclusionEntity,
 ];

@@ -28,6 +28,7 @@ export class CriteriaProfile1796300000000 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "research" ADD "t0_set_at" TIMESTAMP WITH TIME ZONE`);
         await queryRunner.query(`ALTER TABLE "reading" ADD "faults" smallint array`);
         await queryRunner.query(`ALTER TABLE "reading" ADD "received_at" TIMESTAMP WITH TIME ZONE`);
+        await queryRunner.query(`CREATE INDEX "IDX_reading_faults" ON "reading" ("research_id", "time") WHERE "faults" IS NOT NULL`);
         await queryRunner.query(`ALTER TABLE "observation" ADD CONSTRAINT "FK_68f9d9ee45777a533cc2b43fe2c" FOREIGN KEY ("research_id") REFERENCES "research"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "thermo_exclusion" ADD CONSTRAINT "FK_2a388698569cb49aa7c90f66af0" FOREIGN KEY ("research_id") REFERENCES "research"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     }
@@ -35,6 +36,7 @@ export class CriteriaProfile1796300000000 implements MigrationInterface {
     public async down(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`ALTER TABLE "thermo_exclusion" DROP CONSTRAINT "FK_2a388698569cb49aa7c90f66af0"`);
         await queryRunner.query(`ALTER TABLE "observation" DROP CONSTRAINT "FK_68f9d9ee45777a533cc2b43fe2c"`);
+        await queryRunner.query(`DROP INDEX "public"."IDX_reading_faults"`);
         await queryRunner.query(`ALTER TABLE "reading" DROP COLUMN "received_at"`);
         await queryRunner.query(`ALTER TABLE "reading" DROP COLUMN "faults"`);
         await queryRunner.query(`ALTER TABLE "research" DROP COLUMN "t0_set_at"`);

@@ -54,7 +54,7 @@ const RECENT_FRAMES = 1000;
  * The live curves of a research: the mean furnace temperature against ISO 834 (when the research
  * measures it) and per thermocouple category max and mean against the critical values. The whole
  * test so far comes from the history endpoint (min/max buckets), then the live frames after its
- * last_time are appended: one partial setOption per batch, the option itself is never rebuilt.
+ * last_time are placed by their time: one partial setOption per batch, the option itself is never rebuilt.
  * Default export too, for React.lazy: ECharts loads only when a chart is shown.
  */
 export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null }: LiveCurvesProps) {
@@ -84,7 +84,7 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
   const flush = useRef<() => void>(() => undefined);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = frames.subscribe((frame) => {
+    const stop = frames.subscribeAll((frame) => {
       recent.current.push(frame);
       if (recent.current.length > RECENT_FRAMES) recent.current.splice(0, recent.current.length - RECENT_FRAMES);
       pending.current.push(frame);
@@ -118,6 +118,9 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
   useEffect(() => {
     if (store !== firstStore.current) void refetch();
   }, [store, refetch]);
+  // After a reconnect (another instance, a restart) frames of the interruption were never received:
+  // the history has them; it replaces the series and the frames since are placed again.
+  useEffect(() => frames.subscribeGap(() => void refetch()), [frames, refetch]);
 
   const curveId = research.heating_curve ?? 'iso834';
   const isoEntry = useCallback(

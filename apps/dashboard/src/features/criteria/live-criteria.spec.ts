@@ -42,6 +42,7 @@ function history(until: number): HistoryDto {
       series('thermo:1', 'thermocouple', face(0.5), 1),
       series('thermo:2', 'thermocouple', face(-0.5), 2),
     ],
+    thermo_ids: [1, 2],
     faults: [],
     ignition_at: null,
   };

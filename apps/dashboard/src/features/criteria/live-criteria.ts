@@ -114,6 +114,11 @@ export class LiveCriteria {
     return true;
   }
 
+  /** Frames may have been missed (the connection was lost): wait for the history to be read again. */
+  unload(): void {
+    this.loaded = false;
+  }
+
   /** Other inputs: a new engine over the same frames. */
   setInputs(inputs: CriteriaInputs): void {
     this.inputs = inputs;

@@ -25,6 +25,7 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
   const pending = useRef<DaqPayload[]>([]);
   const dirty = useRef(false);
   const [subscribed, setSubscribed] = useState(false);
+  const refetch = useRef<() => Promise<unknown>>(() => Promise.resolve());
 
   // Subscribed before the history is requested: no frame falls between them.
   useEffect(() => {
@@ -37,6 +38,11 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
         if (pending.current.length > PENDING_FRAMES) pending.current.splice(0, pending.current.length - PENDING_FRAMES);
       }
     });
+    // A lost connection is back: frames of the time between were missed; read the history again.
+    const stopGap = frames.subscribeGap(() => {
+      criteria.current?.unload();
+      void refetch.current();
+    });
     setSubscribed(true);
     const timer = setInterval(() => {
       if (!dirty.current || !criteria.current) return;
@@ -45,6 +51,7 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
     }, SNAPSHOT_MS);
     return () => {
       stop();
+      stopGap();
       clearInterval(timer);
     };
   }, [frames]);
@@ -63,6 +70,8 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
     gcTime: 0,
     refetchOnWindowFocus: false,
   });
+
+  refetch.current = history.refetch;
 
   // The inputs by content: a refetch returning the same rows rebuilds nothing.
   const seeded = useMemo(
@@ -85,13 +94,14 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
   const loadedFrom = useRef<unknown>(undefined);
   useEffect(() => {
     const current = criteria.current;
-    const source = history.data ?? (historyError ? 'error' : undefined);
+    // Each read counts (a read again after a gap may return the same rows: the same object).
+    const source = history.data ? history.dataUpdatedAt : historyError ? `error-${history.errorUpdatedAt}` : undefined;
     if (!current || source === undefined || loadedFrom.current === source) return;
     loadedFrom.current = source;
     current.load(history.data ?? null, pending.current);
     pending.current = [];
     setSnapshot(current.snapshot());
-  }, [history.data, historyError, stableInputs]);
+  }, [history.data, history.dataUpdatedAt, historyError, history.errorUpdatedAt, stableInputs]);
 
   return snapshot;
 }
