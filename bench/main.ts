@@ -1,5 +1,6 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+// Options: --only=fanout,ingest,history,bundle  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+//          --hours=4,24
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
@@ -8,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../test/support/app-processes';
 import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
+import { bundleReport, type BundleResult, runBundle } from './bundle';
 import { historyReport, runHistory, type HistoryResult } from './history';
 import { ingestReport, runIngest, type IngestResult } from './ingest';
 import { openFileLimit } from './lib/process-stats';
@@ -22,7 +24,7 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history'];
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'bundle'];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -44,6 +46,7 @@ async function main() {
   let fanout: FanoutRow[] = [];
   let ingest: IngestResult | undefined;
   let history: HistoryResult | undefined;
+  let bundle: BundleResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -70,7 +73,11 @@ async function main() {
     }
     if (only.includes('history')) {
       log('\nHistory');
-      history = await runHistory(services, { channels: CHANNELS, frames: 14_400, points: 1_000, requests: Number(option('requests') ?? 10) }, log);
+      history = await runHistory(services, { channels: CHANNELS, hours: list(option('hours'), [4, 24]), points: 1_000, requests: Number(option('requests') ?? 20) }, log);
+    }
+    if (only.includes('bundle')) {
+      log('\nDashboard bundle');
+      bundle = await runBundle(services, log);
     }
   } finally {
     await services.close();
@@ -83,11 +90,12 @@ async function main() {
   if (fanout.length) sections.push(fanoutReport(fanout, services.redisUrl ? 'services' : 'embedded', capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
   if (ingest) sections.push(ingestReport(ingest));
   if (history) sections.push(historyReport(history));
+  if (bundle) sections.push(bundleReport(bundle));
   sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history }, null, 2));
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, bundle }, null, 2));
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 

@@ -32,4 +32,7 @@ export const liveMetrics = {
   upgradesRefused: sharedMetric('furnace_live_upgrades_refused_total', () =>
     new Counter({ name: 'furnace_live_upgrades_refused_total', help: 'Stream connections refused, by HTTP status', labelNames: ['status'] as const, registers }),
   ),
+  streamsRevoked: sharedMetric('furnace_live_streams_revoked_total', () =>
+    new Counter({ name: 'furnace_live_streams_revoked_total', help: 'Streams closed because their access was revoked or expired', registers }),
+  ),
 };

@@ -33,12 +33,12 @@ beforeEach(() => {
 afterEach(() => jest.useRealTimers());
 
 describe('streamUrl', () => {
-  it('uses ws on http and wss on https, with the token in the query', () => {
-    expect(streamUrl({ protocol: 'http:', host: 'localhost:8000' }, RESEARCH, 'a.b.c')).toBe(
-      `ws://localhost:8000/api/v1/research/dane/stream/${RESEARCH}?token=a.b.c`,
+  it('uses ws on http and wss on https, with the single-use ticket in the query', () => {
+    expect(streamUrl({ protocol: 'http:', host: 'localhost:8000' }, RESEARCH, 'abc_DEF-1')).toBe(
+      `ws://localhost:8000/api/v1/research/dane/stream/${RESEARCH}?ticket=abc_DEF-1`,
     );
     expect(streamUrl({ protocol: 'https:', host: 'lab.example.com' }, RESEARCH, 't')).toBe(
-      `wss://lab.example.com/api/v1/research/dane/stream/${RESEARCH}?token=t`,
+      `wss://lab.example.com/api/v1/research/dane/stream/${RESEARCH}?ticket=t`,
     );
   });
 });
@@ -183,5 +183,35 @@ describe('connectLiveSocket', () => {
     first.onclose?.({});
     jest.advanceTimersByTime(10_000);
     expect(FakeSocket.all).toHaveLength(2);
+  });
+});
+
+describe('connectLiveSocket with a ticket bought per connection', () => {
+  it('connects once the ticket arrives; a refused ticket counts as refused and is retried later', async () => {
+    let n = 0;
+    const { refused } = start({
+      url: () => {
+        n++;
+        return n === 1 ? Promise.reject(new Error('403')) : Promise.resolve(`ws://host/stream?ticket=t${n}`);
+      },
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.all).toHaveLength(0);
+    expect(refused).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(5000);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.latest().url).toBe('ws://host/stream?ticket=t2');
+  });
+
+  it('drops a ticket that arrives after the socket was closed for good', async () => {
+    let resolve!: (url: string) => void;
+    const { socket } = start({ url: () => new Promise<string>((r) => (resolve = r)) });
+    socket.close();
+    resolve('ws://host/stream?ticket=late');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.all).toHaveLength(0);
   });
 });

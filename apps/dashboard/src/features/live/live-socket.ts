@@ -26,13 +26,19 @@ export interface SocketLike {
 }
 
 export interface LiveSocketOptions {
-  /** The stream URL, asked again on every (re)connect: a viewer's token may have been renewed. */
-  url: () => string;
+  /**
+   * The stream URL, asked again on every (re)connect: it carries a single-use ticket bought just
+   * before (a promise), or for tests a fixed URL. A rejected promise counts as a refused connection.
+   */
+  url: () => string | Promise<string>;
   onStatus: (status: ConnectionStatus) => void;
   onFrame: (frame: DaqPayload) => void;
   onUpdate: (kind: UpdateKind) => void;
-  /** The socket closed without ever opening (refused upgrade, server down). */
-  onRefused?: () => void;
+  /**
+   * The socket closed without ever opening (refused upgrade, server down), or its URL could not be
+   * had (`error`: why, e.g. the ticket request's 403).
+   */
+  onRefused?: (error?: unknown) => void;
   createSocket?: (url: string) => SocketLike;
   heartbeatMs?: number;
   reconnectMs?: number;
@@ -49,10 +55,13 @@ export interface LiveSocket {
   close(): void;
 }
 
-/** The live stream URL of ARCHITECTURE.md: same host, ws(s) after the page's protocol. */
-export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, token: string): string {
+/**
+ * The live stream URL: same host, ws(s) after the page's protocol, with a single-use ticket (valid
+ * 30 s) rather than a token or a code, which would live on in proxies' logs and the browser's history.
+ */
+export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, ticket: string): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?ticket=${encodeURIComponent(ticket)}`;
 }
 
 /**
@@ -101,18 +110,44 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
     ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
   };
 
+  /** Counts connection attempts, so that a URL that arrives after a newer attempt began is dropped. */
+  let attempt = 0;
+
   const connect = () => {
     retry = null;
     if (closed) return;
+    const mine = ++attempt;
+    let url: string | Promise<string>;
+    try {
+      url = options.url();
+    } catch (error) {
+      return failed(error, false);
+    }
+    if (typeof url === 'string') return open(url);
+    url.then(
+      (resolved) => {
+        if (!closed && mine === attempt) open(resolved);
+      },
+      (error: unknown) => {
+        if (!closed && mine === attempt) failed(error, true);
+      },
+    );
+  };
+
+  const failed = (error: unknown, refused: boolean) => {
+    log('Live stream: cannot connect', error);
+    setStatus(0);
+    if (refused) options.onRefused?.(error);
+    scheduleReconnect();
+  };
+
+  const open = (url: string) => {
     let opened = false;
     let ws: SocketLike;
     try {
-      ws = createSocket(options.url());
+      ws = createSocket(url);
     } catch (error) {
-      log('Live stream: cannot connect', error);
-      setStatus(0);
-      scheduleReconnect();
-      return;
+      return failed(error, false);
     }
     socket = ws;
     ws.onopen = () => {
@@ -167,6 +202,8 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
 
   const drop = () => {
     stopTimers();
+    // A ticket still being bought is for a connection nobody wants any more.
+    attempt++;
     const ws = socket;
     socket = null;
     if (ws) {
