@@ -322,7 +322,7 @@ describe('the live layout', () => {
       expect(gap).not.toHaveBeenCalled();
       act(() => socket.drop(1012));
       act(() => jest.advanceTimersByTime(250));
-      // The reconnection first fetches a stream ticket (a promise), then opens the socket.
+      // The next connection first buys its ticket.
       await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
       act(() => FakeSocket.latest().open());
       expect(gap).toHaveBeenCalledTimes(1);
