@@ -1,5 +1,6 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history,bundle  --hours=4,24  --viewers=100,1000,5000  --rates=1,10  --seconds=10
+// Options: --only=fanout,ingest,history,bundle  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+//          --hours=4,24
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
@@ -29,7 +30,7 @@ async function main() {
 
   // Each viewer holds a socket in the server and one in a viewer process; the server needs a few more.
   const limit = openFileLimit();
-  const wanted = list(option('viewers'), [100, 1_000, 5_000]);
+  const wanted = list(option('viewers'), [1, 1_000]);
   const maxViewers = limit.soft - 256;
   const viewerCounts = wanted.map((v) => Math.min(v, maxViewers));
   const capped = viewerCounts.some((v, i) => v !== wanted[i]);
@@ -56,10 +57,11 @@ async function main() {
         services,
         {
           viewerCounts,
-          rates: list(option('rates'), [1, 10]),
+          rates: list(option('rates'), [10, 25]),
           seconds: Number(option('seconds') ?? 10),
           channels: CHANNELS,
           workers: 2,
+          servers: option('servers')?.split(',') as ServerName[] | undefined,
           profile: profile.length ? { servers: profile, dir: profileDir } : undefined,
         },
         log,
@@ -85,7 +87,7 @@ async function main() {
     `Furnace Live benchmark — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, ` +
       `${services.describe.database}; ${services.describe.bus}; ${services.describe.broker}`,
   ];
-  if (fanout.length) sections.push(fanoutReport(fanout, capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
+  if (fanout.length) sections.push(fanoutReport(fanout, services.redisUrl ? 'services' : 'embedded', capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
   if (ingest) sections.push(ingestReport(ingest));
   if (history) sections.push(historyReport(history));
   if (bundle) sections.push(bundleReport(bundle));

@@ -39,6 +39,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     FRONTEND_HOST: 'http://dashboard.test',
     REDIS_URL: process.env.TEST_REDIS_URL ?? '',
     LOGIN_RATE_LIMIT: '1000',
+    SIGNUP_RATE_LIMIT: '1000',
     ...env,
   });
   const dataSource = createDataSource({ url: db.url, poolSize: 4 });
@@ -72,12 +73,21 @@ export function newUser(overrides: Partial<{ email: string; password: string; fu
   return { email: `user${seq}-${Date.now().toString(36)}@example.com`, password: `password-${seq}-ok`, full_name: `Test User ${seq}`, ...overrides };
 }
 
-/** Signs a new ordinary user up and returns their credentials and token. */
+/**
+ * Signs a new ordinary user up, has the superuser activate the account (a signed-up account waits
+ * for approval) and returns their credentials and token.
+ */
 export async function signUpUser(api: TestApi, overrides: Parameters<typeof newUser>[0] = {}) {
   const user = newUser(overrides);
   const res = await api.http.post('/api/v1/users/signup').send(user);
   if (res.status !== 200 && res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { ...user, id: res.body.id as string, token: await login(api, user.email, user.password) };
+  const id = res.body.id as string;
+  if (!res.body.is_active) {
+    const admin = await login(api, SUPERUSER.email, SUPERUSER.password);
+    const approved = await api.http.patch(`/api/v1/users/${id}`).set(auth(admin)).send({ is_active: true });
+    if (approved.status !== 200) throw new Error(`activation failed: ${approved.status} ${JSON.stringify(approved.body)}`);
+  }
+  return { ...user, id, token: await login(api, user.email, user.password) };
 }
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -27,6 +27,8 @@ export interface RunningDemo {
 export async function startDemo(options: {
   dataSource: DataSource;
   brokerUrl: string;
+  /** The DAQ credentials the broker asks for (MQTT_USERNAME/MQTT_PASSWORD), when set. */
+  credentials?: { username: string; password: string };
   dataDir: string;
   log: (message: string) => void;
 }): Promise<RunningDemo | null> {
@@ -53,6 +55,8 @@ export async function startDemo(options: {
   const startAt = (await researches.findOneByOrFail({ id: DEMO_RESEARCH_ID })).startAt;
   const simulator: RunningSimulator = startSimulator({
     url: options.brokerUrl,
+    username: options.credentials?.username,
+    password: options.credentials?.password,
     researchId: DEMO_RESEARCH_ID,
     channels: CHANNELS,
     rate: 1,

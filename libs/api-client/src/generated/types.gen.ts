@@ -10,6 +10,10 @@ export type UserPublicDto = {
     full_name: string | null;
     is_active: boolean;
     is_superuser: boolean;
+    /**
+     * The account was created with the default password: every route but the password change answers 403 until it is changed
+     */
+    must_change_password: boolean;
 };
 
 export type UsersPublicDto = {
@@ -28,6 +32,10 @@ export type UserCreateDto = {
 export type UserUpdateMeDto = {
     full_name?: string | null;
     email?: string;
+    /**
+     * Required when `email` changes
+     */
+    current_password?: string;
 };
 
 export type UpdatePasswordDto = {
@@ -73,6 +81,24 @@ export type TokenDto = {
 export type NewPasswordDto = {
     token: string;
     new_password: string;
+};
+
+export type PublicConfigDto = {
+    /**
+     * Self sign-up: approval (the account waits for a superuser), open (active at once) or off (no sign-up)
+     */
+    signup: 'approval' | 'open' | 'off';
+};
+
+export type StreamTicketDto = {
+    /**
+     * Put in the stream URL as ?ticket=; opens one stream, once
+     */
+    ticket: string;
+    /**
+     * Seconds the ticket stays redeemable
+     */
+    expires_in: number;
 };
 
 export type HistorySeriesDto = {
@@ -405,7 +431,21 @@ export type UsersSignupData = {
     url: '/api/v1/users/signup';
 };
 
+export type UsersSignupErrors = {
+    /**
+     * SIGNUP=off
+     */
+    403: unknown;
+    /**
+     * Too many sign-ups from this address (Retry-After says when to try again)
+     */
+    429: unknown;
+};
+
 export type UsersSignupResponses = {
+    /**
+     * With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it
+     */
     200: UserPublicDto;
 };
 
@@ -465,7 +505,7 @@ export type AuthLoginData = {
 
 export type AuthLoginErrors = {
     /**
-     * Too many attempts from this address for this account
+     * Too many attempts from this address, or against this account from any address (Retry-After says when to try again)
      */
     429: unknown;
 };
@@ -496,6 +536,13 @@ export type AuthRecoverData = {
     };
     query?: never;
     url: '/api/v1/password-recovery/{email}';
+};
+
+export type AuthRecoverErrors = {
+    /**
+     * Too many requests from this address or for this account (Retry-After says when to try again)
+     */
+    429: unknown;
 };
 
 export type AuthRecoverResponses = {
@@ -534,6 +581,19 @@ export type AuthRecoveryHtmlResponses = {
 };
 
 export type AuthRecoveryHtmlResponse = AuthRecoveryHtmlResponses[keyof AuthRecoveryHtmlResponses];
+
+export type PublicConfigGetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/config';
+};
+
+export type PublicConfigGetResponses = {
+    200: PublicConfigDto;
+};
+
+export type PublicConfigGetResponse = PublicConfigGetResponses[keyof PublicConfigGetResponses];
 
 export type HealthCheckData = {
     body?: never;
@@ -599,6 +659,21 @@ export type HealthCheckResponses = {
 };
 
 export type HealthCheckResponse = HealthCheckResponses[keyof HealthCheckResponses];
+
+export type StreamTicketIssueData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/stream-ticket';
+};
+
+export type StreamTicketIssueResponses = {
+    200: StreamTicketDto;
+};
+
+export type StreamTicketIssueResponse = StreamTicketIssueResponses[keyof StreamTicketIssueResponses];
 
 export type HistoryReadData = {
     body?: never;
@@ -860,6 +935,10 @@ export type ResearchViewerTokenErrors = {
      * No such research
      */
     404: unknown;
+    /**
+     * Too many attempts from this address (Retry-After says when to try again)
+     */
+    429: unknown;
 };
 
 export type ResearchViewerTokenResponses = {
