@@ -145,7 +145,7 @@ test.describe.serial('the temperature history of a test', () => {
     await snap(page, 'history');
   });
 
-  test('zooming reads the range again from the server; thermocouples can be hidden', async ({ page, request }) => {
+  test('zooming reads the range again from the server; a ticked thermocouple’s series is read', async ({ page, request }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
     const chart = page.getByTestId('history-chart');
