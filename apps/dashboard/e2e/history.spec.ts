@@ -198,7 +198,7 @@ test.describe.serial('the temperature history of a test', () => {
     const text = bytes.toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;thermo_4_c;thermo_5_c');
+    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;thermo_4_c;thermo_5_c;faults;observations');
     expect(lines).toHaveLength(1 + DURATION_S + 1);
     // Frame 1601: T1 = 180,1 °C with a decimal comma.
     const at1601 = lines.find((line) => line.startsWith('1601;'));
