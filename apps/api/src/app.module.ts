@@ -9,6 +9,7 @@ import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
+import { RedisThrottlerStorage } from './auth/redis-throttler-storage';
 import { Revocations } from './auth/revocations';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
@@ -57,7 +58,11 @@ export class AppModule {
         // public key (createPublicKey, which throws) on every verify, ~1 ms of CPU per request and per
         // stream connection; with the key object a verify costs ~20 µs.
         JwtModule.register({ global: true, secret: createSecretKey(Buffer.from(deps.config.secretKey)), signOptions: { algorithm: 'HS256' } }),
-        ThrottlerModule.forRoot({ throttlers: rateLimits(deps.config) }),
+        // Counted in Redis when there is one (shared by every instance), else in this process's memory.
+        ThrottlerModule.forRoot({
+          throttlers: rateLimits(deps.config),
+          ...(deps.config.redisUrl ? { storage: new RedisThrottlerStorage(deps.config.redisUrl) } : {}),
+        }),
         MailModule,
         UsersModule,
         AuthModule,
