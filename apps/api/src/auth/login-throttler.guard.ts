@@ -26,9 +26,9 @@ function accountOf(req: Record<string, unknown>): string {
 
 /**
  * The throttlers of ThrottlerModule: each applies only to the routes that name it (RateLimited). The
- * client address is req.ip, which believes X-Forwarded-For only from TRUST_PROXY's proxies. The
- * counters live in each API instance's memory: with N instances behind a balancer the effective
- * limit is N times higher (still bounded).
+ * client address is req.ip, which believes X-Forwarded-For only from TRUST_PROXY's proxies. With
+ * REDIS_URL the counters live in Redis (RedisThrottlerStorage), shared by every API instance; without
+ * it, in this process's memory.
  */
 export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
   return [
