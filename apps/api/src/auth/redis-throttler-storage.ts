@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
@@ -30,14 +31,22 @@ const PREFIX = 'furnace:throttle:';
 export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy {
   private readonly redis: Redis;
 
-  constructor(url: string) {
+  private readonly prefix: string;
+
+  /**
+   * `deployment` names what the counters belong to (the database: its host, port and name, never its
+   * credentials): the instances of one deployment share them, another deployment or a test on the
+   * same Redis does not count into them.
+   */
+  constructor(url: string, deployment: string) {
+    this.prefix = `${PREFIX}${createHash('sha256').update(deployment).digest('hex').slice(0, 16)}:`;
     this.redis = new Redis(url, { connectionName: 'furnace-throttle', maxRetriesPerRequest: 2, lazyConnect: true });
     this.redis.defineCommand('furnaceThrottle', { numberOfKeys: 1, lua: INCREMENT });
   }
 
   async increment(key: string, ttl: number, limit: number, _blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     const run = (this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<[number, number]>>).furnaceThrottle!;
-    const [hits, windowMs] = await run.call(this.redis, `${PREFIX}${throttlerName}:${key}`, ttl);
+    const [hits, windowMs] = await run.call(this.redis, `${this.prefix}${throttlerName}:${key}`, ttl);
     const seconds = Math.max(1, Math.ceil(windowMs / 1000));
     // Past the limit the caller waits for the window to end (the routes' block equals their window).
     return { totalHits: hits, timeToExpire: seconds, isBlocked: hits > limit, timeToBlockExpire: seconds };
@@ -46,5 +55,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
   async onModuleDestroy(): Promise<void> {
     if (this.redis.status === 'wait' || this.redis.status === 'end') return;
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** What the instances of one deployment share: the database's host, port and name, without credentials. */
+export function deploymentOf(databaseUrl: string): string {
+  try {
+    const u = new URL(databaseUrl);
+    return `${u.hostname}:${u.port}${u.pathname}`;
+  } catch {
+    return databaseUrl;
   }
 }
