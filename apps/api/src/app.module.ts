@@ -11,6 +11,7 @@ import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
 import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-storage';
 import { Revocations } from './auth/revocations';
+import { CriteriaModule } from './criteria/criteria.module';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
@@ -80,6 +81,7 @@ export class AppModule {
         ResearchModule,
         EmailsModule,
         ThermoModule,
+        CriteriaModule,
       ],
     };
   }

@@ -4,6 +4,8 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ResearchReader } from '../auth/access.decorator';
+import { CurrentPrincipal } from '../auth/current.decorator';
+import type { Principal } from '../auth/principal';
 import { UuidParamPipe } from '../core/validation';
 import { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto } from './history.dto';
 import { HistoryService } from './history.service';
@@ -23,14 +25,14 @@ export class HistoryController {
     return this.history.history(id, query);
   }
 
-  /** The raw readings, one row per frame, for Excel. Staff, or a viewer of this research. */
+  /** The raw readings, one row per frame, for Excel, with the flagged channels and the observations. Staff, or a viewer of this research (visible observations only). */
   @Get(':id/history.csv')
   @ResearchReader('id')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark', schema: { type: 'string' } })
   @ApiNotFoundResponse({ description: 'Research not found' })
-  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @Res() res: Response): Promise<void> {
-    const { filename, body } = await this.history.csv(id, query);
+  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const { filename, body } = await this.history.csv(id, query, principal.kind === 'viewer');
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${filename.ascii}"; filename*=UTF-8''${encodeURIComponent(filename.utf8)}`);
     res.setHeader('Cache-Control', 'no-store');
