@@ -55,7 +55,9 @@ export class LoginThrottlerGuard extends ThrottlerGuard {
   }
 
   // The dashboard shows the detail as it is: the library's "ThrottlerException: Too Many Requests" is not for people.
-  protected override async getErrorMessage(): Promise<string> {
-    return 'Too many attempts. Please wait a minute and try again.';
+  // The wait is the one Retry-After gives (a minute for login, up to an hour for sign-up).
+  protected override async getErrorMessage(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<string> {
+    const minutes = Math.max(1, Math.ceil(detail.timeToBlockExpire / 60));
+    return `Too many attempts. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
   }
 }
