@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
 
 /*
- * The forms' rules (spec §5). Messages are i18n keys (ValidationKey); a form translates them when it
+ * The forms' rules (docs/behaviour.md §5). Messages are i18n keys (ValidationKey); a form translates them when it
  * shows them, so a language change re-renders them.
  */
 

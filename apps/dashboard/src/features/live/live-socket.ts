@@ -7,7 +7,7 @@ import {
   type UpdateKind,
 } from '@furnace/contracts';
 
-/** Connection status of spec §4: 0 disconnected, 1 connected without data, 2 receiving data. */
+/** Connection status of docs/behaviour.md §4: 0 disconnected, 1 connected without data, 2 receiving data. */
 export type ConnectionStatus = 0 | 1 | 2;
 
 /** What the client needs of a WebSocket (the browser's, or a fake in tests). */
@@ -42,15 +42,15 @@ export interface LiveSocket {
   close(): void;
 }
 
-/** The live stream URL of ARCHITECTURE.md: same host, ws(s) after the page's protocol. */
+/** The live stream URL (docs/behaviour.md §7): same host, ws(s) after the page's protocol. */
 export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, token: string): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?token=${encodeURIComponent(token)}`;
 }
 
 /**
- * The live WebSocket client (spec §7): sends STATUS on open and every heartbeat, parses each server
- * message, reconnects a while after any close. Status (spec §4): 0 on close or error, 1 on open or on
+ * The live WebSocket client (docs/behaviour.md §7): sends STATUS on open and every heartbeat, parses each server
+ * message, reconnects a while after any close. Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
  * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
  * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
  * five seconds of a running test.
