@@ -7,3 +7,4 @@ export * from './embed-url';
 export * from './categories';
 export * from './iso834';
 export * from './format';
+export * from './criteria';

@@ -1,0 +1,88 @@
+/*
+ * Furnace conformity, EN 1363-1:2020 §5.1.2: the percentage deviation d_e of the area under the mean
+ * furnace temperature curve from the area under the standard curve, both from t = 0, and its tolerance.
+ */
+
+/** Absolute tolerance on d_e in %, at `tSeconds` since ignition; null for t ≤ 5 min (no requirement). */
+export function furnaceTolerance(tSeconds: number): number | null {
+  if (!Number.isFinite(tSeconds)) return null;
+  const t = tSeconds / 60;
+  if (t <= 5) return null;
+  if (t <= 10) return 15;
+  if (t <= 30) return 15 - 0.5 * (t - 10);
+  if (t <= 60) return 5 - 0.083 * (t - 30);
+  return 2.5;
+}
+
+/** Floating-point slack when comparing d_e with its tolerance (−5.000000000001 % is still −5.00 %). */
+const EPSILON = 1e-9;
+
+export function withinTolerance(dE: number, tolerance: number): boolean {
+  return Math.abs(dE) <= tolerance + EPSILON;
+}
+
+/**
+ * Running trapezoid areas under the furnace curve (A) and the standard curve (A_s), from the first frame at
+ * t ≥ 0 (frames before ignition do not count). `push` per frame in time order.
+ */
+export class DeviationAccumulator {
+  private lastT: number | null = null;
+  private lastPk = 0;
+  private lastStd = 0;
+  private area = 0;
+  private areaStd = 0;
+  // With `keepHistory`: time and both areas after every frame, to answer d_e at an earlier time.
+  private readonly times: number[] = [];
+  private readonly areas: number[] = [];
+  private readonly areasStd: number[] = [];
+
+  constructor(
+    private readonly curve: (tSeconds: number) => number,
+    private readonly keepHistory = false,
+  ) {}
+
+  /** A frame; `pk` null or missing is skipped (the trapezoid spans the gap). */
+  push(tSeconds: number, pk: number | null | undefined): void {
+    if (tSeconds < 0 || pk === null || pk === undefined || !Number.isFinite(pk)) return;
+    if (this.lastT !== null && tSeconds <= this.lastT) return;
+    const std = this.curve(tSeconds);
+    if (this.lastT !== null) {
+      const dt = tSeconds - this.lastT;
+      this.area += ((this.lastPk + pk) / 2) * dt;
+      this.areaStd += ((this.lastStd + std) / 2) * dt;
+    }
+    this.lastT = tSeconds;
+    this.lastPk = pk;
+    this.lastStd = std;
+    if (this.keepHistory) {
+      this.times.push(tSeconds);
+      this.areas.push(this.area);
+      this.areasStd.push(this.areaStd);
+    }
+  }
+
+  /** d_e (%) and its time at the last frame at or before `tSeconds` (needs `keepHistory`); null when none. */
+  deviationAt(tSeconds: number): { time: number; d_e: number } | null {
+    let lo = 0;
+    let hi = this.times.length - 1;
+    if (hi < 0 || (this.times[0] as number) > tSeconds) return null;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.times[mid] as number) <= tSeconds) lo = mid;
+      else hi = mid - 1;
+    }
+    const areaStd = this.areasStd[lo] as number;
+    if (areaStd <= 0) return null;
+    return { time: this.times[lo] as number, d_e: (((this.areas[lo] as number) - areaStd) / areaStd) * 100 };
+  }
+
+  /** d_e in % at the last frame; null before two frames. */
+  deviation(): number | null {
+    if (this.areaStd <= 0) return null;
+    return ((this.area - this.areaStd) / this.areaStd) * 100;
+  }
+
+  get time(): number | null {
+    return this.lastT;
+  }
+}

@@ -1,0 +1,454 @@
+import { classify, completedMinutes } from './classification';
+import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
+import { heatingCurve } from './curves';
+import { RunTracker } from './exceedance';
+import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
+import { HealthTracker, type SuspectEvent } from './health';
+import { isIntegrityObservation } from './observations';
+import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
+import { EARLIEST_FRAME_TIME_S, T0Estimator } from './t0';
+import type {
+  CategoryView,
+  CriteriaEngineInput,
+  CriteriaFrame,
+  CriteriaSnapshot,
+  CriterionResult,
+  Excursion,
+  Failure,
+  ForecastEntry,
+  InsulationCriterion,
+  LimitView,
+  Observation,
+  ProfileRules,
+  Suspect,
+  TypeRole,
+} from './types';
+
+/** W criterion (EN 13501-2 §7.5, radiation): over 15 kW/m². */
+export const RADIATION_LIMIT_KW_M2 = 15;
+
+/** At most this many single-scan excursions are kept (the first ones). */
+const MAX_EXCURSIONS = 500;
+
+type Kind = 'max' | 'frame';
+
+/** One failure is kept per criterion and measurement type (category). */
+const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
+
+interface Category {
+  readonly typeName: string;
+  readonly role: TypeRole;
+  /** Entry indexes (one per thermocouple of the category). */
+  readonly members: number[];
+  // Values at the newest frame:
+  max: number | null;
+  mean: number | null;
+  valid: number;
+}
+
+/**
+ * The fire-test criteria of one research, computed incrementally: `push` every frame in time order,
+ * `snapshot` whenever the numbers are wanted (cheap: nothing is recomputed from the frames).
+ * See README.md in this folder for what each number means.
+ */
+export class CriteriaEngine {
+  private readonly rules: ProfileRules;
+  private readonly door: boolean;
+  private readonly insulation: 'I1' | 'I2' | null;
+  private readonly curve: (tSeconds: number) => number;
+  private readonly ended: boolean;
+
+  // Thermocouples, by index: thermo_id, channel (thermo_id − 1), exclusion start.
+  private readonly thermoIds: number[] = [];
+  private readonly channels: number[] = [];
+  private readonly excludedFrom: number[] = [];
+  // Entries (a thermocouple in a category; one listed under two types counts in both), by index.
+  private readonly entryThermo: number[] = [];
+  private readonly categoryOf: number[] = [];
+  private readonly categories: Category[] = [];
+  private readonly maxMembers: number[] = [];
+  private readonly frameMembers: number[] = [];
+  private readonly meanCategories: number[] = [];
+
+  private readonly t0Markers: number[];
+  private readonly t0: T0Estimator;
+  private readonly deviation: DeviationAccumulator;
+  private readonly health: HealthTracker;
+  private readonly runsMax: RunTracker;
+  private readonly runsFrame: RunTracker;
+  private readonly runsMean: RunTracker;
+  private readonly runsW = new RunTracker(1);
+  private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
+
+  private eTime: number | null = null;
+  private stoppedAt: number | null = null;
+
+  private frameCount = 0;
+  /** A radiation reading was seen after ignition (W can be judged). */
+  private radiationSeen = false;
+  private lastTime: number | null = null;
+  private readonly failedKeys = new Set<string>();
+  private readonly failures: Failure[] = [];
+  private readonly excursions: Excursion[] = [];
+  private readonly suspects: Suspect[] = [];
+  private readonly valid: Uint8Array;
+  private readonly faulted: Uint8Array;
+  private cached: CriteriaSnapshot | null = null;
+
+  constructor(input: CriteriaEngineInput) {
+    this.rules = profileRules(input.profile);
+    this.door = isDoorStandard(input.profile.standard);
+    this.insulation = effectiveInsulation(input.profile);
+    const curveId = input.profile.heating_curve;
+    this.curve = (t) => heatingCurve(curveId, t);
+    this.ended = input.ended ?? false;
+
+    const exclusionStart = new Map<number, number>();
+    for (const exclusion of input.exclusions ?? []) {
+      const previous = exclusionStart.get(exclusion.thermo_id);
+      if (previous === undefined || exclusion.from_time < previous) exclusionStart.set(exclusion.thermo_id, exclusion.from_time);
+    }
+
+    // A thermocouple marked twice in a category (on two photos) counts once there.
+    const categoryIndex = new Map<string, number>();
+    const thermoIndex = new Map<number, number>();
+    const seen = new Set<string>();
+    for (const marker of input.markers) {
+      const key = `${marker.thermo_id}:${marker.type_name}`;
+      if (!Number.isInteger(marker.thermo_id) || marker.thermo_id < 1 || seen.has(key)) continue;
+      seen.add(key);
+      let category = categoryIndex.get(marker.type_name);
+      if (category === undefined) {
+        category = this.categories.length;
+        categoryIndex.set(marker.type_name, category);
+        this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], max: null, mean: null, valid: 0 });
+      }
+      let thermo = thermoIndex.get(marker.thermo_id);
+      if (thermo === undefined) {
+        thermo = this.thermoIds.length;
+        thermoIndex.set(marker.thermo_id, thermo);
+        this.thermoIds.push(marker.thermo_id);
+        this.channels.push(marker.thermo_id - 1);
+        this.excludedFrom.push(exclusionStart.get(marker.thermo_id) ?? Number.POSITIVE_INFINITY);
+      }
+      const entry = this.entryThermo.length;
+      this.entryThermo.push(thermo);
+      this.categoryOf.push(category);
+      const cat = this.categories[category] as Category;
+      cat.members.push(entry);
+      if (cat.role.max) this.maxMembers.push(entry);
+      if (cat.role.frame) this.frameMembers.push(entry);
+    }
+    this.categories.forEach((category, i) => {
+      if (category.role.mean) this.meanCategories.push(i);
+    });
+
+    const size = this.thermoIds.length;
+    this.valid = new Uint8Array(size);
+    this.faulted = new Uint8Array(size);
+    this.health = new HealthTracker(size);
+    this.runsMax = new RunTracker(this.entryThermo.length);
+    this.runsFrame = new RunTracker(this.entryThermo.length);
+    this.runsMean = new RunTracker(this.categories.length);
+    this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
+
+    // T0 from the thermocouples counted for the mean; without any, from those counted for a criterion;
+    // without any, from every thermocouple on the specimen.
+    const thermosOf = (entries: number[]) => [...new Set(entries.map((e) => this.entryThermo[e] as number))];
+    const meanIdx = thermosOf(this.meanCategories.flatMap((c) => (this.categories[c] as Category).members));
+    const countedIdx = thermosOf([...this.maxMembers, ...this.frameMembers]);
+    const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
+    this.t0Markers = t0Markers;
+    this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
+    this.deviation = new DeviationAccumulator(this.curve, true);
+
+    this.setObservations(input.observations ?? []);
+  }
+
+  /**
+   * Replaces the observations (one was added, changed or deleted): E and the test's end follow at once,
+   * without pushing the frames again. Exclusions, T0 and the profile need a new engine.
+   */
+  setObservations(observations: readonly Observation[]): void {
+    const sorted = [...observations].sort((a, b) => a.time - b.time);
+    this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
+    this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
+    this.cached = null;
+  }
+
+  push(frame: CriteriaFrame): void {
+    const time = frame.time;
+    if (!Number.isFinite(time) || time < EARLIEST_FRAME_TIME_S) return;
+    if (this.lastTime !== null && time <= this.lastTime) return;
+    const prevTime = this.lastTime;
+    this.lastTime = time;
+    const n = this.frameCount++;
+    this.cached = null;
+
+    const values = frame.thermocouples_out;
+    const suspects: SuspectEvent[] = [];
+
+    // Which channels count in this frame: a reading, not faulted, not excluded.
+    this.faulted.fill(0);
+    if (frame.faults !== undefined && frame.faults.length > 0) {
+      const faults = new Set(frame.faults);
+      for (let i = 0; i < this.thermoIds.length; i += 1) {
+        if (faults.has(this.thermoIds[i] as number)) {
+          this.faulted[i] = 1;
+          this.health.fault(i, time, suspects);
+        }
+      }
+    }
+    const valid = this.valid;
+    for (let i = 0; i < this.channels.length; i += 1) {
+      const value = values?.[this.channels[i] as number];
+      valid[i] = value !== null && value !== undefined && Number.isFinite(value) && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
+    }
+
+    // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
+    // (or earlier) on is left out of T0 too.
+    if (!this.t0.isFixed) {
+      this.t0.push(time, (j) => {
+        const i = this.t0Markers[j] as number;
+        return valid[i] === 1 && (this.excludedFrom[i] as number) > 0 ? (values![this.channels[i] as number] as number) : null;
+      });
+    }
+    const t0 = this.t0.current?.value ?? null;
+
+    // Category max / mean over the valid thermocouples.
+    for (const category of this.categories) {
+      let max = Number.NEGATIVE_INFINITY;
+      let sum = 0;
+      let count = 0;
+      for (const e of category.members) {
+        const i = this.entryThermo[e] as number;
+        if (valid[i] === 0) continue;
+        const value = values![this.channels[i] as number] as number;
+        if (value > max) max = value;
+        sum += value;
+        count += 1;
+      }
+      category.valid = count;
+      category.max = count > 0 ? max : null;
+      category.mean = count > 0 ? sum / count : null;
+    }
+
+    if (time >= 0) {
+      this.deviation.push(time, frame.pk);
+      for (let i = 0; i < this.channels.length; i += 1) {
+        if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
+      }
+      // Criteria start at ignition: a failure can lie no earlier than t = 0.
+      this.judge(values, n, time, Math.max(prevTime ?? 0, 0), t0, frame.radiance);
+    }
+    for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
+  }
+
+  /** Threshold in °C of a criterion; null on the rise basis while T0 is unknown. */
+  private threshold(kind: 'mean' | 'max' | 'frame', t0: number | null): number | null {
+    const limit = this.rules.limits[kind];
+    if (this.rules.basis === 'absolute') return limit;
+    return t0 === null ? null : t0 + limit;
+  }
+
+  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number, t0: number | null, radiance: number | null | undefined): void {
+    const valid = this.valid;
+    const perThermo = (kind: Kind, members: number[], runs: RunTracker, slope: SlopeWindow) => {
+      const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
+      const c = this.threshold(kind, t0);
+      let hottest = Number.NEGATIVE_INFINITY;
+      for (const e of members) {
+        const i = this.entryThermo[e] as number;
+        const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
+        if (value !== null && value > hottest) hottest = value;
+        const event = runs.scan(e, c !== null && value !== null && value > c, n, time, prevTime);
+        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
+      }
+      if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
+    };
+    perThermo('max', this.maxMembers, this.runsMax, this.slopes.I_max);
+    perThermo('frame', this.frameMembers, this.runsFrame, this.slopes.I_frame);
+
+    const cMean = this.threshold('mean', t0);
+    for (const c of this.meanCategories) {
+      const mean = (this.categories[c] as Category).mean;
+      const event = this.runsMean.scan(c, cMean !== null && mean !== null && mean > cMean, n, time, prevTime);
+      if (event !== null) this.record('I_mean', event, null, c);
+      if (mean !== null) (this.slopes.I_mean[c] as SlopeWindow).push(time, mean);
+    }
+
+    if (radiance !== null && radiance !== undefined && Number.isFinite(radiance)) this.radiationSeen = true;
+    const over = radiance !== null && radiance !== undefined && radiance > RADIATION_LIMIT_KW_M2;
+    const event = this.runsW.scan(0, over, n, time, prevTime);
+    if (event !== null) this.record('W', event, null, null);
+  }
+
+  /** The thermo_id of an entry. */
+  private thermoOf(entry: number | null): number | null {
+    return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
+  }
+
+  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null): void {
+    const key = failureKey(criterion, category);
+    if (this.failedKeys.has(key)) return;
+    const thermoId = this.thermoOf(entry);
+    const typeName = category === null ? null : (this.categories[category] as Category).typeName;
+    if (event.kind === 'excursion') {
+      if (this.excursions.length < MAX_EXCURSIONS) this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
+      return;
+    }
+    this.failedKeys.add(key);
+    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
+  }
+
+  /** Once the test is over, a single scan over the limit in the last frame will not be confirmed: an excursion. */
+  private unconfirmedAtEnd(): Excursion[] {
+    const out: Excursion[] = [];
+    if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
+    const last = this.frameCount - 1;
+    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
+    };
+    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e, last), e, this.categoryOf[e] as number);
+    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e, last), e, this.categoryOf[e] as number);
+    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
+    add('W', this.runsW.pending(0, last), null, null);
+    return out;
+  }
+
+  /** What happened after the test was stopped does not count. */
+  private counts(time: number): boolean {
+    return this.stoppedAt === null || time <= this.stoppedAt;
+  }
+
+  /** The criteria at the newest frame. The same object is returned until the next change: treat it as read-only. */
+  snapshot(): CriteriaSnapshot {
+    if (this.cached !== null) return this.cached;
+    const t0Info = this.t0.current;
+    const t0 = t0Info?.value ?? null;
+    const elapsed = this.lastTime;
+
+    const hasRole = (kind: keyof TypeRole) => this.categories.some((c) => c.role[kind] && c.members.length > 0);
+    const limitView = (kind: 'mean' | 'max' | 'frame'): LimitView | null => {
+      if (!hasRole(kind)) return null;
+      const limit = this.rules.limits[kind];
+      if (this.rules.basis === 'absolute') return { k: null, c: limit, text: `${limit} °C` };
+      if (t0 === null) return null;
+      const c = t0 + limit;
+      return { k: limit, c, text: `T0 + ${limit} K = ${c.toFixed(1)} °C` };
+    };
+
+    const categories: CategoryView[] = this.categories.map((category) => ({
+      type_name: category.typeName,
+      role: { ...category.role },
+      max: category.max,
+      mean: category.mean,
+      max_rise: category.max !== null && t0 !== null ? category.max - t0 : null,
+      mean_rise: category.mean !== null && t0 !== null ? category.mean - t0 : null,
+      valid: category.valid,
+      thermocouples: category.members.length,
+    }));
+
+    // The furnace is off after the test is stopped: d_e stays as it was then.
+    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const dE = at !== null ? at.d_e : this.deviation.deviation();
+    const devTime = at !== null ? at.time : this.deviation.time;
+    const tolerance = devTime === null ? null : furnaceTolerance(devTime);
+    const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
+
+    const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
+    const criteria = this.criteria(elapsed, failures);
+    const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
+    // Nothing to classify before ignition.
+    const classification = elapsed === null || elapsed < 0 ? null : classify({
+      E: criteria.countE,
+      I: criteria.countI,
+      W: criteria.countW,
+      end: criteria.end,
+      measured: { I: insulationCounted, W: this.radiationSeen },
+    }, { door: this.door, insulation: this.insulation });
+
+    this.cached = {
+      t0,
+      t0_source: t0Info?.source ?? null,
+      elapsed,
+      basis: this.rules.basis,
+      limits: { mean: limitView('mean'), max: limitView('max'), frame: limitView('frame') },
+      categories,
+      deviation,
+      failures,
+      excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
+      criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
+      classification,
+      forecast: this.forecast(t0, failures),
+      suspects: this.suspects.filter((f) => this.counts(f.time)),
+      excluded: elapsed === null ? [] : this.thermoIds.filter((_, i) => elapsed >= (this.excludedFrom[i] as number)),
+    };
+    return this.cached;
+  }
+
+  /**
+   * E, I, W results. A failure known only as an interval (t_prev, t] counts from t_prev: the specimen is
+   * only known to have held until then.
+   */
+  private criteria(elapsed: number | null, failures: readonly Failure[]) {
+    const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
+    const stopped = seen(this.stoppedAt);
+    const end = stopped ?? Math.max(0, elapsed ?? 0);
+    const countE = this.eTime !== null && this.counts(this.eTime) ? seen(this.eTime) : null;
+    const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
+    const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
+    const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
+    const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    const countI = held(false);
+    const countW = held(true);
+
+    const eMinutes = completedMinutes(countE ?? end);
+    const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
+      const reached = time !== null;
+      const own = completedMinutes(countTime ?? end);
+      const minutes = cap === null ? own : Math.min(own, cap);
+      return {
+        time,
+        minutes: reached || this.ended ? minutes : null,
+        reached,
+        held_minutes: elapsed === null ? null : minutes,
+      };
+    };
+    return {
+      E: result(countE, countE, null),
+      I: result(firstTime(false), countI, eMinutes),
+      W: result(firstTime(true), countW, eMinutes),
+      countE,
+      countI,
+      countW,
+      end,
+    };
+  }
+
+  private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
+    const out: ForecastEntry[] = [];
+    const elapsed = this.lastTime;
+    // A forecast helps decide when to stop: none once the test is over, none before 5 minutes of data.
+    const stopped = this.stoppedAt !== null && elapsed !== null && this.stoppedAt <= elapsed;
+    if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
+    const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
+      if (failures.some((f) => f.criterion === criterion)) return;
+      const c = this.threshold(kind, t0);
+      if (c === null) return;
+      let best: ForecastEntry | null = null;
+      for (const window of windows) {
+        const latest = window.latest;
+        const slope = window.slope();
+        if (latest === null || slope === null || latest.time !== elapsed) continue;
+        const eta = forecastEta(latest.value, c, slope);
+        if (eta !== null && (best === null || eta < best.eta_s)) best = { criterion, eta_s: eta, rate_k_per_min: slope * 60, at_s: elapsed + eta };
+      }
+      if (best !== null) out.push(best);
+    };
+    add('I_mean', this.meanCategories.map((c) => this.slopes.I_mean[c] as SlopeWindow), 'mean');
+    add('I_max', this.maxMembers.length > 0 ? [this.slopes.I_max] : [], 'max');
+    add('I_frame', this.frameMembers.length > 0 ? [this.slopes.I_frame] : [], 'frame');
+    return out;
+  }
+}

@@ -1,0 +1,221 @@
+/*
+ * Shapes of the fire-test criteria, shared by the engine (this folder), the API and the dashboard.
+ * Wire names are snake_case: they travel as they are on the Research API object and in the DB.
+ * What each number means and how it is computed: README.md in this folder.
+ */
+
+/** The standard (and element) a research is tested and classified to. */
+export type TestStandard = 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+
+/** Insulation class of a door or shutter (EN 1634-1); null for the other standards. */
+export type InsulationClass = 'I1' | 'I2';
+
+/** The furnace heating curve (EN 1363-1 §5.1.1, EN 1363-2 §4–§6). */
+export type HeatingCurveId = 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+
+/**
+ * 'rise': limits are rises in K above T0 (as the standards define them; default for new researches).
+ * 'absolute': limits are the spec's numbers as absolute °C (researches that existed before the profile).
+ */
+export type CriteriaBasis = 'rise' | 'absolute';
+
+export interface TestProfile {
+  standard: TestStandard;
+  /** Meaningful for EN_1634_1 only ('I2' when null there); null otherwise. */
+  insulation: InsulationClass | null;
+  heating_curve: HeatingCurveId;
+  criteria_basis: CriteriaBasis;
+  /** Integer minutes. */
+  planned_duration_min: number | null;
+  /** Furnace pressure target, Pa. */
+  pressure_target_pa: number | null;
+  /** ± around the target, Pa. */
+  pressure_tolerance_pa: number | null;
+}
+
+/** Which criteria a measurement type counts for in a profile. */
+export interface TypeRole {
+  mean: boolean;
+  max: boolean;
+  frame: boolean;
+}
+
+export interface ProfileRules {
+  /** By measurement type name; a type absent here counts for nothing. */
+  byType: Record<string, TypeRole>;
+  /** K above T0 ('rise') or absolute °C ('absolute'). */
+  limits: { mean: number; max: number; frame: number };
+  basis: CriteriaBasis;
+}
+
+/**
+ * Times (s since ignition) at which the criteria failed, for the classification.
+ * null = not reached (yet); `end` is then the time that counts: the test's end, or the newest frame live.
+ */
+export interface CriterionTimes {
+  E: number | null;
+  I: number | null;
+  W: number | null;
+  end: number;
+  /**
+   * false when the criterion could not be judged (no thermocouple counts for insulation; no radiation
+   * reading): its part (EI, EW) is left out of the class. Missing = measured.
+   */
+  measured?: { I?: boolean; W?: boolean };
+}
+
+export interface ClassifyOptions {
+  /** Door or shutter: EW only for 20, 30, 60 min. */
+  door: boolean;
+  /** EN 1634-1 insulation class: written "EI1 …" / "EI2 …" instead of "EI …". */
+  insulation?: InsulationClass | null;
+}
+
+export type ObservationKind = 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
+
+export interface Observation {
+  id: string;
+  /** s since ignition. */
+  time: number;
+  kind: ObservationKind;
+  note: string | null;
+  visible_to_clients: boolean;
+  created_by?: string | null;
+  created_at?: string;
+}
+
+export interface ThermoExclusion {
+  id: string;
+  thermo_id: number;
+  /** s since ignition: the thermocouple is not counted from this time on. */
+  from_time: number;
+  reason: string;
+  created_by?: string | null;
+  created_at?: string;
+}
+
+/** One DAQ scan, shaped like the live DATA payload. */
+export interface CriteriaFrame {
+  /** s since ignition; negative before ignition (down to −3600). */
+  time: number;
+  /** Mean furnace temperature, °C. */
+  pk?: number | null;
+  /** Pa. */
+  pressure?: number | null;
+  /** kW/m². */
+  radiance?: number | null;
+  /** °C; index i is thermo_id i + 1. */
+  thermocouples_out?: readonly (number | null)[];
+  /** thermo_ids whose channel was out of range (its value nulled by the ingest). */
+  faults?: readonly number[];
+}
+
+export interface CriteriaMarker {
+  thermo_id: number;
+  type_name: string;
+}
+
+export interface CriteriaEngineInput {
+  profile: TestProfile;
+  markers: readonly CriteriaMarker[];
+  exclusions?: readonly ThermoExclusion[];
+  observations?: readonly Observation[];
+  t0_override?: number | null;
+  /** The test is over: criteria not reached are "not reached". */
+  ended?: boolean;
+}
+
+export interface LimitView {
+  /** Rise in K; null on the absolute basis. */
+  k: number | null;
+  /** Threshold, °C. */
+  c: number;
+  /** "T0 + 180 K = 200.3 °C" or "180 °C". */
+  text: string;
+}
+
+export interface CategoryView {
+  type_name: string;
+  role: TypeRole;
+  /** °C over the valid thermocouples of the category; null when none is valid. */
+  max: number | null;
+  mean: number | null;
+  /** K above T0; null without T0 or without a valid thermocouple. */
+  max_rise: number | null;
+  mean_rise: number | null;
+  /** Thermocouples counted at the newest frame (not excluded, not faulted, not null). */
+  valid: number;
+  /** Thermocouples of the category on the specimen. */
+  thermocouples: number;
+}
+
+export type InsulationCriterion = 'I_mean' | 'I_max' | 'I_frame';
+export type FailureCriterion = InsulationCriterion | 'W';
+
+export interface Failure {
+  criterion: FailureCriterion;
+  /** s: the first of the two consecutive scans over the limit. */
+  time: number;
+  /** Set when a gap > 60 s precedes the failing scan: the failure lies in (interval_from, time]. */
+  interval_from: number | null;
+  /** The thermocouple (max, frame) or null (mean, W). */
+  thermo_id: number | null;
+  type_name: string | null;
+}
+
+export interface Excursion {
+  criterion: string;
+  time: number;
+  thermo_id: number | null;
+}
+
+export interface CriterionResult {
+  /** s since ignition at which it failed; null = not reached. */
+  time: number | null;
+  /** Completed minutes that count for the classification (I, W capped at E; the end when not reached and ended). */
+  minutes: number | null;
+  reached: boolean;
+  /** Live: completed minutes the criterion has held so far. */
+  held_minutes: number | null;
+}
+
+export interface ForecastEntry {
+  criterion: InsulationCriterion;
+  /** Seconds from the newest frame until the limit is reached at the current rate. */
+  eta_s: number;
+  /** K per minute over the last 5 minutes. */
+  rate_k_per_min: number;
+  /** s since ignition at which the limit is reached (newest frame time + eta_s). */
+  at_s?: number;
+}
+
+export type SuspectReason = 'jump' | 'below_t0' | 'stuck' | 'fault';
+
+export interface Suspect {
+  thermo_id: number;
+  reason: SuspectReason;
+  /** s: when the flag was first raised. */
+  time: number;
+}
+
+export interface CriteriaSnapshot {
+  t0: number | null;
+  t0_source: 'auto' | 'first_frame' | 'override' | null;
+  /** Time of the newest frame, s. */
+  elapsed: number | null;
+  basis: CriteriaBasis;
+  limits: { mean: LimitView | null; max: LimitView | null; frame: LimitView | null };
+  categories: CategoryView[];
+  /** Percent. */
+  deviation: { d_e: number | null; tolerance: number | null; ok: boolean | null };
+  failures: Failure[];
+  excursions: Excursion[];
+  criteria: { E: CriterionResult; I: CriterionResult; W: CriterionResult };
+  /** "E 60, EI 45, EW 60"; null before any data. */
+  classification: string | null;
+  /** Only those less than 15 minutes away. */
+  forecast: ForecastEntry[];
+  suspects: Suspect[];
+  /** thermo_ids excluded at the newest frame. */
+  excluded: number[];
+}
