@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '@furnace/contracts';
 
 /** Raised when the environment does not describe a runnable system; the message names the variable. */
 export class ConfigError extends Error {
@@ -75,7 +76,7 @@ const envSchema = z.object({
   FIRST_SUPERUSER: z.preprocess(emptyToUndefined, email.default('admin@example.com')),
   FIRST_SUPERUSER_PASSWORD: z.preprocess(
     emptyToUndefined,
-    z.string().min(8, 'must be at least 8 characters').default('changethis'),
+    z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).default('changethis'),
   ),
   FRONTEND_HOST: urlWith(['http:', 'https:']),
   SMTP_HOST: optionalString,

@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { isUuid } from '@furnace/contracts';
 import { toValidationDetails, validationException } from './errors';
 
 class ValidationFailed {
@@ -33,8 +34,6 @@ export class DetailValidationPipe extends ValidationPipe {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A path parameter that must be a UUID: a malformed one is a 422 naming the parameter
  * ({"loc": ["path", "user_id"], ...}) like any other validation failure, not a bare 400.
@@ -42,7 +41,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class UuidParamPipe implements PipeTransform<unknown, string> {
   transform(value: unknown, metadata: ArgumentMetadata): string {
-    if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase();
+    if (isUuid(value)) return value.toLowerCase();
     throw validationException([{ loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' }]);
   }
 }

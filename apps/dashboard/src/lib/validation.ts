@@ -1,4 +1,4 @@
-import { isHttpUrl, type ThermoConfigError } from '@furnace/contracts';
+import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace/contracts';
 import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
 
@@ -7,7 +7,7 @@ import type { ValidationKey } from '../i18n';
  * shows them, so a language change re-renders them.
  */
 
-export const PASSWORD_MIN_LENGTH = 8;
+export { PASSWORD_MIN_LENGTH };
 export const FULL_NAME_MIN_LENGTH = 3;
 export const FULL_NAME_MAX_LENGTH = 30;
 
