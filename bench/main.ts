@@ -1,13 +1,15 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history  --viewers=100,1000,5000  --rates=1,10  --seconds=10
+// Options: --only=fanout,ingest,history,bundle  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+//          --hours=4,24
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../test/support/app-processes';
+import { ROOT } from '@furnace/testing';
 import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
+import { bundleReport, type BundleResult, runBundle } from './bundle';
 import { historyReport, runHistory, type HistoryResult } from './history';
 import { ingestReport, runIngest, type IngestResult } from './ingest';
 import { openFileLimit } from './lib/process-stats';
@@ -22,13 +24,13 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history'];
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'bundle'];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
   // Each viewer holds a socket in the server and one in a viewer process; the server needs a few more.
   const limit = openFileLimit();
-  const wanted = list(option('viewers'), [100, 1_000, 5_000]);
+  const wanted = list(option('viewers'), [1, 1_000]);
   const maxViewers = limit.soft - 256;
   const viewerCounts = wanted.map((v) => Math.min(v, maxViewers));
   const capped = viewerCounts.some((v, i) => v !== wanted[i]);
@@ -44,6 +46,7 @@ async function main() {
   let fanout: FanoutRow[] = [];
   let ingest: IngestResult | undefined;
   let history: HistoryResult | undefined;
+  let bundle: BundleResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -54,10 +57,11 @@ async function main() {
         services,
         {
           viewerCounts,
-          rates: list(option('rates'), [1, 10]),
+          rates: list(option('rates'), [10, 25]),
           seconds: Number(option('seconds') ?? 10),
           channels: CHANNELS,
           workers: 2,
+          servers: option('servers')?.split(',') as ServerName[] | undefined,
           profile: profile.length ? { servers: profile, dir: profileDir } : undefined,
         },
         log,
@@ -69,7 +73,11 @@ async function main() {
     }
     if (only.includes('history')) {
       log('\nHistory');
-      history = await runHistory(services, { channels: CHANNELS, frames: 14_400, points: 1_000, requests: Number(option('requests') ?? 10) }, log);
+      history = await runHistory(services, { channels: CHANNELS, hours: list(option('hours'), [4, 24]), points: 1_000, requests: Number(option('requests') ?? 20) }, log);
+    }
+    if (only.includes('bundle')) {
+      log('\nDashboard bundle');
+      bundle = await runBundle(services, log);
     }
   } finally {
     await services.close();
@@ -79,14 +87,15 @@ async function main() {
     `Furnace Live benchmark — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, ` +
       `${services.describe.database}; ${services.describe.bus}; ${services.describe.broker}`,
   ];
-  if (fanout.length) sections.push(fanoutReport(fanout, capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
+  if (fanout.length) sections.push(fanoutReport(fanout, services.redisUrl ? 'services' : 'embedded', capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
   if (ingest) sections.push(ingestReport(ingest));
   if (history) sections.push(historyReport(history));
+  if (bundle) sections.push(bundleReport(bundle));
   sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history }, null, 2));
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, bundle }, null, 2));
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 

@@ -12,7 +12,7 @@ export default {
   displayName: 'dashboard',
   rootDir: dirname(fileURLToPath(import.meta.url)),
   testEnvironment: 'jsdom',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.tsx', '<rootDir>/build/**/*.spec.ts'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/src/test/style-stub.cjs',

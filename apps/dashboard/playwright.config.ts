@@ -82,6 +82,9 @@ export default defineConfig({
           MQTT_PORT: process.env.E2E_MQTT_PORT,
           FRONTEND_HOST: baseURL,
           LOGIN_RATE_LIMIT: '1000',
+          SIGNUP_RATE_LIMIT: '1000',
+          // Not the default: that would make the first sign-in a forced password change (first-password.spec.ts tests it on a server of its own).
+          FIRST_SUPERUSER_PASSWORD: 'e2e-admin-password-1',
           INTERNAL_CLIENT_EMAIL: 'lab@furnace.test',
         },
       }

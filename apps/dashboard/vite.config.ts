@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const apiTarget = process.env.API_URL ?? 'http://localhost:8000';
@@ -19,6 +20,7 @@ export default defineConfig({
       routeFileIgnorePattern: '\\.spec\\.tsx?$',
     }),
     react(),
+    precompress(),
   ],
   resolve: {
     alias: {
@@ -30,9 +32,15 @@ export default defineConfig({
     port: Number(process.env.DASHBOARD_PORT ?? 5173),
     proxy: { '/api': { target: apiTarget, changeOrigin: true, ws: true } },
   },
+  // Every <script>/<style>/<link> of index.html and a <meta property="csp-nonce"> get this placeholder as
+  // their nonce; the API replaces it with each response's nonce (apps/api/src/core/security-headers.ts),
+  // and Mantine reads it from the meta element for the <style> elements it injects.
+  html: { cspNonce: '__CSP_NONCE__' },
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 900,
+    // dist/.vite/manifest.json: which chunks each route loads (the benchmark sums the public view's); not served (a dot folder).
+    manifest: true,
   },
 });

@@ -29,6 +29,8 @@ export interface FanoutOptions {
   channels: number;
   /** Viewer processes. */
   workers: number;
+  /** The servers to measure (default all three). */
+  servers?: readonly ServerName[];
   /** CPU-profile these servers during each measured case (V8 profiles written to `dir`). */
   profile?: { servers: ServerName[]; dir: string };
 }
@@ -130,18 +132,58 @@ class ViewerProcess {
   }
 }
 
-/** Publishes `frames` (JSON) at `rate` per second against the clock; returns each frame's time and publish instant (epoch ms). */
-async function publish(publisher: MqttClient, topic: string, frames: { time: number; json: string }[], rate: number): Promise<[number, number][]> {
-  const sent: [number, number][] = [];
-  const start = performance.now();
-  for (let i = 0; i < frames.length; i++) {
-    const wait = start + (i * 1000) / rate - performance.now();
-    if (wait > 0) await sleep(wait);
-    const frame = frames[i]!;
-    sent.push([frame.time, performance.timeOrigin + performance.now()]);
-    publisher.publish(topic, frame.json, { qos: 1 });
+/**
+ * The DAQ: publishes frames at a steady rate, without a pause, from before the first viewer
+ * connects until after the last leaves (a lab's furnace does not wait for its viewers). The rate
+ * can change between cases without stopping; every frame's time and publish instant are recorded.
+ */
+class DaqStream {
+  private readonly generate;
+  private time = 0;
+  private rate: number;
+  private stopped = false;
+  private readonly done: Promise<void>;
+  /** [frame time, publish instant (epoch ms)] of every frame published. */
+  readonly sent: [number, number][] = [];
+
+  constructor(
+    private readonly publisher: MqttClient,
+    private readonly topic: string,
+    channels: number,
+    rate: number,
+  ) {
+    this.generate = createFrameGenerator({ channels, seed: 300 });
+    this.rate = rate;
+    this.done = this.run();
   }
-  return sent;
+
+  /** From the next frame on: `rate` frames a second (frame times step by 1/rate s). */
+  setRate(rate: number): void {
+    this.rate = rate;
+  }
+
+  /** Index of the next frame to be published. */
+  get count(): number {
+    return this.sent.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    let due = performance.now();
+    while (!this.stopped) {
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const payload = this.generate(this.time);
+      this.time = Math.round((this.time + 1 / this.rate) * 1000) / 1000;
+      this.sent.push([payload.time, performance.timeOrigin + performance.now()]);
+      this.publisher.publish(this.topic, JSON.stringify(payload), { qos: 1 });
+      due += 1000 / this.rate;
+    }
+  }
 }
 
 function merge(results: ViewerResult[]): ViewerResult {
@@ -166,7 +208,7 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
   const publisher = await connectPublisher(services.broker.url);
   try {
     for (const viewers of options.viewerCounts) {
-      for (const name of SERVERS) {
+      for (const name of options.servers ?? SERVERS) {
         const profiled = options.profile?.servers.includes(name) ?? false;
         const server = await startServer(
           name,
@@ -175,6 +217,8 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
             ? { nodeArgs: ['-r', join(__dirname, '..', 'lib', 'profile-on-signal.js')], env: { BENCH_PROFILE_DIR: options.profile!.dir, BENCH_PROFILE_NAME: `${name}-${viewers}` } }
             : {},
         );
+        // The DAQ streams from before the first viewer connects until after the last has left.
+        const stream = new DaqStream(publisher, server.topic, options.channels, options.rates[0]!);
         const workers = Array.from({ length: options.workers }, () => new ViewerProcess());
         try {
           const urls = server.urls(viewers);
@@ -197,32 +241,29 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               (failed ? ` (${failed.failed} failed: ${failed.error})` : ''),
           );
 
-          const generate = createFrameGenerator({ channels: options.channels, seed: 300 });
-          let time = 0;
-          const nextFrames = (n: number, rate: number) =>
-            Array.from({ length: n }, () => {
-              const payload = generate(time);
-              time = Math.round((time + 1 / rate) * 1000) / 1000;
-              return { time: payload.time, json: JSON.stringify(payload) };
-            });
-          // Warm-up (JIT, the ingest's first lookup of the research, the bus subscription, and the API's
-          // first frames, held in the reorder window until it knows one ingest publishes); not measured.
-          await publish(publisher, server.topic, nextFrames(12, 10), 10);
-          await sleep(1500);
+          // Settling (JIT, the ingest's first lookup of the research, the bus subscription) while the
+          // DAQ keeps streaming: not measured, but nothing pauses before the measured window either.
+          stream.setRate(options.rates[0]!);
+          await sleep(2000);
 
           for (const rate of options.rates) {
-            const frames = nextFrames(Math.round(rate * options.seconds), rate);
+            stream.setRate(rate);
+            // The new rate applies from the next frame; the window starts after it.
+            await sleep(2000 / rate);
             await Promise.all(workers.map((w) => w.ask({ type: 'reset' })));
             const monitor = new UsageMonitor(server.pid);
             if (profiled) process.kill(server.pid, 'SIGWINCH');
             monitor.start();
-            const sent = await publish(publisher, server.topic, frames, rate);
-            const publishSeconds = frames.length / rate;
-            // Until every viewer has every frame, or 10 s after the last publish (a saturated server never catches up).
-            const expected = frames.length * connected;
+            const first = stream.count;
+            await sleep(options.seconds * 1000);
+            const sent = stream.sent.slice(first);
+            const publishSeconds = (sent.at(-1)![1] - sent[0]![1]) / 1000 + 1 / rate;
+            const window = { from: sent[0]![0], to: sent.at(-1)![0] };
+            // Until every viewer has every frame of the window, or 10 s after its last (a saturated server never catches up).
+            const expected = sent.length * connected;
             const deadline = performance.now() + 10_000;
             for (;;) {
-              const counts = await Promise.all(workers.map((w) => w.ask({ type: 'count' })));
+              const counts = await Promise.all(workers.map((w) => w.ask({ type: 'count', ...window })));
               if (counts.reduce((n, c) => n + c.deliveries, 0) >= expected || performance.now() > deadline) break;
               await sleep(100);
             }
@@ -237,12 +278,12 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               connectSeconds,
               connectCpuMs,
               rate,
-              frames: frames.length,
+              frames: sent.length,
               expected,
               received: result.received,
               duplicates: result.duplicates,
               outOfOrder: result.outOfOrder,
-              // Over the time they took: a server that falls behind delivers after the publisher stopped.
+              // Over the time they took: a server that falls behind delivers after the window ended.
               deliveriesPerSecond: result.received / Math.max(publishSeconds, (result.lastArrival - sent[0]![1]) / 1000),
               p50: percentile(sorted, 50),
               p99: percentile(sorted, 99),
@@ -259,6 +300,7 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
           }
         } finally {
           await Promise.all(workers.map((w) => w.close()));
+          await stream.stop();
           await server.stop();
         }
       }
@@ -272,7 +314,7 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
 const SERVER_LABEL: Record<ServerName, string> = { furnace: 'Furnace Live API', ws: 'bare ws', socketio: 'socket.io' };
 
 /** The fan-out tables: every case as measured, then Furnace Live's figures as ratios of the baselines'. */
-export function fanoutReport(rows: FanoutRow[], note?: string): string {
+export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services', note?: string): string {
   const detail = table(
     ['viewers × frames/s', 'server', 'deliveries/s', 'delivered', 'p50 ms', 'p99 ms', 'CPU % of a core', 'CPU µs/delivery', 'peak RSS MB'],
     rows.map((r) => [
@@ -289,7 +331,7 @@ export function fanoutReport(rows: FanoutRow[], note?: string): string {
   );
   const find = (server: ServerName, viewers: number, rate: number) => rows.find((r) => r.server === server && r.viewers === viewers && r.rate === rate);
   const summary = table(
-    ['viewers × frames/s', 'throughput ÷ ws (goal ≥ 0.80)', 'throughput ÷ socket.io (goal > 1)', 'CPU/delivery ÷ ws', 'CPU/delivery ÷ socket.io', 'p50 ÷ ws', 'p99 ÷ socket.io', 'RSS ÷ ws'],
+    ['viewers × frames/s', 'throughput ÷ ws (goal ≥ 0.80)', 'throughput ÷ socket.io (goal > 1)', 'CPU/delivery ÷ ws', 'CPU/delivery ÷ socket.io', 'p50 ÷ ws', 'p99 ÷ ws', 'p99 ÷ socket.io', 'RSS ÷ ws'],
     rows
       .filter((r) => r.server === 'furnace')
       .map((f) => {
@@ -306,18 +348,42 @@ export function fanoutReport(rows: FanoutRow[], note?: string): string {
           ratio(f.cpuMicrosPerDelivery, ws?.cpuMicrosPerDelivery ?? Number.NaN),
           ratio(f.cpuMicrosPerDelivery, sio?.cpuMicrosPerDelivery ?? Number.NaN),
           ratio(f.p50, ws?.p50 ?? Number.NaN),
+          ratio(f.p99, ws?.p99 ?? Number.NaN),
           ratio(f.p99, sio?.p99 ?? Number.NaN),
           ratio(f.usage.peakRssBytes, ws?.usage.peakRssBytes ?? Number.NaN),
         ];
       }),
   );
+  // The live goals: a lone viewer's frames within 20 ms (p99) of their publishing on the embedded
+  // layout (`npm start`); with 1 000 viewers, p99 within 1.5× the bare `ws` server's, every frame delivered.
+  const goals = rows
+    .filter((r) => r.server === 'furnace')
+    .flatMap((f) => {
+      const delivered = f.received === f.expected && f.duplicates === 0;
+      if (f.viewers === 1) {
+        const ws = find('ws', f.viewers, f.rate);
+        const line = `- 1 viewer × ${f.rate}/s: p99 ${fmt(f.p99, 1)} ms (bare ws ${fmt(ws?.p99 ?? Number.NaN, 1)} ms), ${fmt((100 * f.received) / f.expected, 1)} % delivered`;
+        // The goal is set for `npm start` at the DAQ's usual top rate.
+        if (layout !== 'embedded' || f.rate !== 10) return [line];
+        return [`${line}; goal p99 ≤ 20 ms: ${f.p99 <= 20 && delivered ? 'met' : 'SHORT'}`];
+      }
+      const ws = find('ws', f.viewers, f.rate);
+      if (!ws || f.viewers < 1000) return [];
+      const met = f.p99 <= 1.5 * ws.p99 && delivered;
+      return [
+        `- ${fmt(f.viewers)} viewers × ${f.rate}/s: p99 ${fmt(f.p99, 1)} ms against bare ws ${fmt(ws.p99, 1)} ms = ${ratio(f.p99, ws.p99)} (goal ≤ 1.5×), ` +
+          `${fmt((100 * f.received) / f.expected, 1)} % delivered (goal 100 %): ${met ? 'met' : 'SHORT'}`,
+      ];
+    });
   return [
-    'Fan-out: one research, 300 thermocouples a frame, published over MQTT; viewers in 2 separate processes. ' +
+    'Fan-out: one research, 300 thermocouples a frame, published over MQTT without a pause from before the first viewer connects ' +
+      'until after the last leaves; viewers in 2 separate processes. ' +
       'Furnace Live is measured end to end (MQTT → ingest → database → bus → API → WebSocket); the baselines read the broker directly. ' +
       'CPU and RSS are the serving process only' + (note ? `; ${note}` : '') + '.',
     detail,
     'Furnace Live as ratios of the baselines (throughput: higher is better; CPU, latency, memory: lower is better; ' +
       '"beat socket.io" = more deliveries/s, or as many for less CPU):',
     summary,
+    ...(goals.length ? [`Live goals (${layout === 'embedded' ? 'embedded layout, as `npm start`' : 'services layout'}):\n${goals.join('\n')}`] : []),
   ].join('\n\n');
 }

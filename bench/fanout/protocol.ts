@@ -6,8 +6,8 @@ export type WorkerCommand =
   | { type: 'connect'; kind: ViewerKind; urls: string[]; concurrency: number }
   /** Forgets what arrived so far. */
   | { type: 'reset' }
-  /** DATA frames received since the reset, over all viewers. */
-  | { type: 'count' }
+  /** DATA frames of times from..to (inclusive) received since the reset, over all viewers. */
+  | { type: 'count'; from: number; to: number }
   /** What arrived of `sent` ([time, publish time in epoch ms]). */
   | { type: 'collect'; sent: [number, number][] }
   | { type: 'close' };

@@ -96,7 +96,10 @@ process.on('message', (command: WorkerCommand) => {
       }
       return reply({ type: 'reset' });
     case 'count':
-      return reply({ type: 'count', deliveries: viewers.reduce((n, v) => n + v.times.length, 0) });
+      return reply({
+        type: 'count',
+        deliveries: viewers.reduce((n, v) => n + v.times.reduce((k, t) => (t >= command.from && t <= command.to ? k + 1 : k), 0), 0),
+      });
     case 'collect':
       return reply({ type: 'collect', result: collect(command.sent) });
     case 'close':

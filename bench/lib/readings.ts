@@ -1,4 +1,6 @@
+import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { DaqPayload } from '@furnace/contracts';
 import { realArrayLiteral } from '../../apps/ingest/src/readings.repository';
 import { createFrameGenerator } from '@furnace/simulator';
@@ -34,6 +36,30 @@ export async function insertRaw(client: Client, researchId: string, startAt: Dat
       return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7})`;
     });
     await client.query(`INSERT INTO reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) VALUES ${tuples.join(', ')}`, values);
+    written += chunk.length;
+  }
+  return written;
+}
+
+/**
+ * The fastest way PostgreSQL loads rows: COPY … FROM STDIN (text format), `batch` rows a COPY, the
+ * same rows as insertRaw. Returns the frames written.
+ */
+export async function copyRaw(client: Client, researchId: string, startAt: Date, frames: readonly DaqPayload[], batch = 500): Promise<number> {
+  const cell = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
+  let written = 0;
+  for (let offset = 0; offset < frames.length; offset += batch) {
+    const chunk = frames.slice(offset, offset + batch);
+    let text = '';
+    for (const f of chunk) {
+      const ts = new Date(startAt.getTime() + f.time * 1000).toISOString();
+      const thermo = f.thermocouples_out ? realArrayLiteral(f.thermocouples_out) : '\\N';
+      text += `${researchId}\t${f.time}\t${ts}\t${cell(f.radiance)}\t${cell(f.pressure)}\t${cell(f.pk)}\t${thermo}\n`;
+    }
+    const stream = client.query(copyFrom('COPY reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) FROM STDIN'));
+    await pipeline(async function* () {
+      yield Buffer.from(text);
+    }, stream);
     written += chunk.length;
   }
   return written;

@@ -54,6 +54,10 @@ describe('mosquitto configuration', () => {
     }
   });
 
+  it('refuses payloads over 64 KiB', () => {
+    expect(settings.get('message_size_limit')).toBe('65536');
+  });
+
   it('persists the ingest sessions on the volume compose mounts', () => {
     expect(settings.get('persistence')).toBe('true');
     expect(mosquittoService.volumes).toContain(`mosquitto-data:${settings.get('persistence_location')!.replace(/\/$/, '')}`);
@@ -195,6 +199,18 @@ withBroker(hasMosquitto ? 'the broker, started with this configuration' : 'the b
     expect(observed).toEqual(['furnace/r2/data']); // the marker, from the DAQ; nothing from the ingest
     expect(daqReceived).toEqual([]);
     expect(ingestReceived).toEqual([]);
+  });
+
+  it('drops a 70 KiB message and delivers a 60 KiB one', async () => {
+    const daq = await connect('daq', passwords.daq);
+    const observer = await connect('observer', passwords.observer);
+    const sizes: number[] = [];
+    observer.on('message', (_topic, payload) => sizes.push(payload.length));
+    const observed = await listen(observer, '#');
+    await daq.publishAsync('furnace/r4/data', Buffer.alloc(70 * 1024, 0x20), { qos: 1 });
+    await daq.publishAsync('furnace/r4/data', Buffer.alloc(60 * 1024, 0x20), { qos: 1 });
+    await settle(daq, observed, 'furnace/r5/data');
+    expect(sizes).toEqual([60 * 1024, '{"time":0}'.length]);
   });
 
   const hasClients = spawnSync('sh', ['-c', 'command -v mosquitto_sub'], { env: withSbin() }).status === 0;

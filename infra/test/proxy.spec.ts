@@ -112,8 +112,31 @@ describe('nginx.conf', () => {
     expect(child(http, 'gzip_types')?.args).toEqual(expect.arrayContaining(['application/json', 'application/javascript', 'text/css']));
   });
 
+  it('logs the path of a request, never its query string (a stream URL may carry a token, a code or a ticket)', () => {
+    const formats = children(http, 'log_format');
+    expect(formats.length).toBeGreaterThan(0);
+    for (const format of formats) {
+      const text = format.args.slice(1).join(' ');
+      expect(text).toContain('$uri');
+      expect(text).not.toMatch(/\$(request|request_uri|args|query_string|arg_\w+)(?!_)\b/);
+    }
+    // Every access log uses one of those formats (the default "combined" logs $request).
+    for (const log of [child(http, 'access_log'), child(server, 'access_log')].filter(Boolean)) {
+      if (log!.args[0] !== 'off') expect(formats.map((f) => f.args[0])).toContain(log!.args[1]);
+    }
+  });
+
   it('does not expose the metrics', () => {
-    const metrics = child(server, 'location', '/api/v1/metrics')?.block;
+    const location = child(server, 'location', '~*');
+    // Case-insensitive: nginx compares prefix locations case-sensitively on Linux, so /API/V1/METRICS
+    // would pass a prefix rule (the API's own routes are case-sensitive: see apps/api/src/app.ts).
+    expect(location?.args).toEqual(['~*', '^/api/v1/metrics(/|$)']);
+    const pattern = new RegExp(location!.args[1]!, 'i');
+    for (const path of ['/api/v1/metrics', '/API/V1/METRICS', '/api/v1/Metrics', '/api/v1/metrics/']) expect(pattern.test(path)).toBe(true);
+    for (const path of ['/api/v1/metricsx', '/api/v1/research/']) expect(pattern.test(path)).toBe(false);
+    // No prefix location for the metrics that a case-sensitive match would use instead.
+    expect(children(server, 'location').filter((l) => l.args.join(' ').toLowerCase().includes('metrics'))).toEqual([location]);
+    const metrics = location?.block;
     expect(child(metrics, 'return')?.args[0] ?? child(metrics, 'deny')?.args[0]).toMatch(/^(404|403|all)$/);
     expect(child(metrics, 'proxy_pass')).toBeUndefined();
   });

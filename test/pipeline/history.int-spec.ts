@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
 import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
 import type { RunningIngest } from '../../apps/ingest/src/ingest';
 import { startSimulator } from '@furnace/simulator';
@@ -24,6 +25,8 @@ async function insertTest(api: TestApi, researchId: string): Promise<void> {
      FROM generate_series(0, 9999) AS t`,
     [researchId],
   );
+  // Written in bulk, not by the ingest: the rollups are computed from the stored frames.
+  for (const sql of REBUILD_ROLLUPS_SQL) await api.dataSource.query(sql, [researchId]);
 }
 
 describe('history /api/v1/research/{id}/history and history.csv', () => {
@@ -44,11 +47,13 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
   const seriesOf = (body: { series: Series[] }, key: string) => body.series.find((s) => s.key === key)!;
 
   it('downsamples every series to at most N points and keeps the spikes in the points’ max', async () => {
-    const res = await get(`/api/v1/research/${researchId}/history?points=100`);
+    const res = await get(`/api/v1/research/${researchId}/history?points=100&thermo_ids=1,2&thermo_ids=3`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ research_id: researchId, from: 0, to: 9999, last_time: 9999, frames: 10_000 });
+    expect(res.body).toMatchObject({ research_id: researchId, from: 0, to: 9999, last_time: 9999, frames: 10_000, thermo_ids: [1, 2, 3] });
     expect(res.body.time.length).toBeLessThanOrEqual(100);
-    expect(res.body.bucket_seconds).toBeCloseTo(99.99);
+    expect(res.body.time.length).toBeGreaterThanOrEqual(50);
+    // From the 1-minute rollups (the coarsest with ≥ 100 buckets in 10 000 s), two to a point.
+    expect(res.body.bucket_seconds).toBe(120);
     expect(res.body.series.map((s: Series) => s.key)).toEqual([
       'radiance',
       'pressure',
@@ -78,7 +83,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
   });
 
   it('returns every frame as its own point when they fit, and a range when asked', async () => {
-    const res = await get(`/api/v1/research/${researchId}/history?from=100&to=199.5&points=500`);
+    const res = await get(`/api/v1/research/${researchId}/history?from=100&to=199.5&points=500&thermo_ids=3`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ from: 100, to: 199.5, frames: 100, bucket_seconds: 0, last_time: 9999 });
     expect(res.body.time).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
@@ -86,6 +91,43 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     expect(pk.min).toEqual(pk.max);
     expect(pk.min[0]).toBe(501);
     expect(seriesOf(res.body, 'thermo:3').max.slice(0, 3)).toEqual([null, 30, null]);
+  });
+
+  it('sends a thermocouple’s own series only when asked for, and the same values whether read from rollups or frames', async () => {
+    const res = await get(`/api/v1/research/${researchId}/history?points=100&thermo_ids=2`);
+    expect(res.body.series.map((s: Series) => s.key)).toEqual([
+      'radiance',
+      'pressure',
+      'pk',
+      'thermo:2',
+      'category:Tmax:max',
+      'category:Tmax:mean',
+      'category:Tśr i Tmax:max',
+      'category:Tśr i Tmax:mean',
+    ]);
+    const plain = await get(`/api/v1/research/${researchId}/history?points=100`);
+    expect(plain.body.series.map((s: Series) => s.key)).not.toContain('thermo:2');
+    expect(plain.body.thermo_ids).toEqual([1, 2, 3]);
+    // 7765–7859 s: the 10-second rollups 777…785 grouped 3 to a point, and the frames of 7765–7769 (half a bucket) read.
+    const [raw, rolled] = await Promise.all([
+      get(`/api/v1/research/${researchId}/history?from=7765&to=7859&points=1000&thermo_ids=2`),
+      get(`/api/v1/research/${researchId}/history?from=7765&to=7859&points=5&thermo_ids=2`),
+    ]);
+    expect(raw.body.bucket_seconds).toBe(0);
+    expect(rolled.body.bucket_seconds).toBe(30);
+    expect(rolled.body).toMatchObject({ frames: 95, time: [7765, 7770, 7800, 7830] });
+    // Each point is the min, max and mean of the frames of its 30-second group.
+    for (const key of ['pk', 'thermo:2', 'category:Tśr i Tmax:max', 'category:Tśr i Tmax:mean']) {
+      const frames = seriesOf(raw.body, key).max;
+      const groups = (rolled.body.time as number[]).map((t, i, all) =>
+        frames.filter((_, j) => raw.body.time[j] >= t && (i === all.length - 1 || raw.body.time[j] < all[i + 1]!)) as number[],
+      );
+      const b = seriesOf(rolled.body, key);
+      expect(b.min).toEqual(groups.map((g) => Math.min(...g)));
+      expect(b.max).toEqual(groups.map((g) => Math.max(...g)));
+      b.mean.forEach((m, i) => expect(m).toBeCloseTo(groups[i]!.reduce((x, y) => x + y, 0) / groups[i]!.length, 2));
+    }
+    expect(seriesOf(rolled.body, 'thermo:2').max[1]).toBe(900);
   });
 
   it('answers an empty history for a research without frames', async () => {
@@ -111,6 +153,9 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.from', 'query.points']);
     expect((await get(`/api/v1/research/${researchId}/history?from=10&to=5`)).status).toBe(422);
     expect((await get(`/api/v1/research/${researchId}/history?points=abc`)).status).toBe(422);
+    const ids = await get(`/api/v1/research/${researchId}/history?thermo_ids=1,x`);
+    expect(ids.status).toBe(422);
+    expect(new Set(ids.body.detail.map((d: { loc: string[] }) => d.loc.join('.')))).toEqual(new Set(['query.thermo_ids']));
   });
 
   it('exports the raw frames as CSV for Excel: ";" and decimal comma by default, "," and decimal point on request', async () => {

@@ -14,7 +14,8 @@ describe('GET /api/v1/metrics', () => {
   let clientId = '';
 
   beforeAll(async () => {
-    [api, broker] = await Promise.all([startTestApi(), startTestBroker()]);
+    // Behind a proxy on this machine (TRUST_PROXY names it), as a deployment behind nginx is.
+    [api, broker] = await Promise.all([startTestApi({ TRUST_PROXY: '127.0.0.1,::1' }), startTestBroker()]);
     publisher = await connectPublisher(broker.url);
   });
   afterAll(async () => {
@@ -57,7 +58,7 @@ describe('GET /api/v1/metrics', () => {
       expect(text).toContain(name);
     }
 
-    // Through the proxy (trusted on loopback), a client on the internet is refused; one on the LAN is not.
+    // Through the proxy (trusted through TRUST_PROXY), a client on the internet is refused; one on the LAN is not.
     const outside = await api.http.get('/api/v1/metrics').set('X-Forwarded-For', '203.0.113.9');
     expect(outside.status).toBe(403);
     expect(outside.body).toEqual({ detail: 'Metrics are served to the private network only' });

@@ -61,7 +61,7 @@ describe('live stream across a Redis restart', () => {
 
   if (!redisInstalled) console.warn('live-redis-restart: redis-server is not installed, the Redis restart test is skipped');
 
-  itWithRedis('viewers resume receiving after the bus server restarts; the database keeps every frame', async () => {
+  itWithRedis('a viewer connected across a bus server restart receives every frame, those of the outage read back from the database', async () => {
     const port = await freePort();
     const url = `redis://127.0.0.1:${port}`;
     redis = await startRedis(port);
@@ -84,6 +84,8 @@ describe('live stream across a Redis restart', () => {
     const outageStart = next;
     for (let i = 0; i < 10; i++) await publish();
     await waitFor('the outage frames stored', async () => (await metricValue(ingest!, 'furnace_ingest_frames_stored_total')) === 20);
+    // Long enough that the bus client gives the queued publishes up: those frames never cross the bus.
+    await waitFor('the outage frames not published', async () => (await metricValue(ingest!, 'furnace_ingest_bus_publish_failed_total')) === 10, 20_000);
     const outageEnd = next;
     redis = await startRedis(port);
 
@@ -99,15 +101,14 @@ describe('live stream across a Redis restart', () => {
     await waitFor('the last frame live', () => viewer!.times.includes(last));
 
     const outage = Array.from({ length: outageEnd - outageStart }, (_, i) => outageStart + i);
-    const missedLive = outage.filter((t) => !viewer!.times.includes(t)).length;
+    await waitFor('the outage frames sent once the bus is back', () => outage.every((t) => viewer!.times.includes(t)));
     const rows: { n: string }[] = await api.dataSource.query('SELECT count(*) AS n FROM reading WHERE research_id = $1', [researchId]);
     console.log(
-      `Redis restart: ${outage.length} frames published while Redis was down, ${missedLive} of them not shown live (in the history); ` +
+      `Redis restart: ${outage.length} frames published while Redis was down, all sent once it was back; ` +
         `live again after ${viewer.times.find((t) => t >= resumeFrom)! - resumeFrom + 1} frames; ${rows[0]!.n} of ${next} stored`,
     );
     expect(Number(rows[0]!.n)).toBe(next);
-    // In order and never twice, across the restart.
-    expect(viewer.times).toEqual([...viewer.times].sort((a, b) => a - b));
-    expect(new Set(viewer.times).size).toBe(viewer.times.length);
+    // No hole and nothing twice: every frame published reached the viewer once (the dashboard orders them by time).
+    expect([...viewer.times].sort((a, b) => a - b)).toEqual(Array.from({ length: next }, (_, i) => i));
   });
 });

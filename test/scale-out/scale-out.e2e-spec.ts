@@ -1,10 +1,9 @@
 import type { MqttClient } from 'mqtt';
 import request from 'supertest';
-import { daqTopic, type DaqPayload } from '@furnace/contracts';
+import { createFrameSource, daqTopic, type DaqPayload, insertionIndex } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
+import { apiEnv, type AppProcess, connectPublisher, connectViewer, dropSession, ingestEnv, insertResearch, login, missingBuild, startApp, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
 import { createFrameGenerator } from '@furnace/simulator';
-import { apiEnv, type AppProcess, ingestEnv, missingBuild, startApp } from '../support/app-processes';
 
 /*
  * The distributed deployment without Docker: two API processes and two ingest processes, built as
@@ -26,6 +25,21 @@ const describeIfServices = skipReason ? describe.skip : describe;
 const FRAMES = 150;
 const INTERVAL_MS = 100;
 const VIEWERS_PER_API = 10;
+
+/**
+ * What the dashboard draws of what a viewer received: the frames pushed, in arrival order, into
+ * the browser's live store (the frame source, ordering by time); each frame it passes on placed
+ * in a curve by time as the curves' store does.
+ */
+function drawn(frames: readonly DaqPayload[]): { curve: number[]; newest: number[] } {
+  const source = createFrameSource();
+  const curve: [number][] = [];
+  source.subscribeAll((frame) => curve.splice(insertionIndex(curve, frame.time), 0, [frame.time]));
+  const newest: number[] = [];
+  source.subscribe((frame) => newest.push(frame.time));
+  for (const frame of frames) source.push(frame);
+  return { curve: curve.map((p) => p[0]), newest };
+}
 
 /** The value of a counter in an ingest's /metrics (Prometheus text). */
 async function counter(ingest: AppProcess, name: string): Promise<number> {
@@ -70,7 +84,7 @@ describeIfServices(`scale-out: 2 API processes + 2 ingest processes on PostgreSQ
     await db?.drop();
   }, 60_000);
 
-  it('delivers every frame to every viewer on both instances once, in order, and stores it once', async () => {
+  it('delivers every frame to every viewer on both instances once, draws the curves in time order, and stores it once', async () => {
     const token = await login({ http: request(apis[0]!.url) }, SUPERUSER.email, SUPERUSER.password);
     for (const api of apis) {
       for (let i = 0; i < VIEWERS_PER_API; i++) viewers.push(await connectViewer(streamUrl(api, researchId, { token })));
@@ -92,10 +106,22 @@ describeIfServices(`scale-out: 2 API processes + 2 ingest processes on PostgreSQ
     const times = sent.map((p) => p.time);
 
     await waitFor('every viewer has every frame', () => viewers.every((v) => v.times.length >= FRAMES), 30_000).catch(() => undefined);
+    // The API forwards each frame as it arrives: the two ingests' frames may cross on the wire,
+    // and the dashboard's store puts them in time order.
+    const byTime = (a: DaqPayload, b: DaqPayload) => a.time - b.time;
+    let crossed = 0;
     for (const viewer of viewers) {
-      expect(viewer.times).toEqual(times);
-      expect(viewer.messages.filter((m) => m.event === 'DATA').map((m) => m.data)).toEqual(sent);
+      const received = viewer.messages.flatMap((m) => (m.event === 'DATA' ? [m.data] : []));
+      expect(received).toHaveLength(FRAMES);
+      expect([...received].sort(byTime)).toEqual(sent);
+      const { curve, newest } = drawn(received);
+      expect(curve).toEqual(times);
+      // The overlay and side panel show the newest frame by time: they never step back.
+      expect(newest).toEqual([...newest].sort((a, b) => a - b));
+      expect(newest.at(-1)).toBe(times.at(-1));
+      crossed += received.filter((f, i) => i > 0 && f.time < received[i - 1]!.time).length;
     }
+    console.log(`scale-out: ${viewers.length} viewers, ${crossed} frames received after a newer one (placed by time in the curves)`);
 
     expect(await storedTimes(db.url, researchId)).toEqual(times);
     // Both ingests took part (the broker shares the topic between them), and together stored each frame once.

@@ -8,6 +8,9 @@ import { DataSource as DataSourceToken } from 'typeorm';
 import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
+import { rateLimits } from './auth/login-throttler.guard';
+import { Revocations } from './auth/revocations';
+import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
@@ -34,8 +37,11 @@ class InfraModule {
       { provide: APP_CONFIG, useValue: deps.config },
       { provide: DataSourceToken, useValue: deps.dataSource },
       { provide: BUS, useValue: deps.bus },
+      // Announces revoked access on the bus: users and e-mail records publish, live streams listen.
+      { provide: Revocations, useClass: Revocations },
+      ShutdownGate,
     ];
-    return { module: InfraModule, providers, exports: providers.map((p) => p.provide) };
+    return { module: InfraModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
   }
 }
 
@@ -51,7 +57,7 @@ export class AppModule {
         // public key (createPublicKey, which throws) on every verify, ~1 ms of CPU per request and per
         // stream connection; with the key object a verify costs ~20 µs.
         JwtModule.register({ global: true, secret: createSecretKey(Buffer.from(deps.config.secretKey)), signOptions: { algorithm: 'HS256' } }),
-        ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: deps.config.loginRateLimit }] }),
+        ThrottlerModule.forRoot({ throttlers: rateLimits(deps.config) }),
         MailModule,
         UsersModule,
         AuthModule,

@@ -1,23 +1,29 @@
 import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { type AppConfig, assertApiConfig } from '@furnace/config';
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
-import { API_PREFIX, requestLog, serveDashboard } from './core/http';
+import { API_PREFIX, compressResponses, requestLog, serveDashboard } from './core/http';
+import { ShutdownGate } from './core/shutdown-gate';
 import { createLogger } from '@furnace/logger';
+import { securityHeaders } from './core/security-headers';
 import { DetailValidationPipe } from './core/validation';
 import { UsersService } from './users/users.service';
 
 export const DASHBOARD_DIST = join(__dirname, '..', '..', 'dashboard', 'dist');
 
-function configure(app: NestExpressApplication): void {
+function configure(app: NestExpressApplication, config: Pick<AppConfig, 'trustProxy'>): void {
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(new DetailValidationPipe());
   app.useGlobalFilters(new DetailExceptionFilter());
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; otherwise the client's
+  // address is the socket's, whatever a caller writes into headers (rate limits count by it).
+  app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
   app.disable('x-powered-by');
 }
 
@@ -36,18 +42,30 @@ export function openApiDocument(app: NestExpressApplication, brand = 'Furnace Li
 
 /** Builds the API (not yet listening): REST under /api/v1, its OpenAPI document and docs page, the dashboard. */
 export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerService; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
+  assertApiConfig(deps.config);
   const logger = options.logger ?? createLogger(deps.config);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { logger, bodyParser: false });
+  // Routes match case-sensitively: /api/v1/METRICS is not /api/v1/metrics, so a proxy rule written for
+  // one spelling (infra/nginx/nginx.conf) cannot be walked around with another. Express reads the
+  // setting once, when its router is first used: hence an instance of our own, configured first.
+  const server = express();
+  server.set('case sensitive routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), new ExpressAdapter(server), { logger, bodyParser: false });
+  // First: once the process stops, every request is answered 503 (see ShutdownGate).
+  app.use(app.get(ShutdownGate).middleware);
   app.use(requestLog());
+  app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
+  app.use(`/${API_PREFIX}`, compressResponses());
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });
-  configure(app);
+  configure(app, deps.config);
   assertAccessRules(app);
   const document = openApiDocument(app, deps.config.brandName);
   SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, customSiteTitle: `${deps.config.brandName} API` });
   serveDashboard(app, options.dashboardDir ?? DASHBOARD_DIST);
   await app.init();
-  const outcome = await app.get(UsersService).ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword);
+  const outcome = await app
+    .get(UsersService)
+    .ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword, deps.config.firstSuperuserPasswordIsDefault);
   if (outcome === 'created') logger.log(`First superuser ${deps.config.firstSuperuser} created`, 'Bootstrap');
   return app;
 }
@@ -55,7 +73,7 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
 /** The OpenAPI document without a database: Nest's preview mode builds the routes but no providers. */
 export async function buildOpenApiDocument(deps: ApiDeps): Promise<OpenAPIObject> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), { preview: true, logger: false });
-  configure(app);
+  configure(app, deps.config);
   const doc = openApiDocument(app, 'Furnace Live');
   await app.close();
   return doc;

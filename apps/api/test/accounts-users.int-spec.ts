@@ -23,12 +23,21 @@ describe('accounts: users', () => {
   afterAll(() => api?.close());
 
   describe('signup', () => {
-    it('creates an active, ordinary account that can sign in, and never returns the password', async () => {
+    it('creates an inactive, ordinary account that signs in once a superuser activates it, and never returns the password', async () => {
       const fields = newUser({ email: 'Signup.Person@Example.com' });
       const res = await api.http.post(`${USERS}/signup`).send(fields);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), email: 'signup.person@example.com', full_name: fields.full_name, is_active: true, is_superuser: false });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        email: 'signup.person@example.com',
+        full_name: fields.full_name,
+        is_active: false,
+        is_superuser: false,
+        must_change_password: false,
+      });
       expect(JSON.stringify(res.body)).not.toContain(fields.password);
+      expect(await loginStatus(api, 'signup.person@example.com', fields.password)).toBe(400);
+      expect((await api.http.patch(`${USERS}/${res.body.id}`).set(auth(admin)).send({ is_active: true })).status).toBe(200);
       const token = await login(api, 'signup.person@example.com', fields.password);
       expect((await api.http.get(`${USERS}/me`).set(auth(token))).body.id).toBe(res.body.id);
     });
@@ -74,14 +83,14 @@ describe('accounts: users', () => {
       const u = alice;
       const res = await api.http.get(`${USERS}/me`).set(auth(u.token));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: u.id, email: u.email, full_name: u.full_name, is_active: true, is_superuser: false });
+      expect(res.body).toEqual({ id: u.id, email: u.email, full_name: u.full_name, is_active: true, is_superuser: false, must_change_password: false });
       expect((await api.http.get(`${USERS}/me`)).status).toBe(401);
     });
 
     it('updates own name and e-mail (stored lower-cased; the new e-mail signs in)', async () => {
       const u = await signUpUser(api);
       const fresh = newUser();
-      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ full_name: 'Renamed Person', email: fresh.email.toUpperCase() });
+      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ full_name: 'Renamed Person', email: fresh.email.toUpperCase(), current_password: u.password });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: u.id, full_name: 'Renamed Person', email: fresh.email });
       expect(await loginStatus(api, fresh.email, u.password)).toBe(200);
@@ -90,7 +99,7 @@ describe('accounts: users', () => {
 
     it("refuses another account's e-mail in any letter case with 409", async () => {
       const u = alice;
-      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ email: SUPERUSER.email.toUpperCase() });
+      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ email: SUPERUSER.email.toUpperCase(), current_password: u.password });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'The user with this email already exists in the system' });
       expect((await api.http.get(`${USERS}/me`).set(auth(u.token))).body.email).toBe(u.email);
@@ -178,7 +187,7 @@ describe('accounts: users', () => {
       expect(all.status).toBe(200);
       expect(all.body.count).toBeGreaterThanOrEqual(2);
       expect(all.body.data).toHaveLength(all.body.count);
-      for (const u of all.body.data) expect(Object.keys(u).sort()).toEqual(['email', 'full_name', 'id', 'is_active', 'is_superuser']);
+      for (const u of all.body.data) expect(Object.keys(u).sort()).toEqual(['email', 'full_name', 'id', 'is_active', 'is_superuser', 'must_change_password']);
       expect(all.body.data.some((u: { email: string }) => u.email === SUPERUSER.email)).toBe(true);
 
       const page = await api.http.get(USERS).query({ skip: 1, limit: 1 }).set(auth(admin));
@@ -227,10 +236,12 @@ describe('accounts: users', () => {
         .set(auth(admin))
         .send({ full_name: 'Changed By Admin', email: fresh.email.toUpperCase(), password: 'set-by-admin-1', is_superuser: true });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: u.id, email: fresh.email, full_name: 'Changed By Admin', is_active: true, is_superuser: true });
+      expect(res.body).toEqual({ id: u.id, email: fresh.email, full_name: 'Changed By Admin', is_active: true, is_superuser: true, must_change_password: false });
       expect(await loginStatus(api, fresh.email, 'set-by-admin-1')).toBe(200);
       expect(await loginStatus(api, fresh.email, u.password)).toBe(400);
-      expect((await api.http.get(USERS).set(auth(u.token))).status).toBe(200);
+      // The new password revoked the tokens issued before; a new sign-in carries the new rights.
+      expect((await api.http.get(USERS).set(auth(u.token))).status).toBe(401);
+      expect((await api.http.get(USERS).set(auth(await login(api, fresh.email, 'set-by-admin-1')))).status).toBe(200);
     });
 
     it('refuses a duplicate e-mail (409), null for required fields (422) and an unknown id (404)', async () => {

@@ -27,7 +27,7 @@ export interface TestApi {
  * The API as it runs, listening on a free port, against a fresh database of its own (TEST_DATABASE_URL's
  * server, or embedded PGlite) and the bus TEST_REDIS_URL names (in-process when unset).
  */
-export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus } = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus; dashboardDir?: string } = {}): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -39,12 +39,13 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     FRONTEND_HOST: 'http://dashboard.test',
     REDIS_URL: process.env.TEST_REDIS_URL ?? '',
     LOGIN_RATE_LIMIT: '1000',
+    SIGNUP_RATE_LIMIT: '1000',
     ...env,
   });
   const dataSource = createDataSource({ url: db.url, poolSize: 4 });
   await dataSource.initialize();
   const bus = options.bus ?? (await createBus(config.redisUrl));
-  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: join(tmpdir(), 'no-dashboard') });
+  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard') });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return {
@@ -72,12 +73,21 @@ export function newUser(overrides: Partial<{ email: string; password: string; fu
   return { email: `user${seq}-${Date.now().toString(36)}@example.com`, password: `password-${seq}-ok`, full_name: `Test User ${seq}`, ...overrides };
 }
 
-/** Signs a new ordinary user up and returns their credentials and token. */
+/**
+ * Signs a new ordinary user up, has the superuser activate the account (a signed-up account waits
+ * for approval) and returns their credentials and token.
+ */
 export async function signUpUser(api: TestApi, overrides: Parameters<typeof newUser>[0] = {}) {
   const user = newUser(overrides);
   const res = await api.http.post('/api/v1/users/signup').send(user);
   if (res.status !== 200 && res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { ...user, id: res.body.id as string, token: await login(api, user.email, user.password) };
+  const id = res.body.id as string;
+  if (!res.body.is_active) {
+    const admin = await login(api, SUPERUSER.email, SUPERUSER.password);
+    const approved = await api.http.patch(`/api/v1/users/${id}`).set(auth(admin)).send({ is_active: true });
+    if (approved.status !== 200) throw new Error(`activation failed: ${approved.status} ${JSON.stringify(approved.body)}`);
+  }
+  return { ...user, id, token: await login(api, user.email, user.password) };
 }
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -137,7 +137,8 @@ test.describe.serial('the temperature history of a test', () => {
     expect(points).toBeLessThanOrEqual(2000);
     const box = await chart.locator('canvas').first().boundingBox();
     expect(box?.height ?? 0).toBeGreaterThan(600);
-    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 5 z 5');
+    // Only what is drawn travels: no thermocouple's own series until it is ticked.
+    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 0 z 5');
     await snap(page, 'history');
   });
 
@@ -163,8 +164,13 @@ test.describe.serial('the temperature history of a test', () => {
     const zoomed = Number(await chart.getAttribute('data-max-points'));
     expect(zoomed).toBeLessThanOrEqual(2000);
 
-    await page.getByRole('checkbox', { name: 'Pokaż termoparę T5' }).uncheck();
-    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 4 z 5');
+    // Ticking a thermocouple reads its series (for the whole test and the zoomed range); unticking hides it again.
+    const withT5 = page.waitForRequest((r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]thermo_ids=5(&|$)/.test(r.url()));
+    await page.getByRole('checkbox', { name: 'Pokaż termoparę T5' }).check();
+    await withT5;
+    await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 1 z 5');
+    await expect(page.getByRole('checkbox', { name: 'Pokaż termoparę T5' })).toBeChecked();
+    await expect(page.getByTestId('detail-loading')).toHaveCount(0);
     await snap(page, 'history-zoomed', { only: 'desktop' });
     // The tooltip: elapsed time and time of day, the values of the series at that moment.
     await canvas.evaluate((element) => element.scrollIntoView({ block: 'start' }));

@@ -204,9 +204,13 @@ test.describe.serial('a client watches a test live', () => {
     await expect(position).toHaveText('Kamera 1 z 2');
     const iframe = page.getByTitle('Podgląd z kamery');
     await expect(iframe).toHaveAttribute('src', 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1');
+    // Sandboxed: no top navigation, forms or pop-ups; no referrer (this page's URL holds the client's code).
+    await expect(iframe).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-presentation');
+    await expect(iframe).toHaveAttribute('referrerpolicy', 'no-referrer');
     // 16:9.
     const box = await page.getByTestId('camera-view').boundingBox();
     expect((box?.width ?? 0) / (box?.height ?? 1)).toBeCloseTo(16 / 9, 1);
+    await snap(page, 'live-camera-iframe', { only: 'desktop' });
     await page.getByRole('button', { name: 'Następny widok' }).click();
     await expect(position).toHaveText('Kamera 2 z 2');
     await expect(page.getByTestId('camera-view')).toHaveAttribute('data-kind', 'hls');

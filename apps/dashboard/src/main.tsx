@@ -1,3 +1,5 @@
+// First: before any schema is used or style injected (see the module).
+import './app/csp';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';

@@ -16,6 +16,8 @@ export interface IngestDeps {
   bus: Bus;
   /** Broker URL when it is not config.mqttUrl (the embedded broker in `npm start`). */
   mqttUrl?: string;
+  /** Credentials when they are not config.mqttUsername/mqttPassword (the embedded broker's generated ingest password). */
+  mqttCredentials?: { username: string; password: string };
   /** Where the metrics go; prom-client's default registry (served by the API in `npm start`) when unset. */
   registry?: Registry;
   logger?: IngestLog;
@@ -66,8 +68,8 @@ export function startIngest(config: AppConfig, deps: IngestDeps): RunningIngest 
   const source = new MqttSource({
     url,
     clientId: config.mqttClientId,
-    username: config.mqttUsername,
-    password: config.mqttPassword,
+    username: deps.mqttCredentials?.username ?? config.mqttUsername,
+    password: deps.mqttCredentials?.password ?? config.mqttPassword,
     filters,
     minReconnectMs: deps.options?.reconnect?.minMs,
     maxReconnectMs: deps.options?.reconnect?.maxMs,

@@ -1,5 +1,8 @@
 import { DatabaseError, Pool, type PoolConfig } from 'pg';
 import type { DaqPayload } from '@furnace/contracts';
+import { categoryRollupCtes, channelRollupCtes } from '@furnace/db';
+
+const ROLLUP_CTES = `${channelRollupCtes('src')},\n${categoryRollupCtes('src')}`;
 
 /** A frame on its way to the readings table. */
 export interface FrameRow {
@@ -81,13 +84,17 @@ export class ReadingsRepository {
     }
     // ON CONFLICT without a target: the same statement works on the plain table (key research_id, time)
     // and on the TimescaleDB hypertable (key research_id, time, ts).
+    // The rollups are updated by the same statement, from the rows it inserted (see @furnace/db rollups).
     const result = await this.pool.query<{ research_id: string; time: number }>(
-      `INSERT INTO reading (research_id, "time", ts, daq_ts, radiance, pressure, pk, thermocouples)
-       SELECT v.research_id, v.t, r.start_at + v.t * INTERVAL '1 second', v.daq_ts, v.radiance, v.pressure, v.pk, v.thermocouples
-       FROM (VALUES ${tuples.join(', ')}) AS v(research_id, t, daq_ts, radiance, pressure, pk, thermocouples)
-       JOIN research r ON r.id = v.research_id
-       ON CONFLICT DO NOTHING
-       RETURNING research_id, "time"`,
+      `WITH src AS (
+         INSERT INTO reading (research_id, "time", ts, daq_ts, radiance, pressure, pk, thermocouples)
+         SELECT v.research_id, v.t, r.start_at + v.t * INTERVAL '1 second', v.daq_ts, v.radiance, v.pressure, v.pk, v.thermocouples
+         FROM (VALUES ${tuples.join(', ')}) AS v(research_id, t, daq_ts, radiance, pressure, pk, thermocouples)
+         JOIN research r ON r.id = v.research_id
+         ON CONFLICT DO NOTHING
+         RETURNING research_id, "time", radiance, pressure, pk, thermocouples),
+       ${ROLLUP_CTES}
+       SELECT research_id, "time" FROM src`,
       values,
     );
     return new Set(result.rows.map((row) => frameKey(row.research_id, Number(row.time))));

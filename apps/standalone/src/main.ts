@@ -2,11 +2,12 @@
 // PGlite for PostgreSQL, an in-process bus for Redis, aedes for the MQTT broker.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, describeConfig, loadConfig } from '@furnace/config';
+import { assertApiConfig, ConfigError, describeConfig, loadConfig } from '@furnace/config';
 import { startSystem } from './system';
 
 async function main() {
   const config = loadConfig();
+  assertApiConfig(config);
   const system = await startSystem(config);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -22,7 +23,7 @@ async function main() {
     '',
     `  Furnace Live is running on ${config.frontendHost}`,
     `  API docs:    ${config.frontendHost}/api/v1/docs`,
-    `  Sign in as:  ${config.firstSuperuser}` + (config.firstSuperuserPassword === 'changethis' ? ' / changethis (set FIRST_SUPERUSER_PASSWORD to change it)' : ''),
+    `  Sign in as:  ${config.firstSuperuser}` + (config.firstSuperuserPasswordIsDefault ? ' / changethis (you choose a new password at the first sign-in)' : ''),
     ...system.banner,
     '',
   ];

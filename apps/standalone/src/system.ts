@@ -33,7 +33,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
       embedded = await startEmbeddedDatabase({ dataDir: config.dataDir });
       stops.push(() => embedded!.stop());
       databaseUrl = embedded.url;
-      log.log(`Embedded PostgreSQL (PGlite) on ${embedded.url.replace(/:[^:@/]*@/, ':***@')}, data in ${config.dataDir}`);
+      log.log(`Embedded PostgreSQL (PGlite) on the Unix socket ${embedded.socketPath} (this user only), data in ${config.dataDir}`);
     }
     const dataSource = await openDatabase({ url: databaseUrl, applicationName: 'furnace-standalone', poolSize: embedded ? 4 : 10 });
     stops.push(() => dataSource.destroy());
@@ -44,17 +44,25 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     // the fix in the message (on the development machines Mosquitto holds 1883): quietly moving to
     // another port would leave a DAQ configured for MQTT_PORT publishing into nothing.
     let broker: EmbeddedBroker | undefined;
+    const daq = config.mqttUsername && config.mqttPassword ? { username: config.mqttUsername, password: config.mqttPassword } : undefined;
     if (config.embedded.broker) {
       try {
-        broker = await startEmbeddedBroker({ port: config.mqttPort, host: config.host });
+        broker = await startEmbeddedBroker({
+          port: config.mqttPort,
+          host: config.mqttHost,
+          access: {
+            ingestClientId: config.mqttClientId,
+            daq,
+          },
+        });
       } catch (e) {
         if (e instanceof BrokerPortInUseError) throw new ConfigError(`Invalid configuration:\n  ${e.message}`);
         throw e;
       }
       stops.push(() => broker!.stop());
-      log.log(`Embedded MQTT broker (aedes) on ${config.host}:${broker.port}`);
+      log.log(`Embedded MQTT broker (aedes) on ${config.mqttHost}:${broker.port}${config.mqttUsername ? ', DAQs sign in as MQTT_USERNAME' : ''}`);
     }
-    const ingest = startIngest(config, { databaseUrl, bus, mqttUrl: broker?.url });
+    const ingest = startIngest(config, { databaseUrl, bus, mqttUrl: broker?.url, mqttCredentials: broker?.ingest });
     // Stopped before the broker and the database: it writes what it holds first.
     stops.push(() => ingest.stop());
     const subscribed = await Promise.race([ingest.ready.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
@@ -69,7 +77,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     const brokerHost = new URL(brokerUrl).hostname;
     // The demo publishes to the embedded broker only: never simulated frames into a lab's real broker.
     if (config.demo && broker) {
-      const demo = await startDemo({ dataSource, brokerUrl: broker.url, dataDir: config.dataDir, log: (m) => log.log(m) });
+      const demo = await startDemo({ dataSource, brokerUrl: broker.url, credentials: daq, dataDir: config.dataDir, log: (m) => log.log(m) });
       if (demo) {
         stops.push(() => demo.stop());
         banner.push(`  Demo test:   ${config.frontendHost}/research/${demo.researchId}/view (signed in): a simulated furnace test, live now`);
@@ -77,8 +85,8 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     }
     banner.push(
       `  MQTT broker: ${broker ? `embedded, port ${broker.port}` : `${brokerHost}:${brokerPort}`}; a DAQ publishes to furnace/<research id>/data, QoS 1`,
-      `  Publish:     mosquitto_pub -h ${brokerHost} -p ${brokerPort} -q 1 -t furnace/<research id>/data -m '{"time": 12.5, "radiance": 1.8, "pressure": 16.2, "pk": 812.4, "thermocouples_out": [21.4, 22.0]}'`,
-      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${brokerHost}:${brokerPort}`,
+      `  Publish:     mosquitto_pub -h ${brokerHost} -p ${brokerPort}${daq ? ' -u "$MQTT_USERNAME" -P "$MQTT_PASSWORD"' : ''} -q 1 -t furnace/<research id>/data -m '{"time": 12.5, "radiance": 1.8, "pressure": 16.2, "pk": 812.4, "thermocouples_out": [21.4, 22.0]}'`,
+      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${daq ? '<MQTT_USERNAME>:<MQTT_PASSWORD>@' : ''}${brokerHost}:${brokerPort}`,
     );
     log.log(`Started in ${Date.now() - started} ms`);
     return {

@@ -1,12 +1,31 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Aedes } from 'aedes' with { 'resolution-mode': 'import' };
+import { Duplex, Transform, type TransformCallback } from 'node:stream';
+import { Logger } from '@nestjs/common';
+import type { Aedes, AuthenticateError, Client } from 'aedes' with { 'resolution-mode': 'import' };
+import { DAQ_TOPIC_FILTER, MAX_DAQ_PAYLOAD_BYTES, parseDaqTopic } from '@furnace/contracts';
 
 export interface EmbeddedBroker {
   /** The port it listens on (useful when asked for port 0). */
   port: number;
   /** mqtt:// URL for clients on this machine. */
   url: string;
+  /** What the ingest of this process connects with (absent for an open test broker). */
+  ingest?: { clientId: string; username: string; password: string };
   stop(): Promise<void>;
+}
+
+/**
+ * Who may do what on the embedded broker (the same rules as infra/mosquitto/acl):
+ * - the ingest (its reserved client id and a password generated at every start, never shown)
+ *   subscribes to `furnace/+/data` and publishes nothing;
+ * - every other client is a DAQ: it may publish to `furnace/{uuid}/data` only and subscribes to nothing;
+ * - with `daq` set every DAQ must give that username and password; unset (loopback only) DAQs connect anonymously.
+ */
+export interface BrokerAccess {
+  /** The ingest's MQTT client id: nobody else may connect with it. */
+  ingestClientId: string;
+  daq?: { username: string; password: string };
 }
 
 /** The port is taken (on the development machines, by Mosquitto on 1883). */
@@ -21,19 +40,118 @@ export class BrokerPortInUseError extends Error {
   }
 }
 
+/** Largest MQTT packet the broker reads: a 64 KiB payload (as Mosquitto's message_size_limit) plus room for topic and headers. */
+export const MAX_PACKET_BYTES = MAX_DAQ_PAYLOAD_BYTES + 512;
+
+/**
+ * Reads the MQTT fixed header of every packet as it streams in and ends the connection when a packet
+ * would be larger than `limit`, before its body is buffered (aedes itself has no such limit).
+ */
+class PacketSizeLimit extends Transform {
+  private remaining = 0;
+  private header: number[] = [];
+  constructor(
+    private readonly limit: number,
+    private readonly onRefused: (size: number) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.remaining > 0) {
+        const n = Math.min(this.remaining, chunk.length - i);
+        i += n;
+        this.remaining -= n;
+        continue;
+      }
+      this.header.push(chunk[i++]!);
+      if (this.header.length === 1) continue;
+      const last = this.header[this.header.length - 1]!;
+      if (last & 0x80) {
+        if (this.header.length > 4) return callback(new Error('malformed MQTT remaining length'));
+        continue;
+      }
+      let length = 0;
+      for (let k = this.header.length - 1; k >= 1; k--) length = length * 128 + (this.header[k]! & 0x7f);
+      const size = this.header.length + length;
+      if (size > this.limit) {
+        this.onRefused(size);
+        return callback(new Error(`MQTT packet of ${size} bytes is over the ${this.limit}-byte limit`));
+      }
+      this.remaining = length;
+      this.header = [];
+    }
+    callback(null, chunk);
+  }
+}
+
+const sameSecret = (given: Buffer | string | undefined, expected: string) => {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+function authError(returnCode: 2 | 4 | 5, message: string): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
 /**
  * The embedded MQTT broker of `npm start` (aedes, in memory): the same MQTT 3.1.1/5 protocol a
  * furnace DAQ speaks to Mosquitto, with persistent sessions kept as long as the process runs.
+ * `access` applies the broker's rules (see BrokerAccess); `'open'` lets any client do anything and is
+ * for tests and benchmarks only. Packets over MAX_PACKET_BYTES end the connection in both cases.
  * aedes is ESM-only: imported dynamically (Node 20.19+ loads it natively; jest transforms it).
  */
-export async function startEmbeddedBroker(options: { port: number; host?: string }): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(options: { port: number; host?: string; access: BrokerAccess | 'open' }): Promise<EmbeddedBroker> {
+  const log = new Logger('Broker');
   const { Aedes: AedesClass } = await import('aedes');
-  const broker: Aedes = await AedesClass.createBroker({ drainTimeout: 30_000 });
+  const access = options.access === 'open' ? undefined : options.access;
+  const ingest = access && { clientId: access.ingestClientId, username: 'furnace-ingest', password: randomBytes(24).toString('base64url') };
+  const ingestClients = new WeakSet<Client>();
+  const broker: Aedes = await AedesClass.createBroker({
+    drainTimeout: 30_000,
+    ...(ingest && {
+      authenticate: (client, username, password, done) => {
+        if (client.id === ingest.clientId) {
+          if (username === ingest.username && sameSecret(password, ingest.password)) {
+            ingestClients.add(client);
+            return done(null, true);
+          }
+          log.warn(`Refused a client using the ingest's reserved client id ${ingest.clientId}`);
+          return done(authError(2, 'client id reserved'), false);
+        }
+        const daq = access.daq;
+        if (daq && !(username === daq.username && sameSecret(password, daq.password))) {
+          log.warn(`Refused client ${client.id}: bad username or password`);
+          return done(authError(4, 'bad username or password'), false);
+        }
+        done(null, true);
+      },
+      authorizePublish: (client, packet, done) => {
+        if (client && !ingestClients.has(client) && parseDaqTopic(packet.topic) !== null) return done(null);
+        log.warn(`Refused a publish to ${packet.topic.slice(0, 200)} from ${client?.id ?? 'the broker'}`);
+        done(new Error('publish not allowed'));
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        if (ingestClients.has(client) && subscription.topic === DAQ_TOPIC_FILTER) return done(null, subscription);
+        log.warn(`Refused a subscription to ${subscription.topic.slice(0, 200)} from ${client.id}`);
+        done(null, null);
+      },
+    }),
+  });
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    broker.handle(socket);
+    socket.on('error', () => undefined);
+    const limited = socket.pipe(
+      new PacketSizeLimit(MAX_PACKET_BYTES, (size) => log.warn(`Refused an MQTT packet of ${size} bytes from ${socket.remoteAddress} (limit ${MAX_PACKET_BYTES})`)),
+    );
+    limited.on('error', () => socket.destroy());
+    broker.handle(Duplex.from({ readable: limited, writable: socket }));
   });
   const host = options.host ?? '127.0.0.1';
   try {
@@ -51,10 +169,11 @@ export async function startEmbeddedBroker(options: { port: number; host?: string
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     port,
     url: `mqtt://${urlHost}:${port}`,
+    ingest,
     async stop() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

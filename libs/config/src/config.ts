@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@furnace/contracts';
@@ -11,6 +12,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The first superuser's password when none is configured: only for a first look on one machine. */
+export const DEFAULT_SUPERUSER_PASSWORD = 'changethis';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -38,6 +42,27 @@ const urlWith = (protocols: string[]) =>
       }, `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
       .optional(),
   );
+/** An IPv4/IPv6 address, optionally with a /prefix (what Express's `trust proxy` accepts). */
+function isAddressOrCidr(value: string): boolean {
+  const [address, prefix, extra] = value.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (!family) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** scheme://host[:port] and nothing more (what a browser sends as Origin). */
+function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
 const email = z.email({ message: 'expected an e-mail address' });
 
 const envSchema = z.object({
@@ -49,6 +74,8 @@ const envSchema = z.object({
   REDIS_URL: urlWith(['redis:', 'rediss:']),
   MQTT_URL: urlWith(['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']),
   MQTT_PORT: port(1883),
+  // Where the embedded broker listens: loopback unless said otherwise (beyond it, credentials are required).
+  MQTT_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   MQTT_USERNAME: optionalString,
   MQTT_PASSWORD: optionalString,
   // The ingest's MQTT client id: stable across restarts (its persistent session holds what the broker
@@ -76,7 +103,7 @@ const envSchema = z.object({
   FIRST_SUPERUSER: z.preprocess(emptyToUndefined, email.default('admin@example.com')),
   FIRST_SUPERUSER_PASSWORD: z.preprocess(
     emptyToUndefined,
-    z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).default('changethis'),
+    z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).default(DEFAULT_SUPERUSER_PASSWORD),
   ),
   FRONTEND_HOST: urlWith(['http:', 'https:']),
   SMTP_HOST: optionalString,
@@ -91,7 +118,43 @@ const envSchema = z.object({
   BRAND_NAME: z.preprocess(emptyToUndefined, z.string().default('Furnace Live')),
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty']).optional()),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
+  SIGNUP: z.preprocess(emptyToUndefined, z.enum(['approval', 'open', 'off'], { message: 'expected approval, open or off' }).default('approval')),
+  SIGNUP_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .refine((list) => list.every(isAddressOrCidr), 'expected IP addresses or CIDRs separated by commas, e.g. 172.16.0.0/12')
+      .optional(),
+  ),
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .refine((list) => list.every(isOrigin), 'expected origins separated by commas, e.g. https://furnace.example.com')
+      .optional(),
+  ),
+  PASSWORD_HASH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   DEMO: bool(true),
+  // Who may frame the dashboard (CSP frame-ancestors): 'none', 'self' and/or http(s) origins, space-separated.
+  FRAME_ANCESTORS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("'none'")
+      .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+      .pipe(
+        z.array(
+          z.string().refine(
+            (s) => ["'none'", "'self'"].includes(s) || /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(s),
+            { error: (issue) => `expected 'none', 'self' or origins such as https://intranet.lab.example, got ${JSON.stringify(issue.input)}` },
+          ),
+        ),
+      )
+      .refine((list) => !list.includes("'none'") || list.length === 1, "'none' cannot be combined with other sources"),
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -108,6 +171,8 @@ export interface AppConfig {
   /** Unset: the embedded aedes broker listens on mqttPort. */
   mqttUrl?: string;
   mqttPort: number;
+  /** Address the embedded broker listens on (127.0.0.1 unless MQTT_HOST says otherwise). */
+  mqttHost: string;
   mqttUsername?: string;
   mqttPassword?: string;
   /** The ingest's MQTT client id (persistent session). */
@@ -134,8 +199,27 @@ export interface AppConfig {
   brandName: string;
   logFormat: 'json' | 'pretty';
   loginRateLimit: number;
+  /** Sign-ups per hour per address (429 above). */
+  signupRateLimit: number;
+  /** Self sign-up: `approval` (an inactive account a superuser activates), `open` (active at once) or `off` (403). */
+  signup: 'approval' | 'open' | 'off';
+  /** True when FIRST_SUPERUSER_PASSWORD was not set: the first superuser must change it at the first sign-in. */
+  firstSuperuserPasswordIsDefault: boolean;
+  /** Addresses/CIDRs of proxies whose X-Forwarded-For is believed; empty: none (the socket's address counts). */
+  trustProxy: string[];
+  /** Origins whose pages may open a live stream (requests without Origin always may). */
+  allowedOrigins: string[];
+  /** Password hashes (argon2, 64 MiB each) computed at once; the rest wait. */
+  passwordHashConcurrency: number;
   /** Embedded mode offers a demo research fed by the simulator. */
   demo: boolean;
+  /** CSP frame-ancestors sources: who may show the dashboard in a frame ('none' by default). */
+  frameAncestors: string[];
+}
+
+/** True for an address only this machine can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Reads the secret kept in the data directory, creating it on first start (embedded mode only). */
@@ -167,7 +251,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SMTP_HOST && !e.EMAILS_FROM_EMAIL) {
     throw new ConfigError('Invalid configuration:\n  EMAILS_FROM_EMAIL: required when SMTP_HOST is set');
   }
+  if (!e.MQTT_URL && !isLoopback(e.MQTT_HOST) && !(e.MQTT_USERNAME && e.MQTT_PASSWORD)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=${e.MQTT_HOST}); every DAQ then signs in with them`,
+    );
+  }
+  if (!!e.MQTT_USERNAME !== !!e.MQTT_PASSWORD) {
+    throw new ConfigError(`Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`);
+  }
+  const passwordIsDefault = e.FIRST_SUPERUSER_PASSWORD === DEFAULT_SUPERUSER_PASSWORD;
   const secretKey = e.SECRET_KEY ?? embeddedSecret(dataDir);
+  const frontendHost = (e.FRONTEND_HOST ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -177,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     mqttUrl: e.MQTT_URL,
     mqttPort: e.MQTT_PORT,
+    mqttHost: e.MQTT_HOST,
     mqttUsername: e.MQTT_USERNAME,
     mqttPassword: e.MQTT_PASSWORD,
     mqttClientId: e.MQTT_CLIENT_ID,
@@ -188,7 +283,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     firstSuperuser: e.FIRST_SUPERUSER,
     firstSuperuserPassword: e.FIRST_SUPERUSER_PASSWORD,
-    frontendHost: (e.FRONTEND_HOST ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    frontendHost,
     smtp: e.SMTP_HOST
       ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, password: e.SMTP_PASSWORD, tls: e.SMTP_TLS, ssl: e.SMTP_SSL }
       : undefined,
@@ -197,8 +292,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     brandName: e.BRAND_NAME,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'pretty'),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    signup: e.SIGNUP,
+    firstSuperuserPasswordIsDefault: passwordIsDefault,
+    trustProxy: e.TRUST_PROXY ?? [],
+    allowedOrigins: (e.ALLOWED_ORIGINS ?? [new URL(frontendHost).origin]).map((o) => o.replace(/\/+$/, '')),
+    passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     demo: e.DEMO && embeddedDatabase,
+    frameAncestors: e.FRAME_ANCESTORS,
   };
+}
+
+/**
+ * What only a process that creates the first superuser (the API) must refuse: the well-known default
+ * password anywhere but a local embedded start.
+ */
+export function assertApiConfig(c: AppConfig): void {
+  if (c.firstSuperuserPasswordIsDefault && (!c.embedded.database || c.env === 'production')) {
+    throw new ConfigError(
+      `Invalid configuration:\n  FIRST_SUPERUSER_PASSWORD: must be set to a password of your own (not "${DEFAULT_SUPERUSER_PASSWORD}") when DATABASE_URL is set or NODE_ENV=production`,
+    );
+  }
 }
 
 /** The configuration without its secrets, for a start-up log line. */
@@ -218,7 +332,7 @@ export function describeConfig(c: AppConfig): Record<string, unknown> {
     dataDir: c.dataDir,
     database: c.databaseUrl ? redact(c.databaseUrl) : 'embedded (PGlite)',
     bus: c.redisUrl ? redact(c.redisUrl) : 'in-process',
-    broker: c.mqttUrl ? redact(c.mqttUrl) : `embedded (aedes) on port ${c.mqttPort}`,
+    broker: c.mqttUrl ? redact(c.mqttUrl) : `embedded (aedes) on ${c.mqttHost}:${c.mqttPort}`,
     mail: c.smtp ? `smtp://${c.smtp.host}:${c.smtp.port}` : `outbox (${join(c.dataDir, 'outbox')})`,
     frontendHost: c.frontendHost,
   };

@@ -45,17 +45,17 @@ describe('toEmbed', () => {
   it.each([
     ['https://cdn.example.com/live/furnace-1/index.m3u8', 'https://cdn.example.com/live/furnace-1/index.m3u8'],
     ['https://cam.lab.pl:8443/hls/stream.m3u8?token=abc&x=1', 'https://cam.lab.pl:8443/hls/stream.m3u8?token=abc&x=1'],
-    ['http://192.168.1.20/stream/PLAYLIST.M3U8', 'http://192.168.1.20/stream/PLAYLIST.M3U8'],
+    ['https://192.168.1.20/stream/PLAYLIST.M3U8', 'https://192.168.1.20/stream/PLAYLIST.M3U8'],
   ])('plays the HLS playlist %s with hls.js', (link, src) => {
     expect(toEmbed(link)).toEqual({ kind: 'hls', src });
   });
 
   it.each([
     'https://cam.lab.pl/view.html?camera=2',
-    'http://192.168.1.20:8080/',
+    'https://192.168.1.20:8443/',
     'https://vimeo.com/event/12345/embed',
     'https://example.com/playlist.m3u8.html',
-  ])('frames any other http(s) link as it is: %s', (link) => {
+  ])('frames any other https link as it is: %s', (link) => {
     expect(toEmbed(link)).toEqual({ kind: 'iframe', src: link });
   });
 
@@ -69,6 +69,10 @@ describe('toEmbed', () => {
     'www.youtube.com/watch?v=dQw4w9WgXcQ',
     '//youtu.be/dQw4w9WgXcQ',
     'http:example.com',
+    // Plain http: the page's CSP allows https: frames and media only.
+    'http://192.168.1.20:8080/',
+    'http://192.168.1.20/stream/PLAYLIST.M3U8',
+    'HTTP://cam.lab.pl/view.html',
     'https://',
     'not a link',
     '',

@@ -51,9 +51,10 @@ export function youtubeVideoId(url: URL): string | null {
  * What the live view embeds for a stream link:
  * - a YouTube video or live link → the embed player, autoplaying muted (browsers block sound
  *   autoplay); everything but the video id is dropped (timestamps, share tracking `si`, playlists);
- * - an HLS playlist (path ends in `.m3u8`, any query) → `hls`, played with hls.js;
- * - any other http(s) link → an iframe of the link itself (a camera's own web page);
- * - anything else (javascript:, data:, ftp:, text) → invalid, never rendered.
+ * - an HLS playlist (path ends in `.m3u8`, any query) on https: → `hls`, played with hls.js;
+ * - any other https: link → an iframe of the link itself (a camera's own web page);
+ * - anything else (plain http: — the page's Content-Security-Policy allows https: frames and media
+ *   only —, javascript:, data:, ftp:, text) → invalid, never rendered.
  */
 export function toEmbed(link: string): Embed {
   const url = parseHttpUrl(link);
@@ -62,6 +63,7 @@ export function toEmbed(link: string): Embed {
   if (videoId !== null) {
     return { kind: 'iframe', src: `https://www.youtube.com/embed/${videoId}?autoplay=1&mute=1` };
   }
+  if (url.protocol !== 'https:') return { kind: 'invalid' };
   if (url.pathname.toLowerCase().endsWith('.m3u8')) return { kind: 'hls', src: url.href };
   return { kind: 'iframe', src: url.href };
 }

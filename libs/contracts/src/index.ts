@@ -8,4 +8,5 @@ export * from './embed-url';
 export * from './categories';
 export * from './iso834';
 export * from './format';
+export * from './live-order';
 export * from './criteria';

@@ -84,9 +84,9 @@ export const busFrameMessageSchema = z.object({
   research_id: researchIdSchema,
   payload: daqPayloadSchema,
   /**
-   * The ingest instance that published it (its MQTT client id). Several instances sharing the DAQ
-   * topic publish a research's frames in the order their writes commit, not the DAQ's: an API that
-   * hears from more than one puts them back in time order before they go to viewers.
+   * The ingest instance that published it (its MQTT client id), for diagnosis. Several instances
+   * sharing the DAQ topic publish a research's frames in the order their writes commit, not the
+   * DAQ's: the API forwards them as they come and the dashboard places each by its `time`.
    */
   source: z.string().max(256).optional(),
 });

@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './embedded';
 export * from './entities';
 export * from './naming-strategy';
+export * from './rollups';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { formatThermoConfig, type MeasurementTypeName, type ThermoMarker } from '@furnace/contracts';
-import { ReadingEntity, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { ReadingEntity, REBUILD_ROLLUPS_SQL, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { demoSpecimenPng } from './demo-image';
 import { type RunningSimulator, startSimulator } from './publisher';
 
@@ -27,6 +27,8 @@ export interface RunningDemo {
 export async function startDemo(options: {
   dataSource: DataSource;
   brokerUrl: string;
+  /** The DAQ credentials the broker asks for (MQTT_USERNAME/MQTT_PASSWORD), when set. */
+  credentials?: { username: string; password: string };
   dataDir: string;
   log: (message: string) => void;
 }): Promise<RunningDemo | null> {
@@ -47,11 +49,14 @@ export async function startDemo(options: {
   } else if (research.endAt.getTime() <= now.getTime()) {
     // Ended: run it again from zero.
     await dataSource.getRepository(ReadingEntity).delete({ researchId: DEMO_RESEARCH_ID });
+    for (const sql of REBUILD_ROLLUPS_SQL) await dataSource.query(sql, [DEMO_RESEARCH_ID]);
     await researches.update({ id: DEMO_RESEARCH_ID }, { startAt: now, endAt: end });
   }
   const startAt = (await researches.findOneByOrFail({ id: DEMO_RESEARCH_ID })).startAt;
   const simulator: RunningSimulator = startSimulator({
     url: options.brokerUrl,
+    username: options.credentials?.username,
+    password: options.credentials?.password,
     researchId: DEMO_RESEARCH_ID,
     channels: CHANNELS,
     rate: 1,

@@ -16,7 +16,7 @@ export interface TestBroker {
 /** The broker TEST_MQTT_URL names, or an embedded one of this test file on a free port. */
 export async function startTestBroker(): Promise<TestBroker> {
   if (TEST_MQTT_URL) return { url: TEST_MQTT_URL, shared: true, stop: async () => undefined };
-  const broker: EmbeddedBroker = await startEmbeddedBroker({ port: 0 });
+  const broker: EmbeddedBroker = await startEmbeddedBroker({ port: 0, access: 'open' });
   return { url: broker.url, shared: false, stop: () => broker.stop() };
 }
 

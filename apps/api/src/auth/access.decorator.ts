@@ -29,3 +29,12 @@ export const SuperuserOnly = () => SetMetadata(ACCESS_RULE, 'superuser');
  */
 export const ResearchReader = (param = 'id', kind: ResearchTargetKind = 'research') =>
   applyDecorators(SetMetadata(ACCESS_RULE, 'research'), SetMetadata(RESEARCH_TARGET, { param, kind } satisfies ResearchTarget));
+
+export const PASSWORD_CHANGE_PENDING = 'furnace:password-change-pending';
+
+/**
+ * A route a user who must change their password (the first superuser with the default one) may
+ * still call: reading who they are and changing the password. Every other route answers 403
+ * `password change required` for them.
+ */
+export const PasswordChangePending = () => SetMetadata(PASSWORD_CHANGE_PENDING, true);

@@ -1,9 +1,11 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACCESS_RULE, type AccessRule, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
+import { ACCESS_RULE, type AccessRule, PASSWORD_CHANGE_PENDING, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
 import { bearerToken, CallerService } from './caller.service';
 import type { AuthedRequest } from './principal';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
+
+export const PASSWORD_CHANGE_REQUIRED = 'password change required';
 
 /**
  * The one gate every HTTP route passes: it applies the route's access rule (access.decorator.ts).
@@ -36,6 +38,9 @@ export class AccessGuard implements CanActivate {
       const researchId = rule === 'research' && target ? await this.ownership.researchOf(target.kind, req.params[target.param]) : null;
       if (researchId !== principal.researchId) throw new ForbiddenException("The user doesn't have enough privileges");
       return true;
+    }
+    if (principal.user.mustChangePassword && !this.reflector.getAllAndOverride<boolean | undefined>(PASSWORD_CHANGE_PENDING, targets)) {
+      throw new ForbiddenException(PASSWORD_CHANGE_REQUIRED);
     }
     if (rule === 'superuser' && !principal.user.isSuperuser) {
       throw new ForbiddenException("The user doesn't have enough privileges");

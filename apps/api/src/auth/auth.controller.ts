@@ -1,14 +1,14 @@
-import { Body, Controller, Header, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { UserEntity } from '@furnace/db';
 import { message, MessageDto } from '../core/message.dto';
 import { toUserDto, UserPublicDto } from '../users/user.dto';
-import { Public, SignedIn, SuperuserOnly } from './access.decorator';
+import { PasswordChangePending, Public, SignedIn, SuperuserOnly } from './access.decorator';
 import { NewPasswordDto, LoginFormDto, TokenDto } from './auth.dto';
 import { AuthService } from './auth.service';
 import { CurrentUser } from './current.decorator';
-import { LoginThrottlerGuard } from './login-throttler.guard';
+import { RateLimited } from './login-throttler.guard';
 
 @ApiTags('login')
 @Controller()
@@ -18,16 +18,17 @@ export class AuthController {
   @Post('login/access-token')
   @Public()
   @HttpCode(200)
-  @UseGuards(LoginThrottlerGuard)
+  @RateLimited('address', 'account')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOkResponse({ type: TokenDto })
-  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address for this account' })
+  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address, or against this account from any address (Retry-After says when to try again)' })
   async login(@Body() form: LoginFormDto): Promise<TokenDto> {
     return { access_token: await this.auth.login(form.username, form.password), token_type: 'bearer' };
   }
 
   @Post('login/test-token')
   @SignedIn()
+  @PasswordChangePending()
   @HttpCode(200)
   @ApiBearerAuth()
   @ApiOkResponse({ type: UserPublicDto })
@@ -38,9 +39,10 @@ export class AuthController {
   @Post('password-recovery/:email')
   @Public()
   @HttpCode(200)
-  @UseGuards(LoginThrottlerGuard)
-  @Throttle({ default: { limit: 5, ttl: 15 * 60_000 } })
+  @RateLimited('address', 'account')
+  @Throttle({ account: { limit: 5, ttl: 15 * 60_000 } })
   @ApiOkResponse({ type: MessageDto })
+  @ApiTooManyRequestsResponse({ description: 'Too many requests from this address or for this account (Retry-After says when to try again)' })
   async recover(@Param('email') email: string): Promise<MessageDto> {
     await this.auth.recoverPassword(email.trim());
     return message('If that email is registered, we sent a password recovery link');

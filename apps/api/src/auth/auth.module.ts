@@ -6,6 +6,7 @@ import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CallerService } from './caller.service';
+import { PublicConfigController } from './public-config.controller';
 import { LoginThrottlerGuard } from './login-throttler.guard';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
 import { TokenService } from './token.service';
@@ -13,7 +14,7 @@ import { TokenService } from './token.service';
 @Global()
 @Module({
   imports: [UsersModule, MailModule],
-  controllers: [AuthController],
+  controllers: [AuthController, PublicConfigController],
   providers: [TokenService, AuthService, CallerService, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
   exports: [TokenService, CallerService, ResearchOwnershipRepository],
 })

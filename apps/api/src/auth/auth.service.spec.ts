@@ -6,6 +6,7 @@ import type { MailMessage, MailService } from '../mail/mail.service';
 import { PasswordHasher } from '../users/password-hasher';
 import { UsersService } from '../users/users.service';
 import { AuthService } from './auth.service';
+import type { Revocations } from './revocations';
 import { TokenService } from './token.service';
 
 const PASSWORD = 'correct-horse-1';
@@ -29,7 +30,7 @@ class FakeMail {
 
 function setup() {
   const repo = new FakeUsersRepository();
-  const users = new UsersService(repo.asRepository(), hasher);
+  const users = new UsersService(repo.asRepository(), hasher, { publish: async () => undefined } as unknown as Revocations);
   const tokens = new TokenService(new JwtService({ secret: config.secretKey, signOptions: { algorithm: 'HS256' } }), config);
   const mail = new FakeMail();
   const auth = new AuthService(users, tokens, mail as unknown as MailService, config);
@@ -66,7 +67,7 @@ describe('AuthService', () => {
     it('returns an access token for the account, the e-mail in any letter case', async () => {
       const { auth, tokens, alice } = setup();
       const token = await auth.login('Alice@Example.com', PASSWORD);
-      expect(tokens.verifySession(token)).toEqual({ sub: alice.id, typ: 'access' });
+      expect(tokens.verifySession(token)).toEqual({ sub: alice.id, typ: 'access', ver: 0, exp: expect.any(Number) });
     });
 
     it('answers 400 with the same detail for a wrong password and an unknown e-mail', async () => {
@@ -144,7 +145,7 @@ describe('AuthService', () => {
       const [header, payload, signature] = mailedToken(mail).split('.');
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, exp: Number(claims.exp) + 3600 })).toString('base64url')}.${signature}`;
-      for (const token of [tampered, tokens.accessToken(alice.id), 'garbage']) {
+      for (const token of [tampered, tokens.accessToken(alice.id, 0), 'garbage']) {
         expect(await rejection(auth.resetPassword(token, 'attackers-password'))).toEqual({ status: 400, detail: 'Invalid token' });
       }
     });

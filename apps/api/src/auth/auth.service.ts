@@ -22,7 +22,7 @@ export class AuthService {
     const user = await this.users.authenticate(email, password);
     if (!user) throw new BadRequestException('Incorrect email or password');
     if (!user.isActive) throw new BadRequestException('Inactive user');
-    return this.tokens.accessToken(user.id);
+    return this.tokens.accessToken(user.id, user.tokenVersion);
   }
 
   /**

@@ -15,8 +15,8 @@ export function bearerToken(req: { headers: Record<string, string | string[] | u
 /**
  * Who is calling, from what the request carries: a staff token, a viewer token or a client's access
  * code. The one place the HTTP guard (AccessGuard) and the live stream's upgrade (LiveAccessService)
- * resolve a caller, so both apply the same rules (expiry, inactive users, codes revoked by deleting
- * the client's e-mail record).
+ * resolve a caller, so both apply the same rules (expiry, inactive users, token versions raised by a
+ * new password or a deactivation, codes revoked by deleting the client's e-mail record).
  */
 @Injectable()
 export class CallerService {
@@ -34,17 +34,18 @@ export class CallerService {
     if (claims.typ === 'viewer') {
       // Deleting the client's e-mail record revokes the access at once, not when the token expires.
       if (!(await this.ownership.isInvited(claims.sub, claims.rid))) throw new ForbiddenException('Access code no longer valid');
-      return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub };
+      return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
     }
     const user = await this.users.findById(claims.sub);
-    if (!user) throw new UnauthorizedException('Could not validate credentials');
+    // A deleted account, or a token issued before the password changed or the account was deactivated.
+    if (!user || user.tokenVersion !== claims.ver) throw new UnauthorizedException('Could not validate credentials');
     if (!user.isActive) throw new ForbiddenException('Inactive user');
-    return { kind: 'user', user };
+    return { kind: 'user', user, expiresAt: new Date(claims.exp * 1000) };
   }
 
   /** The client whose access code (the id of one of this research's e-mail records) `code` is, or 403. */
   async fromCode(code: string, researchId: string): Promise<Principal> {
     if (!(await this.ownership.isInvited(code, researchId))) throw new ForbiddenException('Invalid access code');
-    return { kind: 'viewer', researchId, emailId: code.toLowerCase() };
+    return { kind: 'viewer', researchId, emailId: code.toLowerCase(), expiresAt: null };
   }
 }

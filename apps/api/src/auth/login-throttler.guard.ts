@@ -1,18 +1,57 @@
-import { Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
+import { applyDecorators, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
+import type { AppConfig } from '@furnace/config';
 
 /**
- * Limits login and recovery attempts per client address and account, so a password cannot be
- * brute-forced and an inbox cannot be flooded. The counters live in each API instance's memory: with
- * N instances behind a balancer the effective limit is N times higher (still bounded).
+ * The limits a route may ask for:
+ * - `address`: attempts per minute from one client address (LOGIN_RATE_LIMIT);
+ * - `account`: attempts per minute against one account, whatever the address (LOGIN_RATE_LIMIT), so
+ *   rotating addresses or X-Forwarded-For does not help a guesser;
+ * - `signup`: sign-ups per hour from one client address (SIGNUP_RATE_LIMIT).
  */
+export type RateLimit = 'address' | 'account' | 'signup';
+const RATE_LIMITS = 'furnace:rate-limits';
+
+/** Applies the named limits (and only those) to a route. */
+export const RateLimited = (...limits: RateLimit[]) => applyDecorators(SetMetadata(RATE_LIMITS, limits), UseGuards(LoginThrottlerGuard));
+
+const applies = (name: RateLimit) => (ctx: ExecutionContext) => !((Reflect.getMetadata(RATE_LIMITS, ctx.getHandler()) as RateLimit[] | undefined) ?? []).includes(name);
+
+/** The account a request is about: the login form's username or the recovery path's e-mail. */
+function accountOf(req: Record<string, unknown>): string {
+  const body = (req.body ?? {}) as { username?: unknown };
+  const params = (req.params ?? {}) as { email?: unknown };
+  return String(body.username ?? params.email ?? '').trim().toLowerCase();
+}
+
+/**
+ * The throttlers of ThrottlerModule: each applies only to the routes that name it (RateLimited). The
+ * client address is req.ip, which believes X-Forwarded-For only from TRUST_PROXY's proxies. The
+ * counters live in each API instance's memory: with N instances behind a balancer the effective
+ * limit is N times higher (still bounded).
+ */
+export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
+  return [
+    // The built-in name: its 429 carries Retry-After as it is.
+    { name: 'default', ttl: 60_000, limit: config.loginRateLimit, skipIf: applies('address') },
+    {
+      name: 'account',
+      ttl: 60_000,
+      limit: config.loginRateLimit,
+      skipIf: (ctx) => applies('account')(ctx) || !accountOf(ctx.switchToHttp().getRequest<Record<string, unknown>>()),
+      getTracker: (req) => `account:${accountOf(req)}`,
+    },
+    { name: 'signup', ttl: 3_600_000, limit: config.signupRateLimit, skipIf: applies('signup') },
+  ];
+}
+
+/** Refuses with 429, a sentence for people and Retry-After (seconds) whichever limit was reached. */
 @Injectable()
 export class LoginThrottlerGuard extends ThrottlerGuard {
-  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
-    const body = (req.body ?? {}) as { username?: unknown };
-    const params = (req.params ?? {}) as { email?: unknown };
-    const account = String(body.username ?? params.email ?? '').trim().toLowerCase();
-    return `${String(req.ip)}|${account}`;
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const res = context.switchToHttp().getResponse<{ setHeader(name: string, value: string): void }>();
+    res.setHeader('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
+    return super.throwThrottlingException(context, detail);
   }
 
   // The dashboard shows the detail as it is: the library's "ThrottlerException: Too Many Requests" is not for people.

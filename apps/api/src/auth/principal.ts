@@ -2,8 +2,9 @@ import type { UserEntity } from '@furnace/db';
 
 /** Who is calling: a member of staff (a user) or a client watching one research. */
 export type Principal =
-  | { kind: 'user'; user: UserEntity }
-  | { kind: 'viewer'; researchId: string; emailId: string };
+  // expiresAt: when the credential ends (the token's expiry; null for an access code, which lasts until revoked).
+  | { kind: 'user'; user: UserEntity; expiresAt: Date }
+  | { kind: 'viewer'; researchId: string; emailId: string; expiresAt: Date | null };
 
 export interface AuthedRequest {
   principal?: Principal;

@@ -27,32 +27,32 @@ describe('TokenService', () => {
   afterEach(() => jest.useRealTimers());
 
   it('issues access tokens that identify the user', () => {
-    expect(tokens.verifySession(tokens.accessToken(USER_ID))).toEqual({ sub: USER_ID, typ: 'access' });
+    expect(tokens.verifySession(tokens.accessToken(USER_ID, 0))).toEqual({ sub: USER_ID, typ: 'access', ver: 0, exp: expect.any(Number) });
   });
 
   it('issues viewer tokens scoped to one research', () => {
     const research = '11111111-2222-4333-8444-555555555555';
-    expect(tokens.verifySession(tokens.viewerToken('email-record-id', research))).toEqual({ sub: 'email-record-id', rid: research, typ: 'viewer' });
+    expect(tokens.verifySession(tokens.viewerToken('email-record-id', research))).toEqual({ sub: 'email-record-id', rid: research, typ: 'viewer', exp: expect.any(Number) });
   });
 
   it('rejects a token whose payload was changed after signing', () => {
-    const token = tokens.accessToken(USER_ID);
+    const token = tokens.accessToken(USER_ID, 0);
     const forged = withPayload(token, { ...payloadOf(token), sub: '00000000-0000-4000-8000-000000000000' });
     expect(tokens.verifySession(forged)).toBeNull();
   });
 
   it('rejects tokens signed with another secret, unsigned (alg none) tokens and garbage', () => {
-    expect(tokensWith('another-secret-that-is-long-enough-0000').verifySession(tokens.accessToken(USER_ID))).toBeNull();
-    const claims = payloadOf(tokens.accessToken(USER_ID));
+    expect(tokensWith('another-secret-that-is-long-enough-0000').verifySession(tokens.accessToken(USER_ID, 0))).toBeNull();
+    const claims = payloadOf(tokens.accessToken(USER_ID, 0));
     expect(tokens.verifySession(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`)).toBeNull();
     expect(tokens.verifySession('not-a-token')).toBeNull();
     // The same claims correctly signed are accepted: the rejections above are about the signature.
-    expect(tokens.verifySession(hs256(claims, SECRET))).toEqual({ sub: USER_ID, typ: 'access' });
+    expect(tokens.verifySession(hs256(claims, SECRET))).toEqual({ sub: USER_ID, typ: 'access', ver: 0, exp: expect.any(Number) });
   });
 
   it('rejects an access token once ACCESS_TOKEN_EXPIRE_MINUTES have passed', () => {
     jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
-    const token = tokens.accessToken(USER_ID);
+    const token = tokens.accessToken(USER_ID, 0);
     jest.setSystemTime(new Date('2030-01-01T00:29:00Z'));
     expect(tokens.verifySession(token)).not.toBeNull();
     jest.setSystemTime(new Date('2030-01-01T00:30:01Z'));
@@ -62,9 +62,9 @@ describe('TokenService', () => {
   it('never accepts a reset token as a session, nor a session token as a reset token', async () => {
     const reset = tokens.resetToken('alice@example.com', HASH);
     expect(tokens.verifySession(reset)).toBeNull();
-    const access = withPayload(tokens.accessToken(USER_ID), { sub: 'alice@example.com', typ: 'access' });
+    const access = withPayload(tokens.accessToken(USER_ID, 0), { sub: 'alice@example.com', typ: 'access' });
     expect(await tokens.verifyReset(access, async () => HASH)).toBeNull();
-    expect(await tokens.verifyReset(tokens.accessToken('alice@example.com'), async () => HASH)).toBeNull();
+    expect(await tokens.verifyReset(tokens.accessToken('alice@example.com', 0), async () => HASH)).toBeNull();
   });
 
   it('accepts a reset token only while the password it was issued for is unchanged', async () => {

@@ -7,11 +7,16 @@ import { APP_CONFIG } from '../core/tokens';
 export interface AccessClaims {
   sub: string;
   typ: 'access';
+  /** The account's token version when issued: a token older than the account's current one is refused. */
+  ver: number;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
 }
 export interface ViewerClaims {
   sub: string;
   rid: string;
   typ: 'viewer';
+  exp: number;
 }
 interface ResetClaims {
   sub: string;
@@ -32,13 +37,13 @@ export class TokenService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  accessToken(userId: string): string {
-    const claims: AccessClaims = { sub: userId, typ: 'access' };
+  accessToken(userId: string, tokenVersion: number): string {
+    const claims: Omit<AccessClaims, 'exp'> = { sub: userId, typ: 'access', ver: tokenVersion };
     return this.jwt.sign(claims, { expiresIn: this.config.accessTokenExpireMinutes * 60 });
   }
 
   viewerToken(emailId: string, researchId: string): string {
-    const claims: ViewerClaims = { sub: emailId, rid: researchId, typ: 'viewer' };
+    const claims: Omit<ViewerClaims, 'exp'> = { sub: emailId, rid: researchId, typ: 'viewer' };
     return this.jwt.sign(claims, { expiresIn: VIEWER_TOKEN_MINUTES * 60 });
   }
 
@@ -50,10 +55,9 @@ export class TokenService {
   /** The claims of a valid access or viewer token; null for anything else (expired, tampered, other type). */
   verifySession(token: string): AccessClaims | ViewerClaims | null {
     const claims = this.verify(token);
-    if (claims?.typ === 'access' && typeof claims.sub === 'string') return { sub: claims.sub, typ: 'access' };
-    if (claims?.typ === 'viewer' && typeof claims.sub === 'string' && typeof claims.rid === 'string') {
-      return { sub: claims.sub, rid: claims.rid, typ: 'viewer' };
-    }
+    if (typeof claims?.exp !== 'number' || typeof claims.sub !== 'string') return null;
+    if (claims.typ === 'access' && typeof claims.ver === 'number') return { sub: claims.sub, typ: 'access', ver: claims.ver, exp: claims.exp };
+    if (claims.typ === 'viewer' && typeof claims.rid === 'string') return { sub: claims.sub, rid: claims.rid, typ: 'viewer', exp: claims.exp };
     return null;
   }
 

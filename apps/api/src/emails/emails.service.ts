@@ -1,6 +1,7 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AppConfig } from '@furnace/config';
 import type { ResearchEmailEntity, ResearchEntity } from '@furnace/db';
+import { Revocations } from '../auth/revocations';
 import { APP_CONFIG } from '../core/tokens';
 import { MailDeliveryError, MailService } from '../mail/mail.service';
 import { ResearchService } from '../research/research.service';
@@ -16,6 +17,7 @@ export class EmailsService {
     private readonly repo: EmailsRepository,
     private readonly research: ResearchService,
     private readonly mail: MailService,
+    private readonly revocations: Revocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,12 +40,16 @@ export class EmailsService {
   async update(id: string, email: string): Promise<ResearchEmailEntity> {
     const record = await this.get(id);
     if (record.email === email.toLowerCase()) return record;
-    return this.unique(() => this.repo.changeAddress(record, email));
+    const changed = await this.unique(() => this.repo.changeAddress(record, email));
+    // The old code no longer opens anything: streams watching with it close on every instance.
+    await this.revocations.publish({ email: record.id });
+    return changed;
   }
 
   async delete(id: string): Promise<void> {
     await this.get(id);
     await this.repo.delete(id);
+    await this.revocations.publish({ email: id });
   }
 
   /** Sends one invitation; is_sent becomes true only once the mail server accepted it. */

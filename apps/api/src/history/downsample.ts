@@ -1,7 +1,34 @@
 import type { HistorySeriesDto } from './history.dto';
 
-/** How frames are grouped: one point per frame, or fixed-width buckets of `time`. */
-export type Bucketing = { kind: 'raw' } | { kind: 'buckets'; from: number; width: number; count: number };
+/**
+ * How frames are grouped: one point per frame; fixed-width buckets of `time` from `from`; or buckets
+ * aligned on multiples of `width` (floor(time / width)), which is how rollup buckets are grouped.
+ */
+export type Bucketing =
+  | { kind: 'raw' }
+  | { kind: 'buckets'; from: number; width: number; count: number }
+  | { kind: 'aligned'; width: number };
+
+/** min, max, sum and count of some values (min and max null when count is 0). */
+export interface Stats {
+  min: number | null;
+  max: number | null;
+  sum: number;
+  n: number;
+}
+
+/** One rollup bucket, as the downsampling reads it (see @furnace/db rollups). */
+export interface RollupValues {
+  /** Time of the bucket's first frame. */
+  firstTime: number;
+  radiance: Stats;
+  pressure: Stats;
+  pk: Stats;
+  /** The channels read (not necessarily all), by thermo_id. */
+  channels: readonly { thermoId: number; stats: Stats }[];
+  /** Per measurement type: stats of each frame's maximum and of each frame's mean over its channels. */
+  categories: ReadonlyMap<string, { max: Stats; mean: Stats }>;
+}
 
 /** One stored frame, as the downsampling reads it. */
 export interface FrameValues {
@@ -30,6 +57,14 @@ class Accumulator {
     if (v > this.max) this.max = v;
     this.sum += v;
     this.n++;
+  }
+
+  merge(s: Stats): void {
+    if (s.n === 0 || s.min === null || s.max === null) return;
+    if (s.min < this.min) this.min = s.min;
+    if (s.max > this.max) this.max = s.max;
+    this.sum += s.sum;
+    this.n += s.n;
   }
 
   reset(): void {
@@ -97,14 +132,20 @@ export class Downsampler {
   /** Per thermocouple index; created when the channel first has a value. */
   private readonly channelSeries: (SeriesValues | undefined)[] = [];
   private readonly categories: Category[];
+  private readonly categoryByType: Map<string, Category>;
   private readonly times: number[] = [];
   /** Bucket of the frames being accumulated; null before the first frame. */
   private bucket: number | null = null;
   private bucketTime = 0;
 
+  /**
+   * `thermoIds`: the thermocouples whose own series are answered ('all': every one with a value);
+   * the category series use every member channel whatever it is.
+   */
   constructor(
     private readonly bucketing: Bucketing,
     members: readonly CategoryMember[],
+    private readonly thermoIds: ReadonlySet<number> | 'all' = 'all',
   ) {
     this.scalarSeries = [new SeriesValues(0), new SeriesValues(0), new SeriesValues(0)];
     const byType = new Map<string, number[]>();
@@ -121,16 +162,40 @@ export class Downsampler {
       maxSeries: new SeriesValues(0),
       meanSeries: new SeriesValues(0),
     }));
+    this.categoryByType = new Map(this.categories.map((c) => [c.typeName, c]));
+  }
+
+  /** Adds the next rollup bucket (in ascending time, like frames; a bucket must not straddle two of this downsampling's buckets). */
+  addRollup(rollup: RollupValues): void {
+    this.enter(rollup.firstTime);
+    const [radiance, pressure, pk] = this.scalars as [Accumulator, Accumulator, Accumulator];
+    radiance.merge(rollup.radiance);
+    pressure.merge(rollup.pressure);
+    pk.merge(rollup.pk);
+    for (const { thermoId, stats } of rollup.channels) {
+      while (this.channels.length < thermoId) this.channels.push(new Accumulator());
+      this.channels[thermoId - 1]!.merge(stats);
+    }
+    for (const [typeName, stats] of rollup.categories) {
+      const category = this.categoryByType.get(typeName);
+      if (!category) continue;
+      category.max.merge(stats.max);
+      category.mean.merge(stats.mean);
+    }
+  }
+
+  private enter(time: number): void {
+    const b = this.bucketOf(time);
+    if (b !== this.bucket) {
+      if (this.bucket !== null) this.closeBucket();
+      this.bucket = b;
+      this.bucketTime = time;
+    }
   }
 
   /** Adds the next frame (frames must come in ascending `time`). */
   add(frame: FrameValues): void {
-    const b = this.bucketOf(frame.time);
-    if (b !== this.bucket) {
-      if (this.bucket !== null) this.closeBucket();
-      this.bucket = b;
-      this.bucketTime = frame.time;
-    }
+    this.enter(frame.time);
     const [radiance, pressure, pk] = this.scalars as [Accumulator, Accumulator, Accumulator];
     if (frame.radiance !== null) radiance.add(frame.radiance);
     if (frame.pressure !== null) pressure.add(frame.pressure);
@@ -171,7 +236,7 @@ export class Downsampler {
       { key: 'pk', kind: 'pk', ...arrays(pk) },
     ];
     this.channelSeries.forEach((values, i) => {
-      if (values) series.push({ key: `thermo:${i + 1}`, kind: 'thermocouple', thermo_id: i + 1, ...arrays(values) });
+      if (values && (this.thermoIds === 'all' || this.thermoIds.has(i + 1))) series.push({ key: `thermo:${i + 1}`, kind: 'thermocouple', thermo_id: i + 1, ...arrays(values) });
     });
     for (const c of this.categories) {
       series.push({ key: `category:${c.typeName}:max`, kind: 'category_max', type_name: c.typeName, ...arrays(c.maxSeries) });
@@ -183,6 +248,7 @@ export class Downsampler {
   private bucketOf(time: number): number {
     const b = this.bucketing;
     if (b.kind === 'raw') return time;
+    if (b.kind === 'aligned') return Math.floor(time / b.width);
     // As SQL's LEAST(floor((time - from) / width), count - 1): the frame at exactly `to` is in the last bucket.
     return Math.min(Math.floor((time - b.from) / b.width), b.count - 1);
   }

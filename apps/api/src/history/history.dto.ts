@@ -1,9 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 
 export const MAX_HISTORY_POINTS = 10_000;
 export const DEFAULT_HISTORY_POINTS = 1_000;
+/** Highest thermocouple channel and most channels in one history request. */
+export const MAX_THERMO_ID = 4_096;
+export const MAX_THERMO_IDS = 1_024;
 
 /** A range of the test, in seconds since it started (the DAQ's `time`). */
 export class HistoryRangeQueryDto {
@@ -36,6 +39,25 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
   @Min(2)
   @Max(MAX_HISTORY_POINTS)
   points: number = DEFAULT_HISTORY_POINTS;
+
+  @ApiPropertyOptional({
+    description:
+      "Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the " +
+      "measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked.",
+    type: 'array',
+    items: { type: 'integer', minimum: 1, maximum: MAX_THERMO_ID },
+    maxItems: MAX_THERMO_IDS,
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter((v) => v.trim() !== '').map((v) => (/^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN)),
+  )
+  @IsArray()
+  @ArrayMaxSize(MAX_THERMO_IDS)
+  @IsInt({ each: true, message: 'thermo_ids must be whole numbers' })
+  @Min(1, { each: true })
+  @Max(MAX_THERMO_ID, { each: true })
+  thermo_ids?: number[];
 }
 
 export class HistoryCsvQueryDto extends HistoryRangeQueryDto {
@@ -97,6 +119,13 @@ export class HistoryDto {
 
   @ApiProperty({ type: 'integer', description: 'Frames in the range.' })
   frames!: number;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer' },
+    description: "Thermocouples (thermo_id) with at least one reading in the research: the ones whose own series can be asked for with thermo_ids.",
+  })
+  thermo_ids!: number[];
 
   @ApiProperty({ description: 'Width of a point in seconds; 0 when every frame is its own point.' })
   bucket_seconds!: number;

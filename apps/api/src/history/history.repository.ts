@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CategoryMember } from './downsample';
+import type { CategoryMember, RollupValues, Stats } from './downsample';
+import { RealArrayReader } from './real-array';
 
 export interface Range {
   from: number;
@@ -105,4 +106,118 @@ export class HistoryRepository {
     );
     return Number(rows[0]?.n ?? 0);
   }
+
+  /**
+   * Rollup buckets bucket ∈ [lo, hi] of one width, grouped `k` at a time (floor(bucket / k)), in
+   * time order, leaving out the last bucket when it has a frame after `to` (the caller reads its
+   * frames: `lastBucket` says whether it was included). The thermocouples' own stats only for
+   * `thermoIds` (validated integers); the categories' always.
+   */
+  async rollups(
+    researchId: string,
+    width: number,
+    k: number,
+    lo: number,
+    hi: number,
+    to: number,
+    thermoIds: readonly number[],
+  ): Promise<(RollupValues & { lastBucket: number; frames: number })[]> {
+    const pick = (column: string, aggregate: string) =>
+      thermoIds.length === 0 ? 'NULL' : `ARRAY[${thermoIds.map((id) => `${aggregate}(${column}[${Math.trunc(id)}])`).join(', ')}]::text`;
+    const scalar = (name: string) => `min(${name}_min) AS ${name}_min, max(${name}_max) AS ${name}_max, sum(${name}_sum) AS ${name}_sum, sum(${name}_n)::int AS ${name}_n`;
+    const [rows, categories]: [RollupRow[], CategoryRow[]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT floor(bucket / $6::float8) AS grp, max(bucket)::float8 AS last_bucket, sum(frames)::int AS frames, min(first_time) AS first_time,
+           ${scalar('radiance')}, ${scalar('pressure')}, ${scalar('pk')},
+           ${pick('t_min', 'min')} AS t_min, ${pick('t_max', 'max')} AS t_max, ${pick('t_sum', 'sum')} AS t_sum, ${pick('t_n', 'sum')} AS t_n
+         FROM reading_rollup WHERE research_id = $1 AND width = $2 AND bucket BETWEEN $3 AND $4 AND last_time <= $5
+         GROUP BY 1 ORDER BY 1`,
+        [researchId, width, lo, hi, to, k],
+      ),
+      this.dataSource.query(
+        `SELECT floor(bucket / $6::float8) AS grp, type_name, min(cmax_min) AS cmax_min, max(cmax_max) AS cmax_max, sum(cmax_sum) AS cmax_sum, sum(cmax_n)::int AS cmax_n,
+           min(cmean_min) AS cmean_min, max(cmean_max) AS cmean_max, sum(cmean_sum) AS cmean_sum, sum(cmean_n)::int AS cmean_n
+         FROM reading_rollup_category c WHERE research_id = $1 AND width = $2 AND bucket BETWEEN $3 AND $4
+           AND (bucket < $4 OR EXISTS (SELECT 1 FROM reading_rollup r WHERE r.research_id = $1 AND r.width = $2 AND r.bucket = $4 AND r.last_time <= $5))
+         GROUP BY 1, 2`,
+        [researchId, width, lo, hi, to, k],
+      ),
+    ]);
+    const byBucket = new Map<number, Map<string, { max: Stats; mean: Stats }>>();
+    for (const c of categories) {
+      let map = byBucket.get(c.grp);
+      if (!map) byBucket.set(c.grp, (map = new Map()));
+      map.set(c.type_name, {
+        max: { min: c.cmax_min, max: c.cmax_max, sum: c.cmax_sum, n: c.cmax_n },
+        mean: { min: c.cmean_min, max: c.cmean_max, sum: c.cmean_sum, n: c.cmean_n },
+      });
+    }
+    const reader = new RealArrayReader();
+    const read = (text: string | null) => (text === null ? null : Float64Array.from(reader.read(text)));
+    return rows.map((r) => {
+      const [tMin, tMax, tSum, tN] = [read(r.t_min), read(r.t_max), read(r.t_sum), read(r.t_n)];
+      const channels = thermoIds.map((thermoId, k) => {
+        const n = tN?.[k] ?? Number.NaN;
+        return { thermoId, stats: n === n && n > 0 ? { min: tMin![k]!, max: tMax![k]!, sum: tSum![k]!, n } : EMPTY };
+      });
+      return {
+        lastBucket: r.last_bucket,
+        frames: r.frames,
+        firstTime: r.first_time,
+        radiance: { min: r.radiance_min, max: r.radiance_max, sum: r.radiance_sum, n: r.radiance_n },
+        pressure: { min: r.pressure_min, max: r.pressure_max, sum: r.pressure_sum, n: r.pressure_n },
+        pk: { min: r.pk_min, max: r.pk_max, sum: r.pk_sum, n: r.pk_n },
+        channels,
+        categories: byBucket.get(r.grp) ?? new Map(),
+      };
+    });
+  }
+
+  /** Thermocouple ids with at least one reading in the research (from its coarsest rollups). */
+  async channelsWithReadings(researchId: string, width: number): Promise<number[]> {
+    const rows: { id: number }[] = await this.dataSource.query(
+      `SELECT DISTINCT u.i::int AS id FROM reading_rollup r CROSS JOIN LATERAL unnest(r.t_n) WITH ORDINALITY AS u(n, i)
+       WHERE r.research_id = $1 AND r.width = $2 AND u.n > 0 ORDER BY 1`,
+      [researchId, width],
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+const EMPTY: Stats = { min: null, max: null, sum: 0, n: 0 };
+
+interface RollupRow {
+  grp: number;
+  last_bucket: number;
+  frames: number;
+  first_time: number;
+  radiance_min: number | null;
+  radiance_max: number | null;
+  radiance_sum: number;
+  radiance_n: number;
+  pressure_min: number | null;
+  pressure_max: number | null;
+  pressure_sum: number;
+  pressure_n: number;
+  pk_min: number | null;
+  pk_max: number | null;
+  pk_sum: number;
+  pk_n: number;
+  t_min: string | null;
+  t_max: string | null;
+  t_sum: string | null;
+  t_n: string | null;
+}
+
+interface CategoryRow {
+  grp: number;
+  type_name: string;
+  cmax_min: number | null;
+  cmax_max: number | null;
+  cmax_sum: number;
+  cmax_n: number;
+  cmean_min: number | null;
+  cmean_max: number | null;
+  cmean_sum: number;
+  cmean_n: number;
 }

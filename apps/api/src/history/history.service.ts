@@ -2,7 +2,8 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { validationException } from '../core/errors';
 import { CSV_BOM, csvDialect, csvFilename, csvHeader, csvRow } from './csv';
 import type { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto } from './history.dto';
-import { type Bucketing, Downsampler } from './downsample';
+import { ROLLUP_WIDTHS } from '@furnace/db';
+import { type Bucketing, type CategoryMember, Downsampler } from './downsample';
 import { HistoryRepository, type Range } from './history.repository';
 import { RealArrayReader } from './real-array';
 
@@ -20,40 +21,85 @@ export class HistoryService {
   constructor(private readonly repository: HistoryRepository) {}
 
   async history(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
-    await this.requireResearch(researchId);
     checkRange(query.from, query.to);
-    // Read first: the series cover frames up to it, and the live tail continues after it.
-    const lastTime = await this.repository.lastTime(researchId);
+    // Together (each is one short query). lastTime before the series: they cover frames up to it, and the live tail continues after it.
+    const [, lastTime, members, channels] = await Promise.all([
+      this.requireResearch(researchId),
+      this.repository.lastTime(researchId),
+      this.repository.categoryMembers(researchId),
+      this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
+    ]);
     const from = query.from ?? 0;
-    const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, time: [], series: [] };
+    const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [] };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
-    const frames = await this.repository.countFrames(researchId, range);
-    if (frames === 0) return { ...empty, to: range.to };
+    const thermoIds = [...new Set(query.thermo_ids ?? [])].sort((a, b) => a - b);
+    const base = { research_id: researchId, from: range.from, to: range.to, last_time: lastTime, thermo_ids: channels };
+    const span = range.to - range.from;
+    // The coarsest rollup level that still has at least `points` buckets in the range; none: a narrow zoom, read the frames.
+    const level = [...ROLLUP_WIDTHS].reverse().find((w) => span / w >= query.points);
+    if (level !== undefined) return { ...base, ...(await this.fromRollups(researchId, range, level, query.points, members, thermoIds)) };
 
-    const width = (range.to - range.from) / query.points;
+    const frames = await this.repository.countFrames(researchId, range);
+    if (frames === 0) return { ...empty, ...base, frames: 0 };
+    const width = span / query.points;
     const bucketing: Bucketing = frames <= query.points || width <= 0 ? { kind: 'raw' } : { kind: 'buckets', from: range.from, width, count: query.points };
-    const downsampler = new Downsampler(bucketing, await this.repository.categoryMembers(researchId));
+    const downsampler = new Downsampler(bucketing, members, new Set(thermoIds));
+    await this.fold(downsampler, researchId, range, () => true);
+    const { time, series } = downsampler.finish();
+    return { ...base, frames, bucket_seconds: bucketing.kind === 'raw' ? 0 : width, time, series };
+  }
+
+  /**
+   * The history from the rollups of one level: level buckets grouped k at a time (groups aligned on
+   * multiples of k × level, so a bucket is never split) into at most `points` points. Where the
+   * range cuts a level bucket (its first and last), that bucket's frames in the range are read.
+   */
+  private async fromRollups(
+    researchId: string,
+    range: Range,
+    level: number,
+    points: number,
+    members: CategoryMember[],
+    thermoIds: number[],
+  ): Promise<Pick<HistoryDto, 'frames' | 'bucket_seconds' | 'time' | 'series'>> {
+    // An interval of length L meets at most ceil(L / G) + 1 groups of width G.
+    const k = Math.max(1, Math.ceil((range.to - range.from) / (level * (points - 1))));
+    const groupWidth = k * level;
+    const downsampler = new Downsampler({ kind: 'aligned', width: groupWidth }, members, new Set(thermoIds));
+    const lo = Math.ceil(range.from / level);
+    const hi = Math.floor(range.to / level);
+    let frames = 0;
+    if (range.from < lo * level) frames += await this.fold(downsampler, researchId, { from: range.from, to: lo * level }, (t) => t < lo * level);
+    const rollups = await this.repository.rollups(researchId, level, k, lo, hi, range.to, thermoIds);
+    for (const rollup of rollups) {
+      downsampler.addRollup(rollup);
+      frames += rollup.frames;
+    }
+    // The last bucket is left out of the rollups read when it has frames after `to`.
+    if (rollups[rollups.length - 1]?.lastBucket !== hi) {
+      frames += await this.fold(downsampler, researchId, { from: Math.max(range.from, hi * level), to: range.to }, () => true);
+    }
+    const { time, series } = downsampler.finish();
+    return { frames, bucket_seconds: groupWidth, time, series };
+  }
+
+  /** Adds the frames of `range` that `keep` accepts to the downsampling, in time order; returns how many. */
+  private async fold(downsampler: Downsampler, researchId: string, range: Range, keep: (time: number) => boolean): Promise<number> {
     const reader = new RealArrayReader();
+    let count = 0;
     let page = this.repository.frames(researchId, range, null, HISTORY_PAGE);
     for (;;) {
       const rows = await page;
       const more = rows.length === HISTORY_PAGE;
       if (more) page = this.repository.frames(researchId, range, rows[rows.length - 1]!.time, HISTORY_PAGE);
-      for (const row of rows) downsampler.add({ ...row, thermocouples: row.thermocouples === null ? null : reader.read(row.thermocouples) });
-      if (!more) break;
+      for (const row of rows) {
+        if (!keep(row.time)) continue;
+        downsampler.add({ ...row, thermocouples: row.thermocouples === null ? null : reader.read(row.thermocouples) });
+        count++;
+      }
+      if (!more) return count;
     }
-    const { time, series } = downsampler.finish();
-    return {
-      research_id: researchId,
-      from: range.from,
-      to: range.to,
-      last_time: lastTime,
-      frames,
-      bucket_seconds: bucketing.kind === 'raw' ? 0 : width,
-      time,
-      series,
-    };
   }
 
   /** The raw frames as CSV: a file name and the text, produced page by page (a long test never sits in memory). */

@@ -16,17 +16,23 @@ export const liveMetrics = {
   messagesDropped: sharedMetric('furnace_live_messages_dropped_total', () => {
     const c = new Counter({
       name: 'furnace_live_messages_dropped_total',
-      help: 'Messages not sent: slow_viewer (socket backlog over the limit), stale (frame not newer than the last one sent: a redelivery, or later than the reorder window), invalid (bad bus message)',
+      help: 'Messages not sent: slow_viewer (socket backlog over the limit), duplicate (a frame whose time was sent lately: a redelivery), invalid (bad bus message), backfill_failed (the frames missed during a bus outage could not be read back)',
       labelNames: ['reason'] as const,
       registers,
     });
-    for (const reason of ['slow_viewer', 'stale', 'invalid']) c.inc({ reason }, 0);
+    for (const reason of ['slow_viewer', 'duplicate', 'invalid', 'backfill_failed']) c.inc({ reason }, 0);
     return c;
   }),
+  framesBackfilled: sharedMetric('furnace_live_frames_backfilled_total', () =>
+    new Counter({ name: 'furnace_live_frames_backfilled_total', help: 'Frames read back from the database and sent after a bus outage', registers }),
+  ),
   slowViewersClosed: sharedMetric('furnace_live_slow_viewers_closed_total', () =>
     new Counter({ name: 'furnace_live_slow_viewers_closed_total', help: 'Viewers disconnected because their socket stayed blocked', registers }),
   ),
   upgradesRefused: sharedMetric('furnace_live_upgrades_refused_total', () =>
     new Counter({ name: 'furnace_live_upgrades_refused_total', help: 'Stream connections refused, by HTTP status', labelNames: ['status'] as const, registers }),
+  ),
+  streamsRevoked: sharedMetric('furnace_live_streams_revoked_total', () =>
+    new Counter({ name: 'furnace_live_streams_revoked_total', help: 'Streams closed because their access was revoked or expired', registers }),
   ),
 };

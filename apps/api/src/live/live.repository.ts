@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Bus } from '@furnace/bus';
-import { researchChannel } from '@furnace/contracts';
+import { type DaqPayload, researchChannel } from '@furnace/contracts';
 import { BUS } from '../core/tokens';
 
 /** All I/O of the live stream: the database (access codes, last frame) and the bus. */
@@ -21,6 +21,29 @@ export class LiveRepository {
   async lastTime(researchId: string): Promise<number | null> {
     const rows: { time: number }[] = await this.dataSource.query('SELECT "time" FROM reading WHERE research_id = $1 ORDER BY "time" DESC LIMIT 1', [researchId]);
     return rows[0]?.time ?? null;
+  }
+
+  /** The research's stored frames after `since` (all when null), in time order, at most `limit`. */
+  async framesSince(researchId: string, since: number | null, limit: number): Promise<DaqPayload[]> {
+    const rows: { time: number; radiance: number | null; pressure: number | null; pk: number | null; thermocouples: (number | null)[] | null }[] =
+      await this.dataSource.query(
+        `SELECT "time", radiance, pressure, pk, thermocouples FROM reading
+         WHERE research_id = $1 AND ($2::double precision IS NULL OR "time" > $2) ORDER BY "time" LIMIT $3`,
+        [researchId, since, limit],
+      );
+    return rows.map((r) => {
+      const payload: DaqPayload = { time: r.time };
+      if (r.radiance !== null) payload.radiance = r.radiance;
+      if (r.pressure !== null) payload.pressure = r.pressure;
+      if (r.pk !== null) payload.pk = r.pk;
+      if (r.thermocouples !== null) payload.thermocouples_out = r.thermocouples;
+      return payload;
+    });
+  }
+
+  /** Called after the bus lost and regained its server. */
+  onBusReconnect(listener: () => void): void {
+    this.bus.onReconnect(listener);
   }
 
   /** Subscribes to the research's bus channel; resolves once active, with the function that ends it. */

@@ -15,8 +15,19 @@ class FakeRepository {
       this.handlers.delete(researchId);
     };
   }
+  /** Frames in the database (for the read-back after a bus outage). */
+  frames: { time: number; pk: number }[] = [];
+  reconnectListeners: (() => void)[] = [];
+  reads: (number | null)[] = [];
   async lastTime() {
     return this.stored;
+  }
+  async framesSince(_researchId: string, since: number | null, limit: number) {
+    this.reads.push(since);
+    return this.frames.filter((f) => since === null || f.time > since).slice(0, limit);
+  }
+  onBusReconnect(listener: () => void) {
+    this.reconnectListeners.push(listener);
   }
   deliver(message: string) {
     this.handlers.get(RESEARCH)?.(message);
@@ -41,9 +52,9 @@ class FakeSocket implements ViewerSocket {
 const frame = (time: number, source?: string) => encodeBusMessage({ type: 'frame', research_id: RESEARCH, payload: { time, pk: 1 }, source });
 const dataTimes = (socket: FakeSocket) => socket.texts.map((t) => JSON.parse(t) as { event: string; data: { time: number } }).filter((m) => m.event === 'DATA').map((m) => m.data.time);
 
-function setUp(learningFrames = 0) {
+function setUp() {
   const repository = new FakeRepository();
-  const live = new LiveService(repository as unknown as LiveRepository, { slowViewerBytes: 100, maxConsecutiveDrops: 3, reorderWindowMs: 250, learningFrames });
+  const live = new LiveService(repository as unknown as LiveRepository, { slowViewerBytes: 100, maxConsecutiveDrops: 3, backfillOverlapSeconds: 2 });
   return { repository, live };
 }
 
@@ -66,25 +77,26 @@ describe('LiveService', () => {
     expect(repository.handlers.size).toBe(0);
   });
 
-  it('drops frames not newer than the last (redelivered, reordered, or already stored) and forwards updates', async () => {
+  it('forwards every frame as it arrives, a late one too (the dashboard orders by time), drops a redelivered one, and forwards updates', async () => {
     const { repository, live } = setUp();
     repository.stored = 10;
     const lease = await live.open(RESEARCH);
     const socket = new FakeSocket();
     const viewer = lease.attach(socket);
-    for (const t of [9, 10, 11, 11, 10.5, 12]) repository.deliver(frame(t));
+    for (const t of [11, 13, 12, 13, 11]) repository.deliver(frame(t));
     repository.deliver(encodeBusMessage({ type: 'update', research_id: RESEARCH, kind: 'RESEARCH' }));
     repository.deliver('not json');
     expect(socket.texts.map((t) => JSON.parse(t))).toEqual([
       { event: 'DATA', data: { time: 11, pk: 1 } },
+      { event: 'DATA', data: { time: 13, pk: 1 } },
       { event: 'DATA', data: { time: 12, pk: 1 } },
       { event: 'UPDATE', data: 'RESEARCH' },
     ]);
     live.onClientMessage(viewer, ' STATUS\n');
     live.onClientMessage(viewer, 'HELLO');
-    const status = JSON.parse(socket.texts[3]!);
-    expect(status).toMatchObject({ event: 'STATUS', data: { research_id: RESEARCH, last_time: 12 } });
-    expect(socket.sent).toHaveLength(4);
+    const status = JSON.parse(socket.texts[4]!);
+    expect(status).toMatchObject({ event: 'STATUS', data: { research_id: RESEARCH, last_time: 13 } });
+    expect(socket.sent).toHaveLength(5);
   });
 
   it('skips messages for a backed-up viewer, counts them, and disconnects it when it stays blocked', async () => {
@@ -106,52 +118,54 @@ describe('LiveService', () => {
     expect(fast.texts).toHaveLength(6);
   });
 
-  it('puts frames of ingests sharing the topic back in time order within the reorder window, and drops one later than it', async () => {
+  it('sends every frame before returning, at any rate and from any number of ingests: no frame waits on a timer', async () => {
     jest.useFakeTimers();
     try {
-      const { repository, live } = setUp();
-      const socket = new FakeSocket();
-      (await live.open(RESEARCH)).attach(socket);
-      // Two instances share the topic: B commits 2 after A has published 3.
-      repository.deliver(frame(1, 'ingest-a'));
-      expect(dataTimes(socket)).toEqual([1]); // one source heard so far: no window
-      repository.deliver(frame(3, 'ingest-b'));
-      jest.advanceTimersByTime(100);
-      repository.deliver(frame(2, 'ingest-b'));
-      repository.deliver(frame(2, 'ingest-a')); // a redelivery
-      expect(dataTimes(socket)).toEqual([1]);
-      jest.advanceTimersByTime(150); // 3's window has passed: 2 and 3 leave, sorted
-      expect(dataTimes(socket)).toEqual([1, 2, 3]);
-      repository.deliver(frame(5, 'ingest-a'));
-      jest.advanceTimersByTime(300);
-      repository.deliver(frame(4, 'ingest-b')); // later than the window: already in the history
-      jest.advanceTimersByTime(300);
-      expect(dataTimes(socket)).toEqual([1, 2, 3, 5]);
-      // B stops: once it has been silent for 30 s, A's frames go out at once again.
-      jest.advanceTimersByTime(31_000);
-      repository.deliver(frame(6, 'ingest-a'));
-      expect(dataTimes(socket)).toEqual([1, 2, 3, 5, 6]);
+      for (const rate of [1, 4, 10, 25, 100]) {
+        for (const ingests of [1, 2, 3, 5]) {
+          const { repository, live } = setUp();
+          const socket = new FakeSocket();
+          const lease = await live.open(RESEARCH);
+          lease.attach(socket);
+          const sent: number[] = [];
+          for (let i = 0; i < 200; i++) {
+            // Each ingest publishes its share; their commits cross, so neighbours swap places now and then.
+            const n = i % 7 === 3 ? i + 1 : i % 7 === 4 ? i - 1 : i;
+            const time = Math.round((n / rate) * 1000) / 1000;
+            repository.deliver(frame(time, `ingest-${n % ingests}`));
+            sent.push(time);
+            // Sent before deliver() returned, with no timer pending.
+            expect(socket.sent).toHaveLength(sent.length);
+            expect(jest.getTimerCount()).toBe(0);
+            jest.advanceTimersByTime(1000 / rate);
+          }
+          expect(dataTimes(socket)).toEqual(sent);
+          lease.release();
+        }
+      }
     } finally {
       jest.useRealTimers();
     }
   });
 
-  it('holds the first frames after start-up until it knows whether one ingest publishes or several', async () => {
-    jest.useFakeTimers();
-    try {
-      const { repository, live } = setUp(2);
-      const socket = new FakeSocket();
-      (await live.open(RESEARCH)).attach(socket);
-      repository.deliver(frame(2, 'ingest-a'));
-      repository.deliver(frame(1, 'ingest-a'));
-      expect(dataTimes(socket)).toEqual([]);
-      jest.advanceTimersByTime(250);
-      expect(dataTimes(socket)).toEqual([1, 2]);
-      repository.deliver(frame(3, 'ingest-a')); // learned: a lone source
-      expect(dataTimes(socket)).toEqual([1, 2, 3]);
-    } finally {
-      jest.useRealTimers();
-    }
+  it('after a bus outage, sends each viewer the frames it missed, read from the database, once', async () => {
+    const { repository, live } = setUp();
+    const [a, b] = [new FakeSocket(), new FakeSocket()];
+    (await live.open(RESEARCH)).attach(a);
+    (await live.open(RESEARCH)).attach(b);
+    repository.frames = [1, 2, 3, 4, 5, 6].map((time) => ({ time, pk: 1 }));
+    for (const t of [1, 2, 3]) repository.deliver(frame(t));
+    // The bus is down while 4, 5 and 6 are stored; it comes back.
+    for (const listener of repository.reconnectListeners) listener();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Read from 2 s before the newest frame sent (a late frame of another ingest), the ones sent skipped.
+    expect(repository.reads).toEqual([1]);
+    expect(dataTimes(a)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(dataTimes(b)).toEqual([1, 2, 3, 4, 5, 6]);
+    // One of them also arrives over the bus after all: not sent twice.
+    repository.deliver(frame(6));
+    repository.deliver(frame(7));
+    expect(dataTimes(a)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('gives up the reservation when the bus cannot subscribe', async () => {

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type BusMessage, busToLiveMessage, encodeLiveMessage, isClientStatusMessage, type LiveStatusData, parseBusMessage } from '@furnace/contracts';
+import { type BusMessage, busToLiveMessage, RecentTimes, encodeLiveMessage, isClientStatusMessage, type LiveStatusData, parseBusMessage } from '@furnace/contracts';
 import { liveMetrics } from './live.metrics';
 import { LiveRepository } from './live.repository';
-import { SourceCensus } from './source-census';
 
 /** What the service needs of a viewer's socket (a `ws` WebSocket in production, a fake in small tests). */
 export interface ViewerSocket {
@@ -19,13 +18,16 @@ export interface LiveLimits {
   slowViewerBytes: number;
   /** A viewer that skipped this many messages in a row is disconnected: its dashboard reconnects and reloads history. */
   maxConsecutiveDrops: number;
+  /** How many of a research's latest frame times are remembered to drop a redelivered frame. */
+  recentFrames: number;
   /**
-   * While several ingests share the DAQ topic, each frame is held this long, so that one committed
-   * a little later by another instance still goes out in time order (ms).
+   * After a bus outage, frames are read back from the database from this long (s of test time)
+   * before the newest one forwarded, so that a frame of another ingest that had not yet arrived
+   * when the bus went down is sent too (those already sent are recognised and skipped).
    */
-  reorderWindowMs: number;
-  /** Frames heard after start-up or a silence before a lone ingest's frames go out without the window. */
-  learningFrames: number;
+  backfillOverlapSeconds: number;
+  /** At most this many frames are read back per research after a bus outage. */
+  backfillMaxFrames: number;
 }
 
 export const LIVE_LIMITS = Symbol('LIVE_LIMITS');
@@ -34,11 +36,12 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = {
   // ~50 frames of 1024 channels, ~2 500 of 60: far more than a healthy connection ever holds.
   slowViewerBytes: 1024 * 1024,
   maxConsecutiveDrops: 50,
-  // A few DAQ intervals at 10 Hz; far above one batch write, the usual difference between instances.
-  reorderWindowMs: 250,
-  learningFrames: 8,
+  // ~100 s at 10 Hz: far more than two ingests' frames ever cross by.
+  recentFrames: 1024,
+  backfillOverlapSeconds: 10,
+  // 10 minutes at 10 Hz: of a longer outage the rest is in the history (a page reload shows it).
+  backfillMaxFrames: 6000,
 };
-
 
 export interface Viewer {
   readonly researchId: string;
@@ -57,13 +60,6 @@ export interface LiveLease {
   release(): void;
 }
 
-interface HeldFrame {
-  readonly time: number;
-  readonly message: BusMessage;
-  /** performance.now() at arrival. */
-  readonly at: number;
-}
-
 class Channel {
   readonly viewers = new Set<Viewer>();
   /** Leases held, attached or not. */
@@ -72,41 +68,45 @@ class Channel {
   lastTime: number | null = null;
   unsubscribe: (() => Promise<void>) | null = null;
   ready!: Promise<void>;
-  /** Frames waiting in the reorder window, sorted by time. */
-  held: HeldFrame[] = [];
-  releaseTimer: NodeJS.Timeout | null = null;
+  /** Times of the frames sent lately. */
+  readonly recent: RecentTimes;
+  /** A read-back after a bus outage is running. */
+  backfilling = false;
+
+  constructor(recentFrames: number) {
+    this.recent = new RecentTimes(recentFrames);
+  }
 }
 
 /**
  * Fan-out of one research's bus channel to its viewers on this API instance. The instance
  * subscribes when the research's first viewer arrives and unsubscribes after its last leaves.
- * Each message is encoded once and the same bytes go to every viewer. Frames go out in time order:
- * from a lone ingest they arrive in order and are forwarded at once; while several ingests share the
- * DAQ topic (each publishes after its own write commits, so their frames can cross; see
- * SourceCensus) each frame waits `reorderWindowMs` and they leave sorted. A frame not newer than the last one forwarded
- * (a redelivery, or later than the window) is dropped and counted: it is in the history, and never
- * reaches a chart twice or backwards. A viewer whose socket is backed up skips messages (counted)
- * instead of growing memory, and is disconnected if it stays blocked.
+ * Each message is encoded once and the same bytes go to every viewer, the moment it arrives:
+ * nothing waits on a timer. Frames of several ingests sharing the DAQ topic can arrive out of
+ * time order (each publishes after its own write commits); the dashboard places each frame by its
+ * `time` (docs/performance.md, "No hold, ordering on the client"). A frame whose time was sent lately (a redelivery) is
+ * dropped and counted. After a bus outage every channel reads the frames it missed back from the
+ * database and sends them. A viewer whose socket is backed up skips messages (counted) instead of
+ * growing memory, and is disconnected if it stays blocked.
  */
 @Injectable()
 export class LiveService {
   private readonly channels = new Map<string, Channel>();
   private readonly limits: LiveLimits;
-  private readonly sources: SourceCensus;
 
   constructor(
     private readonly repository: LiveRepository,
     @Optional() @Inject(LIVE_LIMITS) limits?: Partial<LiveLimits>,
   ) {
     this.limits = { ...DEFAULT_LIVE_LIMITS, ...limits };
-    this.sources = new SourceCensus(30_000, this.limits.learningFrames);
+    this.repository.onBusReconnect(() => void this.backfillAll());
   }
 
   /** Reserves a viewer's place, subscribing to the research's bus channel if it is the first. Rejects if the bus cannot subscribe. */
   async open(researchId: string): Promise<LiveLease> {
     let channel = this.channels.get(researchId);
     if (!channel) {
-      const created = new Channel();
+      const created = new Channel(this.limits.recentFrames);
       channel = created;
       this.channels.set(researchId, created);
       liveMetrics.channels.inc();
@@ -159,21 +159,56 @@ export class LiveService {
     return n;
   }
 
-  /** Disconnects every viewer and ends every subscription (shutdown). */
-  async closeAll(): Promise<void> {
+  /**
+   * Disconnects every viewer and ends every subscription (shutdown). `close` ends each viewer's
+   * connection (the gateway sends a close frame); without it the sockets are dropped.
+   */
+  async closeAll(close: (socket: ViewerSocket) => void = (socket) => socket.terminate()): Promise<void> {
     const channels = [...this.channels.values()];
     this.channels.clear();
     liveMetrics.channels.dec(channels.length);
     for (const channel of channels) {
-      this.clearHeld(channel);
-      for (const viewer of channel.viewers) viewer.socket.terminate();
+      for (const viewer of channel.viewers) close(viewer.socket);
       liveMetrics.viewers.dec(channel.viewers.size);
       channel.viewers.clear();
       await channel.ready.then(() => channel.unsubscribe?.()).catch(() => undefined);
     }
   }
 
+  /**
+   * After the bus lost and regained its server: sends every channel's viewers the frames stored
+   * meanwhile, read from the database, in time order. Frames already sent are skipped (the
+   * channel remembers its latest times), so a frame that also arrives over the bus goes out once.
+   */
+  async backfillAll(): Promise<void> {
+    await Promise.all([...this.channels.entries()].map(([researchId, channel]) => this.backfill(researchId, channel)));
+  }
+
   // ---------------------------------------------------------------------------------------------
+
+  private async backfill(researchId: string, channel: Channel): Promise<void> {
+    if (channel.backfilling) return;
+    channel.backfilling = true;
+    try {
+      await channel.ready;
+      const since = channel.lastTime === null ? null : channel.lastTime - this.limits.backfillOverlapSeconds;
+      const frames = await this.repository.framesSince(researchId, since, this.limits.backfillMaxFrames);
+      if (this.channels.get(researchId) !== channel) return;
+      let sent = 0;
+      for (const payload of frames) {
+        if (this.accept(channel, payload.time)) {
+          this.forward(channel, { type: 'frame', research_id: researchId, payload });
+          sent++;
+        }
+      }
+      liveMetrics.framesBackfilled.inc(sent);
+    } catch {
+      // The database is unreachable too: the frames are in the history once it is back (a reconnect reloads it).
+      liveMetrics.messagesDropped.inc({ reason: 'backfill_failed' });
+    } finally {
+      channel.backfilling = false;
+    }
+  }
 
   private async subscribe(researchId: string, channel: Channel): Promise<void> {
     try {
@@ -196,7 +231,6 @@ export class LiveService {
 
   private forget(researchId: string, channel: Channel): void {
     if (this.channels.get(researchId) !== channel) return;
-    this.clearHeld(channel);
     this.channels.delete(researchId);
     liveMetrics.channels.dec();
   }
@@ -208,45 +242,21 @@ export class LiveService {
       return;
     }
     const message = parsed.value;
-    if (message.type !== 'frame') return this.forward(channel, message);
-    liveMetrics.framesReceived.inc();
-    const time = message.payload.time;
-    if ((channel.lastTime !== null && time <= channel.lastTime) || channel.held.some((h) => h.time === time)) {
-      liveMetrics.messagesDropped.inc({ reason: 'stale' });
-      return;
+    if (message.type === 'frame') {
+      liveMetrics.framesReceived.inc();
+      if (!this.accept(channel, message.payload.time)) {
+        liveMetrics.messagesDropped.inc({ reason: 'duplicate' });
+        return;
+      }
     }
-    const now = performance.now();
-    const reorder = this.sources.heard(message.source, now);
-    if (!reorder && channel.held.length === 0) {
-      channel.lastTime = time;
-      return this.forward(channel, message);
-    }
-    const index = channel.held.findIndex((h) => h.time > time);
-    channel.held.splice(index === -1 ? channel.held.length : index, 0, { time, message, at: now });
-    this.releaseDue(channel);
+    this.forward(channel, message);
   }
 
-  /** Forwards, in time order, every held frame up to the last one whose window has passed; re-arms the timer. */
-  private releaseDue(channel: Channel): void {
-    if (channel.releaseTimer) clearTimeout(channel.releaseTimer);
-    channel.releaseTimer = null;
-    const now = performance.now();
-    let due = -1;
-    for (let i = 0; i < channel.held.length; i++) if (now - channel.held[i]!.at >= this.limits.reorderWindowMs) due = i;
-    for (const frame of channel.held.splice(0, due + 1)) {
-      channel.lastTime = frame.time;
-      this.forward(channel, frame.message);
-    }
-    if (channel.held.length === 0) return;
-    const next = Math.min(...channel.held.map((h) => h.at)) + this.limits.reorderWindowMs - now;
-    channel.releaseTimer = setTimeout(() => this.releaseDue(channel), Math.max(1, next));
-    channel.releaseTimer.unref();
-  }
-
-  private clearHeld(channel: Channel): void {
-    if (channel.releaseTimer) clearTimeout(channel.releaseTimer);
-    channel.releaseTimer = null;
-    channel.held = [];
+  /** False for a frame already sent (same time); otherwise records it as sent. Never holds it. */
+  private accept(channel: Channel, time: number): boolean {
+    if (!channel.recent.add(time)) return false;
+    if (channel.lastTime === null || time > channel.lastTime) channel.lastTime = time;
+    return true;
   }
 
   private forward(channel: Channel, message: BusMessage): void {

@@ -18,7 +18,7 @@ export class MailDeliveryError extends Error {}
 
 /**
  * Sends e-mail through SMTP when SMTP_HOST is set. Otherwise (embedded mode) each message is written
- * as an .eml file under DATA_DIR/outbox and its link is logged: nothing leaves the machine.
+ * as an .eml file under DATA_DIR/outbox and its path is logged: nothing leaves the machine.
  */
 @Injectable()
 export class MailService {
@@ -59,7 +59,8 @@ export class MailService {
       await mkdir(this.outbox, { recursive: true });
       const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${(info.messageId ?? 'mail').replace(/[^\w.-]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer);
-      this.logger.log(`Mail to ${msg.to} written to ${file}${msg.link ? ` (link: ${msg.link})` : ''}`);
+      // The file, never the link: a link carries a client's code or a reset token, and logs travel further than DATA_DIR.
+      this.logger.log(`Mail to ${msg.to} written to ${file}`);
     }
   }
 }

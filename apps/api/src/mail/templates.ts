@@ -31,3 +31,18 @@ export function resetPasswordEmail(opts: { brand: string; email: string; link: s
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n\n${footer}\n`,
   };
 }
+
+/** To the superusers: someone signed up and waits for approval in /admin. */
+export function signupApprovalEmail(opts: { brand: string; email: string; fullName: string | null; link: string }) {
+  const who = opts.fullName ? `${opts.fullName} <${opts.email}>` : opts.email;
+  const subject = `${opts.brand} - ${opts.email} signed up and waits for approval`;
+  const paragraphs = [
+    `${who} created an account. It stays inactive, with no access to any research, until a superuser activates it.`,
+    'To approve it, open the administration page, find the account and mark it active. If you do not know this person, delete the account.',
+  ];
+  return {
+    subject,
+    html: layout({ brand: opts.brand, title: 'New account awaiting approval', paragraphs, button: { label: 'Open administration', href: opts.link } }),
+    text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
+  };
+}

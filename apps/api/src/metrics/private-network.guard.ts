@@ -33,9 +33,10 @@ export function isPrivateAddress(address: string | undefined): boolean {
 
 /**
  * The metrics' access rule: callers on the private network only (Prometheus next to the API).
- * `req.ip` is the client's address as Express resolves it: behind the proxy (trusted because it
- * sits on a private address) it is the address in X-Forwarded-For, so a request from the internet
- * through the proxy is refused. The proxy must set X-Forwarded-For (nginx, Caddy, Traefik do).
+ * `req.ip` is the client's address as Express resolves it: behind a proxy that TRUST_PROXY names it
+ * is the address in X-Forwarded-For, so a request from the internet through the proxy is refused.
+ * The proxy must set X-Forwarded-For (nginx, Caddy, Traefik do); without TRUST_PROXY the header is
+ * ignored and the socket's address counts.
  */
 @Injectable()
 export class PrivateNetworkGuard implements CanActivate {

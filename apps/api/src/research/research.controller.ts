@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { RateLimited } from '../auth/login-throttler.guard';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import {
@@ -115,6 +116,8 @@ export class ResearchController {
   @Post(':id/viewer-token')
   @Public()
   @HttpCode(200)
+  @RateLimited('address')
+  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address (Retry-After says when to try again)' })
   @ApiOperation({
     summary: 'Exchange a client access code for a viewer token',
     description:

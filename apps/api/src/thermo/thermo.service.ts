@@ -5,7 +5,7 @@ import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { validationException, type ValidationDetail } from '../core/errors';
 import { ResearchEvents } from '../research/research-events';
 import { ResearchService } from '../research/research.service';
-import { checkImage, MAX_IMAGE_BYTES } from './image-check';
+import { checkImage, MAX_IMAGE_BYTES, reencodeImage } from './image-check';
 import { ThermoRepository } from './thermo.repository';
 
 export const MAX_CONFIG_BYTES = 512 * 1024;
@@ -52,7 +52,10 @@ export class ThermoService {
     if (config.size > MAX_CONFIG_BYTES) throw new PayloadTooLargeException(`config_file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
     await this.research.get(researchId);
 
-    const img = checkImage(image.buffer);
+    const checked = checkImage(image.buffer);
+    if (!checked.ok) throw validationException([{ loc: ['body', 'image_file'], msg: checked.message, type: 'image' }]);
+    // Only the re-encoded pixels are kept (no metadata, nothing appended): see reencodeImage.
+    const img = await reencodeImage(image.buffer, checked.mime);
     if (!img.ok) throw validationException([{ loc: ['body', 'image_file'], msg: img.message, type: 'image' }]);
     const parsed = parseThermoConfig(config.buffer, { imageWidth: img.width, imageHeight: img.height });
     if (!parsed.ok) {
@@ -71,8 +74,8 @@ export class ThermoService {
         imageMime: img.mime,
         imageWidth: img.width,
         imageHeight: img.height,
-        imageSha256: createHash('sha256').update(image.buffer).digest('hex'),
-        imageData: image.buffer,
+        imageSha256: createHash('sha256').update(img.data).digest('hex'),
+        imageData: img.data,
         configFilename: safeName(config.originalname, 'config.txt'),
         configData: config.buffer,
       },

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { UserEntity } from '@furnace/db';
 import { EmailField, FullNameField, OptionalNotNull, PasswordField } from '../core/validators';
 
@@ -10,6 +10,8 @@ export class UserPublicDto {
   @ApiProperty({ type: String, nullable: true }) full_name!: string | null;
   @ApiProperty() is_active!: boolean;
   @ApiProperty() is_superuser!: boolean;
+  @ApiProperty({ description: 'The account was created with the default password: every route but the password change answers 403 until it is changed' })
+  must_change_password!: boolean;
 }
 
 export class UsersPublicDto {
@@ -23,6 +25,7 @@ export const toUserDto = (u: UserEntity): UserPublicDto => ({
   full_name: u.fullName,
   is_active: u.isActive,
   is_superuser: u.isSuperuser,
+  must_change_password: u.mustChangePassword,
 });
 
 /** A superuser's user body (create or update) in the service's terms. */
@@ -59,6 +62,7 @@ export class UserUpdateDto {
 export class UserUpdateMeDto {
   @FullNameField() full_name?: string | null;
   @EmailField({ optional: true }) email?: string;
+  @ApiPropertyOptional({ format: 'password', description: 'Required when `email` changes' }) @IsOptional() @IsString() @MaxLength(128) current_password?: string;
 }
 
 export class UpdatePasswordDto {

@@ -1,6 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import type { AppConfig } from '@furnace/config';
 import type { UserEntity } from '@furnace/db';
+import { PasswordChangePending } from '../auth/access.decorator';
+import { RateLimited } from '../auth/login-throttler.guard';
+import { APP_CONFIG } from '../core/tokens';
 import { Public, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
@@ -17,13 +21,18 @@ import {
   UserUpdateDto,
   UserUpdateMeDto,
 } from './user.dto';
+import { SignupNotice } from './signup-notice';
 import { UsersService } from './users.service';
 
 @ApiTags('users')
 @ApiBearerAuth()
 @Controller('users')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly notice: SignupNotice,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @SuperuserOnly()
@@ -43,6 +52,7 @@ export class UsersController {
 
   @Get('me')
   @SignedIn()
+  @PasswordChangePending()
   @ApiOkResponse({ type: UserPublicDto })
   me(@CurrentUser() me: UserEntity): UserPublicDto {
     return toUserDto(me);
@@ -52,11 +62,12 @@ export class UsersController {
   @SignedIn()
   @ApiOkResponse({ type: UserPublicDto })
   async updateMe(@CurrentUser() me: UserEntity, @Body() body: UserUpdateMeDto): Promise<UserPublicDto> {
-    return toUserDto(await this.users.updateMe(me, { email: body.email, fullName: body.full_name }));
+    return toUserDto(await this.users.updateMe(me, { email: body.email, fullName: body.full_name, currentPassword: body.current_password }));
   }
 
   @Patch('me/password')
   @SignedIn()
+  @PasswordChangePending()
   @ApiOkResponse({ type: MessageDto })
   async updatePassword(@CurrentUser() me: UserEntity, @Body() body: UpdatePasswordDto): Promise<MessageDto> {
     await this.users.changePassword(me, body.current_password, body.new_password);
@@ -74,9 +85,14 @@ export class UsersController {
   @Post('signup')
   @Public()
   @HttpCode(200)
-  @ApiOkResponse({ type: UserPublicDto })
+  @RateLimited('signup')
+  @ApiOkResponse({ type: UserPublicDto, description: 'With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it' })
+  @ApiForbiddenResponse({ description: 'SIGNUP=off' })
+  @ApiTooManyRequestsResponse({ description: 'Too many sign-ups from this address (Retry-After says when to try again)' })
   async signup(@Body() body: UserRegisterDto): Promise<UserPublicDto> {
-    return toUserDto(await this.users.register({ email: body.email, password: body.password, fullName: body.full_name }));
+    const user = await this.users.register(this.config.signup, { email: body.email, password: body.password, fullName: body.full_name });
+    if (!user.isActive) this.notice.notify(user);
+    return toUserDto(user);
   }
 
   @Get(':user_id')

@@ -31,7 +31,13 @@ export class UsersRepository {
     return { data, count };
   }
 
-  async create(fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'>): Promise<UserEntity> {
+  /** The addresses of the active superusers (who approve sign-ups). */
+  async activeSuperuserEmails(): Promise<string[]> {
+    const rows = await this.repo.find({ where: { isSuperuser: true, isActive: true }, select: { email: true }, order: { email: 'ASC' } });
+    return rows.map((r) => r.email);
+  }
+
+  async create(fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> & Partial<Pick<UserEntity, 'mustChangePassword'>>): Promise<UserEntity> {
     const user = this.repo.create({ ...fields, id: randomUUID(), email: fields.email.toLowerCase() });
     try {
       return await this.repo.save(user);
@@ -41,7 +47,10 @@ export class UsersRepository {
     }
   }
 
-  async update(user: UserEntity, fields: Partial<Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'>>): Promise<UserEntity> {
+  async update(
+    user: UserEntity,
+    fields: Partial<Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser' | 'tokenVersion' | 'mustChangePassword'>>,
+  ): Promise<UserEntity> {
     const next = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
     if (next.email) next.email = next.email.toLowerCase();
     if (Object.keys(next).length === 0) return user;

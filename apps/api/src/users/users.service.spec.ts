@@ -1,7 +1,19 @@
 import { BadRequestException, ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import { FakeUsersRepository } from '../../test/fakes/users.repository.fake';
+import type { Revocation, Revocations } from '../auth/revocations';
 import { PasswordHasher } from './password-hasher';
 import { UsersService } from './users.service';
+
+/** Records what would be announced on the bus. */
+class FakeRevocations {
+  readonly published: Revocation[] = [];
+  async publish(r: Revocation): Promise<void> {
+    this.published.push(r);
+  }
+  as(): Revocations {
+    return this as unknown as Revocations;
+  }
+}
 
 // argon2 costs ~100 ms a hash: accounts are seeded with one hash made once, and only the tests about
 // hashing hash again.
@@ -15,10 +27,11 @@ beforeAll(async () => {
 
 function setup() {
   const repo = new FakeUsersRepository();
-  const service = new UsersService(repo.asRepository(), hasher);
+  const revocations = new FakeRevocations();
+  const service = new UsersService(repo.asRepository(), hasher, revocations.as());
   const admin = repo.seed({ email: 'admin@example.com', hashedPassword: HASH, isSuperuser: true });
   const alice = repo.seed({ email: 'alice@example.com', hashedPassword: HASH, fullName: 'Alice' });
-  return { repo, service, admin, alice };
+  return { repo, service, admin, alice, revocations };
 }
 
 /** The HTTP status the exception filter would answer with, and its detail. */
@@ -49,19 +62,28 @@ describe('UsersService', () => {
     it('refuses an e-mail that exists in another letter case with 409', async () => {
       const { service, repo } = setup();
       const before = repo.size;
-      expect(await failure(service.register({ email: 'ALICE@example.com', password: 'another-password' }))).toEqual({
+      expect(await failure(service.register('approval', { email: 'ALICE@example.com', password: 'another-password' }))).toEqual({
         status: 409,
         detail: 'The user with this email already exists in the system',
       });
       expect(repo.size).toBe(before);
     });
 
-    it('never grants rights on self-registration', async () => {
-      const { service } = setup();
+    it('never grants rights on self-registration: inactive until approved, active only with SIGNUP=open', async () => {
+      const { service, repo } = setup();
       // The HTTP layer refuses these fields; the service ignores them should a caller pass them anyway.
-      const input = { email: 'bob@example.com', password: 'bobs-password', isSuperuser: true, isActive: false };
-      const user = await service.register(input as Parameters<UsersService['register']>[0]);
-      expect(user).toMatchObject({ isSuperuser: false, isActive: true });
+      const input = { email: 'bob@example.com', password: 'bobs-password', isSuperuser: true, isActive: true };
+      const waiting = await service.register('approval', input as Parameters<UsersService['register']>[1]);
+      expect(repo.stored(waiting.id)).toMatchObject({ isSuperuser: false, isActive: false });
+      const open = await service.register('open', { ...input, email: 'carol@example.com' } as Parameters<UsersService['register']>[1]);
+      expect(repo.stored(open.id)).toMatchObject({ isSuperuser: false, isActive: true });
+    });
+
+    it('refuses every sign-up with SIGNUP=off, storing nothing', async () => {
+      const { service, repo } = setup();
+      const before = repo.size;
+      expect(await failure(service.register('off', { email: 'dave@example.com', password: 'daves-password' }))).toEqual({ status: 403, detail: 'Sign-up is disabled' });
+      expect(repo.size).toBe(before);
     });
   });
 
@@ -101,9 +123,9 @@ describe('UsersService', () => {
   describe('own account', () => {
     it('updates own name and e-mail, refusing an e-mail taken in another letter case', async () => {
       const { service, repo, alice } = setup();
-      await service.updateMe(alice, { fullName: 'Alice A.', email: 'Alice.A@Example.com' });
+      await service.updateMe(alice, { fullName: 'Alice A.', email: 'Alice.A@Example.com', currentPassword: PASSWORD });
       expect(repo.stored(alice.id)).toMatchObject({ fullName: 'Alice A.', email: 'alice.a@example.com' });
-      expect((await failure(service.updateMe(alice, { email: 'Admin@Example.com' }))).status).toBe(409);
+      expect((await failure(service.updateMe(alice, { email: 'Admin@Example.com', currentPassword: PASSWORD }))).status).toBe(409);
       expect(repo.stored(alice.id)?.email).toBe('alice.a@example.com');
     });
 
@@ -121,11 +143,31 @@ describe('UsersService', () => {
       });
     });
 
-    it('changes the password: the new one signs in, the old one no longer does', async () => {
-      const { service, alice } = setup();
+    it('changes the password: the new one signs in, the old one no longer does, earlier tokens are revoked', async () => {
+      const { service, alice, repo, revocations } = setup();
       await service.changePassword(alice, PASSWORD, 'a-new-password');
       expect(await service.authenticate('alice@example.com', 'a-new-password')).toMatchObject({ id: alice.id });
       expect(await service.authenticate('alice@example.com', PASSWORD)).toBeNull();
+      expect(repo.stored(alice.id)?.tokenVersion).toBe(1);
+      expect(revocations.published).toEqual([{ user: alice.id }]);
+    });
+
+    it('changes the e-mail only with the current password', async () => {
+      const { service, alice, repo } = setup();
+      expect(await failure(service.updateMe(alice, { email: 'mallory@example.com' }))).toEqual({
+        status: 400,
+        detail: 'The current password is required to change the e-mail',
+      });
+      expect(await failure(service.updateMe(alice, { email: 'mallory@example.com', currentPassword: 'wrong-password' }))).toEqual({
+        status: 400,
+        detail: 'Incorrect password',
+      });
+      expect(repo.stored(alice.id)?.email).toBe('alice@example.com');
+      await service.updateMe(alice, { email: 'alice2@example.com', currentPassword: PASSWORD });
+      expect(repo.stored(alice.id)?.email).toBe('alice2@example.com');
+      // The name needs no password.
+      await service.updateMe(alice, { fullName: 'Alice B' });
+      expect(repo.stored(alice.id)?.fullName).toBe('Alice B');
     });
 
     it('lets an ordinary user delete their account but not a superuser', async () => {
@@ -170,7 +212,7 @@ describe('UsersService', () => {
   describe('ensureFirstSuperuser', () => {
     it('creates the configured superuser once', async () => {
       const repo = new FakeUsersRepository();
-      const service = new UsersService(repo.asRepository(), hasher);
+      const service = new UsersService(repo.asRepository(), hasher, new FakeRevocations().as());
       expect(await service.ensureFirstSuperuser('Root@Example.com', 'root-password')).toBe('created');
       expect(await service.ensureFirstSuperuser('root@example.com', 'other-password')).toBe('exists');
       expect(repo.size).toBe(1);

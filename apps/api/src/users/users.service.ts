@@ -1,16 +1,24 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import type { UserEntity } from '@furnace/db';
+import { Revocations } from '../auth/revocations';
 import { DuplicateEmailError, UsersRepository } from './users.repository';
 import { PasswordHasher } from './password-hasher';
 
 const EMAIL_TAKEN = 'The user with this email already exists in the system';
 
-/** The rules of accounts: who may change what, and what stays unique. */
+export type SignupMode = 'approval' | 'open' | 'off';
+
+/**
+ * The rules of accounts: who may change what, and what stays unique. Whatever ends an account's
+ * access (a new password, deactivation, deletion) raises its token version, so every token issued
+ * before stops working at once, and is announced so open live streams close (Revocations).
+ */
 @Injectable()
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly revocations: Revocations,
   ) {}
 
   list(skip: number, limit: number) {
@@ -30,7 +38,14 @@ export class UsersService {
     return this.get(id);
   }
 
-  async create(input: { email: string; password: string; fullName?: string | null; isActive?: boolean; isSuperuser?: boolean }): Promise<UserEntity> {
+  async create(input: {
+    email: string;
+    password: string;
+    fullName?: string | null;
+    isActive?: boolean;
+    isSuperuser?: boolean;
+    mustChangePassword?: boolean;
+  }): Promise<UserEntity> {
     const hashedPassword = await this.hasher.hash(input.password);
     return this.unique(() =>
       this.users.create({
@@ -39,13 +54,18 @@ export class UsersService {
         hashedPassword,
         isActive: input.isActive ?? true,
         isSuperuser: input.isSuperuser ?? false,
+        mustChangePassword: input.mustChangePassword ?? false,
       }),
     );
   }
 
-  /** Self-registration never grants rights. */
-  register(input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
-    return this.create({ ...input, isActive: true, isSuperuser: false });
+  /**
+   * Self-registration never grants rights: with `approval` (the default) the account is inactive until
+   * a superuser activates it; `open` makes it an active ordinary account; `off` refuses.
+   */
+  async register(mode: SignupMode, input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
+    if (mode === 'off') throw new ForbiddenException('Sign-up is disabled');
+    return this.create({ ...input, isActive: mode === 'open', isSuperuser: false });
   }
 
   async update(
@@ -60,32 +80,47 @@ export class UsersService {
     const { password, ...rest } = input;
     const fields: Parameters<UsersRepository['update']>[1] = { ...rest };
     if (password) fields.hashedPassword = await this.hasher.hash(password);
-    return this.unique(() => this.users.update(user, fields));
+    const revokes = !!password || (input.isActive === false && user.isActive);
+    if (revokes) fields.tokenVersion = user.tokenVersion + 1;
+    const updated = await this.unique(() => this.users.update(user, fields));
+    if (revokes) await this.revocations.publish({ user: user.id });
+    return updated;
   }
 
-  updateMe(me: UserEntity, input: { email?: string; fullName?: string | null }): Promise<UserEntity> {
-    return this.unique(() => this.users.update(me, input));
+  /** Changing one's e-mail (the login name) needs the current password, as a password change does. */
+  async updateMe(me: UserEntity, input: { email?: string; fullName?: string | null; currentPassword?: string }): Promise<UserEntity> {
+    const changesEmail = input.email !== undefined && input.email.toLowerCase() !== me.email;
+    if (changesEmail) {
+      if (!input.currentPassword) throw new BadRequestException('The current password is required to change the e-mail');
+      if (!(await this.hasher.verify(me.hashedPassword, input.currentPassword))) throw new BadRequestException('Incorrect password');
+    }
+    return this.unique(() => this.users.update(me, { email: input.email, fullName: input.fullName }));
   }
 
   async changePassword(me: UserEntity, current: string, next: string): Promise<void> {
     if (!(await this.hasher.verify(me.hashedPassword, current))) throw new BadRequestException('Incorrect password');
     if (current === next) throw new BadRequestException('New password cannot be the same as the current one');
-    await this.users.update(me, { hashedPassword: await this.hasher.hash(next) });
+    await this.setPassword(me, next);
   }
 
+  /** Sets a new password: every token issued before stops working, open streams close. */
   async setPassword(user: UserEntity, password: string): Promise<void> {
-    await this.users.update(user, { hashedPassword: await this.hasher.hash(password) });
+    const hashedPassword = await this.hasher.hash(password);
+    await this.users.update(user, { hashedPassword, tokenVersion: user.tokenVersion + 1, mustChangePassword: false });
+    await this.revocations.publish({ user: user.id });
   }
 
   async deleteMe(me: UserEntity): Promise<void> {
     if (me.isSuperuser) throw new ForbiddenException('Super users are not allowed to delete themselves');
     await this.users.delete(me.id);
+    await this.revocations.publish({ user: me.id });
   }
 
   async delete(actor: UserEntity, id: string): Promise<void> {
     if (actor.id === id) throw new ForbiddenException('Super users are not allowed to delete themselves');
     await this.get(id);
     await this.users.delete(id);
+    await this.revocations.publish({ user: id });
   }
 
   /** The account for a login, or null; takes the same time whether or not the e-mail exists. */
@@ -103,11 +138,18 @@ export class UsersService {
     return this.users.findById(id);
   }
 
-  /** Creates the first superuser from the configuration unless that account exists. */
-  async ensureFirstSuperuser(email: string, password: string): Promise<'created' | 'exists'> {
+  activeSuperuserEmails() {
+    return this.users.activeSuperuserEmails();
+  }
+
+  /**
+   * Creates the first superuser from the configuration unless that account exists. Created with the
+   * default password, it must choose its own at the first sign-in.
+   */
+  async ensureFirstSuperuser(email: string, password: string, mustChangePassword = false): Promise<'created' | 'exists'> {
     if (await this.users.findByEmail(email)) return 'exists';
     try {
-      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true });
+      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true, mustChangePassword });
       return 'created';
     } catch (e) {
       // Another API instance created it at the same moment.

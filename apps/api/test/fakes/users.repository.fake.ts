@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { UserEntity } from '@furnace/db';
 import { DuplicateEmailError, type UsersRepository } from '../../src/users/users.repository';
 
-type UserFields = Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'>;
+type UserFields = Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> &
+  Partial<Pick<UserEntity, 'tokenVersion' | 'mustChangePassword'>>;
 
 /**
  * UsersRepository's contract in memory: e-mails stored lower-cased and unique (DuplicateEmailError),
@@ -18,6 +19,8 @@ export class FakeUsersRepository implements Pick<UsersRepository, keyof UsersRep
       fullName: null,
       isActive: true,
       isSuperuser: false,
+      tokenVersion: 0,
+      mustChangePassword: false,
       createdAt: new Date(),
       ...fields,
       email: fields.email.toLowerCase(),
@@ -50,6 +53,10 @@ export class FakeUsersRepository implements Pick<UsersRepository, keyof UsersRep
   async list(skip: number, limit: number): Promise<{ data: UserEntity[]; count: number }> {
     const all = [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.email.localeCompare(b.email));
     return { data: all.slice(skip, skip + limit).map(copy), count: all.length };
+  }
+
+  async activeSuperuserEmails(): Promise<string[]> {
+    return [...this.rows.values()].filter((r) => r.isSuperuser && r.isActive).map((r) => r.email).sort();
   }
 
   async create(fields: UserFields): Promise<UserEntity> {

@@ -1,12 +1,57 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 
 import { CHROMIUM_MISSING, CHROMIUM_REASON } from './chromium';
 
-export { expect, test };
+export { expect };
+
+/** Reported by every page (see `test` below): a CSP violation as a console error with this prefix. */
+const CSP_REPORT = 'CSP violation:';
+
+/** Makes every page of the context report Content-Security-Policy violations, and collects them. */
+async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.addInitScript((prefix: string) => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`${prefix} ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} (${e.sample})`);
+    });
+  }, CSP_REPORT);
+  context.on('console', (message) => {
+    const text = message.text();
+    // Chromium's own report ("Refused to … because it violates the following Content Security Policy directive")
+    // also covers what happens before the init script runs.
+    if (text.startsWith(CSP_REPORT) || /violates the following Content Security Policy/.test(text)) violations.push(`${message.page()?.url() ?? ''}: ${text}`);
+  });
+}
+
+/**
+ * Playwright's `test`, failing any test during which a page (of the default context or of any
+ * context the test opens) violated the dashboard's Content-Security-Policy.
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ context, browser }, use) => {
+      const violations: string[] = [];
+      await watchCsp(context, violations);
+      const b = browser as Browser & { newContext: Browser['newContext'] };
+      const original = b.newContext;
+      b.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const created = await original.apply(b, args);
+        await watchCsp(created, violations);
+        return created;
+      };
+      try {
+        await use(violations);
+      } finally {
+        b.newContext = original;
+      }
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export { CHROMIUM_MISSING, CHROMIUM_PATH, CHROMIUM_REASON } from './chromium';
 
@@ -22,7 +67,11 @@ export function skipWithoutChromium(): void {
   test.skip(CHROMIUM_MISSING, CHROMIUM_REASON);
 }
 
-export const ADMIN = { email: 'admin@example.com', password: 'changethis' };
+/**
+ * The first superuser of the suite's server (playwright.config.ts sets FIRST_SUPERUSER_PASSWORD: with
+ * the default password the account would first have to choose a new one, see first-password.spec.ts).
+ */
+export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 export const API = '/api/v1';
 
 let counter = 0;

@@ -1,4 +1,5 @@
 import {
+  publicConfigGet,
   authLogin,
   authRecover,
   authReset,
@@ -40,6 +41,14 @@ export const usersPageQueryOptions = (page: number) =>
     queryFn: ({ signal }): Promise<UsersPublicDto> =>
       unwrap(usersList({ query: { skip: (page - 1) * USERS_PAGE_SIZE, limit: USERS_PAGE_SIZE }, signal })),
     placeholderData: (previous) => previous,
+  });
+
+/** What the API tells anyone before sign-in: whether self sign-up is open (SIGNUP). */
+export const publicConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['public-config'] as const,
+    queryFn: ({ signal }) => unwrap(publicConfigGet({ signal })),
+    staleTime: Number.POSITIVE_INFINITY,
   });
 
 export async function logIn(username: string, password: string): Promise<string> {

@@ -9,6 +9,7 @@ import { removeToken } from '../api/auth-token';
 import { configureApiClient } from '../api/client';
 import { i18n } from '../i18n';
 import { themeStorageManager } from './color-scheme';
+import { cspNonce } from './csp';
 import { createQueryClient } from './query-client';
 import { createAppRouter, type AppRouter } from './router';
 import { theme } from './theme';
@@ -39,7 +40,7 @@ export function App() {
   const [{ router, queryClient }] = useState(createApp);
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
+      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={cspNonce}>
         <Notifications position="top-right" limit={4} zIndex={1000} />
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>

@@ -85,6 +85,15 @@ export const en: Translation = {
     resetSubmit: 'Reset Password',
     passwordUpdated: 'Password updated successfully.',
     backToLogin: 'Log In',
+    noAccount: "Don't have an account?",
+    signupPendingTitle: 'Account awaiting approval',
+    signupPending:
+      'Your account has been created and is waiting for approval. An administrator has been told; you will be able to log in once they activate it.',
+    signupDisabled: 'Sign-up is disabled. Ask an administrator of the lab for an account.',
+    forcedPasswordTitle: 'Choose a new password',
+    forcedPasswordText:
+      'This account still has the default password, which anyone can look up. Choose a password of your own to continue.',
+    currentPasswordForEmail: 'Current password (needed to change the email)',
   },
   nav: {
     home: 'Home',

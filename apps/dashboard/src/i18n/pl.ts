@@ -87,6 +87,15 @@ export const pl = {
     resetSubmit: 'Reset Password',
     passwordUpdated: 'Password updated successfully.',
     backToLogin: 'Log In',
+    noAccount: 'Nie masz konta?',
+    signupPendingTitle: 'Konto czeka na zatwierdzenie',
+    signupPending:
+      'Konto zostało utworzone i czeka na zatwierdzenie. Administrator został powiadomiony; zalogujesz się, gdy je aktywuje.',
+    signupDisabled: 'Rejestracja jest wyłączona. Poproś administratora laboratorium o konto.',
+    forcedPasswordTitle: 'Ustaw nowe hasło',
+    forcedPasswordText:
+      'To konto ma wciąż domyślne hasło, które każdy może sprawdzić. Aby kontynuować, ustaw własne hasło.',
+    currentPasswordForEmail: 'Obecne hasło (wymagane do zmiany adresu email)',
   },
   nav: {
     home: 'Strona główna',

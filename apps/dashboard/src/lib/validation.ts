@@ -69,6 +69,8 @@ export type ResetValues = z.input<typeof resetSchema>;
 export const profileSchema = z.object({
   full_name: z.string().trim().max(FULL_NAME_MAX_LENGTH, msg('validation.fullNameMax')),
   email: emailField('validation.emailRequired'),
+  /** Asked for, and sent, only when the e-mail changes: the API requires it then. */
+  current_password: z.string().optional(),
 });
 export type ProfileValues = z.input<typeof profileSchema>;
 

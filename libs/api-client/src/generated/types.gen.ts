@@ -10,6 +10,10 @@ export type UserPublicDto = {
     full_name: string | null;
     is_active: boolean;
     is_superuser: boolean;
+    /**
+     * The account was created with the default password: every route but the password change answers 403 until it is changed
+     */
+    must_change_password: boolean;
 };
 
 export type UsersPublicDto = {
@@ -28,6 +32,10 @@ export type UserCreateDto = {
 export type UserUpdateMeDto = {
     full_name?: string | null;
     email?: string;
+    /**
+     * Required when `email` changes
+     */
+    current_password?: string;
 };
 
 export type UpdatePasswordDto = {
@@ -75,6 +83,24 @@ export type NewPasswordDto = {
     new_password: string;
 };
 
+export type PublicConfigDto = {
+    /**
+     * Self sign-up: approval (the account waits for a superuser), open (active at once) or off (no sign-up)
+     */
+    signup: 'approval' | 'open' | 'off';
+};
+
+export type StreamTicketDto = {
+    /**
+     * Put in the stream URL as ?ticket=; opens one stream, once
+     */
+    ticket: string;
+    /**
+     * Seconds the ticket stays redeemable
+     */
+    expires_in: number;
+};
+
 export type HistorySeriesDto = {
     /**
      * Stable key: radiance, pressure, pk, thermo:{id}, category:{type_name}:max or category:{type_name}:mean
@@ -118,6 +144,10 @@ export type HistoryDto = {
      * Frames in the range.
      */
     frames: number;
+    /**
+     * Thermocouples (thermo_id) with at least one reading in the research: the ones whose own series can be asked for with thermo_ids.
+     */
+    thermo_ids: Array<number>;
     /**
      * Width of a point in seconds; 0 when every frame is its own point.
      */
@@ -401,7 +431,21 @@ export type UsersSignupData = {
     url: '/api/v1/users/signup';
 };
 
+export type UsersSignupErrors = {
+    /**
+     * SIGNUP=off
+     */
+    403: unknown;
+    /**
+     * Too many sign-ups from this address (Retry-After says when to try again)
+     */
+    429: unknown;
+};
+
 export type UsersSignupResponses = {
+    /**
+     * With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it
+     */
     200: UserPublicDto;
 };
 
@@ -461,7 +505,7 @@ export type AuthLoginData = {
 
 export type AuthLoginErrors = {
     /**
-     * Too many attempts from this address for this account
+     * Too many attempts from this address, or against this account from any address (Retry-After says when to try again)
      */
     429: unknown;
 };
@@ -492,6 +536,13 @@ export type AuthRecoverData = {
     };
     query?: never;
     url: '/api/v1/password-recovery/{email}';
+};
+
+export type AuthRecoverErrors = {
+    /**
+     * Too many requests from this address or for this account (Retry-After says when to try again)
+     */
+    429: unknown;
 };
 
 export type AuthRecoverResponses = {
@@ -530,6 +581,19 @@ export type AuthRecoveryHtmlResponses = {
 };
 
 export type AuthRecoveryHtmlResponse = AuthRecoveryHtmlResponses[keyof AuthRecoveryHtmlResponses];
+
+export type PublicConfigGetData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/config';
+};
+
+export type PublicConfigGetResponses = {
+    200: PublicConfigDto;
+};
+
+export type PublicConfigGetResponse = PublicConfigGetResponses[keyof PublicConfigGetResponses];
 
 export type HealthCheckData = {
     body?: never;
@@ -596,6 +660,21 @@ export type HealthCheckResponses = {
 
 export type HealthCheckResponse = HealthCheckResponses[keyof HealthCheckResponses];
 
+export type StreamTicketIssueData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/stream-ticket';
+};
+
+export type StreamTicketIssueResponses = {
+    200: StreamTicketDto;
+};
+
+export type StreamTicketIssueResponse = StreamTicketIssueResponses[keyof StreamTicketIssueResponses];
+
 export type HistoryReadData = {
     body?: never;
     path: {
@@ -614,6 +693,10 @@ export type HistoryReadData = {
          * Most points per series. Above it, frames are grouped into equal time buckets and each keeps its min, max and mean.
          */
         points?: number;
+        /**
+         * Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked.
+         */
+        thermo_ids?: Array<number>;
     };
     url: '/api/v1/research/{id}/history';
 };
@@ -852,6 +935,10 @@ export type ResearchViewerTokenErrors = {
      * No such research
      */
     404: unknown;
+    /**
+     * Too many attempts from this address (Retry-After says when to try again)
+     */
+    429: unknown;
 };
 
 export type ResearchViewerTokenResponses = {

@@ -3,11 +3,12 @@ import { ReadingEntity } from './reading.entity';
 import { ResearchEmailEntity } from './research-email.entity';
 import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
+import { StreamTicketEntity } from './stream-ticket.entity';
 import { ThermoConfigEntity } from './thermo-config.entity';
 import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
-export { ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
+export { ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, StreamTicketEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
 
 export const entities = [
   UserEntity,
@@ -18,4 +19,5 @@ export const entities = [
   ThermoMarkerEntity,
   ReadingEntity,
   ReadingDeadLetterEntity,
+  StreamTicketEntity,
 ];

@@ -21,6 +21,17 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   isSuperuser!: boolean;
 
+  /**
+   * Part of every access token; raising it (password changed or reset, account deactivated) makes
+   * every token issued before unusable at once.
+   */
+  @Column({ type: 'integer', default: 0 })
+  tokenVersion!: number;
+
+  /** The first superuser created with the default password: every route but the password change answers 403 until then. */
+  @Column({ type: 'boolean', default: false })
+  mustChangePassword!: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 }

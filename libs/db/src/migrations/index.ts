@@ -1,7 +1,14 @@
 import type { MigrationInterface } from 'typeorm';
 import { Init1795313029028 } from './1795313029028-Init';
 import { Readings1795313545775 } from './1795313545775-Readings';
+import { StreamTicketsAndTokenVersion1796000000000 } from './1796000000000-StreamTicketsAndTokenVersion';
+import { ReadingRollups1796200000000 } from './1796200000000-ReadingRollups';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
-export const migrations: (new () => MigrationInterface)[] = [Init1795313029028, Readings1795313545775];
+export const migrations: (new () => MigrationInterface)[] = [
+  Init1795313029028,
+  Readings1795313545775,
+  StreamTicketsAndTokenVersion1796000000000,
+  ReadingRollups1796200000000,
+];

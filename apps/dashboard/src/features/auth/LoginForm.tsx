@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
@@ -8,7 +8,8 @@ import { useErrorText } from '../../components/use-error-text';
 import { loginSchema, type LoginValues } from '../../lib/validation';
 import { PasswordField } from '../../components/PasswordField';
 
-export function LoginForm({ onSubmit }: { onSubmit: (values: LoginValues) => Promise<void> }) {
+/** `signupOpen`: show the link to /signup (hidden when the API says SIGNUP=off, and until it has said). */
+export function LoginForm({ onSubmit, signupOpen = false }: { onSubmit: (values: LoginValues) => Promise<void>; signupOpen?: boolean }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const {
@@ -46,6 +47,14 @@ export function LoginForm({ onSubmit }: { onSubmit: (values: LoginValues) => Pro
         <Button type="submit" fullWidth disabled={!isValid || isSubmitting} loading={isSubmitting}>
           {t('auth.login')}
         </Button>
+        {signupOpen && (
+          <Text size="sm" ta="center">
+            {t('auth.noAccount')}{' '}
+            <Anchor component={Link} to="/signup">
+              {t('auth.signup')}
+            </Anchor>
+          </Text>
+        )}
       </Stack>
     </form>
   );

@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { setToken } from '../../api/auth-token';
-import { logIn } from '../../api/users';
+import { logIn, publicConfigQueryOptions } from '../../api/users';
 import { AuthCard } from '../../components/AuthCard';
 import { notifyError } from '../../lib/notify';
 import { settle } from '../../lib/settle';
@@ -14,6 +14,7 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const config = useQuery(publicConfigQueryOptions());
   const login = useMutation({
     mutationFn: (values: LoginValues) => logIn(values.username.trim(), values.password),
     onSuccess: async (token) => {
@@ -27,7 +28,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('auth.loginTitle')}>
-      <LoginForm onSubmit={(values) => settle(login.mutateAsync(values))} />
+      <LoginForm onSubmit={(values) => settle(login.mutateAsync(values))} signupOpen={!!config.data && config.data.signup !== 'off'} />
     </AuthCard>
   );
 }

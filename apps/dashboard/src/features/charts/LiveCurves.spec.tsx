@@ -64,8 +64,8 @@ beforeEach(() => {
 
 it('draws the history, then the live frames after its last_time (no gap, no duplicate), by partial updates only', async () => {
   const source = createFrameSource();
-  const subscribe = source.subscribe.bind(source);
-  source.subscribe = (listener) => {
+  const subscribe = source.subscribeAll.bind(source);
+  source.subscribeAll = (listener) => {
     events.push('subscribed');
     return subscribe(listener);
   };
@@ -106,6 +106,17 @@ it('draws the history, then the live frames after its last_time (no gap, no dupl
   expect(data.get('category:Tmax:mean')?.at(-1)).toEqual([63_000, 126]);
   expect(data.get('iso834')?.at(-1)?.[0]).toBe(63_000);
 
+  // Another ingest's frame 64 arrives after 65, in a batch of its own: drawn in its place.
+  act(() => source.push(newFrame(65, { pk: 165, thermocouples_out: [65, 130] })));
+  await waitFor(() => expect(latestData().get('pk')?.at(-1)).toEqual([65_000, 165]));
+  act(() => source.push(newFrame(64, { pk: 164, thermocouples_out: [64, 128] })));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(66));
+  expect(latestData().get('pk')?.slice(-3)).toEqual([
+    [63_000, 163],
+    [64_000, 164],
+    [65_000, 165],
+  ]);
+
   // Every update named series by id and nothing else: the option was never rebuilt per frame.
   for (const call of calls) {
     expect(Object.keys(call.option)).toEqual(['series']);
@@ -126,4 +137,29 @@ it('has no furnace curve for a research without furnace temperature', async () =
   const option = options.at(-1) as { series: { id: string }[] };
   expect(option.series.map((s) => s.id)).not.toContain('pk');
   expect(option.series.map((s) => s.id)).not.toContain('iso834');
+});
+
+it('reads the history again after a reconnect: the frames of the interruption are drawn, none twice', async () => {
+  const source = createFrameSource();
+  await renderUi(
+    <ReadAuthProvider auth={viewer}>
+      <LiveCurves research={research} markers={markers} frames={source} />
+    </ReadAuthProvider>,
+  );
+  await waitFor(() => expect(requests).toHaveLength(1));
+  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers)));
+  act(() => source.push(newFrame(61, { pk: 161 })));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(62));
+
+  // The connection drops; 62–65 are stored meanwhile; it is back and 66 arrives before the history.
+  act(() => source.markGap());
+  await waitFor(() => expect(requests).toHaveLength(2));
+  act(() => source.push(newFrame(66, { pk: 166 })));
+  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 65, 1, (t) => ({ pk: 100 + t })), markers)));
+  await waitFor(() => expect(latestData().get('pk')).toHaveLength(67));
+  expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 67 }, (_, i) => i * 1000));
+  expect(latestData().get('pk')?.slice(-2)).toEqual([
+    [65_000, 165],
+    [66_000, 166],
+  ]);
 });

@@ -43,7 +43,7 @@ const RECENT_FRAMES = 1000;
  * The live curves of a research: the mean furnace temperature against ISO 834 (when the research
  * measures it) and per thermocouple category max and mean against the critical values. The whole
  * test so far comes from the history endpoint (min/max buckets), then the live frames after its
- * last_time are appended: one partial setOption per batch, the option itself is never rebuilt.
+ * last_time are placed by their time: one partial setOption per batch, the option itself is never rebuilt.
  * Default export too, for React.lazy: ECharts loads only when a chart is shown.
  */
 export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
@@ -67,7 +67,7 @@ export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
   const flush = useRef<() => void>(() => undefined);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = frames.subscribe((frame) => {
+    const stop = frames.subscribeAll((frame) => {
       recent.current.push(frame);
       if (recent.current.length > RECENT_FRAMES) recent.current.splice(0, recent.current.length - RECENT_FRAMES);
       pending.current.push(frame);
@@ -101,6 +101,9 @@ export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
   useEffect(() => {
     if (store !== firstStore.current) void refetch();
   }, [store, refetch]);
+  // After a reconnect (another instance, a restart) frames of the interruption were never received:
+  // the history has them; it replaces the series and the frames since are placed again.
+  useEffect(() => frames.subscribeGap(() => void refetch()), [frames, refetch]);
 
   const isoEntry = useCallback((): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk))]] : []), [withIso, store]);
   const pushAll = useCallback(() => {

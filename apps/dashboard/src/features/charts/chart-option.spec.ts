@@ -1,4 +1,4 @@
-import { buildChartOption, chartLayout, escapeHtml, THRESHOLD_COLORS, tooltipHtml, type ChartOption } from './chart-option';
+import { buildChartOption, chartLayout, THRESHOLD_COLORS, tooltipContent, type ChartOption } from './chart-option';
 import { chartCategories } from './categories';
 import { historyChartSpec, liveCurvesSpec, type CurveLabels } from './curve-specs';
 import { newMarker } from './test-factories';
@@ -119,15 +119,17 @@ describe('the history option', () => {
   });
 });
 
-describe('tooltipHtml', () => {
-  it('escapes names from config files and lists at most 14 series', () => {
-    const params = Array.from({ length: 20 }, (_, i) => ({ seriesId: `thermo:${i}`, seriesName: i === 0 ? '<img src=x onerror=alert(1)>' : `T${i}`, value: [60_000, i + 0.04], marker: '' }));
-    const html = tooltipHtml(params, new Map([['thermo:0', '°C']]), texts);
-    expect(html).not.toContain('<img');
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;: <b>0.0</b> °C');
-    expect(html.split('<br/>')).toHaveLength(1 + 14 + 1);
-    expect(html).toContain('+6');
-    expect(html.startsWith('<b>t=60000</b>')).toBe(true);
-    expect(escapeHtml(`"'&`)).toBe('&quot;&#39;&amp;');
+describe('tooltipContent', () => {
+  it('puts names from config files in as text, lists at most 14 series, and uses no style attribute', () => {
+    const params = Array.from({ length: 20 }, (_, i) => ({ seriesId: `thermo:${i}`, seriesName: i === 0 ? '<img src=x onerror=alert(1)>' : `T${i}`, value: [60_000, i + 0.04], color: '#E53935' }));
+    const el = tooltipContent(params, new Map([['thermo:0', '°C']]), texts);
+    expect(el.querySelector('img')).toBeNull();
+    const lines = [...el.children].map((c) => c.textContent);
+    expect(lines[1]).toBe('<img src=x onerror=alert(1)>: 0.0 °C');
+    expect(lines).toHaveLength(1 + 14 + 1);
+    expect(lines.at(-1)).toContain('+6');
+    expect(lines[0]).toBe('t=60000');
+    // The marker's colour is set through CSSOM (a CSP refuses style attributes parsed from HTML).
+    expect((el.querySelector('span') as HTMLElement).style.backgroundColor).toBe('rgb(229, 57, 53)');
   });
 });

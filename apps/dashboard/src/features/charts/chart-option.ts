@@ -103,27 +103,37 @@ export const MIN_TIME_SPAN_MS = 60_000;
 /** Elapsed time of the test as an axis label: hh:mm:ss. */
 export const elapsedLabel = (ms: number): string => formatElapsed(ms / 1000);
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Names come from uploaded config files and the tooltip is HTML: escape them. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
-}
-
 interface TooltipParam {
   seriesId?: string;
   seriesName?: string;
-  marker?: unknown;
+  color?: unknown;
   value?: unknown;
   axisValue?: unknown;
 }
 
-/** The tooltip's HTML: the time, then the series with a value at it (at most TOOLTIP_ROWS). */
-export function tooltipHtml(params: readonly TooltipParam[], units: ReadonlyMap<string, string>, texts: ChartTexts): string {
+/**
+ * The tooltip: the time, then the series with a value at it (at most TOOLTIP_ROWS). Built as DOM
+ * nodes, not HTML: names from uploaded config files go in as text, and styles are set through
+ * CSSOM, which the Content-Security-Policy allows (ECharts' own HTML markers carry style attributes,
+ * which it refuses).
+ */
+export function tooltipContent(params: readonly TooltipParam[], units: ReadonlyMap<string, string>, texts: ChartTexts): HTMLElement {
+  const root = document.createElement('div');
   const first = params[0];
-  if (!first) return '';
+  if (!first) return root;
   const time = typeof first.axisValue === 'number' ? first.axisValue : Array.isArray(first.value) ? Number(first.value[0]) : 0;
-  const rows: string[] = [];
+  const line = (...children: (Node | string)[]) => {
+    const div = document.createElement('div');
+    div.append(...children);
+    root.append(div);
+  };
+  const bold = (text: string) => {
+    const b = document.createElement('b');
+    b.textContent = text;
+    return b;
+  };
+  line(bold(texts.header(time)));
+  let rows = 0;
   let hidden = 0;
   const seen = new Set<string>();
   for (const param of params) {
@@ -131,15 +141,19 @@ export function tooltipHtml(params: readonly TooltipParam[], units: ReadonlyMap<
     const id = param.seriesId ?? '';
     if (typeof value !== 'number' || seen.has(id)) continue;
     seen.add(id);
-    if (rows.length >= TOOLTIP_ROWS) {
+    if (rows >= TOOLTIP_ROWS) {
       hidden++;
       continue;
     }
-    const marker = typeof param.marker === 'string' ? param.marker : '';
-    rows.push(`${marker}${escapeHtml(param.seriesName ?? id)}: <b>${value.toFixed(1)}</b> ${escapeHtml(units.get(id) ?? '')}`);
+    rows++;
+    const marker = document.createElement('span');
+    Object.assign(marker.style, { display: 'inline-block', width: '10px', height: '10px', borderRadius: '5px', marginRight: '5px' });
+    if (typeof param.color === 'string') marker.style.backgroundColor = param.color;
+    const unit = units.get(id) ?? '';
+    line(marker, `${param.seriesName ?? id}: `, bold(value.toFixed(1)), unit ? ` ${unit}` : '');
   }
-  if (hidden > 0) rows.push(escapeHtml(texts.more(hidden)));
-  return [`<b>${escapeHtml(texts.header(time))}</b>`, ...rows].join('<br/>');
+  if (hidden > 0) line(texts.more(hidden));
+  return root;
 }
 
 /** The ECharts option of a chart spec (no data: see the file comment). */
@@ -265,7 +279,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
       trigger: 'axis',
       confine: true,
       axisPointer: { type: 'line', animation: false },
-      formatter: (params) => tooltipHtml((Array.isArray(params) ? params : [params]) as TooltipParam[], units, texts),
+      formatter: (params) => tooltipContent((Array.isArray(params) ? params : [params]) as TooltipParam[], units, texts),
     },
     series,
   };

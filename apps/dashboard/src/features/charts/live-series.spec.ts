@@ -1,4 +1,5 @@
-import { framesAfter, frameValues, LiveSeriesStore } from './live-series';
+import { framesToDraw, frameValues, LiveSeriesStore } from './live-series';
+import { RecentTimes } from '@furnace/contracts';
 import { historyFromFrames, newFrame, newFrames, newMarker } from './test-factories';
 
 const markers = [
@@ -9,14 +10,20 @@ const markers = [
 const KEYS = ['pk', 'category:Tśr i Tmax:max', 'category:Tśr i Tmax:mean', 'category:Tmax:max', 'category:Tmax:mean'];
 const times = (points: readonly (readonly [number, unknown])[]) => points.map((p) => p[0]);
 
-describe('framesAfter', () => {
+describe('framesToDraw', () => {
   it('keeps the frames after last_time, in order, each once', () => {
     const frames = [102, 99, 100, 101, 101, 103].map((t) => newFrame(t));
-    expect(framesAfter(100, frames).map((f) => f.time)).toEqual([101, 102, 103]);
+    expect(framesToDraw(100, new RecentTimes(), frames).map((f) => f.time)).toEqual([101, 102, 103]);
   });
 
   it('keeps everything when no frame was stored yet', () => {
-    expect(framesAfter(null, [newFrame(0), newFrame(1)]).map((f) => f.time)).toEqual([0, 1]);
+    expect(framesToDraw(null, new RecentTimes(), [newFrame(0), newFrame(1)]).map((f) => f.time)).toEqual([0, 1]);
+  });
+
+  it('keeps a late frame not drawn yet and drops one drawn before', () => {
+    const drawn = new RecentTimes();
+    expect(framesToDraw(100, drawn, [101, 103].map((t) => newFrame(t))).map((f) => f.time)).toEqual([101, 103]);
+    expect(framesToDraw(100, drawn, [102, 103, 104].map((t) => newFrame(t))).map((f) => f.time)).toEqual([102, 104]);
   });
 });
 
@@ -74,6 +81,30 @@ describe('LiveSeriesStore: history then the live tail', () => {
     expect(most).toBeLessThanOrEqual(2000);
     expect(store.points('category:Tśr i Tmax:max').some((p) => p[1] === 999)).toBe(true);
     expect(store.lastTime).toBe(23_600);
+  });
+
+  it('puts a late frame (from another ingest) in its place: the curves never go back in time', () => {
+    const store = new LiveSeriesStore(KEYS, markers);
+    store.loadHistory(historyFromFrames(newFrames(0, 10, 1, (t) => ({ thermocouples_out: [t, t, t] })), markers));
+    const live = (t: number) => newFrame(t, { pk: 500 + t, thermocouples_out: [t, t, t] });
+    store.append([live(11), live(13)]);
+    // 12 arrives after 13, alone in its batch; 14 and a redelivered 12 come next.
+    expect(store.append([live(12)])).toEqual(KEYS);
+    store.append([live(14), live(12)]);
+    for (const key of KEYS) {
+      const t = times(store.points(key));
+      expect(t).toEqual([...t].sort((a, b) => a - b));
+      expect(new Set(t).size).toBe(t.length);
+    }
+    expect(times(store.points('pk')).slice(-5)).toEqual([10_000, 11_000, 12_000, 13_000, 14_000]);
+    expect(store.points('pk').slice(-3)).toEqual([
+      [12_000, 512],
+      [13_000, 513],
+      [14_000, 514],
+    ]);
+    expect(store.lastTime).toBe(14);
+    // Everything at or before the history's last_time is in the history already.
+    expect(store.append([live(9.5)])).toEqual([]);
   });
 
   it('starts empty without a history (it could not be read) and draws what arrives', () => {

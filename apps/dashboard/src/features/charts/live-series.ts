@@ -1,28 +1,22 @@
 import type { HistoryDto } from '@furnace/api-client';
-import { categoryStats, type DaqPayload } from '@furnace/contracts';
+import { categoryStats, type DaqPayload, insertionIndex, RecentTimes } from '@furnace/contracts';
 import type { CurveMarker } from './categories';
 import { seriesKey } from './categories';
 import { appendWithinBudget, MAX_POINTS_PER_SERIES } from './downsample';
 import { historyPoints, historySeriesByKey, secondsToMs, type Point } from './points';
 
 /**
- * The frames to draw after `lastTime` (seconds; null before any frame): in time order, each after
- * the previous and after `lastTime`. The history covers every frame up to its last_time and every
- * frame the socket delivers was stored before it was sent, so history + these frames has no gap
- * and no duplicate. A redelivered frame (same time) and a frame older than the drawn tail are
- * dropped: a line drawn back in time would be wrong, and the next history load has it anyway.
+ * The frames to draw of `frames`: those after the history's `lastTime` (seconds; null without
+ * history) not drawn yet (`drawn`, updated), once each, in time order. The history covers every
+ * frame up to its last_time and every frame the socket delivers was stored before it was sent, so
+ * history + these frames has no gap and no duplicate. A redelivered frame (same time) is dropped;
+ * a late one (another ingest's, sent after a newer frame) is kept: the store puts it in its place.
  */
-export function framesAfter(lastTime: number | null, frames: readonly DaqPayload[]): DaqPayload[] {
-  const sorted = [...frames].sort((a, b) => a.time - b.time);
+export function framesToDraw(lastTime: number | null, drawn: RecentTimes, frames: readonly DaqPayload[]): DaqPayload[] {
+  const floor = lastTime ?? Number.NEGATIVE_INFINITY;
   const out: DaqPayload[] = [];
-  let last = lastTime ?? Number.NEGATIVE_INFINITY;
-  for (const frame of sorted) {
-    if (frame.time > last) {
-      out.push(frame);
-      last = frame.time;
-    }
-  }
-  return out;
+  for (const frame of frames) if (frame.time > floor && drawn.add(frame.time)) out.push(frame);
+  return out.sort((a, b) => a.time - b.time);
 }
 
 /**
@@ -40,13 +34,18 @@ export function frameValues(frame: DaqPayload, markers: readonly CurveMarker[]):
 }
 
 /**
- * The live curves' data: the downsampled history, then the live tail appended frame by frame,
- * every series kept within MAX_POINTS_PER_SERIES (re-downsampled with min/max buckets past it).
+ * The live curves' data: the downsampled history, then the live frames placed by their time (a
+ * late frame goes into its place, never drawn as a line back in time), every series kept within
+ * MAX_POINTS_PER_SERIES (re-downsampled with min/max buckets past it).
  */
 export class LiveSeriesStore {
   private readonly series = new Map<string, Point[]>();
   /** Time (s) of the newest point drawn: the history's last_time, then the newest appended frame. */
   private last: number | null = null;
+  /** The history's last_time: frames up to it are in the history. */
+  private historyLast: number | null = null;
+  /** Times of the live frames drawn. */
+  private readonly drawn = new RecentTimes();
   private loaded = false;
 
   constructor(
@@ -76,21 +75,36 @@ export class LiveSeriesStore {
       this.series.set(key, history && series ? appendWithinBudget([], historyPoints(history, series), this.maxPoints) : []);
     }
     this.last = history?.last_time ?? null;
+    this.historyLast = this.last;
+    this.drawn.clear();
     this.loaded = true;
   }
 
-  /** Appends the frames after the drawn tail; returns the keys of the series that changed. */
+  /**
+   * Draws the frames not drawn yet: appended after the tail, or, for a late one, inserted at its
+   * time. Returns the keys of the series that changed (none when every frame was drawn already).
+   */
   append(frames: readonly DaqPayload[]): string[] {
-    const accepted = framesAfter(this.last, frames);
+    const accepted = framesToDraw(this.historyLast, this.drawn, frames);
     if (accepted.length === 0) return [];
+    const last = this.last ?? Number.NEGATIVE_INFINITY;
     const tails = new Map<string, Point[]>(this.keys.map((key) => [key, []]));
     for (const frame of accepted) {
       const t = secondsToMs(frame.time);
       const values = frameValues(frame, this.markers);
-      for (const [key, tail] of tails) tail.push([t, values.get(key) ?? null]);
+      for (const [key, tail] of tails) {
+        const point: Point = [t, values.get(key) ?? null];
+        if (frame.time > last) {
+          tail.push(point);
+        } else {
+          const series = this.series.get(key) ?? [];
+          series.splice(insertionIndex(series, t), 0, point);
+          this.series.set(key, series);
+        }
+      }
     }
     for (const [key, tail] of tails) this.series.set(key, appendWithinBudget(this.series.get(key) ?? [], tail, this.maxPoints));
-    this.last = (accepted[accepted.length - 1] as DaqPayload).time;
+    this.last = Math.max(last, (accepted[accepted.length - 1] as DaqPayload).time);
     return [...this.keys];
   }
 

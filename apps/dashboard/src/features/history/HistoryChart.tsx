@@ -106,8 +106,9 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories,
     }),
     [],
   );
+  const ticked = useMemo(() => thermocouples.map((th) => th.thermoId).filter((id) => !hidden.has(id)), [thermocouples, hidden]);
   const detail = useQuery({
-    ...historyQueryOptions(STAFF, researchId, { points: DETAIL_POINTS, from: range?.from, to: range?.to }),
+    ...historyQueryOptions(STAFF, researchId, { points: DETAIL_POINTS, from: range?.from, to: range?.to, thermoIds: ticked }),
     enabled: range !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,

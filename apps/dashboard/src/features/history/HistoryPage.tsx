@@ -1,7 +1,7 @@
 import type { HistoryDto, ThermoMarkerDto } from '@furnace/api-client';
 import { Alert, Grid, Paper, Skeleton, Stack, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPencil } from '@tabler/icons-react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
@@ -13,7 +13,6 @@ import { formatDateTime } from '../../lib/dates';
 import { errorMessage } from '../../lib/notify';
 import { chartCategories } from '../charts/categories';
 import type { ChartThermocouple } from '../charts/curve-specs';
-import { hasValues } from '../charts/points';
 import { CsvDownloadMenu } from './CsvDownloadMenu';
 import { exceedanceRows, refineExceedance, refinementRanges } from './exceedance';
 import { ExceedanceTable } from './ExceedanceTable';
@@ -32,16 +31,14 @@ function isMissing(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 422 || error.status === 400);
 }
 
-/** The thermocouples that have readings, named and coloured by their markers (or '#id' without one). */
+/** The thermocouples that have readings (the history's thermo_ids), named and coloured by their markers (or '#id' without one). */
 export function historyThermocouples(overview: HistoryDto, markers: readonly ThermoMarkerDto[]): ChartThermocouple[] {
   const byId = new Map<number, ThermoMarkerDto>();
   for (const marker of markers) if (!byId.has(marker.thermo_id)) byId.set(marker.thermo_id, marker);
-  return overview.series
-    .filter((s) => s.kind === 'thermocouple' && s.thermo_id !== undefined && hasValues(s))
-    .map((s) => {
-      const marker = byId.get(s.thermo_id as number);
-      return { thermoId: s.thermo_id as number, name: marker?.name ?? `#${s.thermo_id}`, color: marker?.color_hex };
-    });
+  return overview.thermo_ids.map((thermoId) => {
+    const marker = byId.get(thermoId);
+    return { thermoId, name: marker?.name ?? `#${thermoId}`, color: marker?.color_hex };
+  });
 }
 
 /** Staff: the temperature history of a research — exceedances, zoomable curves, CSV. */
@@ -50,11 +47,15 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const { t: tc } = useTranslation();
   const research = useQuery(researchQueryOptions(researchId));
   const markers = useQuery(researchMarkersQueryOptions(STAFF, researchId));
-  const overview = useQuery(historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS }));
-  const [hidden, setHidden] = useState<Set<number>>(() => new Set());
+  // Only what is drawn travels: a thermocouple's own series is read when it is ticked (none at first).
+  const [ticked, setTicked] = useState<ReadonlySet<number>>(() => new Set());
+  const thermoIds = useMemo(() => [...ticked].sort((a, b) => a - b), [ticked]);
+  const overview = useQuery({ ...historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS, thermoIds }), placeholderData: keepPreviousData });
 
   const categories = useMemo(() => chartCategories(markers.data ?? []), [markers.data]);
   const thermocouples = useMemo(() => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []), [overview.data, markers.data]);
+  const hidden = useMemo(() => new Set(thermocouples.map((th) => th.thermoId).filter((id) => !ticked.has(id))), [thermocouples, ticked]);
+  const setHidden = (next: ReadonlySet<number>) => setTicked(new Set(thermocouples.map((th) => th.thermoId).filter((id) => !next.has(id))));
 
   // First exceedances: from the buckets of the whole test, then each bucket read again at full resolution.
   const rows = useMemo(() => (overview.data ? exceedanceRows(overview.data, categories) : []), [overview.data, categories]);

@@ -12,18 +12,30 @@ export interface HistoryParams {
   /** Range in seconds since the start; both absent: the whole test so far. */
   from?: number;
   to?: number;
+  /** Thermocouples whose own series to read (the ticked ones); absent or empty: none, only the scalar and category series. */
+  thermoIds?: readonly number[];
 }
+
+/** The ids in one order, so that the same set is one query. */
+const idsKey = (ids: readonly number[] | undefined) => [...new Set(ids ?? [])].sort((a, b) => a - b);
 
 /** Query keys of the history resource: one shape, built only here; the read auth is part of each. */
 export const historyKeys = {
   all: ['history'] as const,
   research: (auth: ReadAuth, researchId: string) => [...historyKeys.all, readAuthKey(auth), researchId] as const,
   series: (auth: ReadAuth, researchId: string, params: HistoryParams) =>
-    [...historyKeys.research(auth, researchId), 'series', { points: params.points, from: params.from ?? null, to: params.to ?? null }] as const,
+    [
+      ...historyKeys.research(auth, researchId),
+      'series',
+      { points: params.points, from: params.from ?? null, to: params.to ?? null, thermoIds: idsKey(params.thermoIds) },
+    ] as const,
   markers: (auth: ReadAuth, researchId: string) => [...historyKeys.research(auth, researchId), 'markers'] as const,
 };
 
-/** GET /research/{id}/history?points=&from=&to=: every series downsampled with min/max/mean per bucket. */
+/**
+ * GET /research/{id}/history?points=&from=&to=&thermo_ids=: the series downsampled with min/max/mean
+ * per bucket; a thermocouple's own series only when its id is in `thermoIds` (only what is drawn travels).
+ */
 export const historyQueryOptions = (auth: ReadAuth, researchId: string, params: HistoryParams) =>
   queryOptions({
     queryKey: historyKeys.series(auth, researchId, params),
@@ -31,7 +43,7 @@ export const historyQueryOptions = (auth: ReadAuth, researchId: string, params: 
       unwrap(
         historyRead({
           path: { id: researchId },
-          query: { points: params.points, from: params.from, to: params.to },
+          query: { points: params.points, from: params.from, to: params.to, thermo_ids: idsKey(params.thermoIds).length ? idsKey(params.thermoIds) : undefined },
           headers: readHeaders(auth),
           signal,
         }),

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { removeToken } from '../../api/auth-token';
 import { currentUserQueryOptions } from '../../api/users';
 import { Logo } from '../../components/Logo';
+import { ForcedPasswordChange } from '../auth/ForcedPasswordChange';
 import classes from './AppLayout.module.css';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './UserMenu';
@@ -73,7 +74,8 @@ export function AppLayout() {
 
       <AppShell.Main className={classes.main}>
         <Container size="xl" px={{ base: 'sm', sm: 'md', lg: 'xl' }} py={{ base: 'md', sm: 'xl' }}>
-          <Outlet />
+          {/* The API refuses every other route until a default password is changed. */}
+          {user?.must_change_password ? <ForcedPasswordChange user={user} /> : <Outlet />}
         </Container>
       </AppShell.Main>
     </AppShell>

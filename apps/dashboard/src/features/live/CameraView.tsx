@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 export type CameraEmbed = { readonly kind: 'iframe' | 'hls'; readonly src: string };
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
+/** The camera iframe's sandbox: scripts and its own origin (players need both), presentation (casting). */
+export const CAMERA_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';
 
 /** Plays an HLS playlist in `video`: natively where the browser can (Safari), else with hls.js (loaded only now). */
 function attachHls(video: HTMLVideoElement, src: string): () => void {
@@ -50,7 +52,11 @@ export function CameraView({ embed }: { embed: CameraEmbed }) {
             title={t('view.cameraTitle')}
             allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
             allowFullScreen
-            referrerPolicy="strict-origin-when-cross-origin"
+            // What an embedded player (YouTube, a camera's page) needs to run, and no more: no
+            // navigating this page away, no forms, no pop-ups. No referrer: a client's code is in
+            // this page's URL.
+            sandbox={CAMERA_SANDBOX}
+            referrerPolicy="no-referrer"
             style={{ border: 0, width: '100%', height: '100%' }}
           />
         ) : (

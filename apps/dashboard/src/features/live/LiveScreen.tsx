@@ -21,7 +21,7 @@ export function LiveScreen({
 }: {
   data: LiveData;
   /** The stream refused a connection (a viewer's token may have expired). */
-  onRefused?: () => void;
+  onRefused?: (error?: unknown) => void;
   /** Extra links beside the title (the staff view's monitor link). */
   actions?: ReactNode;
 }) {

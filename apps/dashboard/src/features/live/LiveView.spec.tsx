@@ -10,6 +10,7 @@ import { FakeSocket } from './testing/fake-socket';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
+  streamTicketIssue: jest.fn(),
   researchGet: jest.fn(),
   researchListUrls: jest.fn(),
   thermoList: jest.fn(),
@@ -28,7 +29,7 @@ jest.mock('../charts/LiveCurves', () => ({
 }));
 
 const mocked = api as unknown as Record<
-  'researchViewerToken' | 'researchGet' | 'researchListUrls' | 'thermoList' | 'thermoResearchMarkers' | 'thermoImage',
+  'researchViewerToken' | 'streamTicketIssue' | 'researchGet' | 'researchListUrls' | 'thermoList' | 'thermoResearchMarkers' | 'thermoImage',
   jest.Mock
 >;
 
@@ -93,6 +94,7 @@ function serve({ research = newResearch(), token = 'tok-1' }: { research?: Resea
     ok({ access_token: token, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID }),
   );
   mocked.researchGet.mockImplementation(() => ok(research));
+  mocked.streamTicketIssue.mockImplementation(() => ok({ ticket: 'ticket-1', expires_in: 30 }));
   mocked.researchListUrls.mockImplementation(() => ok({ data: URLS }));
   mocked.thermoList.mockImplementation(() => ok({ data: CONFIGS }));
   mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: MARKERS }));
@@ -172,13 +174,15 @@ describe('the public live view: who sees what', () => {
     expect(screen.getByText('Link przestał być aktywny.')).toBeInTheDocument();
   });
 
-  it('reads with the viewer token and opens the stream with it', async () => {
+  it('reads with the viewer token and opens the stream with a ticket bought with it, never the token', async () => {
     const { socket } = await openLiveView();
     expect(mocked.researchViewerToken).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, body: { code: CODE } }));
     for (const call of [mocked.researchGet, mocked.researchListUrls, mocked.thermoList, mocked.thermoResearchMarkers]) {
       expect(call).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
     }
-    expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?token=tok-1`);
+    expect(mocked.streamTicketIssue).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+    expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-1`);
+    expect(socket.url).not.toContain('tok-1');
     expect(socket.sent).toEqual(['STATUS']);
   });
 
@@ -273,6 +277,9 @@ describe('the live layout', () => {
     expect(position).toHaveTextContent('Kamera 1 z 1');
     const iframe = screen.getByTitle('Podgląd z kamery');
     expect(iframe).toHaveAttribute('src', 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1');
+    // Sandboxed without top navigation, forms or pop-ups; no referrer (the page URL may hold a client's code).
+    expect(iframe).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-presentation');
+    expect(iframe).toHaveAttribute('referrerpolicy', 'no-referrer');
     await user.click(next);
     expect(position).toHaveTextContent('Zdjęcie 1 z 2');
     await user.click(previous);
@@ -301,6 +308,26 @@ describe('the live layout', () => {
     act(() => socket.receive({ event: 'DATA', data: { time: 5, pk: 300 } }));
     expect(props.frames.latest()).toEqual({ time: 5, pk: 300 });
     expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('a connection lost and back (a server restart: close 1012) tells the curves frames may be missing; the first opening does not', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      const { socket } = await openLiveView();
+      expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+      const props = curves.mock.calls.at(-1)?.[0] as { frames: { subscribeGap(listener: () => void): () => void } };
+      const gap = jest.fn();
+      props.frames.subscribeGap(gap);
+      act(() => socket.receive({ event: 'DATA', data: { time: 5, pk: 300 } }));
+      expect(gap).not.toHaveBeenCalled();
+      act(() => socket.drop(1012));
+      act(() => jest.advanceTimersByTime(250));
+      expect(FakeSocket.all).toHaveLength(2);
+      act(() => FakeSocket.latest().open());
+      expect(gap).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('the language select switches to English (GB flag) and back', async () => {

@@ -2,7 +2,7 @@ import { Box, Stack } from '@mantine/core';
 import { isResearchId } from '@furnace/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import { ApiError } from '../../api/errors';
+import { ApiError, isAuthError } from '../../api/errors';
 import { Logo } from '../../components/Logo';
 import { LanguageSelect } from './LanguageSelect';
 import classes from './live.module.css';
@@ -31,9 +31,14 @@ function ViewerSession({ researchId, code }: { researchId: string; code: string 
   const token = useQuery(viewerTokenQuery(researchId, code));
   const { refetch, dataUpdatedAt } = token;
   const renew = useCallback(() => void refetch(), [refetch]);
-  const onRefused = useCallback(() => {
-    if (Date.now() - dataUpdatedAt > TOKEN_RETRY_AGE_MS) void refetch();
-  }, [dataUpdatedAt, refetch]);
+  // A ticket refused with 401/403 means the viewer token no longer holds (expired, or the code was
+  // revoked): exchange the code again at once, which shows "access denied" if it was revoked.
+  const onRefused = useCallback(
+    (error?: unknown) => {
+      if (isAuthError(error) || Date.now() - dataUpdatedAt > TOKEN_RETRY_AGE_MS) void refetch();
+    },
+    [dataUpdatedAt, refetch],
+  );
   const accessToken = token.data?.access_token;
   const auth = useMemo<ReadAuth | null>(
     () => (accessToken ? { kind: 'viewer', researchId, token: accessToken } : null),

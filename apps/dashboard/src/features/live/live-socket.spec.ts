@@ -33,12 +33,12 @@ beforeEach(() => {
 afterEach(() => jest.useRealTimers());
 
 describe('streamUrl', () => {
-  it('uses ws on http and wss on https, with the token in the query', () => {
-    expect(streamUrl({ protocol: 'http:', host: 'localhost:8000' }, RESEARCH, 'a.b.c')).toBe(
-      `ws://localhost:8000/api/v1/research/dane/stream/${RESEARCH}?token=a.b.c`,
+  it('uses ws on http and wss on https, with the single-use ticket in the query', () => {
+    expect(streamUrl({ protocol: 'http:', host: 'localhost:8000' }, RESEARCH, 'abc_DEF-1')).toBe(
+      `ws://localhost:8000/api/v1/research/dane/stream/${RESEARCH}?ticket=abc_DEF-1`,
     );
     expect(streamUrl({ protocol: 'https:', host: 'lab.example.com' }, RESEARCH, 't')).toBe(
-      `wss://lab.example.com/api/v1/research/dane/stream/${RESEARCH}?token=t`,
+      `wss://lab.example.com/api/v1/research/dane/stream/${RESEARCH}?ticket=t`,
     );
   });
 });
@@ -119,6 +119,32 @@ describe('connectLiveSocket', () => {
     expect(first.sent).toEqual(['STATUS']);
   });
 
+  it('reconnects at once (within 250 ms, not 5 s) when the server closes with 1012 (restarting); 5 s if that attempt is refused', () => {
+    start();
+    const first = FakeSocket.latest();
+    first.open();
+    first.receive({ event: 'DATA', data: frame(1) });
+    first.drop(1012);
+    jest.advanceTimersByTime(250);
+    expect(FakeSocket.all).toHaveLength(2);
+    // The next instance is not up either: the usual delay again.
+    FakeSocket.latest().fail();
+    jest.advanceTimersByTime(4999);
+    expect(FakeSocket.all).toHaveLength(2);
+    jest.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(3);
+  });
+
+  it('waits 5 s after a close with any other code (1001 going away, 1006 dropped)', () => {
+    start();
+    FakeSocket.latest().open();
+    FakeSocket.latest().drop(1001);
+    jest.advanceTimersByTime(4999);
+    expect(FakeSocket.all).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
   it('reports a connection that closed before it opened (refused upgrade), and keeps retrying', () => {
     const { refused, statuses } = start();
     FakeSocket.latest().fail();
@@ -157,5 +183,35 @@ describe('connectLiveSocket', () => {
     first.onclose?.({});
     jest.advanceTimersByTime(10_000);
     expect(FakeSocket.all).toHaveLength(2);
+  });
+});
+
+describe('connectLiveSocket with a ticket bought per connection', () => {
+  it('connects once the ticket arrives; a refused ticket counts as refused and is retried later', async () => {
+    let n = 0;
+    const { refused } = start({
+      url: () => {
+        n++;
+        return n === 1 ? Promise.reject(new Error('403')) : Promise.resolve(`ws://host/stream?ticket=t${n}`);
+      },
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.all).toHaveLength(0);
+    expect(refused).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(5000);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.latest().url).toBe('ws://host/stream?ticket=t2');
+  });
+
+  it('drops a ticket that arrives after the socket was closed for good', async () => {
+    let resolve!: (url: string) => void;
+    const { socket } = start({ url: () => new Promise<string>((r) => (resolve = r)) });
+    socket.close();
+    resolve('ws://host/stream?ticket=late');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeSocket.all).toHaveLength(0);
   });
 });

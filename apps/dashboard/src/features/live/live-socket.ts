@@ -7,6 +7,11 @@ import {
   type UpdateKind,
 } from '@furnace/contracts';
 
+/** The close code a stopping server sends its viewers (RFC 6455 "Service Restart"). */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
+/** Reconnect delay after a 1012 close: at once, spread over this many ms. */
+export const RESTART_RECONNECT_MS = 250;
+
 /** Connection status of docs/behaviour.md §4: 0 disconnected, 1 connected without data, 2 receiving data. */
 export type ConnectionStatus = 0 | 1 | 2;
 
@@ -21,16 +26,24 @@ export interface SocketLike {
 }
 
 export interface LiveSocketOptions {
-  /** The stream URL, asked again on every (re)connect: a viewer's token may have been renewed. */
-  url: () => string;
+  /**
+   * The stream URL, asked again on every (re)connect: it carries a single-use ticket bought just
+   * before (a promise), or for tests a fixed URL. A rejected promise counts as a refused connection.
+   */
+  url: () => string | Promise<string>;
   onStatus: (status: ConnectionStatus) => void;
   onFrame: (frame: DaqPayload) => void;
   onUpdate: (kind: UpdateKind) => void;
-  /** The socket closed without ever opening (refused upgrade, server down). */
-  onRefused?: () => void;
+  /**
+   * The socket closed without ever opening (refused upgrade, server down), or its URL could not be
+   * had (`error`: why, e.g. the ticket request's 403).
+   */
+  onRefused?: (error?: unknown) => void;
   createSocket?: (url: string) => SocketLike;
   heartbeatMs?: number;
   reconnectMs?: number;
+  /** After a close with code 1012 (the server is restarting): reconnect within this (random, so viewers spread out). */
+  restartReconnectMs?: number;
   log?: (message: string, detail?: unknown) => void;
 }
 
@@ -42,15 +55,18 @@ export interface LiveSocket {
   close(): void;
 }
 
-/** The live stream URL (docs/behaviour.md §7): same host, ws(s) after the page's protocol. */
-export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, token: string): string {
+/**
+ * The live stream URL: same host, ws(s) after the page's protocol, with a single-use ticket (valid
+ * 30 s) rather than a token or a code, which would live on in proxies' logs and the browser's history.
+ */
+export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researchId: string, ticket: string): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${location.host}/api/v1/research/dane/stream/${encodeURIComponent(researchId)}?ticket=${encodeURIComponent(ticket)}`;
 }
 
 /**
  * The live WebSocket client (docs/behaviour.md §7): sends STATUS on open and every heartbeat, parses each server
- * message, reconnects a while after any close. Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
+ * message, reconnects a while after any close (at once after 1012: the server is restarting). Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
  * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
  * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
  * five seconds of a running test.
@@ -58,6 +74,7 @@ export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researc
 export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS;
   const reconnectMs = options.reconnectMs ?? RECONNECT_DELAY_MS;
+  const restartReconnectMs = options.restartReconnectMs ?? RESTART_RECONNECT_MS;
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const log = options.log ?? ((message: string, detail?: unknown) => console.warn(message, detail ?? ''));
 
@@ -93,18 +110,44 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
     ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
   };
 
+  /** Counts connection attempts, so that a URL that arrives after a newer attempt began is dropped. */
+  let attempt = 0;
+
   const connect = () => {
     retry = null;
     if (closed) return;
+    const mine = ++attempt;
+    let url: string | Promise<string>;
+    try {
+      url = options.url();
+    } catch (error) {
+      return failed(error, false);
+    }
+    if (typeof url === 'string') return open(url);
+    url.then(
+      (resolved) => {
+        if (!closed && mine === attempt) open(resolved);
+      },
+      (error: unknown) => {
+        if (!closed && mine === attempt) failed(error, true);
+      },
+    );
+  };
+
+  const failed = (error: unknown, refused: boolean) => {
+    log('Live stream: cannot connect', error);
+    setStatus(0);
+    if (refused) options.onRefused?.(error);
+    scheduleReconnect();
+  };
+
+  const open = (url: string) => {
     let opened = false;
     let ws: SocketLike;
     try {
-      ws = createSocket(options.url());
+      ws = createSocket(url);
     } catch (error) {
-      log('Live stream: cannot connect', error);
-      setStatus(0);
-      scheduleReconnect();
-      return;
+      return failed(error, false);
     }
     socket = ws;
     ws.onopen = () => {
@@ -139,24 +182,28 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
       log('Live stream: socket error', event);
       setStatus(0);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       detach(ws);
       if (socket === ws) socket = null;
       if (heartbeat !== null) clearInterval(heartbeat);
       heartbeat = null;
       setStatus(0);
       if (!opened) options.onRefused?.();
-      scheduleReconnect();
+      // The instance is stopping: another one behind the proxy takes the viewer now, not in 5 s.
+      const restarting = (event as { code?: unknown } | null)?.code === SERVICE_RESTART_CLOSE_CODE;
+      scheduleReconnect(restarting ? Math.random() * restartReconnectMs : reconnectMs);
     };
   };
 
-  const scheduleReconnect = () => {
+  const scheduleReconnect = (delay = reconnectMs) => {
     if (closed || retry !== null) return;
-    retry = setTimeout(connect, reconnectMs);
+    retry = setTimeout(connect, delay);
   };
 
   const drop = () => {
     stopTimers();
+    // A ticket still being bought is for a connection nobody wants any more.
+    attempt++;
     const ws = socket;
     socket = null;
     if (ws) {

@@ -1,11 +1,12 @@
 import type { UpdateKind } from '@furnace/contracts';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { getToken } from '../../api/auth-token';
+import { streamTicketIssue } from '@furnace/api-client';
+import { unwrap } from '../../api/errors';
 import { createFrameSource, type FrameSource } from './frame-source';
 import { liveKeys } from './live-keys';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
-import type { ReadAuth } from './read-auth';
+import { type ReadAuth, readHeaders } from './read-auth';
 
 export interface LiveStream {
   /** Every DATA frame of the page's one socket, for every consumer (canvas, panel, curves). */
@@ -29,10 +30,11 @@ export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, research
 
 /**
  * One live socket per page for `researchId`, read with `auth` (the staff session's token or the
- * viewer token). `onRefused` runs when a connection closes before it opened: a viewer's token may
- * have expired, and the caller exchanges the code again.
+ * viewer token), each connection opened with a fresh single-use ticket. `onRefused` runs when a
+ * connection closes before it opened or no ticket is given: a viewer's token may have expired, and
+ * the caller exchanges the code again.
  */
-export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: () => void }): LiveStream {
+export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: (error?: unknown) => void }): LiveStream {
   const queryClient = useQueryClient();
   const [frames] = useState(createFrameSource);
   const [status, setStatus] = useState<ConnectionStatus>(0);
@@ -44,16 +46,33 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
 
   useEffect(() => {
     if (!options.enabled) return undefined;
+    // A connection that opens after an earlier one was lost (a restart, the network): frames of
+    // the time between were not received; the curves read the history again (FrameSource.subscribeGap).
+    let everOpen = false;
+    let lost = false;
+    const onStatus = (next: ConnectionStatus) => {
+      setStatus(next);
+      if (next === 0) {
+        lost = everOpen;
+        return;
+      }
+      everOpen = true;
+      if (lost) {
+        lost = false;
+        frames.markGap();
+      }
+    };
     const live = connectLiveSocket({
-      url: () => {
-        const current = latest.current.auth;
-        const token = current.kind === 'viewer' ? current.token : (getToken() ?? '');
-        return streamUrl(window.location, researchId, token);
+      // A single-use ticket for each (re)connection, bought with the staff session or the viewer
+      // token: neither ever appears in the socket's URL.
+      url: async () => {
+        const { ticket } = await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) }));
+        return streamUrl(window.location, researchId, ticket);
       },
-      onStatus: setStatus,
+      onStatus,
       onFrame: (frame) => frames.push(frame),
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
-      onRefused: () => latest.current.onRefused?.(),
+      onRefused: (error) => latest.current.onRefused?.(error),
     });
     socket.current = live;
     return () => {

@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Stack, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { changePassword } from '../../api/users';
+import { setToken } from '../../api/auth-token';
+import { changePassword, currentUserQueryOptions, logIn } from '../../api/users';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { useErrorText } from '../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -60,8 +61,13 @@ export function ChangePasswordForm({ onSubmit }: { onSubmit: (values: ChangePass
 
 export function PasswordTab() {
   const { t } = useTranslation();
+  const { data: me } = useQuery(currentUserQueryOptions());
   const change = useMutation({
-    mutationFn: (values: ChangePasswordValues) => changePassword(values.current_password, values.new_password),
+    // A new password revokes every token issued before, this session's too: sign in again with it.
+    mutationFn: async (values: ChangePasswordValues) => {
+      await changePassword(values.current_password, values.new_password);
+      if (me) setToken(await logIn(me.email, values.new_password));
+    },
     onSuccess: () => notifySuccess(t('settings.passwordUpdated')),
     onError: (error) => notifyError(error),
   });

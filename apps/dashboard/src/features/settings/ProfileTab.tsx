@@ -6,11 +6,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { userKeys } from '../../api/keys';
 import { updateMe, type User } from '../../api/users';
+import { PasswordField } from '../../components/PasswordField';
 import { useErrorText } from '../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { FULL_NAME_MAX_LENGTH, profileSchema, type ProfileValues } from '../../lib/validation';
 
-const toValues = (user: User): ProfileValues => ({ full_name: user.full_name ?? '', email: user.email });
+const toValues = (user: User): ProfileValues => ({ full_name: user.full_name ?? '', email: user.email, current_password: '' });
 
 /** My profile: full name and e-mail, shown; Edit turns them into inputs with Save and Cancel. */
 export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values: ProfileValues) => Promise<boolean> }) {
@@ -25,10 +26,12 @@ export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values:
     formState: { errors, isDirty, isSubmitting, isValid },
   } = useForm({ mode: 'onTouched', resolver: zodResolver(profileSchema), defaultValues: toValues(user) });
   const email = useWatch({ control, name: 'email' });
+  const currentPassword = useWatch({ control, name: 'current_password' });
+  const emailChanges = (email ?? '').trim().toLowerCase() !== user.email;
 
   const submit = async (values: ProfileValues) => {
     if (await onSubmit(values)) {
-      reset(values);
+      reset({ ...values, current_password: '' });
       setEditing(false);
     }
   };
@@ -61,6 +64,14 @@ export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values:
               error={errorText(errors.email)}
               required
             />
+            {emailChanges && (
+              <PasswordField
+                {...register('current_password')}
+                label={t('auth.currentPasswordForEmail')}
+                autoComplete="current-password"
+                required
+              />
+            )}
           </>
         ) : (
           <>
@@ -71,7 +82,7 @@ export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values:
         <Group gap="sm">
           {editing ? (
             <>
-              <Button type="submit" disabled={!isDirty || !email || !isValid || isSubmitting} loading={isSubmitting}>
+              <Button type="submit" disabled={!isDirty || !email || !isValid || isSubmitting || (emailChanges && !currentPassword)} loading={isSubmitting}>
                 {t('settings.save')}
               </Button>
               <Button variant="default" onClick={cancel} disabled={isSubmitting}>
@@ -106,7 +117,11 @@ export function ProfileTab({ user }: { user: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const update = useMutation({
-    mutationFn: (values: ProfileValues) => updateMe({ full_name: values.full_name.trim(), email: values.email.trim() }),
+    mutationFn: (values: ProfileValues) => {
+      const email = values.email.trim();
+      const changesEmail = email.toLowerCase() !== user.email;
+      return updateMe({ full_name: values.full_name.trim(), email, ...(changesEmail ? { current_password: values.current_password ?? '' } : {}) });
+    },
     onSuccess: (saved) => {
       queryClient.setQueryData(userKeys.me(), saved);
       notifySuccess(t('settings.userUpdated'));

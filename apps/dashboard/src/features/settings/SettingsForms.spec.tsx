@@ -9,10 +9,11 @@ const USER = {
   full_name: 'Jan',
   is_active: true,
   is_superuser: false,
+  must_change_password: false,
 };
 
 describe('ProfileForm', () => {
-  it('shows the profile; Edit gives inputs; Save only after a change and with an e-mail', async () => {
+  it('shows the profile; Edit gives inputs; Save only after a change, with an e-mail, and the current password when the e-mail changes', async () => {
     const onSubmit = jest.fn((_values: unknown) => Promise.resolve(true));
     const { user } = await renderUi(<ProfileForm user={USER} onSubmit={onSubmit} />);
     expect(screen.getByText('jan@example.com')).toBeInTheDocument();
@@ -28,9 +29,13 @@ describe('ProfileForm', () => {
     await user.type(email, 'jan.nowak@example.com');
     const fullName = screen.getByRole('textbox', { name: /^Full name/ });
     expect(fullName).toHaveAttribute('maxLength', '30');
+    // A new e-mail needs the current password (the API refuses the change without it).
+    const current = await screen.findByLabelText(/^Obecne hasło/);
+    expect(save).toBeDisabled();
+    await user.type(current, 'jans-password-1');
     await waitFor(() => expect(save).toBeEnabled());
     await user.click(save);
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ full_name: 'Jan', email: 'jan.nowak@example.com' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ full_name: 'Jan', email: 'jan.nowak@example.com', current_password: 'jans-password-1' }));
     expect(await screen.findByRole('button', { name: 'Edit' })).toBeInTheDocument();
   });
 

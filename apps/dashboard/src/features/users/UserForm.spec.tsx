@@ -8,6 +8,7 @@ const USER = {
   full_name: 'Ewa',
   is_active: true,
   is_superuser: false,
+  must_change_password: false,
 };
 
 describe('UserForm', () => {

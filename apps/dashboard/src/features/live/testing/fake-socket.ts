@@ -36,10 +36,10 @@ export class FakeSocket implements SocketLike {
     this.onmessage?.({ data: typeof message === 'string' ? message : JSON.stringify(message) });
   }
 
-  /** The server (or the network) ends the connection. */
-  drop(): void {
+  /** The server (or the network) ends the connection; `code` is the close frame's (1006: none). */
+  drop(code = 1006): void {
     this.closed = true;
-    this.onclose?.({});
+    this.onclose?.({ code });
   }
 
   fail(): void {

@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAIN } from '../system';
+import { listeningSockets, type SecuredSystem, startSecuredSystem } from './support';
+
+/*
+ * The embedded PGlite checks no password: whoever reaches its wire protocol owns every row. It must
+ * be reachable by the system's own process only, not by another user of the machine.
+ */
+
+describe('security: the embedded database (PGlite)', () => {
+  let sys: SecuredSystem;
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm test builds it first (tsc -b)`);
+    sys = await startSecuredSystem();
+  });
+  afterAll(async () => {
+    expect(await sys?.proc.stop()).toBe(0);
+  });
+
+  it('is reachable only by this process: a 0600 Unix socket in a 0700 directory, no TCP port', async () => {
+    // As an operator might leave ./data: readable by everyone.
+    chmodSync(sys.dataDir, 0o755);
+    const socket = join(sys.dataDir, 'run', '.s.PGSQL.5432');
+    expect(statSync(socket).isSocket()).toBe(true);
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+    expect(statSync(join(sys.dataDir, 'run')).mode & 0o777).toBe(0o700);
+    expect(sys.proc.output()).toContain(`Embedded PostgreSQL (PGlite) on the Unix socket ${socket}`);
+
+    // The process listens on the HTTP port and the broker's port, and on nothing else a local user could dial.
+    const port = Number(new URL(sys.proc.url).port);
+    expect(listeningSockets(sys.proc.child.pid!).map((l) => l.port)).toEqual([port, sys.mqttPort].sort((a, b) => a - b));
+
+    // Another local user (nobody) trying the socket is refused by the kernel. Only root can act as
+    // another user; run unprivileged, the modes above are what that user would meet.
+    if (process.getuid?.() === 0) {
+      const attempt = `require('net').connect(${JSON.stringify(socket)}).on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(0)})`;
+      const out = execFileSync(process.execPath, ['-e', attempt], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
+      expect(out).toBe('EACCES');
+    }
+
+    // The system itself still works: nothing was changed by the attempts.
+    const researchId = await sys.research('Po próbie');
+    expect(await sys.rows(researchId)).toEqual([]);
+  });
+});
