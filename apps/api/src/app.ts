@@ -50,10 +50,10 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: LoggerServ
   const server = express();
   server.set('case sensitive routing', true);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps), new ExpressAdapter(server), { logger, bodyParser: false });
-  // First: once the process stops, every request is answered 503 (see ShutdownGate).
-  app.use(app.get(ShutdownGate).middleware);
   app.use(requestLog());
   app.use(securityHeaders({ frameAncestors: deps.config.frameAncestors }));
+  // Before any route: once the process stops, every request is answered 503 (see ShutdownGate).
+  app.use(app.get(ShutdownGate).middleware);
   app.use(`/${API_PREFIX}`, compressResponses());
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '64kb', extended: false });

@@ -322,7 +322,8 @@ describe('the live layout', () => {
       expect(gap).not.toHaveBeenCalled();
       act(() => socket.drop(1012));
       act(() => jest.advanceTimersByTime(250));
-      expect(FakeSocket.all).toHaveLength(2);
+      // The next connection first buys its ticket.
+      await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
       act(() => FakeSocket.latest().open());
       expect(gap).toHaveBeenCalledTimes(1);
     } finally {
