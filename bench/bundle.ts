@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { ROOT } from '@furnace/testing';
@@ -60,9 +60,21 @@ function wireGet(url: string): Promise<{ wire: number; encoding: string; status:
   });
 }
 
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return t;
+}
+
 export async function runBundle(services: BenchServices, log: (line: string) => void): Promise<BundleResult> {
-  if (!existsSync(MANIFEST)) {
-    log('  building the dashboard (no build manifest)…');
+  // As `npm start` decides: rebuilt when the dashboard's sources (or the libraries it uses) are newer than its build.
+  const sources = Math.max(...['apps/dashboard/src', 'libs/contracts/src', 'libs/api-client/src'].map((dir) => newest(join(ROOT, dir))));
+  if (!existsSync(MANIFEST) || statSync(MANIFEST).mtimeMs < sources) {
+    log('  building the dashboard (its build is missing or older than its sources)…');
     const build = spawnSync('npm', ['run', 'build', '-w', '@furnace/dashboard-app'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('dashboard build failed');
   }

@@ -1,14 +1,17 @@
 import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { DaqPayload } from '@furnace/contracts';
+import { type DaqPayload, daqPayloadSchema } from '@furnace/contracts';
 import { realArrayLiteral } from '../../apps/ingest/src/readings.repository';
 import { createFrameGenerator } from '@furnace/simulator';
 
-/** `count` simulated frames of `channels` thermocouples, `1 / rate` seconds apart from `from`. */
+/**
+ * `count` simulated frames of `channels` thermocouples, `1 / rate` seconds apart from `from`, as the
+ * ingest keeps them (the simulator's broken thermocouple nulled and flagged).
+ */
 export function simulatedFrames(count: number, channels: number, rate = 1, from = 0): DaqPayload[] {
   const generate = createFrameGenerator({ channels, seed: 834 });
-  return Array.from({ length: count }, (_, i) => generate(from + i / rate));
+  return Array.from({ length: count }, (_, i) => daqPayloadSchema.parse(generate(from + i / rate)));
 }
 
 /**

@@ -234,6 +234,13 @@ describe('rollups agree with the frames', () => {
       check('thermo:11', (f) => f.thermocouples_out?.[10]);
       check('category:A:max', (f) => category(f, MARKERS, 'A')?.max);
       check('category:B:mean', (f) => category(f, MARKERS, 'B')?.mean);
+      // Many thermocouples asked for are read another way (whole arrays): the same values.
+      const many = await get(`from=${from}&to=${to}&points=${points}&thermo_ids=${Array.from({ length: 80 }, (_, i) => i + 1).join(',')}`);
+      expect(many.time).toEqual(history.time);
+      for (const key of ['thermo:3', 'thermo:11', 'pk', 'category:A:max']) {
+        expect({ what, key, series: many.series.find((s) => s.key === key) }).toEqual({ what, key, series: history.series.find((s) => s.key === key) });
+      }
+      expect(many.series.filter((s) => s.key.startsWith('thermo:')).map((s) => s.key)).toEqual(Array.from({ length: CHANNELS }, (_, i) => `thermo:${i + 1}`));
     }
   });
 

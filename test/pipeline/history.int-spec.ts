@@ -148,7 +148,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     expect(foreign.status).toBe(403);
     expect((await get(`/api/v1/research/${researchId}/history.csv`, viewerTokenFor(api, otherCode, other))).status).toBe(403);
     expect((await get(`/api/v1/research/${randomUUID()}/history`)).body).toEqual({ detail: 'Research not found' });
-    const bad = await get(`/api/v1/research/${researchId}/history?points=1&from=-1`);
+    const bad = await get(`/api/v1/research/${researchId}/history?points=1&from=-3601`);
     expect(bad.status).toBe(422);
     expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.from', 'query.points']);
     expect((await get(`/api/v1/research/${researchId}/history?from=10&to=5`)).status).toBe(422);
@@ -171,20 +171,20 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     const text = res.body as string;
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c');
+    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;faults;observations');
     expect(lines).toHaveLength(10_002); // header, 10 000 frames, the empty string after the last CRLF
     expect(lines[10_001]).toBe('');
     const row = lines[2]!.split(';');
     expect(row[0]).toBe('1');
     expect(row[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(row.slice(2)).toEqual(['', '1,5', '17', '500,01', '20,001', '21', '30']);
-    expect(lines[1]!.split(';').slice(6)).toEqual(['20', '21', '']);
+    expect(row.slice(2)).toEqual(['', '1,5', '17', '500,01', '20,001', '21', '30', '', '']);
+    expect(lines[1]!.split(';').slice(6)).toEqual(['20', '21', '', '', '']);
 
     const point = await get(`/api/v1/research/${researchId}/history.csv?decimal=point&from=1&to=2`);
     expect(point.text.slice(1).split('\r\n')).toEqual([
-      'time_s,ts_utc,daq_ts_utc,radiance_kw_m2,pressure_pa,pk_c,thermo_1_c,thermo_2_c,thermo_3_c',
-      expect.stringMatching(/^1,[^,]+,,1\.5,17,500\.01,20\.001,21,30$/),
-      expect.stringMatching(/^2,[^,]+,,1\.5,17,500\.02,20\.002,21,$/),
+      'time_s,ts_utc,daq_ts_utc,radiance_kw_m2,pressure_pa,pk_c,thermo_1_c,thermo_2_c,thermo_3_c,faults,observations',
+      expect.stringMatching(/^1,[^,]+,,1\.5,17,500\.01,20\.001,21,30,,$/),
+      expect.stringMatching(/^2,[^,]+,,1\.5,17,500\.02,20\.002,21,,,$/),
       '',
     ]);
     expect((await get(`/api/v1/research/${researchId}/history.csv?decimal=semicolon`)).status).toBe(422);

@@ -10,6 +10,7 @@ import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
 import { Revocations } from './auth/revocations';
+import { CriteriaModule } from './criteria/criteria.module';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
@@ -68,6 +69,7 @@ export class AppModule {
         ResearchModule,
         EmailsModule,
         ThermoModule,
+        CriteriaModule,
       ],
     };
   }

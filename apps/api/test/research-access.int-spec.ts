@@ -14,10 +14,12 @@ interface Ids {
   url: string;
   email: string;
   config: string;
+  observation: string;
+  exclusion: string;
 }
 interface Route {
   name: string;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: (ids: Ids) => string;
   body?: (ids: Ids) => object;
   /** Which callers get in (any 2xx, or 404/409/422/502 after passing the gate); the rest must get 401 or 403. */
@@ -48,6 +50,14 @@ const ROUTES: Route[] = [
   { name: 'config file', method: 'get', path: (i) => `/api/v1/research/thermo/${i.config}/config`, allowed: staff },
   { name: 'config markers', method: 'get', path: (i) => `/api/v1/research/thermo/${i.config}/coords`, allowed: readers },
   { name: 'research markers', method: 'get', path: (i) => `/api/v1/research/${i.research}/thermo/coords`, allowed: readers },
+  { name: 'list observations', method: 'get', path: (i) => `/api/v1/research/${i.research}/observations`, allowed: readers },
+  { name: 'record observation', method: 'post', path: (i) => `/api/v1/research/${i.research}/observations`, body: () => ({ time: 10, kind: 'note', note: 'n' }), allowed: staff },
+  { name: 'change observation', method: 'patch', path: (i) => `/api/v1/research/observations/${i.observation}`, body: () => ({ visible_to_clients: true }), allowed: staff },
+  { name: 'delete observation', method: 'delete', path: (i) => `/api/v1/research/observations/${i.observation}`, allowed: staff },
+  { name: 'list exclusions', method: 'get', path: (i) => `/api/v1/research/${i.research}/exclusions`, allowed: readers },
+  { name: 'exclude thermocouple', method: 'post', path: (i) => `/api/v1/research/${i.research}/exclusions`, body: () => ({ thermo_id: 2, from_time: 60, reason: 'r' }), allowed: staff },
+  { name: 'delete exclusion', method: 'delete', path: (i) => `/api/v1/research/exclusions/${i.exclusion}`, allowed: staff },
+  { name: 'criteria', method: 'get', path: (i) => `/api/v1/research/${i.research}/criteria`, allowed: readers },
   { name: 'measurement types', method: 'get', path: () => '/api/v1/measurement-types', allowed: CALLERS },
 ];
 
@@ -70,7 +80,10 @@ describe('research access-control matrix', () => {
     const config = (await uploadConfig(api, tokens.user, r.id, SPECIMEN_PNG)).body.id;
     // A spare e-mail record the matrix may change freely (the client's code must stay valid).
     const email = (await addClient(api, tokens.user, r.id, 'spare@example.com')).id;
-    ids = { research: r.id, url, email, config };
+    const observation = (await api.http.post(`/api/v1/research/${r.id}/observations`).set(auth(tokens.user)).send({ time: 5, kind: 'cotton_pad' })).body.id;
+    const exclusion = (await api.http.post(`/api/v1/research/${r.id}/exclusions`).set(auth(tokens.user)).send({ thermo_id: 1, from_time: 0, reason: 'wire' })).body.id;
+    if (!observation || !exclusion) throw new Error('observation or exclusion not created');
+    ids = { research: r.id, url, email, config, observation, exclusion };
   });
   afterAll(() => api?.close());
 

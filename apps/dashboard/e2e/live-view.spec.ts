@@ -32,6 +32,8 @@ async function createResearch(request: APIRequestContext, options: { startAt: Da
       is_radiance: true,
       is_furnance: true,
       is_pressure: true,
+      // The spec's absolute critical values: what the category lines below compare with.
+      criteria_basis: 'absolute',
     },
   });
   expect(created.ok(), await created.text()).toBeTruthy();

@@ -205,7 +205,8 @@ export class IngestService {
       const now = Date.now();
       if (now < status.window.startAt.getTime() || now > status.window.endAt.getTime()) this.metrics.outsideWindow.inc();
     }
-    const frame: Pending = { researchId, payload, ack, receivedAt: performance.now(), published: false };
+    if (payload.faults) this.metrics.channelFaults.inc(payload.faults.length);
+    const frame: Pending = { researchId, payload, ack, receivedAt: performance.now(), arrivedAt: new Date(), published: false };
     if (this.degraded) return this.holdInBuffer(frame);
     this.writer.add(frame);
     this.updateDepth();

@@ -32,6 +32,7 @@ export class IngestMetrics {
   readonly duplicates: Counter;
   readonly refused: Counter<'reason'>;
   readonly outsideWindow: Counter;
+  readonly channelFaults: Counter;
   readonly dropped: Counter;
   readonly deadLettersDropped: Counter;
   readonly busPublishFailed: Counter;
@@ -65,6 +66,13 @@ export class IngestMetrics {
       new Counter({
         name: 'furnace_ingest_frames_outside_window_total',
         help: "Frames received outside their research's start_at..end_at (stored anyway)",
+        registers,
+      }),
+    );
+    this.channelFaults = reuse(registry, 'furnace_ingest_channel_faults_total', () =>
+      new Counter({
+        name: 'furnace_ingest_channel_faults_total',
+        help: 'Thermocouple channels out of range (a broken thermocouple): nulled and flagged, the rest of the frame kept',
         registers,
       }),
     );

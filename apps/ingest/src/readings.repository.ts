@@ -8,6 +8,8 @@ const ROLLUP_CTES = `${channelRollupCtes('src')},\n${categoryRollupCtes('src')}`
 export interface FrameRow {
   researchId: string;
   payload: DaqPayload;
+  /** The ingest's wall clock when the frame arrived (stored as received_at: the history's time of day without a DAQ `ts`). */
+  arrivedAt?: Date;
 }
 
 export interface DeadLetterRow {
@@ -69,9 +71,11 @@ export class ReadingsRepository {
     if (frames.length === 0) return new Set();
     const values: unknown[] = [];
     const tuples: string[] = [];
-    for (const { researchId, payload } of frames) {
+    for (const { researchId, payload, arrivedAt } of frames) {
       const n = values.length;
-      tuples.push(`($${n + 1}::uuid, $${n + 2}::float8, $${n + 3}::timestamptz, $${n + 4}::real, $${n + 5}::real, $${n + 6}::real, $${n + 7}::real[])`);
+      tuples.push(
+        `($${n + 1}::uuid, $${n + 2}::float8, $${n + 3}::timestamptz, $${n + 4}::real, $${n + 5}::real, $${n + 6}::real, $${n + 7}::real[], $${n + 8}::smallint[], $${n + 9}::timestamptz)`,
+      );
       values.push(
         researchId,
         payload.time,
@@ -80,6 +84,8 @@ export class ReadingsRepository {
         payload.pressure ?? null,
         payload.pk ?? null,
         payload.thermocouples_out ? realArrayLiteral(payload.thermocouples_out) : null,
+        payload.faults ? `{${payload.faults.join(',')}}` : null,
+        arrivedAt ?? null,
       );
     }
     // ON CONFLICT without a target: the same statement works on the plain table (key research_id, time)
@@ -87,9 +93,9 @@ export class ReadingsRepository {
     // The rollups are updated by the same statement, from the rows it inserted (see @furnace/db rollups).
     const result = await this.pool.query<{ research_id: string; time: number }>(
       `WITH src AS (
-         INSERT INTO reading (research_id, "time", ts, daq_ts, radiance, pressure, pk, thermocouples)
-         SELECT v.research_id, v.t, r.start_at + v.t * INTERVAL '1 second', v.daq_ts, v.radiance, v.pressure, v.pk, v.thermocouples
-         FROM (VALUES ${tuples.join(', ')}) AS v(research_id, t, daq_ts, radiance, pressure, pk, thermocouples)
+         INSERT INTO reading (research_id, "time", ts, daq_ts, radiance, pressure, pk, thermocouples, faults, received_at)
+         SELECT v.research_id, v.t, r.start_at + v.t * INTERVAL '1 second', v.daq_ts, v.radiance, v.pressure, v.pk, v.thermocouples, v.faults, v.received_at
+         FROM (VALUES ${tuples.join(', ')}) AS v(research_id, t, daq_ts, radiance, pressure, pk, thermocouples, faults, received_at)
          JOIN research r ON r.id = v.research_id
          ON CONFLICT DO NOTHING
          RETURNING research_id, "time", radiance, pressure, pk, thermocouples),

@@ -41,7 +41,7 @@ function hostileMessages(count: number, researchTopic: string, badTopics: string
             'frame',
             42,
             null,
-            { time: -1 },
+            { time: -3601 },
             { time: 1e12 },
             { time: 1, pk: 5000 },
             { time: 1, pk: -300 },

@@ -103,7 +103,7 @@ describe('parseDaqMessage', () => {
     ['"STATUS"', 'payload: expected a JSON object, got string'],
     ['{}', 'time: required'],
     ['{"time":"754"}', 'time: expected number, got string'],
-    ['{"time":-1}', 'time: -1 is outside the plausible range 0..2592000 s'],
+    ['{"time":-3600.5}', 'time: -3600.5 is outside the plausible range -3600..2592000 s'],
     ['{"time":1,"pk":"812.4"}', 'pk: expected number or null, got string'],
     ['{"time":1,"radiance":{"value":1.8}}', 'radiance: expected number or null, got object'],
     ['{"time":1,"pressure":[14.2]}', 'pressure: expected number or null, got array'],
@@ -113,7 +113,7 @@ describe('parseDaqMessage', () => {
     ['{"time":1,"thermocouples_out":[{"t":[{"x":1}]}]}', 'thermocouples_out[0]: expected number or null, got object'],
     ['{"time":1,"thermocouples_out":{"0":21.4}}', 'thermocouples_out: expected array, got object'],
     ['{"time":1,"thermocouples_out":null}', 'thermocouples_out: expected array, got null'],
-    ['{"time":1,"thermocouples_out":[20,-300]}', 'thermocouples_out[1]: -300 is outside the plausible range -273.15..3000 °C'],
+    ['{"time":1,"faults":[0]}', 'faults[0]: Too small: expected number to be >=1'],
     ['{"time":1,"pk":3000.5}', 'pk: 3000.5 is outside the plausible range -273.15..3000 °C'],
     ['{"time":1,"radiance":20000}', 'radiance: 20000 is outside the plausible range -100..10000 kW/m²'],
     ['{"time":1,"ts":"2025-03-14 09:26"}', 'ts: "2025-03-14 09:26" is not an ISO 8601 date-time with offset'],
@@ -121,6 +121,26 @@ describe('parseDaqMessage', () => {
     ['{"time":1,"ts":1710408413}', 'ts: expected ISO 8601 date-time string, got number'],
   ])('refuses %s as invalid_payload naming the field', (text, message) => {
     expect(rejected(parseDaqMessage(text))).toEqual({ reason: 'invalid_payload', message });
+  });
+
+  it('keeps a frame with a broken thermocouple: that channel becomes null and is listed in faults', () => {
+    const text = '{"time":61,"pk":640.2,"pressure":17,"thermocouples_out":[21.4,3276.7,22.1,-300]}';
+    expect(parseDaqMessage(text)).toEqual({
+      ok: true,
+      payload: { time: 61, pk: 640.2, pressure: 17, thermocouples_out: [21.4, null, 22.1, null], faults: [2, 4] },
+    });
+  });
+
+  it('keeps faults through a second parse (bus, live socket) and omits them when there are none', () => {
+    const first = parseDaqMessage('{"time":1,"thermocouples_out":[3276.7,20]}');
+    expect(first.ok && first.payload.faults).toEqual([1]);
+    const again = daqPayloadSchema.parse(JSON.parse(JSON.stringify(first.ok && first.payload)));
+    expect(again).toEqual({ time: 1, thermocouples_out: [null, 20], faults: [1] });
+    expect(daqPayloadSchema.parse({ time: 1, thermocouples_out: [20], faults: [] })).toEqual({ time: 1, thermocouples_out: [20] });
+  });
+
+  it('accepts frames before ignition down to one hour', () => {
+    expect(parseDaqMessage('{"time":-3600,"thermocouples_out":[19.8]}')).toEqual({ ok: true, payload: { time: -3600, thermocouples_out: [19.8] } });
   });
 
   it('accepts the plausibility limits themselves', () => {

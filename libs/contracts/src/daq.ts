@@ -34,21 +34,24 @@ export const MAX_CHANNELS = 1024;
 export const MAX_DAQ_PAYLOAD_BYTES = 64 * 1024;
 
 /*
- * Physical plausibility bounds. A value outside them is a sensor or DAQ fault, not a reading,
- * and the whole frame is refused (and dead-lettered by the ingest) rather than drawn on a chart.
+ * Physical plausibility bounds. A value outside them is a sensor or DAQ fault, not a reading.
+ * A thermocouple channel outside them is a broken thermocouple (an open circuit reads over-range,
+ * e.g. 3276.7): that channel becomes null and its thermo_id is listed in the frame's `faults`; the
+ * frame is kept. Any other field outside them refuses the whole frame (dead-lettered by the ingest).
  * - temperatures (`pk`, `thermocouples_out`): -273.15 °C (absolute zero) to 3000 °C (far above any
  *   furnace: the ISO 834 curve reaches ~1150 °C after 6 h; thermocouple types top out near 2300 °C);
  * - `radiance`: -100 to 10 000 kW/m² (a black body at 3000 °C emits ~6 500 kW/m²; a little below
  *   zero is allowed for the zero drift of radiometers);
  * - `pressure`: -200 000 to 200 000 Pa (furnace pressure is tens of Pa relative to ambient; the
  *   range also covers a DAQ that reports absolute pressure, ~101 kPa);
- * - `time`: 0 to 30 days in seconds (a fire test lasts hours; a larger value is a broken clock).
+ * - `time`: -1 h to 30 days in seconds (a fire test lasts hours; a larger value is a broken clock;
+ *   the DAQ may send frames before ignition, with negative time, from which T0 is taken).
  */
 export const DAQ_BOUNDS = Object.freeze({
   temperature: Object.freeze({ min: -273.15, max: 3000, unit: '°C' }),
   radiance: Object.freeze({ min: -100, max: 10_000, unit: 'kW/m²' }),
   pressure: Object.freeze({ min: -200_000, max: 200_000, unit: 'Pa' }),
-  time: Object.freeze({ min: 0, max: 30 * 24 * 3600, unit: 's' }),
+  time: Object.freeze({ min: -3600, max: 30 * 24 * 3600, unit: 's' }),
 });
 
 interface Bounds {
@@ -78,6 +81,34 @@ function reading(bounds: Bounds) {
   return boundedNumber(bounds, 'number or null').nullable();
 }
 
+/** A thermocouple channel: any finite number (range checked by flagFaultyChannels) or null. */
+const channelReading = z
+  .number({ error: (issue) => `expected number or null, got ${describeValue(issue.input)}` })
+  .nullable();
+
+/**
+ * Nulls each thermocouple channel outside DAQ_BOUNDS.temperature and lists its thermo_id in `faults`
+ * (merged with any the payload carried, ascending, omitted when empty). Idempotent, so a payload
+ * parsed again downstream (bus, live socket) keeps its faults.
+ */
+function flagFaultyChannels<T extends { thermocouples_out?: (number | null)[] | undefined; faults?: number[] | undefined }>(payload: T): T {
+  const channels = payload.thermocouples_out;
+  let faults: Set<number> | null = payload.faults && payload.faults.length > 0 ? new Set(payload.faults) : null;
+  if (channels) {
+    const { min, max } = DAQ_BOUNDS.temperature;
+    for (let i = 0; i < channels.length; i++) {
+      const v = channels[i];
+      if (v !== null && v !== undefined && (v < min || v > max)) {
+        channels[i] = null;
+        (faults ??= new Set()).add(i + 1);
+      }
+    }
+  }
+  if (faults) payload.faults = [...faults].sort((a, b) => a - b);
+  else delete payload.faults;
+  return payload;
+}
+
 export const daqPayloadSchema = z.object({
   /** Seconds since the test started. */
   time: boundedNumber(DAQ_BOUNDS.time, 'number'),
@@ -87,9 +118,12 @@ export const daqPayloadSchema = z.object({
   pressure: reading(DAQ_BOUNDS.pressure).optional(),
   /** Mean furnace temperature, °C. */
   pk: reading(DAQ_BOUNDS.temperature).optional(),
-  /** °C; index i is thermocouple `thermo_id = i + 1`; null where a channel has no reading. */
+  /**
+   * °C; index i is thermocouple `thermo_id = i + 1`; null where a channel has no reading. Any finite
+   * number is accepted here: a channel outside DAQ_BOUNDS.temperature is nulled and flagged below.
+   */
   thermocouples_out: z
-    .array(reading(DAQ_BOUNDS.temperature), {
+    .array(channelReading, {
       error: (issue) => `expected array, got ${describeValue(issue.input)}`,
     })
     .max(MAX_CHANNELS, {
@@ -107,9 +141,17 @@ export const daqPayloadSchema = z.object({
           : `expected ISO 8601 date-time string, got ${describeValue(issue.input)}`,
     })
     .optional(),
+  /**
+   * thermo_ids whose channel was out of range (its value nulled), ascending; omitted when none.
+   * Set by the parse below; a DAQ that detects a broken thermocouple itself may send it too.
+   */
+  faults: z
+    .array(z.int().min(1).max(MAX_CHANNELS), { error: (issue) => `expected array of thermo_ids, got ${describeValue(issue.input)}` })
+    .max(MAX_CHANNELS)
+    .optional(),
 }, {
   error: (issue) => `expected a JSON object, got ${describeValue(issue.input)}`,
-});
+}).transform(flagFaultyChannels);
 // Unknown fields are stripped (z.object's default): a newer DAQ may send more than we read.
 
 export type DaqPayload = z.output<typeof daqPayloadSchema>;

@@ -21,7 +21,7 @@ describe('live socket messages', () => {
   it('uses the intervals of docs/behaviour.md §9', () => {
     expect(HEARTBEAT_INTERVAL_MS).toBe(5000);
     expect(RECONNECT_DELAY_MS).toBe(5000);
-    expect(UPDATE_KINDS).toEqual(['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE']);
+    expect(UPDATE_KINDS).toEqual(['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE', 'OBSERVATION']);
   });
 
   it('recognises the client heartbeat', () => {
@@ -71,9 +71,9 @@ describe('bus', () => {
   });
 
   it('refuses what another process must not have sent', () => {
-    expect(parseBusMessage('{"type":"frame","research_id":"' + ID + '","payload":{"time":-5}}')).toEqual({
+    expect(parseBusMessage('{"type":"frame","research_id":"' + ID + '","payload":{"time":-3605}}')).toEqual({
       ok: false,
-      error: 'payload.time: -5 is outside the plausible range 0..2592000 s',
+      error: 'payload.time: -3605 is outside the plausible range -3600..2592000 s',
     });
     expect(parseBusMessage(`{"type":"update","research_id":"${ID}"}`).ok).toBe(false);
     expect(parseBusMessage('{"type":"delete"}').ok).toBe(false);

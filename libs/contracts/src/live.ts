@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { daqPayloadSchema } from './daq';
+import { DAQ_BOUNDS, daqPayloadSchema } from './daq';
 import { describeValue, formatPath } from './describe-value';
 import { normaliseResearchId, researchIdSchema } from './research-id';
 
@@ -18,8 +18,11 @@ export function isClientStatusMessage(data: string): boolean {
   return data.trim() === CLIENT_STATUS_MESSAGE;
 }
 
-/** What staff changed; the client refetches the research, its stream links, or its thermocouple configs. */
-export const UPDATE_KINDS = ['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE'] as const;
+/**
+ * What staff changed; the client refetches the research (also its test profile, T0 and thermocouple
+ * exclusions), its stream links, its thermocouple configs, or its observations.
+ */
+export const UPDATE_KINDS = ['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE', 'OBSERVATION'] as const;
 export type UpdateKind = (typeof UPDATE_KINDS)[number];
 export const updateKindSchema = z.enum(UPDATE_KINDS);
 
@@ -27,8 +30,8 @@ export const liveStatusDataSchema = z.object({
   research_id: researchIdSchema,
   /** The server's clock, ISO 8601. */
   server_time: z.iso.datetime({ offset: true }),
-  /** `time` of the last frame of this research, seconds since start; null before the first one. */
-  last_time: z.number().min(0).nullable(),
+  /** `time` of the last frame of this research, seconds since start (negative before ignition); null before the first one. */
+  last_time: z.number().min(DAQ_BOUNDS.time.min).nullable(),
 });
 export type LiveStatusData = z.output<typeof liveStatusDataSchema>;
 

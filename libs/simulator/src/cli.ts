@@ -1,13 +1,17 @@
-// `npm run simulate -- --research <id> [--channels 60] [--rate 1] [--speed 10] [--mqtt URL]`:
+// `npm run simulate -- --research <id> [--profile door-ei2-60] [--rate 1] [--speed 10] [--mqtt URL]`:
 // publishes realistic furnace frames for one research, as a lab's DAQ would.
 import { parseArgs } from 'node:util';
 import { isResearchId, MAX_CHANNELS } from '@furnace/contracts';
 import { startSimulator } from './publisher';
+import { DEFAULT_SPECIMEN, SPECIMEN_PROFILES, specimenProfile } from './specimens';
 
 const USAGE = `Usage: npm run simulate -- --research <research id> [options]
 
   --research <id>     the research (UUID) whose topic furnace/<id>/data is published to (required)
-  --channels <n>      thermocouple channels per frame (default 60, at most ${MAX_CHANNELS})
+  --profile <id>      the specimen (default ${DEFAULT_SPECIMEN}):
+${SPECIMEN_PROFILES.map((p) => `                        ${p.id.padEnd(12)} ${p.label}, ${p.channels.length} thermocouples`).join('\n')}
+  --channels <n>      thermocouple channels per frame (default the specimen's, at most ${MAX_CHANNELS})
+  --pre-ignition <s>  seconds of frames before ignition sent first, for T0 (default 60; 0: none)
   --rate <hz>         DAQ samples per second of test time (default 1)
   --speed <x>         test seconds per real second (default 10)
   --start <s>         test time of the first frame, seconds (default 0)
@@ -34,7 +38,9 @@ function main() {
     parsed = parseArgs({
       options: {
         research: { type: 'string' },
+        profile: { type: 'string' },
         channels: { type: 'string' },
+        'pre-ignition': { type: 'string' },
         rate: { type: 'string' },
         speed: { type: 'string' },
         start: { type: 'string' },
@@ -56,7 +62,10 @@ function main() {
   if (!args.research) fail('--research is required');
   if (!isResearchId(args.research)) fail(`--research: "${args.research}" is not a research id (UUID)`);
   const url = args.mqtt ?? 'mqtt://127.0.0.1:1883';
-  const channels = number('channels', args.channels, 60, (n) => Number.isInteger(n) && n >= 0 && n <= MAX_CHANNELS);
+  const profile = specimenProfile(args.profile ?? DEFAULT_SPECIMEN);
+  if (!profile) fail(`--profile: unknown specimen "${args.profile}"; one of ${SPECIMEN_PROFILES.map((p) => p.id).join(', ')}`);
+  const channels = number('channels', args.channels, profile.channels.length, (n) => Number.isInteger(n) && n >= 0 && n <= MAX_CHANNELS);
+  const preIgnition = number('pre-ignition', args['pre-ignition'], 60, (n) => n >= 0 && n <= 3600);
   const rate = number('rate', args.rate, 1, (n) => n > 0 && n <= 1000);
   const speed = number('speed', args.speed, 10, (n) => n > 0 && n <= 10_000);
   const startTime = number('start', args.start, 0, (n) => n >= 0);
@@ -69,7 +78,9 @@ function main() {
   const simulator = startSimulator({
     url,
     researchId: args.research,
+    profile,
     channels,
+    preIgnition,
     rate,
     speed,
     startTime,
@@ -90,7 +101,8 @@ function main() {
     },
   });
   process.stdout.write(
-    `Publishing ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic furnace/${args.research.toLowerCase()}/data. Ctrl+C stops.\n`,
+    `Simulating ${profile.label} (the research's profile: standard ${profile.standard}${profile.insulation ? `, insulation ${profile.insulation}` : ''}, ` +
+      `planned ${profile.planned_duration_min} min): ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic furnace/${args.research.toLowerCase()}/data. Ctrl+C stops.\n`,
   );
   const stop = () => void simulator.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);

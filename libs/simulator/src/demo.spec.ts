@@ -1,5 +1,6 @@
 import { parseThermoConfig } from '@furnace/contracts';
-import { demoConfigText } from './demo';
+import { demoConfigText, demoMarkers } from './demo';
+import { DEFAULT_SPECIMEN, specimenProfile } from './specimens';
 import { demoSpecimenPng } from './demo-image';
 
 describe('the demo specimen', () => {
@@ -13,5 +14,9 @@ describe('the demo specimen', () => {
     const parsed = parseThermoConfig(Buffer.from(demoConfigText()), { imageWidth: 800, imageHeight: 500 });
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.markers.map((m) => m.thermo_id)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  });
+
+  it("places the simulated door's thermocouples: each marker has the type the simulator warms it as", () => {
+    expect(demoMarkers().map((m) => m.type_name)).toEqual(specimenProfile(DEFAULT_SPECIMEN)!.channels.map((c) => c.type_name));
   });
 });

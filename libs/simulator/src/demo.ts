@@ -6,11 +6,25 @@ import { formatThermoConfig, type MeasurementTypeName, type ThermoMarker } from 
 import { ReadingEntity, REBUILD_ROLLUPS_SQL, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { demoSpecimenPng } from './demo-image';
 import { type RunningSimulator, startSimulator } from './publisher';
+import { DEFAULT_SPECIMEN, specimenProfile } from './specimens';
 
 /** The demo research's fixed id, so every start finds the same one. */
 export const DEMO_RESEARCH_ID = 'f1a3e000-0834-4000-8000-00000000de30';
 const DEMO_HOURS = 3;
-const CHANNELS = 24;
+/** Seconds the simulated DAQ scans before ignition. */
+const PRE_IGNITION_S = 60;
+/** The EI2 60 door: its 24 thermocouples are the demo config's markers. */
+const SPECIMEN = specimenProfile(DEFAULT_SPECIMEN)!;
+/** The demo research's test profile, the specimen's. */
+const DEMO_PROFILE = {
+  standard: SPECIMEN.standard,
+  insulation: SPECIMEN.insulation,
+  heatingCurve: 'iso834',
+  criteriaBasis: 'rise',
+  plannedDurationMin: SPECIMEN.planned_duration_min,
+  pressureTargetPa: 17.5,
+  pressureTolerancePa: 3,
+} satisfies Partial<ResearchEntity>;
 
 export interface RunningDemo {
   researchId: string;
@@ -50,7 +64,7 @@ export async function startDemo(options: {
     // Ended: run it again from zero.
     await dataSource.getRepository(ReadingEntity).delete({ researchId: DEMO_RESEARCH_ID });
     for (const sql of REBUILD_ROLLUPS_SQL) await dataSource.query(sql, [DEMO_RESEARCH_ID]);
-    await researches.update({ id: DEMO_RESEARCH_ID }, { startAt: now, endAt: end });
+    await researches.update({ id: DEMO_RESEARCH_ID }, { startAt: now, endAt: end, ...DEMO_PROFILE });
   }
   const startAt = (await researches.findOneByOrFail({ id: DEMO_RESEARCH_ID })).startAt;
   const simulator: RunningSimulator = startSimulator({
@@ -58,10 +72,11 @@ export async function startDemo(options: {
     username: options.credentials?.username,
     password: options.credentials?.password,
     researchId: DEMO_RESEARCH_ID,
-    channels: CHANNELS,
+    profile: SPECIMEN,
     rate: 1,
     speed: 1,
-    startTime: Math.max(0, Math.round((now.getTime() - startAt.getTime()) / 1000)),
+    // The furnace is lit a minute after the research starts: the minute before gives T0.
+    startTime: Math.round((now.getTime() - startAt.getTime()) / 1000) - PRE_IGNITION_S,
     clientId: `furnace-demo-daq-${randomUUID().slice(0, 8)}`,
   });
   return { researchId: DEMO_RESEARCH_ID, stop: () => simulator.stop() };
@@ -76,6 +91,7 @@ async function createDemoResearch(dataSource: DataSource, start: Date, end: Date
     isRadiance: true,
     isFurnance: true,
     isPressure: true,
+    ...DEMO_PROFILE,
   });
   const image = demoSpecimenPng();
   const markers = demoMarkers();
@@ -102,8 +118,8 @@ export function demoConfigText(): string {
   return formatThermoConfig(demoMarkers());
 }
 
-/** 24 thermocouples: a 4 × 4 grid on the door leaf (mean and max), 4 on the leaf's edge, 4 on the frame. */
-function demoMarkers(): ThermoMarker[] {
+/** 24 thermocouples: a 4 × 4 grid on the door leaf (mean and max), 4 on the leaf's edge, 4 on the frame (the specimen's layout). */
+export function demoMarkers(): ThermoMarker[] {
   const markers: ThermoMarker[] = [];
   const add = (x: number, y: number, type: MeasurementTypeName, color: string) => {
     const id = markers.length + 1;

@@ -1,11 +1,14 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
 import { createFrameGenerator } from './frames';
+import type { SpecimenProfile } from './specimens';
 
 export interface SimulatorOptions {
   /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
   url: string;
   researchId: string;
+  /** The specimen simulated (default the EI2 60 door). */
+  profile?: SpecimenProfile;
   channels?: number;
   /** DAQ sampling rate: frames per second of test time. */
   rate?: number;
@@ -13,6 +16,11 @@ export interface SimulatorOptions {
   speed?: number;
   /** Test time of the first frame, seconds (to continue a test). */
   startTime?: number;
+  /**
+   * Seconds of frames before ignition (negative time, the furnace cold) published first, at the
+   * same pace, when the test starts at 0, as a DAQ scans before the burners are lit: T0 is taken from them.
+   */
+  preIgnition?: number;
   /** Stop after this many seconds of test time; runs until stop() when unset. */
   duration?: number;
   seed?: number;
@@ -45,7 +53,10 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const topic = daqTopic(options.researchId);
   const startTime = options.startTime ?? 0;
   const step = 1 / rate;
-  const generate = createFrameGenerator({ channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - startTime * 1000) });
+  const preIgnition = options.preIgnition ?? 0;
+  // The first frame's time: before ignition when the test starts from its beginning.
+  const first = startTime === 0 && preIgnition > 0 ? -Math.floor(preIgnition * rate) * step : startTime;
+  const generate = createFrameGenerator({ profile: options.profile, channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - first * 1000) });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
     username: options.username,
@@ -64,25 +75,28 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const pendingAcks = new Set<Promise<unknown>>();
 
+  const send = (time: number) => {
+    const ack = client.publishAsync(topic, JSON.stringify(generate(time)), { qos: 1 }).catch((error: Error) => options.onError?.(error));
+    pendingAcks.add(ack);
+    void ack.finally(() => pendingAcks.delete(ack));
+    published++;
+    options.onFrame?.(time);
+  };
+
   const tick = () => {
     timer = null;
     if (stopped) return;
     // Every frame whose moment has come (several per tick at high rates).
     const elapsedTest = ((performance.now() - startedAt) / 1000) * speed;
     while (!stopped && index * step <= elapsedTest) {
-      const time = startTime + index * step;
+      const time = first + index * step;
       if (options.duration !== undefined && time - startTime > options.duration) {
         stopped = true;
         void Promise.all(pendingAcks).then(() => resolveDone());
         return;
       }
-      const frame = generate(time);
-      const ack = client.publishAsync(topic, JSON.stringify(frame), { qos: 1 }).catch((error: Error) => options.onError?.(error));
-      pendingAcks.add(ack);
-      void ack.finally(() => pendingAcks.delete(ack));
+      send(time);
       index++;
-      published++;
-      options.onFrame?.(time);
     }
     const nextDueMs = (index * step * 1000) / speed - (performance.now() - startedAt);
     timer = setTimeout(tick, Math.max(1, Math.min(nextDueMs, 1000)));

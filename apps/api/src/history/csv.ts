@@ -5,8 +5,10 @@ import type { CsvRow } from './history.repository';
  * Excel with Polish regional settings (the lab's) opens by double-click into columns of numbers;
  * with "," separators and decimal points it would put each row in one cell, or read 21.4 as a
  * date. `point`: "," and "." for English settings and scripts. UTF-8 with a BOM (so Excel reads
- * it as UTF-8), CRLF line ends (RFC 4180), one header row, one row per frame. Only numbers and
- * timestamps are written, so no cell can be read as a formula.
+ * it as UTF-8), CRLF line ends (RFC 4180), one header row, one row per frame. Only numbers,
+ * timestamps and fixed identifiers are written (the last two columns: the thermo_ids the ingest
+ * flagged out of range, and the kinds of the observations recorded since the previous frame, each
+ * list space-separated; observation notes are not), so no cell can be read as a formula.
  */
 export interface CsvDialect {
   separator: ';' | ',';
@@ -23,10 +25,12 @@ const EOL = '\r\n';
 export function csvHeader(channels: number, dialect: CsvDialect): string {
   const columns = ['time_s', 'ts_utc', 'daq_ts_utc', 'radiance_kw_m2', 'pressure_pa', 'pk_c'];
   for (let i = 1; i <= channels; i++) columns.push(`thermo_${i}_c`);
+  columns.push('faults', 'observations');
   return columns.join(dialect.separator) + EOL;
 }
 
-export function csvRow(row: CsvRow, channels: number, dialect: CsvDialect): string {
+/** `observations`: the kinds of the observations in (previous frame, this frame], in time order. */
+export function csvRow(row: CsvRow, channels: number, dialect: CsvDialect, observations: readonly string[] = []): string {
   const cells = [
     formatNumber(row.time, dialect),
     row.ts.toISOString(),
@@ -36,6 +40,7 @@ export function csvRow(row: CsvRow, channels: number, dialect: CsvDialect): stri
     formatNumber(row.pk, dialect),
   ];
   for (let i = 0; i < channels; i++) cells.push(formatNumber(row.thermocouples?.[i] ?? null, dialect));
+  cells.push(row.faults?.join(' ') ?? '', observations.join(' '));
   return cells.join(dialect.separator) + EOL;
 }
 

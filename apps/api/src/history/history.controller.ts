@@ -5,6 +5,8 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags
 import type { Response } from 'express';
 import contentDisposition from 'content-disposition';
 import { ResearchReader } from '../auth/access.decorator';
+import { CurrentPrincipal } from '../auth/current.decorator';
+import type { Principal } from '../auth/principal';
 import { UuidParamPipe } from '../core/validation';
 import { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto } from './history.dto';
 import { HistoryService } from './history.service';
@@ -24,14 +26,14 @@ export class HistoryController {
     return this.history.history(id, query);
   }
 
-  /** The raw readings, one row per frame, for Excel. Staff, or a viewer of this research. */
+  /** The raw readings, one row per frame, for Excel, with the flagged channels and the observations. Staff, or a viewer of this research (visible observations only). */
   @Get(':id/history.csv')
   @ResearchReader('id')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark', schema: { type: 'string' } })
   @ApiNotFoundResponse({ description: 'Research not found' })
-  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @Res() res: Response): Promise<void> {
-    const { filename, body } = await this.history.csv(id, query);
+  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const { filename, body } = await this.history.csv(id, query, principal.kind === 'viewer');
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
     res.setHeader('Cache-Control', 'no-store');

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { DAQ_BOUNDS } from '@furnace/contracts';
 
 export const MAX_HISTORY_POINTS = 10_000;
 export const DEFAULT_HISTORY_POINTS = 1_000;
@@ -10,18 +11,18 @@ export const MAX_THERMO_IDS = 1_024;
 
 /** A range of the test, in seconds since it started (the DAQ's `time`). */
 export class HistoryRangeQueryDto {
-  @ApiPropertyOptional({ description: 'Start of the range, seconds since the test started (inclusive). Default 0.', minimum: 0, example: 0 })
+  @ApiPropertyOptional({ description: 'Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.', minimum: DAQ_BOUNDS.time.min, example: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
+  @Min(DAQ_BOUNDS.time.min)
   from?: number;
 
-  @ApiPropertyOptional({ description: 'End of the range, seconds since the test started (inclusive). Default: the last stored frame.', minimum: 0, example: 3600 })
+  @ApiPropertyOptional({ description: 'End of the range, seconds since the test started (inclusive). Default: the last stored frame.', minimum: DAQ_BOUNDS.time.min, example: 3600 })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
+  @Min(DAQ_BOUNDS.time.min)
   to?: number;
 }
 
@@ -98,6 +99,20 @@ export class HistorySeriesDto {
   mean!: (number | null)[];
 }
 
+export class HistoryFaultDto {
+  @ApiProperty({ type: 'integer', description: 'The channel that read out of range (a broken thermocouple); its values are null' })
+  thermo_id!: number;
+
+  @ApiProperty({ description: 'Time of the first frame in the range with the channel flagged, s' })
+  first_time!: number;
+
+  @ApiProperty({ description: 'Time of the last flagged frame in the range, s' })
+  last_time!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Frames in the range with the channel flagged' })
+  frames!: number;
+}
+
 export class HistoryDto {
   @ApiProperty({ format: 'uuid' })
   research_id!: string;
@@ -135,4 +150,17 @@ export class HistoryDto {
 
   @ApiProperty({ type: [HistorySeriesDto] })
   series!: HistorySeriesDto[];
+
+  @ApiProperty({ type: [HistoryFaultDto], description: 'Thermocouples flagged out of range by the ingest in the range, by thermo_id' })
+  faults!: HistoryFaultDto[];
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "Wall-clock time of ignition (time 0) from the frames' own timestamps (the DAQ's ts, else when the frame was received), " +
+      'for the time of day on the axis; null when no frame has one (use start_at).',
+  })
+  ignition_at!: string | null;
 }

@@ -23,18 +23,23 @@ export class HistoryService {
   async history(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
     checkRange(query.from, query.to);
     // Together (each is one short query). lastTime before the series: they cover frames up to it, and the live tail continues after it.
-    const [, lastTime, members, channels] = await Promise.all([
+    const [, lastTime, members, channels, ignition] = await Promise.all([
       this.requireResearch(researchId),
       this.repository.lastTime(researchId),
       this.repository.categoryMembers(researchId),
       this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
+      this.repository.ignitionAt(researchId),
     ]);
+    const ignitionAt = ignition?.toISOString() ?? null;
     const from = query.from ?? 0;
-    const empty: HistoryDto = { research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [] };
+    const empty: HistoryDto = {
+      research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [], faults: [], ignition_at: ignitionAt,
+    };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
     const thermoIds = [...new Set(query.thermo_ids ?? [])].sort((a, b) => a - b);
-    const base = { research_id: researchId, from: range.from, to: range.to, last_time: lastTime, thermo_ids: channels };
+    const faults = await this.repository.faults(researchId, range);
+    const base = { research_id: researchId, from: range.from, to: range.to, last_time: lastTime, thermo_ids: channels, faults, ignition_at: ignitionAt };
     const span = range.to - range.from;
     // The coarsest rollup level that still has at least `points` buckets in the range; none: a narrow zoom, read the frames.
     const level = [...ROLLUP_WIDTHS].reverse().find((w) => span / w >= query.points);
@@ -102,21 +107,32 @@ export class HistoryService {
     }
   }
 
-  /** The raw frames as CSV: a file name and the text, produced page by page (a long test never sits in memory). */
-  async csv(researchId: string, query: HistoryCsvQueryDto): Promise<{ filename: { ascii: string; utf8: string }; body: AsyncIterable<string> }> {
+  /**
+   * The raw frames as CSV: a file name and the text, produced page by page (a long test never sits in
+   * memory). Each observation is on the first frame at or after its time; a client's CSV has only
+   * the observations visible to clients.
+   */
+  async csv(researchId: string, query: HistoryCsvQueryDto, visibleObservationsOnly = false): Promise<{ filename: { ascii: string; utf8: string }; body: AsyncIterable<string> }> {
     const research = await this.requireResearch(researchId);
     checkRange(query.from, query.to);
     const range: Range = { from: query.from ?? 0, to: query.to ?? Number.MAX_VALUE };
     const dialect = csvDialect(query.decimal);
     const channels = await this.repository.maxChannels(researchId, range);
+    const observations = await this.repository.observations(researchId, range, visibleObservationsOnly);
     const repository = this.repository;
+    let next = 0;
+    const observedUpTo = (time: number): string[] => {
+      const kinds: string[] = [];
+      while (next < observations.length && observations[next]!.time <= time) kinds.push(observations[next++]!.kind);
+      return kinds;
+    };
     async function* body(): AsyncIterable<string> {
       yield CSV_BOM + csvHeader(channels, dialect);
       let after: number | null = null;
       for (;;) {
         const rows = await repository.page(researchId, range, after, CSV_PAGE);
         if (rows.length === 0) return;
-        yield rows.map((row) => csvRow(row, channels, dialect)).join('');
+        yield rows.map((row) => csvRow(row, channels, dialect, observedUpTo(row.time))).join('');
         after = rows[rows.length - 1]!.time;
         if (rows.length < CSV_PAGE) return;
       }

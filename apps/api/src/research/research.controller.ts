@@ -1,8 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import type { UserEntity } from '@furnace/db';
 import { RateLimited } from '../auth/login-throttler.guard';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
+import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
+import type { Principal } from '../auth/principal';
 import { message, MessageDto } from '../core/message.dto';
 import {
   ResearchCreateDto,
@@ -17,9 +20,19 @@ import {
   ViewerTokenDto,
   ViewerTokenRequestDto,
 } from './research.dto';
-import { ResearchService } from './research.service';
+import { type ResearchInput, ResearchService } from './research.service';
 
 const date = (s?: string) => (s === undefined ? undefined : new Date(s));
+const profileInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInput => ({
+  standard: body.standard,
+  insulation: body.insulation,
+  heatingCurve: body.heating_curve,
+  criteriaBasis: body.criteria_basis,
+  plannedDurationMin: body.planned_duration_min,
+  pressureTargetPa: body.pressure_target_pa,
+  pressureTolerancePa: body.pressure_tolerance_pa,
+  t0Override: body.t0_override,
+});
 const toUrlDto = (u: { id: string; url: string; researchId: string }): UrlDto => ({ id: u.id, url: u.url, research_id: u.researchId });
 
 @ApiTags('research')
@@ -32,14 +45,14 @@ export class ResearchController {
   @SignedIn()
   @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first' })
   async list(): Promise<ResearchesDto> {
-    return { data: (await this.research.list()).map(toResearchDto) };
+    return { data: (await this.research.list()).map((r) => toResearchDto(r)) };
   }
 
   @Post()
   @SignedIn()
   @HttpCode(200)
   @ApiOkResponse({ type: ResearchDto })
-  async create(@Body() body: ResearchCreateDto): Promise<ResearchDto> {
+  async create(@Body() body: ResearchCreateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.create({
       name: body.name,
       startAt: new Date(body.start_at),
@@ -47,7 +60,8 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
-    });
+      ...profileInput(body),
+    }, user.email);
     return toResearchDto(r);
   }
 
@@ -86,14 +100,14 @@ export class ResearchController {
   @ResearchReader('id')
   @ApiOkResponse({ type: ResearchDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  async get(@Param('id', UuidParamPipe) id: string): Promise<ResearchDto> {
-    return toResearchDto(await this.research.get(id));
+  async get(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<ResearchDto> {
+    return toResearchDto(await this.research.get(id), principal.kind === 'viewer');
   }
 
   @Put(':id')
   @SignedIn()
   @ApiOkResponse({ type: ResearchDto })
-  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto): Promise<ResearchDto> {
+  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.update(id, {
       name: body.name,
       startAt: date(body.start_at),
@@ -101,7 +115,8 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
-    });
+      ...profileInput(body),
+    }, user.email);
     return toResearchDto(r);
   }
 

@@ -16,6 +16,75 @@ export interface ResearchInput {
   isRadiance?: boolean;
   isFurnance?: boolean;
   isPressure?: boolean;
+  /** The test profile; null clears a nullable field, undefined leaves it. */
+  standard?: string;
+  insulation?: string | null;
+  heatingCurve?: string;
+  criteriaBasis?: string;
+  plannedDurationMin?: number | null;
+  pressureTargetPa?: number | null;
+  pressureTolerancePa?: number | null;
+  t0Override?: number | null;
+}
+
+type ProfileRow = Pick<
+  ResearchEntity,
+  'standard' | 'insulation' | 'heatingCurve' | 'criteriaBasis' | 'plannedDurationMin' | 'pressureTargetPa' | 'pressureTolerancePa'
+>;
+
+/** The standard whose tests have insulation classes I1/I2 (doors and shutters). */
+const DOOR_STANDARD = 'EN_1634_1';
+
+/**
+ * The profile a research ends up with after `input` is applied to `current` (the defaults for a new
+ * one), or a 422 naming the field. Insulation belongs to EN_1634_1 only: I2 when it is not given
+ * there, and cleared when the standard changes to another one.
+ */
+export function resolveProfile(current: ProfileRow, input: ResearchInput): ProfileRow {
+  const standard = input.standard ?? current.standard;
+  let insulation: string | null;
+  if (input.insulation !== undefined) insulation = input.insulation;
+  else if (standard !== current.standard) insulation = null;
+  else insulation = current.insulation;
+  if (standard === DOOR_STANDARD) insulation ??= 'I2';
+  else if (insulation !== null) {
+    throw validationException([
+      { loc: ['body', 'insulation'], msg: `insulation (I1/I2) applies to ${DOOR_STANDARD} (doors and shutters) only; give null for ${standard}`, type: 'profile' },
+    ]);
+  }
+  const pick = <K extends keyof ProfileRow>(key: K, value: ProfileRow[K] | undefined): ProfileRow[K] => (value === undefined ? current[key] : value);
+  const profile: ProfileRow = {
+    standard,
+    insulation,
+    heatingCurve: pick('heatingCurve', input.heatingCurve),
+    criteriaBasis: pick('criteriaBasis', input.criteriaBasis),
+    plannedDurationMin: pick('plannedDurationMin', input.plannedDurationMin),
+    pressureTargetPa: pick('pressureTargetPa', input.pressureTargetPa),
+    pressureTolerancePa: pick('pressureTolerancePa', input.pressureTolerancePa),
+  };
+  if (profile.pressureTolerancePa !== null && profile.pressureTargetPa === null) {
+    throw validationException([
+      { loc: ['body', 'pressure_tolerance_pa'], msg: 'pressure_tolerance_pa needs pressure_target_pa: give the target too', type: 'profile' },
+    ]);
+  }
+  return profile;
+}
+
+/** A new research's profile before its input: limits above T0 on the ISO 834 curve. */
+export const NEW_RESEARCH_PROFILE: ProfileRow = {
+  standard: 'EN_1363_1',
+  insulation: null,
+  heatingCurve: 'iso834',
+  criteriaBasis: 'rise',
+  plannedDurationMin: null,
+  pressureTargetPa: null,
+  pressureTolerancePa: null,
+};
+
+/** t0_override with who set it and when, when the input sets or clears it. */
+function t0Fields(input: ResearchInput, by: string): Partial<Pick<ResearchEntity, 't0Override' | 't0SetBy' | 't0SetAt'>> {
+  if (input.t0Override === undefined) return {};
+  return { t0Override: input.t0Override, t0SetBy: by, t0SetAt: new Date() };
 }
 
 const timeWindowError = () =>
@@ -45,8 +114,10 @@ export class ResearchService {
   }
 
   /** A new research; the lab's own address (INTERNAL_CLIENT_EMAIL) is invited to every one. */
-  create(input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput): Promise<ResearchEntity> {
+  create(input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput, by: string): Promise<ResearchEntity> {
     if (input.endAt <= input.startAt) throw timeWindowError();
+    const profile = resolveProfile(NEW_RESEARCH_PROFILE, input);
+    const t0 = input.t0Override === undefined || input.t0Override === null ? { t0Override: null, t0SetBy: null, t0SetAt: null } : t0Fields(input, by);
     const internal = this.config.internalClientEmail?.toLowerCase();
     return this.repo.create(
       {
@@ -56,17 +127,28 @@ export class ResearchService {
         isRadiance: input.isRadiance ?? false,
         isFurnance: input.isFurnance ?? false,
         isPressure: input.isPressure ?? false,
+        ...profile,
+        t0Override: null,
+        t0SetBy: null,
+        t0SetAt: null,
+        ...t0,
       },
       internal ? [internal] : [],
     );
   }
 
-  async update(id: string, input: ResearchInput): Promise<ResearchEntity> {
+  /** `by`: e-mail of the member of staff, kept with a T0 set by hand. */
+  async update(id: string, input: ResearchInput, by: string): Promise<ResearchEntity> {
     const research = await this.get(id);
     const startAt = input.startAt ?? research.startAt;
     const endAt = input.endAt ?? research.endAt;
     if (endAt <= startAt) throw timeWindowError();
-    const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const { t0Override: _t0, ...rest } = input;
+    const fields = {
+      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+      ...resolveProfile(research, input),
+      ...t0Fields(input, by),
+    };
     const updated = await this.repo.update(research, fields);
     await this.events.changed(id, 'RESEARCH');
     return updated;

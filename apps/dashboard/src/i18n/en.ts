@@ -48,6 +48,9 @@ export const en: Translation = {
     imageType: 'The photo must be a PNG or JPG file',
     configType: 'The config must be a plain-text .txt file',
     configInvalid: 'The config file has errors:',
+    profileDurationInvalid: 'Planned duration: a whole number of minutes from 1 to 1440',
+    profilePressureInvalid: 'Pressure: a number from −1000 to 1000 Pa',
+    profileToleranceInvalid: 'Tolerance: a number from 0 to 1000 Pa',
   },
   passwordStrength: {
     label: 'Password strength',

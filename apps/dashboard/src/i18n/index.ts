@@ -1,5 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { criteriaEn } from './criteria.en';
+import { criteriaPl, type CriteriaTranslation } from './criteria.pl';
 import { en } from './en';
 import { historyEn } from './history.en';
 import { historyPl, type HistoryTranslation } from './history.pl';
@@ -19,6 +21,7 @@ declare module 'i18next' {
       translation: Translation;
       history: HistoryTranslation;
       live: LiveTranslation;
+      criteria: CriteriaTranslation;
     };
   }
 }
@@ -42,8 +45,8 @@ function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources: {
-    pl: { translation: pl, history: historyPl, live: livePl },
-    en: { translation: en, history: historyEn, live: liveEn },
+    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl },
+    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn },
   },
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,

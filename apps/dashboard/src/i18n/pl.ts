@@ -50,6 +50,9 @@ export const pl = {
     imageType: 'Zdjęcie musi być plikiem PNG lub JPG',
     configType: 'Konfiguracja musi być plikiem tekstowym .txt',
     configInvalid: 'Plik konfiguracji zawiera błędy:',
+    profileDurationInvalid: 'Planowany czas: liczba całkowita minut od 1 do 1440',
+    profilePressureInvalid: 'Ciśnienie: liczba od −1000 do 1000 Pa',
+    profileToleranceInvalid: 'Tolerancja: liczba od 0 do 1000 Pa',
   },
   passwordStrength: {
     label: 'Password strength',

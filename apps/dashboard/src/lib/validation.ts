@@ -1,6 +1,7 @@
 import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace/contracts';
 import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
+import { testProfileFormSchema } from '../features/criteria/profile-form';
 
 /*
  * The forms' rules (docs/behaviour.md §5). Messages are i18n keys (ValidationKey); a form translates them when it
@@ -125,6 +126,8 @@ export const researchBasicShape = {
   is_radiance: z.boolean(),
   is_furnance: z.boolean(),
   is_pressure: z.boolean(),
+  /** The test profile (standard, heating curve, criteria basis…): see features/criteria/profile-form.ts. */
+  profile: testProfileFormSchema,
 };
 
 /** The end must come after the start (both datetime-local strings of the same form). */

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -357,5 +357,88 @@ export const thermoConfig = <ThrowOnError extends boolean = false>(options: Opti
 export const thermoConfigMarkers = <ThrowOnError extends boolean = false>(options: Options<ThermoConfigMarkersData, ThrowOnError>) => (options.client ?? client).get<ThermoConfigMarkersResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/thermo/{config_id}/coords',
+    ...options
+});
+
+export const criteriaDeleteObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteObservationData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteObservationResponses, CriteriaDeleteObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/observations/{id}',
+    ...options
+});
+
+/**
+ * Change the note of an observation, or whether clients see it (staff)
+ */
+export const criteriaUpdateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaUpdateObservationData, ThrowOnError>) => (options.client ?? client).patch<CriteriaUpdateObservationResponses, CriteriaUpdateObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/observations/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Count a thermocouple again (staff)
+ */
+export const criteriaDeleteExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteExclusionData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteExclusionResponses, CriteriaDeleteExclusionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/exclusions/{id}',
+    ...options
+});
+
+/**
+ * The research's observations in time order: staff see all, a client those visible to clients
+ */
+export const criteriaObservations = <ThrowOnError extends boolean = false>(options: Options<CriteriaObservationsData, ThrowOnError>) => (options.client ?? client).get<CriteriaObservationsResponses, CriteriaObservationsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/observations',
+    ...options
+});
+
+/**
+ * Record an observation (staff); time defaults to the newest stored frame
+ */
+export const criteriaCreateObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateObservationData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateObservationResponses, CriteriaCreateObservationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/observations',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Thermocouples left out of the criteria, each from a time on, with the reason
+ */
+export const criteriaExclusions = <ThrowOnError extends boolean = false>(options: Options<CriteriaExclusionsData, ThrowOnError>) => (options.client ?? client).get<CriteriaExclusionsResponses, CriteriaExclusionsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/exclusions',
+    ...options
+});
+
+/**
+ * Leave a thermocouple out of the criteria from a time on (staff)
+ */
+export const criteriaCreateExclusion = <ThrowOnError extends boolean = false>(options: Options<CriteriaCreateExclusionData, ThrowOnError>) => (options.client ?? client).post<CriteriaCreateExclusionResponses, CriteriaCreateExclusionErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/exclusions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The fire-test criteria over the stored frames
+ *
+ * T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, the forecast and suspect thermocouples, computed from every stored frame. For a client, only the observations visible to clients count (E and the class follow what they can see).
+ */
+export const criteriaCriteriaOf = <ThrowOnError extends boolean = false>(options: Options<CriteriaCriteriaOfData, ThrowOnError>) => (options.client ?? client).get<CriteriaCriteriaOfResponses, CriteriaCriteriaOfErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/criteria',
     ...options
 });

@@ -126,6 +126,25 @@ export type HistorySeriesDto = {
     mean: Array<number | null>;
 };
 
+export type HistoryFaultDto = {
+    /**
+     * The channel that read out of range (a broken thermocouple); its values are null
+     */
+    thermo_id: number;
+    /**
+     * Time of the first frame in the range with the channel flagged, s
+     */
+    first_time: number;
+    /**
+     * Time of the last flagged frame in the range, s
+     */
+    last_time: number;
+    /**
+     * Frames in the range with the channel flagged
+     */
+    frames: number;
+};
+
 export type HistoryDto = {
     research_id: string;
     /**
@@ -157,6 +176,14 @@ export type HistoryDto = {
      */
     time: Array<number>;
     series: Array<HistorySeriesDto>;
+    /**
+     * Thermocouples flagged out of range by the ingest in the range, by thermo_id
+     */
+    faults: Array<HistoryFaultDto>;
+    /**
+     * Wall-clock time of ignition (time 0) from the frames' own timestamps (the DAQ's ts, else when the frame was received), for the time of day on the axis; null when no frame has one (use start_at).
+     */
+    ignition_at: string | null;
 };
 
 export type ResearchDto = {
@@ -176,6 +203,22 @@ export type ResearchDto = {
      * Furnace pressure is measured (Pa)
      */
     is_pressure: boolean;
+    standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    insulation: 'I1' | 'I2';
+    heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    criteria_basis: 'rise' | 'absolute';
+    planned_duration_min: number | null;
+    pressure_target_pa: number | null;
+    pressure_tolerance_pa: number | null;
+    /**
+     * T0 set by hand, °C; null: taken from the frames
+     */
+    t0_override: number | null;
+    /**
+     * E-mail of who last set or cleared t0_override (null for clients)
+     */
+    t0_set_by: string | null;
+    t0_set_at: string | null;
 };
 
 export type ResearchesDto = {
@@ -195,6 +238,38 @@ export type ResearchCreateDto = {
     is_radiance?: boolean;
     is_furnance?: boolean;
     is_pressure?: boolean;
+    /**
+     * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
+     */
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    /**
+     * EN_1634_1 only (I2 when not given); null for the other standards.
+     */
+    insulation?: 'I1' | 'I2';
+    /**
+     * Default iso834.
+     */
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    /**
+     * rise: limits above T0 (default); absolute: the limits as absolute °C.
+     */
+    criteria_basis?: 'rise' | 'absolute';
+    /**
+     * Minutes; the classification aims at it.
+     */
+    planned_duration_min?: number | null;
+    /**
+     * Furnace pressure aimed at, Pa.
+     */
+    pressure_target_pa?: number | null;
+    /**
+     * ± Pa around pressure_target_pa (needs it).
+     */
+    pressure_tolerance_pa?: number | null;
+    /**
+     * T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).
+     */
+    t0_override?: number | null;
 };
 
 export type UrlDto = {
@@ -222,6 +297,38 @@ export type ResearchUpdateDto = {
     is_radiance?: boolean;
     is_furnance?: boolean;
     is_pressure?: boolean;
+    /**
+     * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
+     */
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    /**
+     * EN_1634_1 only (I2 when not given); null for the other standards.
+     */
+    insulation?: 'I1' | 'I2';
+    /**
+     * Default iso834.
+     */
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    /**
+     * rise: limits above T0 (default); absolute: the limits as absolute °C.
+     */
+    criteria_basis?: 'rise' | 'absolute';
+    /**
+     * Minutes; the classification aims at it.
+     */
+    planned_duration_min?: number | null;
+    /**
+     * Furnace pressure aimed at, Pa.
+     */
+    pressure_target_pa?: number | null;
+    /**
+     * ± Pa around pressure_target_pa (needs it).
+     */
+    pressure_tolerance_pa?: number | null;
+    /**
+     * T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).
+     */
+    t0_override?: number | null;
 };
 
 export type ViewerTokenRequestDto = {
@@ -341,6 +448,252 @@ export type ThermoMarkerDto = {
 
 export type ThermoMarkersDto = {
     data: Array<ThermoMarkerDto>;
+};
+
+export type ObservationUpdateDto = {
+    note?: string | null;
+    visible_to_clients?: boolean;
+};
+
+export type ObservationDto = {
+    id: string;
+    research_id: string;
+    /**
+     * Seconds since ignition
+     */
+    time: number;
+    kind: 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
+    note: string | null;
+    /**
+     * Shown to the invited clients
+     */
+    visible_to_clients: boolean;
+    /**
+     * E-mail of who recorded it (null for clients)
+     */
+    created_by: string | null;
+    created_at: string;
+};
+
+export type ObservationsDto = {
+    /**
+     * In time order
+     */
+    data: Array<ObservationDto>;
+};
+
+export type ObservationCreateDto = {
+    /**
+     * Seconds since ignition; default: the newest stored frame's time
+     */
+    time?: number;
+    kind: 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
+    /**
+     * Required for kind note
+     */
+    note?: string | null;
+    visible_to_clients?: boolean;
+};
+
+export type ThermoExclusionDto = {
+    id: string;
+    research_id: string;
+    /**
+     * The channel: thermocouples_out[thermo_id - 1]
+     */
+    thermo_id: number;
+    /**
+     * Seconds since ignition from which it no longer counts
+     */
+    from_time: number;
+    reason: string;
+    /**
+     * E-mail of who excluded it (null for clients)
+     */
+    created_by: string | null;
+    created_at: string;
+};
+
+export type ThermoExclusionsDto = {
+    data: Array<ThermoExclusionDto>;
+};
+
+export type ThermoExclusionCreateDto = {
+    thermo_id: number;
+    /**
+     * Seconds since ignition
+     */
+    from_time: number;
+    reason: string;
+};
+
+export type LimitViewDto = {
+    /**
+     * Rise in K above T0; null on the absolute basis
+     */
+    k: number | null;
+    /**
+     * Threshold, °C
+     */
+    c: number;
+    text: string;
+};
+
+export type CriteriaLimitsDto = {
+    mean: LimitViewDto | null;
+    max: LimitViewDto | null;
+    frame: LimitViewDto | null;
+};
+
+export type TypeRoleDto = {
+    mean: boolean;
+    max: boolean;
+    frame: boolean;
+};
+
+export type CategoryViewDto = {
+    type_name: string;
+    role: TypeRoleDto;
+    /**
+     * °C over the valid thermocouples
+     */
+    max: number | null;
+    /**
+     * °C over the valid thermocouples
+     */
+    mean: number | null;
+    /**
+     * K above T0
+     */
+    max_rise: number | null;
+    /**
+     * K above T0
+     */
+    mean_rise: number | null;
+    /**
+     * Thermocouples counted at the newest frame
+     */
+    valid: number;
+    /**
+     * Thermocouples of the category on the specimen
+     */
+    thermocouples: number;
+};
+
+export type DeviationDto = {
+    /**
+     * d_e, percent
+     */
+    d_e: number | null;
+    /**
+     * Tolerance at the newest frame, percent; null up to 5 min
+     */
+    tolerance: number | null;
+    ok: boolean | null;
+};
+
+export type FailureDto = {
+    criterion: 'I_mean' | 'I_max' | 'I_frame' | 'W';
+    /**
+     * Seconds since ignition
+     */
+    time: number;
+    /**
+     * Set when a gap > 60 s makes the failure time the interval (interval_from, time]
+     */
+    interval_from: number | null;
+    thermo_id: number | null;
+    type_name: string | null;
+};
+
+export type ExcursionDto = {
+    criterion: string;
+    time: number;
+    thermo_id: number | null;
+};
+
+export type CriterionResultDto = {
+    /**
+     * Seconds since ignition at which it failed; null: not reached
+     */
+    time: number | null;
+    /**
+     * Completed minutes that count for the classification
+     */
+    minutes: number | null;
+    reached: boolean;
+    /**
+     * Live: completed minutes held so far
+     */
+    held_minutes: number | null;
+};
+
+export type CriteriaResultsDto = {
+    E: CriterionResultDto;
+    I: CriterionResultDto;
+    W: CriterionResultDto;
+};
+
+export type ForecastDto = {
+    criterion: 'I_mean' | 'I_max' | 'I_frame';
+    /**
+     * Seconds from the newest frame until the limit at the current rate
+     */
+    eta_s: number;
+    /**
+     * K per minute over the last 5 minutes
+     */
+    rate_k_per_min: number;
+    /**
+     * Seconds since ignition at which the limit is reached
+     */
+    at_s?: number;
+};
+
+export type SuspectDto = {
+    thermo_id: number;
+    reason: 'jump' | 'below_t0' | 'stuck' | 'fault';
+    time: number;
+};
+
+export type CriteriaDto = {
+    /**
+     * T0, °C: the initial mean temperature of the unexposed face
+     */
+    t0: number | null;
+    t0_source: 'auto' | 'first_frame' | 'override';
+    /**
+     * Time of the newest frame, s
+     */
+    elapsed: number | null;
+    basis: 'rise' | 'absolute';
+    limits: CriteriaLimitsDto;
+    categories: Array<CategoryViewDto>;
+    deviation: DeviationDto;
+    failures: Array<FailureDto>;
+    /**
+     * Single-scan excursions over a limit: not failures
+     */
+    excursions: Array<ExcursionDto>;
+    criteria: CriteriaResultsDto;
+    classification: string | null;
+    /**
+     * Only criteria less than 15 minutes away
+     */
+    forecast: Array<ForecastDto>;
+    suspects: Array<SuspectDto>;
+    /**
+     * thermo_ids excluded at the newest frame
+     */
+    excluded: Array<number>;
+    /**
+     * The test is over (past end_at, or a test_stopped observation): criteria not reached are "not reached"
+     */
+    ended: boolean;
+    /**
+     * Wall-clock time of ignition (time 0), from the frames' own timestamps (the DAQ's ts, else receipt time); null when no frame has one
+     */
+    ignition_at: string | null;
 };
 
 export type UsersListData = {
@@ -682,7 +1035,7 @@ export type HistoryReadData = {
     };
     query?: {
         /**
-         * Start of the range, seconds since the test started (inclusive). Default 0.
+         * Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.
          */
         from?: number;
         /**
@@ -721,7 +1074,7 @@ export type HistoryCsvData = {
     };
     query?: {
         /**
-         * Start of the range, seconds since the test started (inclusive). Default 0.
+         * Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.
          */
         from?: number;
         /**
@@ -1248,3 +1601,183 @@ export type ThermoConfigMarkersResponses = {
 };
 
 export type ThermoConfigMarkersResponse = ThermoConfigMarkersResponses[keyof ThermoConfigMarkersResponses];
+
+export type CriteriaDeleteObservationData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/observations/{id}';
+};
+
+export type CriteriaDeleteObservationErrors = {
+    /**
+     * No such observation
+     */
+    404: unknown;
+};
+
+export type CriteriaDeleteObservationResponses = {
+    200: MessageDto;
+};
+
+export type CriteriaDeleteObservationResponse = CriteriaDeleteObservationResponses[keyof CriteriaDeleteObservationResponses];
+
+export type CriteriaUpdateObservationData = {
+    body: ObservationUpdateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/observations/{id}';
+};
+
+export type CriteriaUpdateObservationErrors = {
+    /**
+     * No such observation
+     */
+    404: unknown;
+};
+
+export type CriteriaUpdateObservationResponses = {
+    200: ObservationDto;
+};
+
+export type CriteriaUpdateObservationResponse = CriteriaUpdateObservationResponses[keyof CriteriaUpdateObservationResponses];
+
+export type CriteriaDeleteExclusionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/exclusions/{id}';
+};
+
+export type CriteriaDeleteExclusionErrors = {
+    /**
+     * No such exclusion
+     */
+    404: unknown;
+};
+
+export type CriteriaDeleteExclusionResponses = {
+    200: MessageDto;
+};
+
+export type CriteriaDeleteExclusionResponse = CriteriaDeleteExclusionResponses[keyof CriteriaDeleteExclusionResponses];
+
+export type CriteriaObservationsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/observations';
+};
+
+export type CriteriaObservationsErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaObservationsResponses = {
+    200: ObservationsDto;
+};
+
+export type CriteriaObservationsResponse = CriteriaObservationsResponses[keyof CriteriaObservationsResponses];
+
+export type CriteriaCreateObservationData = {
+    body: ObservationCreateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/observations';
+};
+
+export type CriteriaCreateObservationErrors = {
+    /**
+     * Clients cannot record observations
+     */
+    403: unknown;
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCreateObservationResponses = {
+    200: ObservationDto;
+};
+
+export type CriteriaCreateObservationResponse = CriteriaCreateObservationResponses[keyof CriteriaCreateObservationResponses];
+
+export type CriteriaExclusionsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/exclusions';
+};
+
+export type CriteriaExclusionsErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaExclusionsResponses = {
+    200: ThermoExclusionsDto;
+};
+
+export type CriteriaExclusionsResponse = CriteriaExclusionsResponses[keyof CriteriaExclusionsResponses];
+
+export type CriteriaCreateExclusionData = {
+    body: ThermoExclusionCreateDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/exclusions';
+};
+
+export type CriteriaCreateExclusionErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCreateExclusionResponses = {
+    200: ThermoExclusionDto;
+};
+
+export type CriteriaCreateExclusionResponse = CriteriaCreateExclusionResponses[keyof CriteriaCreateExclusionResponses];
+
+export type CriteriaCriteriaOfData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/criteria';
+};
+
+export type CriteriaCriteriaOfErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type CriteriaCriteriaOfResponses = {
+    200: CriteriaDto;
+};
+
+export type CriteriaCriteriaOfResponse = CriteriaCriteriaOfResponses[keyof CriteriaCriteriaOfResponses];

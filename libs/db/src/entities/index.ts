@@ -1,3 +1,4 @@
+import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
 import { ResearchEmailEntity } from './research-email.entity';
@@ -5,10 +6,23 @@ import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
 import { StreamTicketEntity } from './stream-ticket.entity';
 import { ThermoConfigEntity } from './thermo-config.entity';
+import { ThermoExclusionEntity } from './thermo-exclusion.entity';
 import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
-export { ReadingDeadLetterEntity, ReadingEntity, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity, StreamTicketEntity, ThermoConfigEntity, ThermoMarkerEntity, UserEntity };
+export {
+  ObservationEntity,
+  ThermoExclusionEntity,
+  ReadingDeadLetterEntity,
+  ReadingEntity,
+  ResearchEmailEntity,
+  ResearchEntity,
+  ResearchUrlEntity,
+  StreamTicketEntity,
+  ThermoConfigEntity,
+  ThermoMarkerEntity,
+  UserEntity,
+};
 
 export const entities = [
   UserEntity,
@@ -20,4 +34,6 @@ export const entities = [
   ReadingEntity,
   ReadingDeadLetterEntity,
   StreamTicketEntity,
+  ObservationEntity,
+  ThermoExclusionEntity,
 ];

@@ -14,6 +14,8 @@ import { ResearchEntity } from './research.entity';
  */
 @Entity('reading')
 @Index('IDX_reading_ts_brin', ['ts'], { type: 'brin' })
+// The few frames with a faulted channel, found without reading the rest (the history's `faults`).
+@Index('IDX_reading_faults', ['researchId', 'time'], { where: '"faults" IS NOT NULL' })
 export class ReadingEntity {
   @PrimaryColumn({ type: 'uuid' })
   researchId!: string;
@@ -49,4 +51,12 @@ export class ReadingEntity {
   /** °C; element i is thermo_id i + 1; null elements are channels without a reading; null when the frame had none. */
   @Column({ type: 'real', array: true, nullable: true })
   thermocouples!: (number | null)[] | null;
+
+  /** thermo_ids whose channel read out of range (a broken thermocouple; the value is null); null when none. */
+  @Column({ type: 'smallint', array: true, nullable: true })
+  faults!: number[] | null;
+
+  /** When the ingest received the frame (its wall clock): with daqTs, the history's time of day. */
+  @Column({ type: 'timestamptz', nullable: true })
+  receivedAt!: Date | null;
 }

@@ -25,6 +25,44 @@ export class ResearchEntity {
   @Column({ type: 'boolean', default: false })
   isPressure!: boolean;
 
+  // The test profile (see README "Fire-test criteria"); values are the wire names of @furnace/contracts.
+
+  /** EN_1363_1 | EN_1634_1 | EN_1364_1 | DIN_4102_5. */
+  @Column({ type: 'varchar', length: 16, default: 'EN_1363_1' })
+  standard!: string;
+
+  /** I1 | I2 for EN_1634_1 (doors and shutters); null otherwise. */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  insulation!: string | null;
+
+  /** iso834 | hydrocarbon | external | slow. */
+  @Column({ type: 'varchar', length: 16, default: 'iso834' })
+  heatingCurve!: string;
+
+  /** rise (limits above T0) | absolute (limits in °C); rows older than the column keep 'absolute'. */
+  @Column({ type: 'varchar', length: 8, default: 'rise' })
+  criteriaBasis!: string;
+
+  @Column({ type: 'integer', nullable: true })
+  plannedDurationMin!: number | null;
+
+  @Column({ type: 'real', nullable: true })
+  pressureTargetPa!: number | null;
+
+  @Column({ type: 'real', nullable: true })
+  pressureTolerancePa!: number | null;
+
+  /** T0 set by hand (°C), instead of the one taken from the frames before ignition. */
+  @Column({ type: 'double precision', nullable: true })
+  t0Override!: number | null;
+
+  /** E-mail of who set t0Override, and when. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  t0SetBy!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  t0SetAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

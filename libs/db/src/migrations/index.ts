@@ -3,6 +3,7 @@ import { Init1795313029028 } from './1795313029028-Init';
 import { Readings1795313545775 } from './1795313545775-Readings';
 import { StreamTicketsAndTokenVersion1796000000000 } from './1796000000000-StreamTicketsAndTokenVersion';
 import { ReadingRollups1796200000000 } from './1796200000000-ReadingRollups';
+import { CriteriaProfile1796300000000 } from './1796300000000-CriteriaProfile';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -11,4 +12,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   Readings1795313545775,
   StreamTicketsAndTokenVersion1796000000000,
   ReadingRollups1796200000000,
+  CriteriaProfile1796300000000,
 ];

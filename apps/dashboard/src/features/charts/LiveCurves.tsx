@@ -1,4 +1,4 @@
-import type { DaqPayload } from '@furnace/contracts';
+import { heatingCurve, type CriteriaSnapshot, type DaqPayload, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
 import { Paper } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +15,7 @@ import { LiveSeriesStore } from './live-series';
 import { iso834Along, type Point } from './points';
 import { pushSeries } from './push';
 import { useCurveLabels } from './use-curve-labels';
+import { useCriteriaChart } from '../criteria/use-criteria-chart';
 
 /** What the curves need of a research (a ResearchDto fits). */
 export interface LiveCurvesResearch {
@@ -24,13 +25,23 @@ export interface LiveCurvesResearch {
   readonly is_radiance: boolean;
   readonly is_furnance: boolean;
   readonly is_pressure: boolean;
+  /** The profile's heating curve, drawn against the furnace (ISO 834 when absent). */
+  readonly heating_curve?: HeatingCurveId;
 }
 
 export interface LiveCurvesProps {
   research: LiveCurvesResearch;
   markers: readonly CurveMarker[];
   frames: FrameSource;
+  /** Marks on the curves (a viewer gets only those visible to clients). */
+  observations?: readonly { time: number; kind: ObservationKind; note: string | null }[];
+  exclusions?: readonly { thermo_id: number; from_time: number }[];
+  /** The live criteria: the profile's limits become the critical lines; failures are marked. */
+  criteria?: CriteriaSnapshot | null;
 }
+
+const NONE: readonly never[] = [];
+const NO_PRESSURE = { pressure_target_pa: null, pressure_tolerance_pa: null };
 
 /** Buckets of the history read on mount: ≤ 1 500 chart points, room for 500 live frames before a series is downsampled again. */
 export const LIVE_HISTORY_POINTS = 750;
@@ -46,16 +57,22 @@ const RECENT_FRAMES = 1000;
  * last_time are placed by their time: one partial setOption per batch, the option itself is never rebuilt.
  * Default export too, for React.lazy: ECharts loads only when a chart is shown.
  */
-export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
+export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null }: LiveCurvesProps) {
   const auth = useReadAuth();
   const { t } = useTranslation('history');
-  const { labels, texts } = useCurveLabels();
+  const { labels, texts } = useCurveLabels(undefined, research.heating_curve);
   // The same markers in a new array (a refetch, a parent's render) change nothing: keyed on their content.
   const signature = markersSignature(markers);
   const stableMarkers = useMemo(() => markers, [signature]);
-  const categories = useMemo(() => chartCategories(stableMarkers), [stableMarkers]);
+  const plainCategories = useMemo(() => chartCategories(stableMarkers), [stableMarkers]);
+  const names = useMemo(() => new Map(stableMarkers.map((m) => [m.thermo_id, m.name])), [stableMarkers]);
+  const drawn = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile: NO_PRESSURE, names });
   const withIso = research.is_furnance;
-  const spec = useMemo(() => liveCurvesSpec({ furnace: withIso, categories, labels }), [withIso, categories, labels]);
+  const spec = useMemo(
+    () => liveCurvesSpec({ furnace: withIso, categories: drawn.categories, labels, overlay: drawn.overlay }),
+    [withIso, drawn, labels],
+  );
+  const categories = plainCategories;
   const option = useMemo(() => (spec ? buildChartOption(spec, texts) : null), [spec, texts]);
   // Not from `spec`: a language switch must not replace the store (and its live tail).
   const keys = useMemo(() => liveSeriesKeys(withIso, categories), [withIso, categories]);
@@ -105,7 +122,11 @@ export function LiveCurves({ research, markers, frames }: LiveCurvesProps) {
   // the history has them; it replaces the series and the frames since are placed again.
   useEffect(() => frames.subscribeGap(() => void refetch()), [frames, refetch]);
 
-  const isoEntry = useCallback((): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk))]] : []), [withIso, store]);
+  const curveId = research.heating_curve ?? 'iso834';
+  const isoEntry = useCallback(
+    (): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk), (t) => heatingCurve(curveId, t))]] : []),
+    [withIso, store, curveId],
+  );
   const pushAll = useCallback(() => {
     if (!store.isLoaded) return;
     pushSeries(instance.current, [...keys.map((key): [string, readonly Point[]] => [key, store.points(key)]), ...isoEntry()]);

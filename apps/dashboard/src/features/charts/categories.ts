@@ -15,6 +15,8 @@ export interface ChartCategory {
   readonly color: string;
   readonly critical: CriticalValues;
   readonly thermoIds: readonly number[];
+  /** Labels of the critical lines when they are the test profile's limits ("max: T0 + 180 K = 200.3 °C"). */
+  readonly limitLabels?: { readonly max?: string; readonly mean?: string };
 }
 
 /** The categories of `markers`, in order of first appearance (the order of categoryStats()). */

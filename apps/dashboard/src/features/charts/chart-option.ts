@@ -26,6 +26,32 @@ export interface Threshold {
   readonly color: string;
 }
 
+/** A vertical line at a time on every grid (an observation, a failure, an exclusion). */
+export interface VerticalMark {
+  /** ms since the start, like the points. */
+  readonly x: number;
+  readonly label: string;
+  readonly color: string;
+  /** Only on the grids with these ids (default: every grid). */
+  readonly grids?: readonly string[];
+}
+
+/** A shaded time range on every grid (a failure known only as an interval after a gap in the frames). */
+export interface VerticalBand {
+  readonly from: number;
+  readonly to: number;
+  readonly label: string;
+  readonly color: string;
+}
+
+/** A shaded value range on a series' axis (the pressure target ± tolerance). */
+export interface HorizontalBand {
+  readonly from: number;
+  readonly to: number;
+  readonly label: string;
+  readonly color: string;
+}
+
 export interface GridSpec {
   readonly id: string;
   readonly title: string;
@@ -47,6 +73,7 @@ export interface SeriesSpec {
   /** Listed in the legend (default true); thermocouples are toggled by their own list instead. */
   readonly legend?: boolean;
   readonly thresholds?: readonly Threshold[];
+  readonly band?: HorizontalBand;
 }
 
 export interface ChartSpec {
@@ -56,6 +83,9 @@ export interface ChartSpec {
   readonly zoom: boolean;
   /** Height of each grid's plot area, px. */
   readonly gridHeight: number;
+  /** Drawn on the first series of each grid (so they need no series of their own). */
+  readonly marks?: readonly VerticalMark[];
+  readonly bands?: readonly VerticalBand[];
 }
 
 export interface ChartTexts {
@@ -163,10 +193,13 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
   const axisBase: number[] = [];
   const yAxis: NonNullable<ChartOption['yAxis']> & unknown[] = [];
   const thresholdMax = new Map<string, number>();
+  const bandMin = new Map<string, number>();
   for (const series of spec.series) {
-    const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value));
+    const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value), series.band?.to ?? 0);
     const key = `${series.grid}:${series.axis ?? 0}`;
     if (top > 0) thresholdMax.set(key, Math.max(thresholdMax.get(key) ?? 0, top));
+    // A band (the pressure target ± tolerance) stays on the chart whole.
+    if (series.band) bandMin.set(key, Math.min(bandMin.get(key) ?? Number.POSITIVE_INFINITY, series.band.from));
   }
   spec.grids.forEach((grid, i) => {
     axisBase.push(yAxis.length);
@@ -179,6 +212,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
         scale: true,
         // Critical lines stay on the chart even while every reading is far below them.
         dataMax: thresholdMax.get(`${i}:${side}`),
+        dataMin: bandMin.get(`${i}:${side}`),
         splitLine: { show: side === 0 },
         axisLabel: { formatter: axisNumber, ...(colored ? { color: colored } : {}) },
       });
@@ -194,9 +228,15 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
     labelled.add(key);
     return true;
   };
+  const backdrop = texts.dark ? 'rgba(36, 36, 36, 0.85)' : 'rgba(255, 255, 255, 0.85)';
+  const firstOfGrid = new Set(spec.grids.map((_, i) => spec.series.find((s) => s.grid === i)?.id));
   const series: LineSeriesOption[] = spec.series.map((s) => {
     const grid = spec.grids[s.grid];
     units.set(s.id, grid?.units[s.axis ?? 0] ?? '');
+    const first = firstOfGrid.has(s.id);
+    const marks = first ? (spec.marks ?? []).filter((m) => !m.grids || m.grids.includes(grid?.id ?? '')) : [];
+    const bands = first ? (spec.bands ?? []) : [];
+    const thresholds = s.thresholds ?? [];
     return {
       type: 'line',
       id: s.id,
@@ -210,13 +250,14 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
       emphasis: { disabled: true },
       color: s.color,
       lineStyle: { width: s.width ?? 1.5, type: s.dashed ? 'dashed' : 'solid', color: s.color },
-      ...(s.thresholds && s.thresholds.length > 0
+      ...(thresholds.length > 0 || marks.length > 0
         ? {
             markLine: {
               silent: true,
               symbol: 'none',
               animation: false,
-              data: s.thresholds.map((th) => ({
+              data: [
+                ...thresholds.map((th) => ({
                 name: th.label,
                 yAxis: th.value,
                 lineStyle: { color: th.color, type: 'dashed', width: 1.5 },
@@ -228,15 +269,44 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
                   color: th.color,
                   fontSize: 11,
                   // A backdrop keeps the label readable where a curve runs through it.
-                  backgroundColor: texts.dark ? 'rgba(36, 36, 36, 0.85)' : 'rgba(255, 255, 255, 0.85)',
+                  backgroundColor: backdrop,
                   padding: [1, 4],
                   borderRadius: 3,
                 },
               })),
+                ...marks.map((m) => ({
+                  name: m.label,
+                  xAxis: m.x,
+                  lineStyle: { color: m.color, type: 'solid' as const, width: 1.5 },
+                  label: { show: true, formatter: m.label, position: 'insideEndTop' as const, color: m.color, fontSize: 11, backgroundColor: backdrop, padding: [1, 4], borderRadius: 3 },
+                })),
+              ],
             },
           }
         : {}),
-    };
+      ...(bands.length > 0 || s.band
+        ? {
+            markArea: {
+              silent: true,
+              animation: false,
+              data: [
+                ...bands.map((b): [Record<string, unknown>, Record<string, unknown>] => [
+                  { name: b.label, xAxis: b.from, itemStyle: { color: b.color, opacity: 0.18 }, label: { color: b.color, fontSize: 11, position: 'insideTop' } },
+                  { xAxis: b.to },
+                ]),
+                ...(s.band
+                  ? [
+                      [
+                        { name: s.band.label, yAxis: s.band.from, itemStyle: { color: s.band.color, opacity: 0.15 }, label: { color: s.band.color, fontSize: 11, position: 'insideTopRight' } },
+                        { yAxis: s.band.to },
+                      ] as [Record<string, unknown>, Record<string, unknown>],
+                    ]
+                  : []),
+              ],
+            },
+          }
+        : {}),
+    } as LineSeriesOption;
   });
 
   const option: ChartOption = {

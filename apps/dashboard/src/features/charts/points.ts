@@ -39,17 +39,17 @@ export function hasValues(series: Pick<HistorySeriesDto, 'max'> | undefined): bo
 }
 
 /**
- * The ISO 834 standard curve at the times of `points` (each time once): drawn along the furnace
+ * The standard heating curve (ISO 834 unless `curve` is another) at the times of `points` (each time once): drawn along the furnace
  * temperature, so that the axis tooltip, which lists the series that have a point at the hovered
  * time, shows the standard value beside the measured one.
  */
-export function iso834Along(points: readonly Point[]): Point[] {
+export function iso834Along(points: readonly Point[], curve: (seconds: number) => number = iso834): Point[] {
   const out: Point[] = [];
   let last = Number.NaN;
   for (const [t] of points) {
     if (t === last) continue;
     last = t;
-    out.push([t, Math.round(iso834(t / 1000) * 10) / 10]);
+    out.push([t, Math.round(curve(t / 1000) * 10) / 10]);
   }
   return out;
 }

@@ -29,7 +29,7 @@ type Getter = (frame: DaqPayload) => number | null;
  * frames and the time of its first frame. Category series from `markers` (categoryStats per frame).
  */
 export function historyFromFrames(frames: readonly DaqPayload[], markers: readonly CurveMarker[] = [], points = 1000, researchId = 'r-1'): HistoryDto {
-  if (frames.length === 0) return { research_id: researchId, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [] };
+  if (frames.length === 0) return { research_id: researchId, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [], faults: [], ignition_at: null };
   const from = (frames[0] as DaqPayload).time;
   const to = (frames[frames.length - 1] as DaqPayload).time;
   const width = (to - from) / points;
@@ -79,5 +79,7 @@ export function historyFromFrames(frames: readonly DaqPayload[], markers: readon
     thermo_ids: Array.from({ length: channels }, (_, i) => i + 1).filter((id) => frames.some((f) => typeof f.thermocouples_out?.[id - 1] === 'number')),
     time: buckets.map((group) => (group[0] as DaqPayload).time),
     series,
+    faults: [],
+    ignition_at: null,
   };
 }

@@ -1,3 +1,4 @@
+import { HEATING_CURVES, type HeatingCurveId } from '@furnace/contracts';
 import { useComputedColorScheme } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,7 @@ import { elapsedLabel } from './chart-option';
 import type { CurveLabels } from './curve-specs';
 
 /** The curves' texts in the current language (namespace "history"), and the colour scheme. */
-export function useCurveLabels(header?: (ms: number) => string): { labels: CurveLabels; texts: ChartTexts; language: string } {
+export function useCurveLabels(header?: (ms: number) => string, curve: HeatingCurveId = 'iso834'): { labels: CurveLabels; texts: ChartTexts; language: string } {
   const { t, i18n } = useTranslation('history');
   const language = i18n.language;
   const dark = useComputedColorScheme('light') === 'dark';
@@ -14,7 +15,8 @@ export function useCurveLabels(header?: (ms: number) => string): { labels: Curve
     const labels: CurveLabels = {
       furnace: t('chart.furnace'),
       pk: t('chart.pk'),
-      iso834: t('chart.iso834'),
+      // The profile's heating curve, drawn where ISO 834 is by default.
+      iso834: curve === 'iso834' ? t('chart.iso834') : curveLabel(curve, language),
       categories: t('chart.categories'),
       thermocouples: t('chart.thermocouples'),
       scalars: t('chart.scalars'),
@@ -28,5 +30,10 @@ export function useCurveLabels(header?: (ms: number) => string): { labels: Curve
     const texts: ChartTexts = { more: (count) => t('chart.more', { count }), header: header ?? elapsedLabel, dark };
     return { labels, texts, language };
     // `language` is listed: a language switch changes what `t` returns without changing `t`.
-  }, [t, language, header, dark]);
+  }, [t, language, header, dark, curve]);
+}
+
+function curveLabel(curve: HeatingCurveId, language: string): string {
+  const info = HEATING_CURVES.find((c) => c.id === curve);
+  return info ? (language === 'en' ? info.label_en : info.label_pl) : curve;
 }

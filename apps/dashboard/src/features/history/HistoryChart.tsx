@@ -16,6 +16,10 @@ import { hasValues, historyPoints, historySeriesByKey, iso834Along, secondsToMs,
 import { pushSeries } from '../charts/push';
 import { useCurveLabels } from '../charts/use-curve-labels';
 import { historyQueryOptions, STAFF } from './history-api';
+import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
+import { type CriteriaSnapshot, heatingCurve, type HeatingCurveId } from '@furnace/contracts';
+import { deviationPoints, deviationSeries } from '../criteria/chart-criteria';
+import { useCriteriaChart } from '../criteria/use-criteria-chart';
 import { mergeRange, zoomRange, type TimeRange } from './zoom';
 
 /** Buckets of a zoomed range: ≤ 1 600 chart points, the rest of the 2 000 for the test around it. */
@@ -43,6 +47,13 @@ export interface HistoryChartProps {
   categories: readonly ChartCategory[];
   thermocouples: readonly ChartThermocouple[];
   hidden: ReadonlySet<number>;
+  /** The test profile: heating curve, pressure target and tolerance. */
+  profile: { heating_curve: HeatingCurveId; pressure_target_pa: number | null; pressure_tolerance_pa: number | null };
+  /** The API's criteria over the stored frames: limits and failures drawn. */
+  criteria: CriteriaSnapshot | null;
+  observations: readonly ObservationDto[];
+  exclusions: readonly ThermoExclusionDto[];
+  names: ReadonlyMap<number, string>;
 }
 
 /**
@@ -50,26 +61,44 @@ export interface HistoryChartProps {
  * (wheel, pinch, slider) reads its range again from the server with from/to, so that detail
  * appears, and draws it inside the test around it.
  */
-export function HistoryChart({ researchId, startAt, flags, overview, categories, thermocouples, hidden }: HistoryChartProps) {
+export function HistoryChart({ researchId, startAt, flags, overview, categories: plainCategories, thermocouples, hidden, profile, criteria, observations, exclusions, names }: HistoryChartProps) {
   const { t } = useTranslation('history');
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const start = Date.parse(startAt);
   const header = useCallback((ms: number) => `${elapsedLabel(ms)} · ${formatDateTime(new Date(start + ms).toISOString())}`, [start]);
-  const { labels, texts } = useCurveLabels(header);
+  const { labels, texts } = useCurveLabels(header, profile.heating_curve);
 
+  const { t: tc } = useTranslation('criteria');
   const byKey = useMemo(() => historySeriesByKey(overview), [overview]);
+  const { categories, overlay } = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile, names });
+  const furnaceDrawn = flags.furnace || hasValues(byKey.get(seriesKey.pk));
+  const curve = profile.heating_curve;
+  const fullOverlay = useMemo(
+    () =>
+      furnaceDrawn
+        ? {
+            ...overlay,
+            deviation: {
+              title: tc('history.deviationGrid'),
+              series: deviationSeries({ deviation: tc('history.deviation'), upper: tc('history.toleranceUpper'), lower: tc('history.toleranceLower') }),
+            },
+          }
+        : overlay,
+    [furnaceDrawn, overlay, tc],
+  );
   const spec = useMemo(
     () =>
       historyChartSpec({
-        furnace: flags.furnace || hasValues(byKey.get(seriesKey.pk)),
+        furnace: furnaceDrawn,
         radiance: flags.radiance || hasValues(byKey.get(seriesKey.radiance)),
         pressure: flags.pressure || hasValues(byKey.get(seriesKey.pressure)),
         categories,
         thermocouples,
         labels,
         gridHeight: narrow ? 170 : 220,
+        overlay: fullOverlay,
       }),
-    [flags.furnace, flags.radiance, flags.pressure, byKey, categories, thermocouples, labels, narrow],
+    [furnaceDrawn, flags.radiance, flags.pressure, byKey, categories, thermocouples, labels, narrow, fullOverlay],
   );
   const option = useMemo(() => (spec ? buildChartOption(spec, texts) : null), [spec, texts]);
 
@@ -80,9 +109,11 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories,
       const dto = byKey.get(series.id);
       points.set(series.id, dto ? historyPoints(overview, dto) : []);
     }
-    if (points.has(seriesKey.iso834)) points.set(seriesKey.iso834, iso834Along(points.get(seriesKey.pk) ?? []));
+    if (points.has(seriesKey.iso834)) points.set(seriesKey.iso834, iso834Along(points.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)));
+    // d_e and its envelope: computed here from the furnace temperature of the whole test.
+    for (const [id, values] of deviationPoints(overview, curve)) if (points.has(id)) points.set(id, values);
     return points;
-  }, [spec, byKey, overview]);
+  }, [spec, byKey, overview, curve]);
 
   // Zoom → range (debounced) → detail read from the server.
   const [range, setRange] = useState<TimeRange | null>(null);
@@ -125,9 +156,9 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories,
       if (id === seriesKey.iso834 || !dto) data.set(id, points);
       else data.set(id, mergeRange(points, historyPoints(detailData, dto), secondsToMs(detailData.from), secondsToMs(detailData.to)));
     }
-    if (data.has(seriesKey.iso834)) data.set(seriesKey.iso834, iso834Along(data.get(seriesKey.pk) ?? []));
+    if (data.has(seriesKey.iso834)) data.set(seriesKey.iso834, iso834Along(data.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)));
     return data;
-  }, [overviewPoints, detailData]);
+  }, [overviewPoints, detailData, curve]);
   // …and a hidden thermocouple shows nothing: a toggle pushes only its own series.
   const shown = useMemo(() => {
     const data = new Map<string, readonly Point[]>();

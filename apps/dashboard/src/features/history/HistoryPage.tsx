@@ -18,9 +18,13 @@ import { exceedanceRows, refineExceedance, refinementRanges } from './exceedance
 import { ExceedanceTable } from './ExceedanceTable';
 import { historyQueryOptions, researchMarkersQueryOptions, STAFF } from './history-api';
 import { ThermoToggles } from './ThermoToggles';
+import { criteriaSnapshotQuery, exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
+import { CriteriaSummary } from '../criteria/CriteriaSummary';
 
 // ECharts comes in a chunk of its own (shared with the live curves): the header and the exceedances show without waiting for it.
 const HistoryChart = lazy(() => import('./HistoryChart'));
+
+const NONE: readonly never[] = [];
 
 /** Buckets of the whole test: ≤ 2 000 chart points per series. */
 export const OVERVIEW_POINTS = 1000;
@@ -51,6 +55,10 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const [ticked, setTicked] = useState<ReadonlySet<number>>(() => new Set());
   const thermoIds = useMemo(() => [...ticked].sort((a, b) => a - b), [ticked]);
   const overview = useQuery({ ...historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS, thermoIds }), placeholderData: keepPreviousData });
+  const criteria = useQuery(criteriaSnapshotQuery(STAFF, researchId));
+  const observations = useQuery(observationsQuery(STAFF, researchId));
+  const exclusions = useQuery(exclusionsQuery(STAFF, researchId));
+  const names = useMemo(() => new Map((markers.data ?? []).map((m) => [m.thermo_id, m.name])), [markers.data]);
 
   const categories = useMemo(() => chartCategories(markers.data ?? []), [markers.data]);
   const thermocouples = useMemo(() => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []), [overview.data, markers.data]);
@@ -98,6 +106,9 @@ export function HistoryPage({ researchId }: { researchId: string }) {
 
   const r = research.data;
   const history = overview.data;
+  // The time of day of time 0 from the frames' own timestamps; the schedule only when no frame has one.
+  const ignitionAt = criteria.data?.ignition_at ?? history.ignition_at ?? r.start_at;
+  const absolute = r.criteria_basis === 'absolute';
   return (
     <>
       <PageHeader
@@ -118,17 +129,36 @@ export function HistoryPage({ researchId }: { researchId: string }) {
         </Alert>
       ) : (
         <Stack gap="lg">
-          <Section title={t('exceedance.title')}>
-            <ExceedanceTable rows={refined} startAt={r.start_at} />
+          <Section title={t('history.title', { ns: 'criteria' })}>
+            {criteria.data ? (
+              <CriteriaSummary criteria={criteria.data} audit={r} observations={observations.data ?? []} names={names} radiation={r.is_radiance} />
+            ) : criteria.isError ? (
+              <Alert color="red" icon={<IconAlertTriangle aria-hidden />}>
+                {errorMessage(criteria.error)}
+              </Alert>
+            ) : (
+              <Skeleton height={160} radius="md" />
+            )}
           </Section>
+          {/* The spec's absolute critical values: what a research on the absolute basis is judged by. */}
+          {absolute ? (
+            <Section title={t('exceedance.title')}>
+              <ExceedanceTable rows={refined} startAt={ignitionAt} />
+            </Section>
+          ) : null}
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, lg: thermocouples.length > 0 ? 9 : 12 }}>
               <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
                 <Suspense fallback={<Skeleton height={560} radius="md" />}>
                   <HistoryChart
                     researchId={researchId}
-                    startAt={r.start_at}
+                    startAt={ignitionAt}
                     flags={{ furnace: r.is_furnance, radiance: r.is_radiance, pressure: r.is_pressure }}
+                    profile={r}
+                    criteria={criteria.data ?? null}
+                    observations={observations.data ?? NONE}
+                    exclusions={exclusions.data ?? NONE}
+                    names={names}
                     overview={history}
                     categories={categories}
                     thermocouples={thermocouples}

@@ -1,5 +1,7 @@
 import { Box, Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
+import type { CriteriaSnapshot } from '@furnace/contracts';
 import type { Research, ThermoCoord } from '../../api/research-types';
 import type { FrameSource } from './frame-source';
 
@@ -7,6 +9,9 @@ export interface LiveCurvesProps {
   research: Research;
   markers: readonly ThermoCoord[];
   frames: FrameSource;
+  observations?: readonly ObservationDto[];
+  exclusions?: readonly ThermoExclusionDto[];
+  criteria?: CriteriaSnapshot | null;
 }
 
 // The curves (ECharts) are a chunk of their own, loaded when they come into view: the live view shows

@@ -1,6 +1,9 @@
-import { Group, Stack, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ObservationList } from '../criteria/ObservationList';
+import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
+import { useLiveCriteria } from '../criteria/use-live-criteria';
 import classes from './live.module.css';
 import { LiveCurvesSlot } from './LiveCurvesSlot';
 import type { LiveData } from './LiveGate';
@@ -9,6 +12,9 @@ import { useReadAuth } from './read-auth';
 import { SidePanel } from './SidePanel';
 import { useLiveStream } from './use-live-stream';
 import { useLiveViewState } from './use-live-view-state';
+
+// Staff-only controls (observations, exclusions): a chunk a client's live view never loads.
+const StaffTools = lazy(() => import('../criteria/StaffTools'));
 
 /**
  * The live layout of docs/behaviour.md §2: the main area (photo with thermocouples, or a camera) beside the side
@@ -30,6 +36,11 @@ export function LiveScreen({
   const { research } = data;
   const stream = useLiveStream(research.id, auth, { enabled: true, onRefused });
   const view = useLiveViewState(data);
+  const { inputs, observations, exclusions } = useCriteriaInputs(auth, research, data.markers);
+  const criteria = useLiveCriteria(auth, research.id, stream.frames, data.ready ? inputs : null);
+  const names = useMemo(() => new Map(data.markers.map((m) => [m.thermo_id, m.name])), [data.markers]);
+  const thermocouples = useMemo(() => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id), [names]);
+  const staff = auth.kind === 'staff';
 
   return (
     <Stack gap="md" data-testid="live-view">
@@ -57,13 +68,34 @@ export function LiveScreen({
             markers={data.markers}
             hidden={view.hidden}
             onToggleCategory={view.toggle}
+            criteria={criteria}
+            names={names}
           />
         </aside>
       </div>
+      {staff ? (
+        <Suspense fallback={null}>
+          <StaffTools
+            auth={auth}
+            researchId={research.id}
+            observations={observations}
+            exclusions={exclusions}
+            thermocouples={thermocouples}
+            now={() => stream.frames.latest()?.time ?? criteria?.elapsed ?? null}
+          />
+        </Suspense>
+      ) : observations.length > 0 ? (
+        <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
+          <Text fw={700} size="sm" mb="xs">
+            {t('observation.title', { ns: 'criteria' })}
+          </Text>
+          <ObservationList observations={observations} />
+        </Paper>
+      ) : null}
       {/* Mounted once the layout has its final size: it loads the charts only when scrolled near. */}
       {data.ready ? (
         <section aria-label={t('view.curves')}>
-          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} />
+          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} observations={observations} exclusions={exclusions} criteria={criteria} />
         </section>
       ) : null}
     </Stack>

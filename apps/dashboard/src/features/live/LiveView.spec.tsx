@@ -1,4 +1,4 @@
-import type { ResearchDto, ThermoConfigDto, ThermoMarkerDto, UrlDto } from '@furnace/api-client';
+import type { ObservationDto, ResearchDto, ThermoConfigDto, ThermoMarkerDto, UrlDto } from '@furnace/api-client';
 import * as api from '@furnace/api-client';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import Konva from 'konva/lib/Core';
@@ -7,6 +7,7 @@ import { PublicLiveView } from './PublicLiveView';
 import { stubCanvasContext } from './testing/canvas-stub';
 import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
 import { FakeSocket } from './testing/fake-socket';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
@@ -16,6 +17,10 @@ jest.mock('@furnace/api-client', () => ({
   thermoList: jest.fn(),
   thermoResearchMarkers: jest.fn(),
   thermoImage: jest.fn(),
+  historyRead: jest.fn(),
+  criteriaObservations: jest.fn(),
+  criteriaExclusions: jest.fn(),
+  criteriaCriteriaOf: jest.fn(),
 }));
 
 // The curves are the charts feature's (ECharts); here only what the live view hands them matters.
@@ -29,7 +34,17 @@ jest.mock('../charts/LiveCurves', () => ({
 }));
 
 const mocked = api as unknown as Record<
-  'researchViewerToken' | 'streamTicketIssue' | 'researchGet' | 'researchListUrls' | 'thermoList' | 'thermoResearchMarkers' | 'thermoImage',
+  | 'researchViewerToken'
+  | 'streamTicketIssue'
+  | 'researchGet'
+  | 'researchListUrls'
+  | 'thermoList'
+  | 'thermoResearchMarkers'
+  | 'thermoImage'
+  | 'historyRead'
+  | 'criteriaObservations'
+  | 'criteriaExclusions'
+  | 'criteriaCriteriaOf',
   jest.Mock
 >;
 
@@ -49,6 +64,7 @@ function newResearch(overrides: Partial<ResearchDto> = {}): ResearchDto {
     is_radiance: true,
     is_furnance: true,
     is_pressure: false,
+    ...PROFILE_FIELDS,
     ...overrides,
   };
 }
@@ -89,7 +105,11 @@ const MARKERS = [
 ];
 const URLS: UrlDto[] = [{ id: 'u1', url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ', research_id: RESEARCH_ID }];
 
-function serve({ research = newResearch(), token = 'tok-1' }: { research?: ResearchDto; token?: string } = {}) {
+function serve({
+  research = newResearch(),
+  token = 'tok-1',
+  observations = [],
+}: { research?: ResearchDto; token?: string; observations?: ObservationDto[] } = {}) {
   mocked.researchViewerToken.mockImplementation(() =>
     ok({ access_token: token, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID }),
   );
@@ -99,6 +119,13 @@ function serve({ research = newResearch(), token = 'tok-1' }: { research?: Resea
   mocked.thermoList.mockImplementation(() => ok({ data: CONFIGS }));
   mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: MARKERS }));
   mocked.thermoImage.mockImplementation(() => ok(new Blob(['png'], { type: 'image/png' })));
+  // Nothing stored yet: the criteria start from the live frames.
+  mocked.historyRead.mockImplementation(() =>
+    ok({ research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, time: [], series: [] }),
+  );
+  mocked.criteriaObservations.mockImplementation(() => ok({ data: observations }));
+  mocked.criteriaExclusions.mockImplementation(() => ok({ data: [] }));
+  mocked.criteriaCriteriaOf.mockImplementation(() => fail(404));
 }
 
 const canvasTexts = () =>
@@ -121,8 +148,8 @@ afterEach(() => {
   globalThis.WebSocket = realWebSocket;
 });
 
-async function openLiveView() {
-  serve();
+async function openLiveView(options: Parameters<typeof serve>[0] = {}) {
+  serve(options);
   const view = await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
   expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
   await waitFor(() => expect(screen.getByTestId('thermo-canvas')).toBeInTheDocument());
@@ -205,7 +232,8 @@ describe('the public live view: who sees what', () => {
 
 describe('the live layout', () => {
   it('shows the values of the newest frame and the connection status', async () => {
-    const { socket } = await openLiveView();
+    // The absolute basis: the categories against the spec's critical values in °C.
+    const { socket } = await openLiveView({ research: newResearch({ criteria_basis: 'absolute' }) });
     const status = screen.getByTestId('connection-status');
     expect(status).toHaveAttribute('data-status', '1');
     expect(status).toHaveTextContent('Połączono, brak danych');
@@ -223,7 +251,7 @@ describe('the live layout', () => {
     expect(screen.getByTestId('measurement-pk-value')).toHaveTextContent('812.4');
 
     const mean = screen.getAllByTestId('category')[0]!;
-    expect(within(mean).getByTestId('category-max')).toHaveTextContent('190.3 / 180.0 °C');
+    await waitFor(() => expect(within(mean).getByTestId('category-max')).toHaveTextContent('190.3 / 180.0 °C'));
     expect(within(mean).getByTestId('category-max')).toHaveAttribute('data-exceeded', 'true');
     expect(within(mean).getByTestId('category-mean')).toHaveTextContent('170.1 / 140.0 °C');
     // 'T' has no critical values: no statistics.
@@ -233,6 +261,39 @@ describe('the live layout', () => {
     act(() => socket.drop());
     expect(status).toHaveAttribute('data-status', '0');
     expect(status).toHaveTextContent('Rozłączono');
+  });
+
+  it('shows T0 from the frames before ignition, each rise against T0 + K, d_e, and the observations clients may see', async () => {
+    const observation: ObservationDto = {
+      id: 'o1',
+      research_id: RESEARCH_ID,
+      time: 700,
+      kind: 'cotton_pad',
+      note: null,
+      visible_to_clients: true,
+      created_by: null,
+      created_at: '2026-01-01T10:00:00Z',
+    };
+    const { socket } = await openLiveView();
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
+    // Before ignition the unexposed face reads 20.0 / 20.5 °C: T0 = 20.25 °C.
+    act(() => socket.receive({ event: 'DATA', data: { time: -10, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
+    act(() => socket.receive({ event: 'DATA', data: { time: 0, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
+    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    await waitFor(() => expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C'));
+    expect(screen.getByTestId('criteria-t0-source')).toHaveTextContent('automatycznie');
+    const category = screen.getAllByTestId('category')[0]!;
+    expect(within(category).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
+    expect(within(category).getByTestId('category-max-limit')).toHaveTextContent('≤ T0 + 180 K = 200.3 °C');
+    expect(within(category).getByTestId('category-mean')).toHaveTextContent('+149.9 K · 170.1 °C');
+    expect(within(category).getByTestId('category-mean')).toHaveAttribute('data-exceeded', 'true');
+    expect(screen.getByTestId('criteria-de-value')).not.toHaveTextContent('---');
+
+    // A client sees no observation list until staff make one visible: UPDATE OBSERVATION refetches.
+    expect(screen.queryByTestId('observations')).not.toBeInTheDocument();
+    mocked.criteriaObservations.mockImplementation(() => ok({ data: [observation] }));
+    act(() => socket.receive({ event: 'UPDATE', data: 'OBSERVATION' }));
+    expect(await screen.findByTestId('observation')).toHaveTextContent('00:11:40 — Zapłon tamponu bawełnianego');
   });
 
   it("'tryb termopar' switches the labels from names to readings; '---' without one", async () => {

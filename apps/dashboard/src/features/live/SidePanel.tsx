@@ -2,6 +2,7 @@ import { ActionIcon, Box, Button, Divider, Group, Paper, Stack, Text } from '@ma
 import { IconChevronLeft, IconChevronRight, IconTemperature } from '@tabler/icons-react';
 import {
   categoryStats,
+  type CriteriaSnapshot,
   type DaqPayload,
   formatElapsed,
   formatValue,
@@ -11,6 +12,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Research, ThermoCoord } from '../../api/research-types';
 import { Logo } from '../../components/Logo';
+import { CategoryRises, CriteriaPanel } from '../criteria/CriteriaPanel';
 import { isLanguage } from '../../i18n';
 import type { Category } from './categories';
 import { ConnectionIndicator } from './ConnectionIndicator';
@@ -130,19 +132,24 @@ export function useCategoryStats(frames: FrameSource, markers: readonly ThermoCo
 
 const TYPES = new Map<string, (typeof MEASUREMENT_TYPES)[number]>(MEASUREMENT_TYPES.map((type) => [type.name, type]));
 
-/** A coloured toggle per category and, where the type has critical values, max and mean against them. */
+/**
+ * A coloured toggle per category and, under it, its max and mean: with the criteria snapshot, as
+ * rises against the profile's limits; without one yet, against the type's critical values.
+ */
 export function CategoryToggles({
   categories,
   markers,
   frames,
   hidden,
   onToggle,
+  criteria = null,
 }: {
   categories: readonly Category[];
   markers: readonly ThermoCoord[];
   frames: FrameSource;
   hidden: ReadonlySet<string>;
   onToggle: (name: string) => void;
+  criteria?: CriteriaSnapshot | null;
 }) {
   const { t, i18n } = useTranslation('live');
   const stats = useCategoryStats(frames, markers);
@@ -161,6 +168,7 @@ export function CategoryToggles({
         const type = TYPES.get(category.name);
         const critical = type?.critical;
         const s = stats.get(category.name);
+        const view = criteria?.categories.find((c) => c.type_name === category.name);
         return (
           <Box key={category.name} data-testid="category" data-category={category.name}>
             <Button
@@ -178,7 +186,9 @@ export function CategoryToggles({
             >
               {category.name}
             </Button>
-            {critical?.max != null ? (
+            {criteria ? (
+              view && (view.role.max || view.role.mean || view.role.frame) ? <CategoryRises category={view} snapshot={criteria} /> : null
+            ) : critical?.max != null ? (
               <Stack gap={0} mt={4} px={4}>
                 <StatLine label={t('view.max')} value={s?.max ?? '---'} critical={formatValue(critical.max)} exceeded={s?.exceededMax ?? false} testId="category-max" />
                 {critical.mean != null ? (
@@ -220,7 +230,13 @@ export interface SidePanelProps {
   markers: readonly ThermoCoord[];
   hidden: ReadonlySet<string>;
   onToggleCategory: (name: string) => void;
+  /** The criteria computed over the test so far (null until the history has been read). */
+  criteria?: CriteriaSnapshot | null;
+  /** Thermocouple names by thermo_id (suspect and excluded ones are named). */
+  names?: ReadonlyMap<number, string>;
 }
+
+const NO_NAMES: ReadonlyMap<number, string> = new Map();
 
 /** The side panel of docs/behaviour.md §2. */
 export function SidePanel(props: SidePanelProps) {
@@ -237,6 +253,8 @@ export function SidePanel(props: SidePanelProps) {
           ))}
         </Stack>
         <Divider />
+        <CriteriaPanel snapshot={props.criteria ?? null} names={props.names ?? NO_NAMES} radiation={props.research.is_radiance} />
+        <Divider />
         <Stack gap="sm" component="section" aria-labelledby="live-thermocouples">
           <Group justify="space-between" wrap="wrap" gap="xs">
             <Text id="live-thermocouples" fw={700} size="sm" tt="none">
@@ -250,6 +268,7 @@ export function SidePanel(props: SidePanelProps) {
             frames={props.frames}
             hidden={props.hidden}
             onToggle={props.onToggleCategory}
+            criteria={props.criteria ?? null}
           />
         </Stack>
         <Divider />

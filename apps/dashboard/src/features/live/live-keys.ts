@@ -13,6 +13,10 @@ export const liveKeys = {
   thermo: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'thermo'] as const,
   configs: (auth: ReadAuth, researchId: string) => [...liveKeys.thermo(auth, researchId), 'configs'] as const,
   markers: (auth: ReadAuth, researchId: string) => [...liveKeys.thermo(auth, researchId), 'markers'] as const,
+  /** The observations staff recorded (a viewer gets the visible ones): refetched on UPDATE OBSERVATION. */
+  observations: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'observations'] as const,
+  /** Thermocouple exclusions: refetched on UPDATE RESEARCH with the research. */
+  exclusions: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'exclusions'] as const,
   /** A config's photo never changes (a new photo is a new config): outside the 'thermo' prefix. */
   image: (auth: ReadAuth, researchId: string, configId: string) => [...liveKeys.scope(auth, researchId), 'image', configId] as const,
   viewerToken: (researchId: string, code: string) => [...liveKeys.all, 'viewer-token', researchId, code] as const,

@@ -20,7 +20,13 @@ export interface LiveStream {
 export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
   switch (kind) {
     case 'RESEARCH':
-      return queryClient.invalidateQueries({ queryKey: liveKeys.research(auth, researchId) });
+      // The profile, T0 and the thermocouple exclusions.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: liveKeys.research(auth, researchId) }),
+        queryClient.invalidateQueries({ queryKey: liveKeys.exclusions(auth, researchId) }),
+      ]).then(() => undefined);
+    case 'OBSERVATION':
+      return queryClient.invalidateQueries({ queryKey: liveKeys.observations(auth, researchId) });
     case 'LIVESTREAM':
       return queryClient.invalidateQueries({ queryKey: liveKeys.urls(auth, researchId) });
     case 'THERMOCOUPLE':

@@ -1,6 +1,9 @@
 import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import { formatValue } from '@furnace/contracts';
+import { deviationColor, formatDeviation } from '../criteria/criteria-format';
+import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
+import { useLiveCriteria } from '../criteria/use-live-criteria';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,9 +26,16 @@ import liveClasses from '../live/live.module.css';
 import classes from './monitor.module.css';
 import { MONITOR_CYCLE_MS, useAutoCycle } from './use-auto-cycle';
 
-function Tile({ label, children, unit, testId }: { label: string; children: ReactNode; unit?: string; testId: string }) {
+function Tile({ label, children, unit, testId, color, extra }: { label: string; children: ReactNode; unit?: string; testId: string; color?: string; extra?: ReactNode }) {
   return (
-    <Paper withBorder radius="md" p="sm" className={classes.tile} data-testid={testId}>
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      className={classes.tile}
+      data-testid={testId}
+      style={color ? { borderColor: `var(--mantine-color-${color}-6)`, borderWidth: 3, background: `var(--mantine-color-${color}-light)` } : undefined}
+    >
       <Text size="sm" c="dimmed" lh={1.2}>
         {label}
       </Text>
@@ -37,6 +47,7 @@ function Tile({ label, children, unit, testId }: { label: string; children: Reac
           </Text>
         ) : null}
       </Text>
+      {extra}
     </Paper>
   );
 }
@@ -55,6 +66,10 @@ function MonitorScreen({ data }: { data: LiveData }) {
   const stream = useLiveStream(research.id, STAFF_AUTH, { enabled: true });
   const view = useLiveViewState(data);
   const auto = useAutoCycle(view.items.length > 1, () => view.step(1), MONITOR_CYCLE_MS);
+  const { inputs } = useCriteriaInputs(STAFF_AUTH, research, data.markers);
+  const criteria = useLiveCriteria(STAFF_AUTH, research.id, stream.frames, data.ready ? inputs : null);
+  const deviation = criteria?.deviation ?? { d_e: null, tolerance: null, ok: null };
+  const deColor = deviationColor(deviation);
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: liveKeys.scope(STAFF_AUTH, research.id) });
@@ -133,6 +148,25 @@ function MonitorScreen({ data }: { data: LiveData }) {
                 <FrameValue frames={stream.frames} field={m.field} />
               </Tile>
             ))}
+            <Tile label={t('t0.title', { ns: 'criteria' })} unit={t('units.temperature')} testId="monitor-t0">
+              {formatValue(criteria?.t0)}
+            </Tile>
+            <Tile
+              label={t('panel.deviation', { ns: 'criteria' })}
+              testId="monitor-de"
+              color={deColor === 'gray' ? undefined : deColor}
+              extra={
+                <Text size="sm" c="dimmed" data-testid="monitor-de-tolerance" data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}>
+                  {deviation.tolerance === null
+                    ? t('panel.noTolerance', { ns: 'criteria' })
+                    : `${t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad', { ns: 'criteria' })} · ${t('panel.tolerance', { ns: 'criteria', value: deviation.tolerance.toFixed(2) })}`}
+                </Text>
+              }
+            >
+              <Text span inherit c={deColor === 'gray' ? undefined : `${deColor}.8`}>
+                {formatDeviation(deviation.d_e)}
+              </Text>
+            </Tile>
             <Tile label={t('monitor.thermoMax')} unit={t('units.temperature')} testId="monitor-thermo-max">
               <ThermoSummary frames={stream.frames} markers={data.markers} which="max" />
             </Tile>
@@ -144,7 +178,14 @@ function MonitorScreen({ data }: { data: LiveData }) {
             <Text fw={700} size="sm" mb="xs">
               {t('monitor.categories')}
             </Text>
-            <CategoryToggles categories={view.categories} markers={data.markers} frames={stream.frames} hidden={view.hidden} onToggle={view.toggle} />
+            <CategoryToggles
+              categories={view.categories}
+              markers={data.markers}
+              frames={stream.frames}
+              hidden={view.hidden}
+              onToggle={view.toggle}
+              criteria={criteria}
+            />
           </Paper>
         </aside>
       </div>

@@ -3,9 +3,10 @@ import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
 import type { ResearchBasicValues } from '../../lib/validation';
+import { ProfileFields } from '../criteria/ProfileFields';
 
 /**
- * Name, start, end and the three measurement flags: the create form and the edit page's first section.
+ * Name, start, end, the three measurement flags and the test profile: the create form and the edit page's first section.
  * Read-only, the dates are shown as the list shows them (Polish format, Europe/Warsaw) when `shownDates`
  * is given.
  */
@@ -58,6 +59,7 @@ export function ResearchBasicFields({ readOnly = false, shownDates }: { readOnly
           <Checkbox {...register('is_pressure')} label={t('research.isPressure')} />
         </Group>
       </Fieldset>
+      <ProfileFields readOnly={readOnly} />
     </Stack>
   );
 }

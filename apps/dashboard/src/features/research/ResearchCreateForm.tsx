@@ -11,6 +11,7 @@ import { defaultResearchTimes } from '../../lib/dates';
 import { researchCreateSchema, type ResearchCreateValues } from '../../lib/validation';
 import { ResearchBasicFields } from './ResearchBasicFields';
 import { ThermoFilesFields } from './ThermoFilesFields';
+import { toProfileValues } from '../criteria/profile-form';
 
 export function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
   return {
@@ -19,6 +20,7 @@ export function emptyResearchForm(now: Date = new Date()): ResearchCreateValues 
     is_radiance: false,
     is_furnance: false,
     is_pressure: false,
+    profile: toProfileValues(null),
     links: [],
     configs: [],
     emails: [],

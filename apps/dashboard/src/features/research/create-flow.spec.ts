@@ -1,7 +1,9 @@
 import { ApiError } from '../../api/errors';
 import type { Research } from '../../api/research-types';
 import type { ResearchCreateValues } from '../../lib/validation';
-import { runCreateFlow, type CreateFlowApi } from './create-flow';
+import { toProfileValues } from '../criteria/profile-form';
+import { runCreateFlow, toResearchCreate, type CreateFlowApi } from './create-flow';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 const RESEARCH: Research = {
   id: 'r1',
@@ -11,6 +13,7 @@ const RESEARCH: Research = {
   is_radiance: false,
   is_furnance: false,
   is_pressure: true,
+  ...PROFILE_FIELDS,
 };
 
 const file = (name: string, bytes: number) => new File([new Uint8Array(bytes)], name);
@@ -23,6 +26,7 @@ function values(overrides: Partial<ResearchCreateValues> = {}): ResearchCreateVa
     is_radiance: false,
     is_furnance: false,
     is_pressure: true,
+    profile: toProfileValues(null),
     links: [{ url: 'https://a.example/1' }, { url: 'https://a.example/2' }],
     configs: [{ image: file('a.png', 300), config: file('a.txt', 100), check: { ok: true, markers: 3 } }],
     emails: [{ email: 'client@example.com' }],
@@ -91,5 +95,25 @@ describe('the create-research flow', () => {
     const { api } = fakeApi({ addUrl: jest.fn(() => Promise.reject(new ApiError(401, null))) });
     await expect(runCreateFlow(values(), api)).rejects.toMatchObject({ status: 401 });
     expect(api.addEmail).not.toHaveBeenCalled();
+  });
+
+  it('sends the test profile: rise basis by default, I2 for a door standard without a class, empty numbers as null', () => {
+    expect(toResearchCreate(values())).not.toHaveProperty('insulation');
+    expect(toResearchCreate(values())).toMatchObject({
+      standard: 'EN_1363_1',
+      heating_curve: 'iso834',
+      criteria_basis: 'rise',
+      planned_duration_min: null,
+      pressure_target_pa: null,
+      pressure_tolerance_pa: null,
+    });
+    const door = values({
+      profile: { ...toProfileValues(null), standard: 'EN_1634_1', insulation: null, planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 },
+    });
+    expect(toResearchCreate(door)).toMatchObject({ standard: 'EN_1634_1', insulation: 'I2', planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 });
+    // A class left from a door standard is dropped for a wall.
+    const wall = values({ profile: { ...toProfileValues(null), standard: 'EN_1364_1', insulation: 'I1', criteria_basis: 'absolute' } });
+    expect(toResearchCreate(wall)).toMatchObject({ standard: 'EN_1364_1', criteria_basis: 'absolute' });
+    expect(toResearchCreate(wall)).not.toHaveProperty('insulation');
   });
 });

@@ -3,6 +3,7 @@ import type { Research, ResearchCreate, ResearchEmail, ResearchUrl, ThermoConfig
 import type { UploadProgress } from '../../api/upload';
 import { datetimeLocalToIso } from '../../lib/dates';
 import type { ResearchCreateValues } from '../../lib/validation';
+import { toProfileBody } from '../criteria/profile-form';
 
 /** The calls the create flow makes; the page passes the real API, tests pass fakes. */
 export interface CreateFlowApi {
@@ -30,6 +31,7 @@ export function toResearchCreate(values: ResearchCreateValues): ResearchCreate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
+    ...toProfileBody(values.profile),
   };
 }
 

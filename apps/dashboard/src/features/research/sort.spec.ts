@@ -1,4 +1,5 @@
 import { sortByStartDesc } from './sort';
+import { PROFILE_FIELDS } from '../../test/research-fixture';
 
 const research = (name: string, start: string) => ({
   id: name,
@@ -8,6 +9,7 @@ const research = (name: string, start: string) => ({
   is_radiance: false,
   is_furnance: false,
   is_pressure: false,
+  ...PROFILE_FIELDS,
 });
 
 it('lists researches by start time, newest first', () => {

@@ -14,6 +14,7 @@ import { settle } from '../../../lib/settle';
 import { researchBasicSchema, type ResearchBasicValues } from '../../../lib/validation';
 import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
+import { toProfileValues, toProfileBody } from '../../criteria/profile-form';
 
 export function toBasicValues(research: Research): ResearchBasicValues {
   return {
@@ -23,6 +24,7 @@ export function toBasicValues(research: Research): ResearchBasicValues {
     is_radiance: research.is_radiance,
     is_furnance: research.is_furnance,
     is_pressure: research.is_pressure,
+    profile: toProfileValues(research),
   };
 }
 
@@ -34,6 +36,7 @@ export function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
+    ...toProfileBody(values.profile),
   };
 }
 

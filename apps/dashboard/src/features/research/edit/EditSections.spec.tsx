@@ -4,6 +4,7 @@ import { BasicInfoSection } from './BasicInfoSection';
 import { AddEmailForm } from './EmailsSection';
 import { AddThermoForm } from './ThermoSection';
 import { AddUrlForm } from './UrlsSection';
+import { PROFILE_FIELDS } from '../../../test/research-fixture';
 
 const RESEARCH = {
   id: '3f1e1c9a-8d3b-4a6e-9f0e-1b2c3d4e5f60',
@@ -13,6 +14,7 @@ const RESEARCH = {
   is_radiance: true,
   is_furnance: false,
   is_pressure: false,
+  ...PROFILE_FIELDS,
 };
 const noop = () => Promise.resolve();
 

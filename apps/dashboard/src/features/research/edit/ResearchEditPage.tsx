@@ -11,6 +11,7 @@ import { BasicInfoSection } from './BasicInfoSection';
 import { EmailsSection } from './EmailsSection';
 import { ThermoSection } from './ThermoSection';
 import { UrlsSection } from './UrlsSection';
+import { T0Section } from '../../criteria/T0Section';
 import { ButtonLink } from '../../../components/ButtonLink';
 
 /** Whether a failed research query means "there is no such research" (unknown or malformed id). */
@@ -75,6 +76,7 @@ export function ResearchEditPage({ researchId }: { researchId: string }) {
       />
       <Stack gap="lg">
         <BasicInfoSection research={research} />
+        <T0Section research={research} />
         <UrlsSection researchId={researchId} />
         <ThermoSection researchId={researchId} />
         <EmailsSection researchId={researchId} />

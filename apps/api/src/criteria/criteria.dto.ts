@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CRITERIA_BASES } from '@furnace/contracts';
+
+/*
+ * The response of GET /research/{id}/criteria: the criteria engine's CriteriaSnapshot
+ * (@furnace/contracts) as OpenAPI classes, plus what only the server knows (ended, ignition_at).
+ */
+
+const nullableNumber = (description?: string) => ApiProperty({ type: Number, nullable: true, description });
+
+export class LimitViewDto {
+  @nullableNumber('Rise in K above T0; null on the absolute basis') k!: number | null;
+  @ApiProperty({ description: 'Threshold, °C' }) c!: number;
+  @ApiProperty({ example: 'T0 + 180 K = 200.3 °C' }) text!: string;
+}
+
+export class CriteriaLimitsDto {
+  @ApiProperty({ type: LimitViewDto, nullable: true }) mean!: LimitViewDto | null;
+  @ApiProperty({ type: LimitViewDto, nullable: true }) max!: LimitViewDto | null;
+  @ApiProperty({ type: LimitViewDto, nullable: true }) frame!: LimitViewDto | null;
+}
+
+export class TypeRoleDto {
+  @ApiProperty() mean!: boolean;
+  @ApiProperty() max!: boolean;
+  @ApiProperty() frame!: boolean;
+}
+
+export class CategoryViewDto {
+  @ApiProperty() type_name!: string;
+  @ApiProperty({ type: TypeRoleDto }) role!: TypeRoleDto;
+  @nullableNumber('°C over the valid thermocouples') max!: number | null;
+  @nullableNumber('°C over the valid thermocouples') mean!: number | null;
+  @nullableNumber('K above T0') max_rise!: number | null;
+  @nullableNumber('K above T0') mean_rise!: number | null;
+  @ApiProperty({ type: 'integer', description: 'Thermocouples counted at the newest frame' }) valid!: number;
+  @ApiProperty({ type: 'integer', description: 'Thermocouples of the category on the specimen' }) thermocouples!: number;
+}
+
+export class DeviationDto {
+  @nullableNumber('d_e, percent') d_e!: number | null;
+  @nullableNumber('Tolerance at the newest frame, percent; null up to 5 min') tolerance!: number | null;
+  @ApiProperty({ type: Boolean, nullable: true }) ok!: boolean | null;
+}
+
+export class FailureDto {
+  @ApiProperty({ enum: ['I_mean', 'I_max', 'I_frame', 'W'] }) criterion!: 'I_mean' | 'I_max' | 'I_frame' | 'W';
+  @ApiProperty({ description: 'Seconds since ignition' }) time!: number;
+  @nullableNumber('Set when a gap > 60 s makes the failure time the interval (interval_from, time]') interval_from!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) thermo_id!: number | null;
+  @ApiProperty({ type: String, nullable: true }) type_name!: string | null;
+}
+
+export class ExcursionDto {
+  @ApiProperty() criterion!: string;
+  @ApiProperty() time!: number;
+  @ApiProperty({ type: 'integer', nullable: true }) thermo_id!: number | null;
+}
+
+export class CriterionResultDto {
+  @nullableNumber('Seconds since ignition at which it failed; null: not reached') time!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Completed minutes that count for the classification' }) minutes!: number | null;
+  @ApiProperty() reached!: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Live: completed minutes held so far' }) held_minutes!: number | null;
+}
+
+export class CriteriaResultsDto {
+  @ApiProperty({ type: CriterionResultDto }) E!: CriterionResultDto;
+  @ApiProperty({ type: CriterionResultDto }) I!: CriterionResultDto;
+  @ApiProperty({ type: CriterionResultDto }) W!: CriterionResultDto;
+}
+
+export class ForecastDto {
+  @ApiProperty({ enum: ['I_mean', 'I_max', 'I_frame'] }) criterion!: 'I_mean' | 'I_max' | 'I_frame';
+  @ApiProperty({ description: 'Seconds from the newest frame until the limit at the current rate' }) eta_s!: number;
+  @ApiProperty({ description: 'K per minute over the last 5 minutes' }) rate_k_per_min!: number;
+  @ApiPropertyOptional({ description: 'Seconds since ignition at which the limit is reached' }) at_s?: number;
+}
+
+export class SuspectDto {
+  @ApiProperty({ type: 'integer' }) thermo_id!: number;
+  @ApiProperty({ enum: ['jump', 'below_t0', 'stuck', 'fault'] }) reason!: 'jump' | 'below_t0' | 'stuck' | 'fault';
+  @ApiProperty() time!: number;
+}
+
+export class CriteriaDto {
+  @nullableNumber('T0, °C: the initial mean temperature of the unexposed face') t0!: number | null;
+  @ApiProperty({ enum: ['auto', 'first_frame', 'override'], nullable: true, type: String }) t0_source!: 'auto' | 'first_frame' | 'override' | null;
+  @nullableNumber('Time of the newest frame, s') elapsed!: number | null;
+  @ApiProperty({ enum: CRITERIA_BASES }) basis!: 'rise' | 'absolute';
+  @ApiProperty({ type: CriteriaLimitsDto }) limits!: CriteriaLimitsDto;
+  @ApiProperty({ type: [CategoryViewDto] }) categories!: CategoryViewDto[];
+  @ApiProperty({ type: DeviationDto }) deviation!: DeviationDto;
+  @ApiProperty({ type: [FailureDto] }) failures!: FailureDto[];
+  @ApiProperty({ type: [ExcursionDto], description: 'Single-scan excursions over a limit: not failures' }) excursions!: ExcursionDto[];
+  @ApiProperty({ type: CriteriaResultsDto }) criteria!: CriteriaResultsDto;
+  @ApiProperty({ type: String, nullable: true, example: 'E 60, EI 45, EW 60' }) classification!: string | null;
+  @ApiProperty({ type: [ForecastDto], description: 'Only criteria less than 15 minutes away' }) forecast!: ForecastDto[];
+  @ApiProperty({ type: [SuspectDto] }) suspects!: SuspectDto[];
+  @ApiProperty({ type: [Number], description: 'thermo_ids excluded at the newest frame' }) excluded!: number[];
+  @ApiProperty({ description: 'The test is over (past end_at, or a test_stopped observation): criteria not reached are "not reached"' }) ended!: boolean;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "Wall-clock time of ignition (time 0), from the frames' own timestamps (the DAQ's ts, else receipt time); null when no frame has one",
+  })
+  ignition_at!: string | null;
+}

@@ -1,0 +1,80 @@
+import { screen, within } from '@testing-library/react';
+import { renderUi } from '../../test/render';
+import { CategoryRises, CriteriaPanel } from './CriteriaPanel';
+import { criteriaSnapshot } from './testing/snapshot';
+
+const NAMES = new Map([
+  [1, 'T1'],
+  [2, 'T2'],
+]);
+
+describe('CriteriaPanel', () => {
+  it('shows T0, d_e in green within its tolerance, the criteria held and the class', async () => {
+    await renderUi(<CriteriaPanel snapshot={criteriaSnapshot()} names={NAMES} />);
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
+    expect(screen.getByTestId('criteria-t0-source')).toHaveTextContent('automatycznie');
+    const de = screen.getByTestId('criteria-de-value');
+    expect(de).toHaveTextContent('−5.00 %');
+    expect(de).toHaveAttribute('data-ok', 'true');
+    expect(screen.getByTestId('criteria-de-tolerance')).toHaveTextContent('tolerancja ±5.00 %');
+    expect(screen.getByTestId('criterion-E')).toHaveTextContent('50 min');
+    expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('E 45, EI 45, EW 45');
+    expect(screen.queryByTestId('criteria-forecast')).not.toBeInTheDocument();
+  });
+
+  it('turns d_e red outside the tolerance, shows failures, the forecast, suspects and exclusions', async () => {
+    const snapshot = criteriaSnapshot({
+      deviation: { d_e: -20.42, tolerance: 15, ok: false },
+      criteria: {
+        E: { time: 3820, minutes: 63, reached: true, held_minutes: 63 },
+        I: { time: null, minutes: null, reached: false, held_minutes: 50 },
+        W: { time: null, minutes: null, reached: false, held_minutes: 50 },
+      },
+      forecast: [{ criterion: 'I_mean', eta_s: 245, rate_k_per_min: 3.64 }],
+      suspects: [{ thermo_id: 2, reason: 'fault', time: 900 }],
+      excluded: [1],
+    });
+    await renderUi(<CriteriaPanel snapshot={snapshot} names={NAMES} />);
+    expect(screen.getByTestId('criteria-de-value')).toHaveAttribute('data-ok', 'false');
+    expect(screen.getByTestId('criterion-E')).toHaveAttribute('data-failed', 'true');
+    expect(screen.getByTestId('criterion-E')).toHaveTextContent('przekroczone w 01:03:40');
+    expect(screen.getByTestId('forecast-row')).toHaveTextContent('I – średnia za 4:05 (przyrost 3.6 K/min)');
+    expect(screen.getByTestId('suspect')).toHaveTextContent('T2: awaria kanału');
+    expect(screen.getByTestId('criteria-excluded')).toHaveTextContent('T1');
+  });
+
+  it('leaves W out where radiation is not measured', async () => {
+    await renderUi(<CriteriaPanel snapshot={criteriaSnapshot()} names={NAMES} radiation={false} />);
+    expect(screen.getByTestId('criterion-I')).toBeInTheDocument();
+    expect(screen.queryByTestId('criterion-W')).not.toBeInTheDocument();
+  });
+
+  it('shows before any data that nothing is known yet', async () => {
+    await renderUi(<CriteriaPanel snapshot={null} names={NAMES} />);
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
+    expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('---');
+    expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('---');
+  });
+});
+
+describe('CategoryRises', () => {
+  it("prints each counted rise against its limit as 'T0 + 180 K = 200.3 °C', red above it", async () => {
+    const snapshot = criteriaSnapshot();
+    const over = { ...snapshot.categories[0]!, max: 201.5, max_rise: 181.2, mean: 150, mean_rise: 129.7 };
+    await renderUi(<CategoryRises category={over} snapshot={snapshot} />);
+    const max = screen.getByTestId('category-max');
+    expect(max).toHaveTextContent('+181.2 K · 201.5 °C');
+    expect(max).toHaveAttribute('data-exceeded', 'true');
+    expect(screen.getByTestId('category-max-limit')).toHaveTextContent('≤ T0 + 180 K = 200.3 °C');
+    expect(screen.getByTestId('category-mean')).toHaveAttribute('data-exceeded', 'false');
+    expect(screen.getByTestId('category-mean-limit')).toHaveTextContent('≤ T0 + 140 K = 160.3 °C');
+    expect(within(screen.getByTestId('category-criteria')).queryByTestId('category-frame')).not.toBeInTheDocument();
+  });
+
+  it('on the absolute basis prints value / limit in °C', async () => {
+    const snapshot = criteriaSnapshot({ basis: 'absolute', limits: { mean: { k: null, c: 140, text: '140 °C' }, max: { k: null, c: 180, text: '180 °C' }, frame: null } });
+    await renderUi(<CategoryRises category={snapshot.categories[0]!} snapshot={snapshot} />);
+    expect(screen.getByTestId('category-max')).toHaveTextContent('100.0 / 180.0 °C');
+    expect(screen.queryByTestId('category-max-limit')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,246 @@
+import { type CriteriaSnapshot, formatValue } from '@furnace/contracts';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import {
+  type Category,
+  type CriterionKey,
+  deviationColor,
+  formatDeviation,
+  formatEta,
+  formatRise,
+  formatTime,
+  overLimit,
+} from './criteria-format';
+
+type Limits = CriteriaSnapshot['limits'];
+
+function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="xs" data-testid={testId} align="flex-start">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={700} ff="monospace" ta="right" component="div">
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+/** T0 and where it came from. */
+export function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
+  const { t } = useTranslation('criteria');
+  const source = snapshot?.t0_source;
+  return (
+    <Row label={t('t0.label')} testId="criteria-t0">
+      <span data-testid="criteria-t0-value">{snapshot?.t0 == null ? t('t0.notYet') : `${formatValue(snapshot.t0)} °C`}</span>
+      {source ? (
+        <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-t0-source">
+          {t(source === 'override' ? 't0.override' : source === 'auto' ? 't0.auto' : 't0.firstFrame')}
+        </Text>
+      ) : null}
+    </Row>
+  );
+}
+
+/** d_e with its tolerance, green inside and red outside. */
+export function DeviationValue({ snapshot, size = 'sm' }: { snapshot: CriteriaSnapshot | null; size?: 'sm' | 'lg' | 'xl' }) {
+  const { t } = useTranslation('criteria');
+  const deviation = snapshot?.deviation ?? { d_e: null, tolerance: null, ok: null };
+  const color = deviationColor(deviation);
+  return (
+    <Stack gap={2} align="flex-end">
+      <Badge
+        size={size}
+        color={color}
+        variant={color === 'gray' ? 'light' : 'filled'}
+        ff="monospace"
+        data-testid="criteria-de-value"
+        data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}
+        title={deviation.ok === null ? undefined : t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
+        styles={{ label: { textTransform: 'none' } }}
+      >
+        {formatDeviation(deviation.d_e)}
+      </Badge>
+      <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-de-tolerance">
+        {deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
+      </Text>
+    </Stack>
+  );
+}
+
+/** One category's current max or mean: the value and its rise, against the limit ("T0 + 180 K = 200.3 °C"). */
+export function RiseLine({
+  label,
+  value,
+  rise,
+  limit,
+  basis,
+  testId,
+}: {
+  label: string;
+  value: number | null;
+  rise: number | null;
+  limit: Limits['max'];
+  basis: CriteriaSnapshot['basis'];
+  testId: string;
+}) {
+  const exceeded = overLimit(value, limit);
+  return (
+    <Stack gap={0}>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+        <Text size="sm" ff="monospace" fw={600} c={exceeded ? 'red.7' : undefined} data-testid={testId} data-exceeded={exceeded}>
+          {basis === 'rise' ? `${formatRise(rise)} · ${formatValue(value)} °C` : `${formatValue(value)} / ${limit ? formatValue(limit.c) : '---'} °C`}
+        </Text>
+      </Group>
+      {basis === 'rise' && limit ? (
+        <Text size="xs" c="dimmed" ta="right" ff="monospace" data-testid={`${testId}-limit`}>
+          ≤ {limit.text}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The rise lines of one category (max, mean, frame: whichever the profile counts it for). */
+export function CategoryRises({ category, snapshot }: { category: Category; snapshot: CriteriaSnapshot }) {
+  const { t } = useTranslation('criteria');
+  const { limits, basis } = snapshot;
+  return (
+    <Stack gap={2} mt={4} px={4} data-testid="category-criteria">
+      {category.role.max ? (
+        <RiseLine label={t('panel.maxRise')} value={category.max} rise={category.max_rise} limit={limits.max} basis={basis} testId="category-max" />
+      ) : null}
+      {category.role.frame ? (
+        <RiseLine label={t('panel.frameRise')} value={category.max} rise={category.max_rise} limit={limits.frame} basis={basis} testId="category-frame" />
+      ) : null}
+      {category.role.mean ? (
+        <RiseLine label={t('panel.meanRise')} value={category.mean} rise={category.mean_rise} limit={limits.mean} basis={basis} testId="category-mean" />
+      ) : null}
+      {category.valid < category.thermocouples ? (
+        <Text size="xs" c="orange.8" ta="right">
+          {t('panel.valid', { valid: category.valid, total: category.thermocouples })}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
+
+/** Each criterion: held so far (completed minutes), or the time it failed; W only where radiation is measured. */
+export function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapshot | null; radiation?: boolean }) {
+  const { t } = useTranslation('criteria');
+  return (
+    <Stack gap={2} data-testid="criteria-held">
+      <Text size="xs" c="dimmed">
+        {t('panel.held')}
+      </Text>
+      {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
+        const result = snapshot?.criteria[key];
+        const failed = result?.reached ?? false;
+        return (
+          <Group key={key} justify="space-between" wrap="nowrap" gap="xs" data-testid={`criterion-${key}`} data-failed={failed}>
+            <Text size="sm">{t(`criterion.${key}`)}</Text>
+            <Text size="sm" ff="monospace" fw={700} c={failed ? 'red.7' : undefined}>
+              {!result
+                ? '---'
+                : failed
+                  ? t('panel.failedAt', { time: formatTime(result.time) })
+                  : t('panel.heldFor', { minutes: result.held_minutes ?? 0 })}
+            </Text>
+          </Group>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** The forecast of insulation failures under 15 minutes away, with the rate. */
+export function Forecast({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
+  const { t } = useTranslation('criteria');
+  const rows = snapshot?.forecast ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <Stack gap={2} data-testid="criteria-forecast">
+      <Text size="xs" c="orange.8" fw={700}>
+        {t('panel.forecast')}
+      </Text>
+      {rows.map((row) => (
+        <Text key={row.criterion} size="sm" c="orange.9" data-testid="forecast-row">
+          {t('panel.forecastRow', {
+            criterion: t(`criterion.${row.criterion}`),
+            eta: formatEta(row.eta_s),
+            rate: row.rate_k_per_min.toFixed(1),
+          })}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** Suspect and excluded thermocouples, by name. */
+export function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; names: ReadonlyMap<number, string> }) {
+  const { t } = useTranslation('criteria');
+  const name = (id: number) => names.get(id) ?? `#${id}`;
+  const suspects = snapshot?.suspects ?? [];
+  const excluded = snapshot?.excluded ?? [];
+  if (suspects.length === 0 && excluded.length === 0) return null;
+  return (
+    <Stack gap={2} data-testid="criteria-health">
+      {excluded.length > 0 ? (
+        <Text size="xs" c="dimmed" data-testid="criteria-excluded">
+          {t('panel.excluded', { list: excluded.map(name).join(', ') })}
+        </Text>
+      ) : null}
+      {suspects.length > 0 ? (
+        <>
+          <Text size="xs" c="orange.8" fw={700}>
+            {t('panel.suspects')}
+          </Text>
+          <Group gap={4}>
+            {suspects.map((s) => (
+              <Badge key={`${s.thermo_id}-${s.reason}`} size="xs" color={s.reason === 'fault' ? 'red' : 'orange'} variant="light" data-testid="suspect">
+                {name(s.thermo_id)}: {t(`suspect.${s.reason}`)}
+              </Badge>
+            ))}
+          </Group>
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The criteria block of the live side panel: T0, d_e, criteria held, classification, forecast, health. */
+export function CriteriaPanel({
+  snapshot,
+  names,
+  radiation = true,
+}: {
+  snapshot: CriteriaSnapshot | null;
+  names: ReadonlyMap<number, string>;
+  /** The research measures radiation: W is a criterion. */
+  radiation?: boolean;
+}) {
+  const { t } = useTranslation('criteria');
+  return (
+    <Stack gap="xs" component="section" aria-label={t('panel.title')} data-testid="criteria-panel">
+      <Text fw={700} size="sm">
+        {t('panel.title')}
+      </Text>
+      <T0Value snapshot={snapshot} />
+      <Row label={t('panel.deviation')} testId="criteria-de">
+        <DeviationValue snapshot={snapshot} />
+      </Row>
+      <CriteriaHeld snapshot={snapshot} radiation={radiation} />
+      <Row label={t('panel.classification')} testId="criteria-class">
+        <span data-testid="criteria-class-value">{snapshot?.classification || '---'}</span>
+      </Row>
+      <Forecast snapshot={snapshot} />
+      <ThermoHealth snapshot={snapshot} names={names} />
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import { criteriaEn } from './criteria.en';
+import { criteriaPl } from './criteria.pl';
+import { i18n } from './index';
+
+type Tree = { [key: string]: string | Tree };
+
+function keys(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keys(value, `${prefix}${key}.`)));
+}
+
+describe('the criteria namespace', () => {
+  it('has the same keys in Polish and English, registered and none empty', () => {
+    expect(keys(criteriaEn as Tree).sort()).toEqual(keys(criteriaPl as Tree).sort());
+    for (const key of keys(criteriaPl as Tree)) {
+      expect(i18n.getResource('pl', 'criteria', key)).toEqual(expect.stringMatching(/\S/));
+      expect(i18n.getResource('en', 'criteria', key)).toEqual(expect.stringMatching(/\S/));
+    }
+  });
+
+  it('names every observation kind and criterion', () => {
+    const t = i18n.getFixedT('en', 'criteria');
+    expect(t('observation.cotton_pad')).toBe('Cotton pad ignited');
+    expect(t('observation.gap_25mm')).toBe('25 mm gap gauge');
+    expect(t('criterion.I_mean')).toBe('I – mean');
+  });
+});

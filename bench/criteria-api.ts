@@ -1,0 +1,89 @@
+// `npm run bench:criteria-api`: GET /research/{id}/criteria over a finished 4-hour test at 1 Hz with
+// 300 thermocouples (14 400 frames, the criteria engine over every stored frame read in pages), against
+// reading the same raw rows through the API as CSV (GET /history.csv: the least a full pass over the
+// stored frames costs the API) and with plain SQL, in the same run.
+import { Client } from 'pg';
+import request from 'supertest';
+import { createDataSource } from '@furnace/db';
+import { insertResearch, login, SUPERUSER } from '@furnace/testing';
+import { insertMarkers } from '../apps/api/test/live-support';
+import { insertRaw, simulatedFrames } from './lib/readings';
+import { startFurnace, startServices } from './lib/services';
+import { fmt, percentile, ratio, sortedCopy, table } from './lib/stats';
+
+const CHANNELS = 300;
+const FRAMES = 4 * 3600;
+const REQUESTS = 5;
+
+interface Timing {
+  label: string;
+  p50: number;
+  p95: number;
+}
+
+async function timed(label: string, run: () => Promise<unknown>): Promise<Timing> {
+  await run(); // warm-up: caches, JIT
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  const sorted = sortedCopy(times);
+  return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
+async function main() {
+  const services = await startServices();
+  const startAt = new Date(Date.now() - (FRAMES + 60) * 1000);
+  const researchId = await insertResearch(services.db.url, { startAt });
+  const client = new Client({ connectionString: services.db.url });
+  await client.connect();
+  const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
+  await dataSource.initialize();
+  const system = await startFurnace(services);
+  try {
+    await insertRaw(client, researchId, startAt, simulatedFrames(FRAMES + 60, CHANNELS, 1, -60));
+    const markers: Record<number, string> = {};
+    for (let id = 1; id <= CHANNELS; id++) markers[id] = id <= 200 ? 'Tśr i Tmax' : id <= 280 ? 'Tmax' : 'Tmax ościeżnicy';
+    await insertMarkers(dataSource, researchId, markers);
+    await client.query('ANALYZE reading');
+    const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
+    const get = async (path: string) => {
+      const res = await fetch(`${system.api.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.slice(0, 200)}`);
+      return body;
+    };
+    const criteria = await timed('GET /criteria (engine over every frame)', () => get(`/api/v1/research/${researchId}/criteria`));
+    const snapshot = JSON.parse(await get(`/api/v1/research/${researchId}/criteria`)) as { t0: number; classification: string; failures: unknown[] };
+    const baselines = [
+      await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', () =>
+        client.query('SELECT "time", radiance, pressure, pk, thermocouples, faults FROM reading WHERE research_id = $1 ORDER BY "time"', [researchId]),
+      ),
+      await timed('raw rows through the API (GET /history.csv)', () => get(`/api/v1/research/${researchId}/history.csv`)),
+    ];
+    const raw = baselines[0]!;
+    console.log(
+      [
+        `Criteria API: ${fmt(FRAMES + 60)} frames (4 h at 1 Hz, 60 s before ignition) × ${CHANNELS} thermocouples, ${REQUESTS} sequential requests each`,
+        `  (${services.describe.database}; the answer: T0 ${snapshot.t0.toFixed(2)} °C, ${snapshot.failures.length} failures, "${snapshot.classification}")`,
+        '',
+        table(
+          ['read', 'p50 ms', 'p95 ms', 'p50 ÷ raw SQL', 'p95 ÷ raw SQL'],
+          [criteria, ...baselines].map((t) => [t.label, fmt(t.p50), fmt(t.p95), ratio(t.p50, raw.p50), ratio(t.p95, raw.p95)]),
+        ),
+      ].join('\n'),
+    );
+  } finally {
+    await system.stop();
+    await dataSource.destroy();
+    await client.end();
+    await services.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
