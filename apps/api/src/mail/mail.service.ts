@@ -45,10 +45,6 @@ export class MailService {
     }
   }
 
-  get mode(): 'smtp' | 'outbox' {
-    return this.outbox ? 'outbox' : 'smtp';
-  }
-
   /** Resolves once the SMTP server accepted the message (or the .eml file is written). */
   async send(msg: MailMessage): Promise<void> {
     const { address, name } = this.config.emailsFrom;
