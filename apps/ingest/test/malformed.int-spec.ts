@@ -76,7 +76,7 @@ function hostileMessages(count: number, researchTopic: string, badTopics: string
   // Oversized payloads (64 KiB and more) are heavy to build and send: 2 % each is plenty. The embedded
   // broker refuses a packet over 64 KiB itself (libs/broker, tested in apps/standalone/test/security),
   // so the ingest's own size check is reached only through a broker that lets them through.
-  const weights = generators.map((_, i) => (i === 6 && !oversized ? 0 : i === 5 || i === 6 ? 0.2 : 1));
+  const weights = generators.map((_, i): number => (i === 6 && !oversized ? 0 : i === 5 || i === 6 ? 0.2 : 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const choose = () => {
     let r = random() * total;

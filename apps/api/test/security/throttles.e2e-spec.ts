@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { SUPERUSER } from '@furnace/testing';
-import { apiEnv, type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
+import { apiEnv, type AppProcess, missingBuild, startApp, SUPERUSER } from '@furnace/testing';
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
