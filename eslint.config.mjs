@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -12,6 +13,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Module boundaries (docs/architecture.md, "Projects and their boundaries"): every app and lib is an
+  // Nx project tagged type:app|lib and scope:api|ingest|dashboard|shared. Libraries import libraries
+  // only; an app imports libraries of its own scope or shared ones, never another app.
+  { plugins: { '@nx': nx } },
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries()] },
+  },
+  // The one exception: apps/standalone composes the API and the ingest in one process (`npm start`),
+  // so it may import those two apps' bootstraps (createApiApp, startIngest), and nothing else of an app.
+  {
+    files: ['apps/standalone/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ standalone: true })] },
+  },
+  // Tests of several apps together (test/) and the benchmarks (bench/) drive the apps from outside and
+  // import their sources and test harnesses by path; they are projects of their own (type:e2e,
+  // type:tool), never imported by an app or a lib. Tool configuration files read the root's presets.
+  {
+    files: ['test/**', 'bench/**', '**/jest.config.js', '**/*.config.ts', '**/*.config.mjs'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
   {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
@@ -22,3 +44,22 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
 );
+
+/** The dependency rules between Nx projects, by tag. */
+function boundaries({ standalone = false } = {}) {
+  const servers = standalone ? ['scope:api', 'scope:ingest'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...servers] },
+      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+      { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['*'] },
+      { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
+      { sourceTag: 'scope:ingest', onlyDependOnLibsWithTags: ['scope:ingest', 'scope:shared'] },
+      { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', ...servers] },
+    ],
+  };
+}

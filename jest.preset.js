@@ -7,6 +7,9 @@ const swcrc = JSON.parse(fs.readFileSync(path.join(__dirname, '.swcrc'), 'utf8')
 const esmPackages = ['aedes', 'aedes-.*', 'konva', 'react-konva', 'its-fine', 'mqemitter', 'hyperid'];
 
 module.exports = {
+  // Used when a project runs alone (`nx run <project>:test`, `jest -c <project>/jest.config.js`); the
+  // root jest.config.js sets the same for a run of every project. End-to-end tests start processes.
+  testTimeout: 120_000,
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, swcrc: false }] },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
-import { ROOT } from '../test/support/app-processes';
+import { ROOT } from '@furnace/testing';
 import { type BenchServices, startFurnace } from './lib/services';
 import { fmt, table } from './lib/stats';
 

@@ -7,7 +7,7 @@ import './lib/env';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../test/support/app-processes';
+import { ROOT } from '@furnace/testing';
 import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
 import { bundleReport, type BundleResult, runBundle } from './bundle';
 import { historyReport, runHistory, type HistoryResult } from './history';

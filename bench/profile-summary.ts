@@ -3,7 +3,7 @@
 // Usage: node -r @swc-node/register bench/profile-summary.ts <file.cpuprofile> [top=25]
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ROOT } from '../test/support/app-processes';
+import { ROOT } from '@furnace/testing';
 
 interface ProfileNode {
   id: number;

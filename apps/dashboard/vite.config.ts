@@ -27,8 +27,6 @@ export default defineConfig({
       '@furnace/contracts': here('../../libs/contracts/src/index.ts'),
       '@furnace/api-client': here('../../libs/api-client/src/index.ts'),
     },
-    // One copy of each: @mantine/dates pulls a second @mantine/core into the root node_modules.
-    dedupe: ['react', 'react-dom', '@mantine/core', '@mantine/hooks'],
   },
   server: {
     port: Number(process.env.DASHBOARD_PORT ?? 5173),

@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { transformFileSync } from '@swc/core';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { dropSession, startTestBroker, SUPERUSER, type TestBroker, uniqueId } from '@furnace/testing';
-import { apiEnv, type AppProcess, ingestEnv, ROOT, startApp } from '../../test/support/app-processes';
+import { apiEnv, type AppProcess, dropSession, ingestEnv, ROOT, startApp, startTestBroker, SUPERUSER, type TestBroker, uniqueId } from '@furnace/testing';
 import { configured } from './env';
 
 /** The database, broker and bus the benchmark runs on: the machine's servers when configured, else embedded ones. */

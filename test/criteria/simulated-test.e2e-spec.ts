@@ -3,8 +3,7 @@ import request from 'supertest';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { demoConfigText, demoSpecimenPng, specimenProfile, startSimulator } from '@furnace/simulator';
-import { connectPublisher, dropSession, login, startTestBroker, SUPERUSER, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
-import { apiEnv, type AppProcess, missingBuild, startApp } from '../support/app-processes';
+import { apiEnv, type AppProcess, connectPublisher, dropSession, login, missingBuild, startApp, startTestBroker, SUPERUSER, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
 
 /*
  * The simulator's EI2 60 door test streamed over real MQTT (Mosquitto, or an embedded broker) into the

@@ -2,9 +2,8 @@ import type { MqttClient } from 'mqtt';
 import request from 'supertest';
 import { createFrameSource, daqTopic, type DaqPayload, insertionIndex } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
+import { apiEnv, type AppProcess, connectPublisher, connectViewer, dropSession, ingestEnv, insertResearch, login, missingBuild, startApp, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
 import { createFrameGenerator } from '@furnace/simulator';
-import { apiEnv, type AppProcess, ingestEnv, missingBuild, startApp } from '../support/app-processes';
 
 /*
  * The distributed deployment without Docker: two API processes and two ingest processes, built as

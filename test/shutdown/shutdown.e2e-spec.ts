@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, uniqueId } from '@furnace/testing';
-import { apiEnv, type AppProcess, missingBuild, startApp } from '../support/app-processes';
+import { apiEnv, type AppProcess, connectViewer, dropSession, insertResearch, login, missingBuild, startApp, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, uniqueId } from '@furnace/testing';
 
 /*
  * Stopping a built process (`node apps/standalone/dist/main.js`, as `npm start` runs it, and with

@@ -2,13 +2,14 @@ import { createSecretKey } from 'node:crypto';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
 import { DataSource as DataSourceToken } from 'typeorm';
 import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
+import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-storage';
 import { Revocations } from './auth/revocations';
 import { CriteriaModule } from './criteria/criteria.module';
 import { ShutdownGate } from './core/shutdown-gate';
@@ -27,6 +28,8 @@ export interface ApiDeps {
   config: AppConfig;
   dataSource: DataSource;
   bus: Bus;
+  /** Where the throttles count; unset: Redis when REDIS_URL and DATABASE_URL are set, else memory. */
+  throttlerStorage?: ThrottlerStorage;
 }
 
 /** What every module may inject: the configuration, the database and the bus, made outside Nest. */
@@ -58,7 +61,16 @@ export class AppModule {
         // public key (createPublicKey, which throws) on every verify, ~1 ms of CPU per request and per
         // stream connection; with the key object a verify costs ~20 µs.
         JwtModule.register({ global: true, secret: createSecretKey(Buffer.from(deps.config.secretKey)), signOptions: { algorithm: 'HS256' } }),
-        ThrottlerModule.forRoot({ throttlers: rateLimits(deps.config) }),
+        // Counted in Redis when the instances share one and a database (shared by every instance of the
+        // deployment), else in this process's memory (the embedded system is one process).
+        ThrottlerModule.forRoot({
+          throttlers: rateLimits(deps.config),
+          ...(deps.throttlerStorage
+            ? { storage: deps.throttlerStorage }
+            : deps.config.redisUrl && deps.config.databaseUrl
+              ? { storage: new RedisThrottlerStorage(deps.config.redisUrl, deploymentOf(deps.config.databaseUrl)) }
+              : {}),
+        }),
         MailModule,
         UsersModule,
         AuthModule,

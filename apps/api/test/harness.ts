@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
 import { type Bus, createBus } from '@furnace/bus';
 import { type AppConfig, loadConfig } from '@furnace/config';
@@ -45,7 +46,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const dataSource = createDataSource({ url: db.url, poolSize: 4 });
   await dataSource.initialize();
   const bus = options.bus ?? (await createBus(config.redisUrl));
-  const app = await createApiApp({ config, dataSource, bus }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard') });
+  // One API in one process: its own throttle counters, as a single instance has (the counters shared
+  // in Redis by several instances are tested with built processes, security/throttles.e2e-spec.ts).
+  const app = await createApiApp({ config, dataSource, bus, throttlerStorage: new ThrottlerStorageService() }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard') });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return {

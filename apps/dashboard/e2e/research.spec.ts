@@ -125,7 +125,7 @@ test.describe.serial('a research from creation to invitations', () => {
     await expect(basic.getByLabel('Nazwa badania')).toHaveValue(researchName);
     await expect(basic.getByLabel('Ciśnienie')).toBeChecked();
 
-    // Stream links: the empty add field's message is the spec's ('Email jest wymagany').
+    // Stream links: the empty add field's message is the product's ('Email jest wymagany').
     const links = section(page, 'Linki do transmisji');
     const newLink = links.getByRole('textbox', { name: 'Nowy link' });
     await newLink.focus();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { MqttClient, Packet } from 'mqtt';
-import { AckGate } from './ack-gate';
+import { AckGate, AckGateUnavailableError } from './ack-gate';
 
 /** The part of MQTT.js the gate touches: `_sendPacket`, `connected` and the connection events. */
 function fakeClient() {
@@ -56,5 +56,11 @@ describe('AckGate', () => {
     await send(raw, puback(5));
     again.release();
     expect(sent).toEqual([puback(5)]);
+  });
+
+  it('refuses a client it cannot hold acknowledgements on, instead of letting them leave at once', () => {
+    const client = Object.assign(new EventEmitter(), { connected: true }) as unknown as MqttClient;
+    expect(() => new AckGate().install(client)).toThrow(AckGateUnavailableError);
+    expect(() => new AckGate().install(client)).toThrow(/mqtt version package.json pins/);
   });
 });

@@ -21,8 +21,11 @@ interface Held extends Ack {
  *
  * MQTT.js acknowledges a message as soon as `handleMessage` calls back, and processes the next
  * message only after that: holding the callback would allow one message per write. Instead the
- * PUBACK packet itself is parked on its way out (MQTT.js's internal `_sendPacket`, stable since
- * v4) and the next message is processed at once. A parked ack is dropped when the connection it
+ * PUBACK packet itself is parked on its way out (MQTT.js's internal `_sendPacket`) and the next
+ * message is processed at once. That is a private method: `mqtt` is pinned to an exact version in
+ * package.json, ack-gate.int-spec.ts checks the gate against that version and a real broker, and
+ * `install` refuses a client without it, so the ingest does not start rather than silently
+ * acknowledging at once (at-most-once delivery on a crash). A parked ack is dropped when the connection it
  * belongs to closes: the broker redelivers that message on the next connection, and the
  * idempotent write ignores the copy.
  */
@@ -30,17 +33,15 @@ export class AckGate {
   private readonly held = new Map<number, Held>();
   private generation = 0;
   private send: SendPacket | null = null;
-  /** False when this MQTT.js has no `_sendPacket` to wrap: acks then leave at once (at-most-once on a crash). */
-  deferring = false;
 
+  /** Wraps the client's PUBACKs; throws AckGateUnavailableError when this MQTT.js has no `_sendPacket`. */
   install(client: MqttClient): this {
     // A private method of MQTT.js, typed here by hand (see the class comment).
     const internals = client as unknown as { _sendPacket?: SendPacket };
     const original = internals._sendPacket;
-    if (typeof original !== 'function') return this;
+    if (typeof original !== 'function') throw new AckGateUnavailableError();
     const send: SendPacket = original.bind(client);
     this.send = send;
-    this.deferring = true;
     internals._sendPacket = (packet, cb, cbStorePut, noStore) => {
       if (packet.cmd === 'puback' && typeof packet.messageId === 'number') {
         const ack = this.held.get(packet.messageId);
@@ -64,7 +65,7 @@ export class AckGate {
 
   /** Called before the message is handled: its PUBACK waits for `release()`. */
   hold(messageId: number | undefined, client: MqttClient): Ack {
-    if (!this.deferring || messageId === undefined) return NO_ACK;
+    if (!this.send || messageId === undefined) return NO_ACK;
     const generation = this.generation;
     const ack: Held = {
       parked: null,
@@ -85,5 +86,16 @@ export class AckGate {
   /** Acks waiting for a write. */
   get pending(): number {
     return this.held.size;
+  }
+}
+
+/** The installed MQTT.js has no `_sendPacket` to wrap: the ingest must not run without its ack gate. */
+export class AckGateUnavailableError extends Error {
+  constructor() {
+    super(
+      'The installed MQTT.js (the mqtt package) has no _sendPacket: the ingest cannot hold acknowledgements until frames are stored. ' +
+        'Install the mqtt version package.json pins (npm ci).',
+    );
+    this.name = 'AckGateUnavailableError';
   }
 }

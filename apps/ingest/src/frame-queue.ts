@@ -19,13 +19,6 @@ export class FrameQueue<T> {
     return this.items.slice(this.head, this.head + n) as T[];
   }
 
-  /** Removes up to `n` items from the front and returns them. */
-  take(n: number): T[] {
-    const taken = this.peek(n);
-    this.drop(taken.length);
-    return taken;
-  }
-
   drop(n: number): void {
     const end = Math.min(this.head + n, this.items.length);
     for (let i = this.head; i < end; i++) this.items[i] = undefined;

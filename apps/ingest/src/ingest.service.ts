@@ -1,16 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { type DaqPayload, encodeBusMessage, parseDaqMessage, parseDaqTopic, researchChannel } from '@furnace/contracts';
 import type { Ack } from './ack-gate';
-import { FrameQueue } from './frame-queue';
+import { BatchWriter } from './batch-writer';
+import { DeadLetterQueue, type DeadLetterStore } from './dead-letter-queue';
+import { LogThrottle } from './log-throttle';
 import type { IngestMetrics, RefuseReason } from './metrics';
-import { type DeadLetterRow, type FrameRow, frameKey, isTransientDatabaseError } from './readings.repository';
+import { OutageBuffer } from './outage-buffer';
+import { type FrameRow, frameKey, isTransientDatabaseError } from './readings.repository';
 import type { ResearchDirectory, ResearchStatus } from './research-directory';
 
 /** What the service needs from the database (ReadingsRepository; a fake in small tests). */
-export interface FrameStore {
+export interface FrameStore extends DeadLetterStore {
   insertFrames(frames: readonly FrameRow[]): Promise<Set<string>>;
-  insertDeadLetters(rows: readonly DeadLetterRow[]): Promise<void>;
-  pruneDeadLetters(keep: number): Promise<void>;
 }
 
 /** What the service needs from the bus. */
@@ -75,7 +76,8 @@ const DEFAULTS: Required<IngestOptions> = {
 };
 
 /**
- * The ingest's rules: validate each DAQ message, refuse (count, dead-letter) what is not a frame
+ * The ingest's rules, wiring BatchWriter (group commit), OutageBuffer (frames held while the
+ * database is unreachable), DeadLetterQueue (refused messages) and LogThrottle (repeated faults): validate each DAQ message, refuse (count, dead-letter) what is not a frame
  * of a known research, store frames in batches, publish each stored frame once on its research's
  * bus channel, and acknowledge a message only once it is safe.
  *
@@ -96,24 +98,15 @@ const DEFAULTS: Required<IngestOptions> = {
  */
 export class IngestService {
   private readonly options: Required<IngestOptions>;
-  private batch: Pending[] = [];
-  private readonly buffer = new FrameQueue<Pending>();
+  private readonly writer: BatchWriter<Pending>;
+  private readonly buffer: OutageBuffer<Pending>;
+  private readonly deadLetters: DeadLetterQueue;
+  private readonly refusalLog: LogThrottle;
+  private readonly dropLog: LogThrottle;
+  private readonly publishFailureLog: LogThrottle;
   private degraded = false;
-  private writing = false;
   private stopped = false;
-  private stopDeadline = Infinity;
-  private flushTimer: NodeJS.Timeout | null = null;
-  private retryWake: (() => void) | null = null;
   private retrying: Promise<void> | null = null;
-  private currentWrite: Promise<void> | null = null;
-  private deadLetters: DeadLetterRow[] = [];
-  private deadLetterTimer: NodeJS.Timeout | null = null;
-  private deadLetterWrite: Promise<void> | null = null;
-  private deadLettersSincePrune = 0;
-  private readonly refusalLog = new Map<string, { at: number; count: number }>();
-  private lastDropLog = 0;
-  private droppedSinceLog = 0;
-  private lastPublishFailureLog = 0;
 
   constructor(
     private readonly store: FrameStore,
@@ -124,6 +117,23 @@ export class IngestService {
     options: IngestOptions = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    const o = this.options;
+    this.writer = new BatchWriter<Pending>(
+      { flushFrames: o.flushFrames, flushIntervalMs: o.flushIntervalMs, maxBatch: o.maxBatch },
+      (frames) => this.write(frames),
+      () => this.degraded,
+      () => this.updateDepth(),
+    );
+    this.buffer = new OutageBuffer<Pending>({ maxFrames: o.maxBufferedFrames, maxBatch: o.maxBatch, retryMinMs: o.retryMinMs, retryMaxMs: o.retryMaxMs }, () => this.dropped());
+    this.deadLetters = new DeadLetterQueue(
+      store,
+      { maxQueued: o.maxQueuedDeadLetters, keep: o.keepDeadLetters },
+      (count) => this.metrics.deadLettersDropped.inc(count),
+      () => (this.degraded ? 1_000 : 250),
+    );
+    this.refusalLog = new LogThrottle(o.refusalLogIntervalMs);
+    this.dropLog = new LogThrottle(o.refusalLogIntervalMs);
+    this.publishFailureLog = new LogThrottle(o.refusalLogIntervalMs);
     this.metrics.databaseUp.set(1);
   }
 
@@ -151,7 +161,7 @@ export class IngestService {
 
   /** Frames waiting for the database (batch and outage buffer). */
   get buffered(): number {
-    return this.batch.length + this.buffer.length;
+    return this.writer.length + this.buffer.length;
   }
 
   get databaseReachable(): boolean {
@@ -165,19 +175,17 @@ export class IngestService {
    */
   async stop(timeoutMs = 5_000): Promise<number> {
     this.stopped = true;
-    this.stopDeadline = Date.now() + timeoutMs;
-    this.clearFlushTimer();
-    await this.currentWrite;
-    if (!this.degraded && this.batch.length > 0) await this.flush();
+    const deadline = Date.now() + timeoutMs;
+    this.buffer.stop(deadline);
+    this.writer.stop();
+    await this.writer.current;
+    if (!this.degraded && this.writer.length > 0) await this.writer.flush();
     if (this.retrying) {
-      this.retryWake?.();
+      this.buffer.stop(deadline);
       await this.retrying;
     }
-    if (this.deadLetterTimer) clearTimeout(this.deadLetterTimer);
-    this.deadLetterTimer = null;
-    await this.deadLetterWrite;
-    if (this.deadLetters.length > 0) await this.writeDeadLetters();
-    const lost = this.batch.length + this.buffer.length;
+    await this.deadLetters.stop();
+    const lost = this.writer.length + this.buffer.length;
     if (lost > 0) {
       this.metrics.dropped.inc(lost);
       this.logger.error(`Stopped with ${lost} frames the database did not take: they are lost`);
@@ -200,53 +208,29 @@ export class IngestService {
     if (payload.faults) this.metrics.channelFaults.inc(payload.faults.length);
     const frame: Pending = { researchId, payload, ack, receivedAt: performance.now(), arrivedAt: new Date(), published: false };
     if (this.degraded) return this.holdInBuffer(frame);
-    this.batch.push(frame);
+    this.writer.add(frame);
     this.updateDepth();
-    if (this.batch.length >= this.options.flushFrames) this.scheduleFlush(0);
-    else if (!this.flushTimer) this.scheduleFlush(this.options.flushIntervalMs);
   }
 
-  private scheduleFlush(delayMs: number): void {
-    if (this.writing) return; // the running write schedules the next one
-    if (this.flushTimer && delayMs > 0) return;
-    this.clearFlushTimer();
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      void this.flush();
-    }, delayMs);
-  }
-
-  private clearFlushTimer(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-  }
-
-  private flush(): Promise<void> {
-    if (this.writing || this.degraded || this.batch.length === 0) return Promise.resolve();
-    this.clearFlushTimer();
-    this.writing = true;
-    const frames = this.batch.splice(0, this.options.maxBatch);
-    this.currentWrite = this.write(frames).finally(() => {
-      this.writing = false;
-      this.currentWrite = null;
-      this.updateDepth();
-      if (this.batch.length > 0 && !this.degraded && !this.stopped) {
-        this.scheduleFlush(this.batch.length >= this.options.flushFrames ? 0 : this.options.flushIntervalMs);
-      }
-    });
-    return this.currentWrite;
-  }
-
+  /** One batch: written, then published and acknowledged; on failure buffered or written one by one. Never throws. */
   private async write(frames: Pending[]): Promise<void> {
+    try {
+      this.settle(frames, await this.insert(frames));
+    } catch (error) {
+      if (isTransientDatabaseError(error)) this.enterDegraded(frames, error);
+      else await this.writeOneByOne(frames, error);
+    }
+  }
+
+  private async insert(frames: readonly Pending[]): Promise<Set<string>> {
     const started = performance.now();
     try {
       const inserted = await this.store.insertFrames(frames);
       this.metrics.batchWrite.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
-      this.settle(frames, inserted);
+      return inserted;
     } catch (error) {
       this.metrics.batchWrite.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
-      if (isTransientDatabaseError(error)) this.enterDegraded(frames, error);
-      else await this.writeOneByOne(frames, error);
+      throw error;
     }
   }
 
@@ -291,11 +275,8 @@ export class IngestService {
     this.degraded = true;
     this.metrics.databaseUp.set(0);
     this.logger.warn(`Database unreachable (${errorMessage(error)}): buffering frames (at most ${this.options.maxBufferedFrames}); live viewers still receive them`);
-    const waiting = [...frames, ...this.batch];
-    this.batch = [];
-    this.clearFlushTimer();
-    for (const frame of waiting) this.holdInBuffer(frame);
-    this.retrying ??= this.retryLoop().finally(() => {
+    for (const frame of [...frames, ...this.writer.takeAll()]) this.holdInBuffer(frame);
+    this.retrying ??= this.retry().finally(() => {
       this.retrying = null;
     });
   }
@@ -303,61 +284,29 @@ export class IngestService {
   private holdInBuffer(frame: Pending): void {
     if (!frame.published) this.publish(frame);
     frame.ack.release();
-    this.pushBuffer(frame);
-  }
-
-  private pushBuffer(frame: Pending): void {
     this.buffer.push(frame);
-    if (this.buffer.length > this.options.maxBufferedFrames) {
-      // The newest frames are kept: they are the end of the test, which decides its result.
-      this.buffer.drop(1);
-      this.metrics.dropped.inc();
-      this.droppedSinceLog++;
-      const now = Date.now();
-      if (now - this.lastDropLog >= this.options.refusalLogIntervalMs) {
-        this.logger.error(`Outage buffer full (${this.options.maxBufferedFrames} frames): dropped ${this.droppedSinceLog} oldest frames`);
-        this.lastDropLog = now;
-        this.droppedSinceLog = 0;
-      }
-    }
     this.updateDepth();
   }
 
-  private async retryLoop(): Promise<void> {
-    let delay = this.options.retryMinMs;
+  private dropped(): void {
+    this.metrics.dropped.inc();
+    const report = this.dropLog.event();
+    if (report) this.logger.error(`Outage buffer full (${this.options.maxBufferedFrames} frames): dropped ${report.events} oldest frames`);
+  }
+
+  private async retry(): Promise<void> {
     let written = 0;
-    while (this.buffer.length > 0) {
-      const chunk = this.buffer.peek(this.options.maxBatch);
-      const started = performance.now();
-      try {
-        const inserted = await this.store.insertFrames(chunk);
-        this.metrics.batchWrite.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
-        this.buffer.drop(chunk.length);
-        this.settle(chunk, inserted);
+    const drained = await this.buffer.drain({
+      write: async (chunk) => this.settle(chunk, await this.insert(chunk)),
+      written: (chunk) => {
         written += chunk.length;
-        delay = this.options.retryMinMs;
         this.updateDepth();
-        continue;
-      } catch (error) {
-        this.metrics.batchWrite.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
-        if (!isTransientDatabaseError(error)) {
-          this.buffer.drop(chunk.length);
-          await this.writeOneByOne(chunk, error);
-          continue;
-        }
-      }
-      // Stopping: keep trying until the deadline, then give up (stop() counts what is left).
-      if (this.stopped && Date.now() >= this.stopDeadline) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.stopped ? Math.min(delay, 250) : delay);
-        this.retryWake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.retryWake = null;
-      delay = Math.min(delay * 2, this.options.retryMaxMs);
-    }
+      },
+      isTransient: isTransientDatabaseError,
+      refused: (chunk, error) => this.writeOneByOne(chunk, error),
+    });
+    // Given up while stopping: stop() counts what is left.
+    if (!drained) return;
     this.degraded = false;
     this.metrics.databaseUp.set(1);
     this.updateDepth();
@@ -370,18 +319,20 @@ export class IngestService {
     const message = encodeBusMessage({ type: 'frame', research_id: frame.researchId, payload: frame.payload, source: this.options.sourceId });
     this.bus.publish(researchChannel(frame.researchId), message).catch((error: unknown) => {
       this.metrics.busPublishFailed.inc();
-      const now = Date.now();
-      if (now - this.lastPublishFailureLog >= this.options.refusalLogIntervalMs) {
-        this.lastPublishFailureLog = now;
-        this.logger.warn(`Bus publish failed (${errorMessage(error)}): frames are stored but not shown live`);
-      }
+      if (this.publishFailureLog.event()) this.logger.warn(`Bus publish failed (${errorMessage(error)}): frames are stored but not shown live`);
     });
   }
 
   private refuse(reason: RefuseReason, detail: string, topic: string, researchId: string | null, raw: Buffer, ack: Ack): void {
     this.metrics.refused.inc({ reason });
-    this.logRefusal(reason, detail, researchId);
-    this.deadLetters.push({
+    const report = this.refusalLog.event(reason);
+    if (report) {
+      const since = report.first ? '' : ` (${report.events} since the last report)`;
+      this.logger.warn(`Refused a DAQ message: ${reason}${since}${researchId ? ` for research ${researchId}` : ''}: ${truncate(detail, 300)}`);
+    }
+    // A refused message never becomes valid: acknowledging it stops the broker redelivering it.
+    ack.release();
+    this.deadLetters.add({
       topic: truncate(topic, 512),
       researchId,
       reason,
@@ -390,63 +341,10 @@ export class IngestService {
       payload: Buffer.from(raw.subarray(0, this.options.deadLetterPayloadBytes)),
       payloadBytes: raw.length,
     });
-    if (this.deadLetters.length > this.options.maxQueuedDeadLetters) {
-      this.deadLetters.shift();
-      this.metrics.deadLettersDropped.inc();
-    }
-    // A refused message never becomes valid: acknowledging it stops the broker redelivering it.
-    ack.release();
-    if (this.deadLetters.length >= 200) this.scheduleDeadLetters(0);
-    else this.scheduleDeadLetters(250);
-  }
-
-  private logRefusal(reason: string, detail: string, researchId: string | null): void {
-    const now = Date.now();
-    const entry = this.refusalLog.get(reason);
-    if (entry && now - entry.at < this.options.refusalLogIntervalMs) {
-      entry.count++;
-      return;
-    }
-    const since = entry ? ` (${entry.count + 1} since the last report)` : '';
-    this.refusalLog.set(reason, { at: now, count: 0 });
-    this.logger.warn(`Refused a DAQ message: ${reason}${since}${researchId ? ` for research ${researchId}` : ''}: ${truncate(detail, 300)}`);
-  }
-
-  private scheduleDeadLetters(delayMs: number): void {
-    if (this.deadLetterWrite || this.stopped) return;
-    if (this.deadLetterTimer && delayMs > 0) return;
-    if (this.deadLetterTimer) clearTimeout(this.deadLetterTimer);
-    this.deadLetterTimer = setTimeout(() => {
-      this.deadLetterTimer = null;
-      this.deadLetterWrite = this.writeDeadLetters().finally(() => {
-        this.deadLetterWrite = null;
-        if (this.deadLetters.length > 0) this.scheduleDeadLetters(this.degraded ? 1_000 : 250);
-      });
-    }, delayMs);
-  }
-
-  private async writeDeadLetters(): Promise<void> {
-    const rows = this.deadLetters.splice(0, 500);
-    try {
-      await this.store.insertDeadLetters(rows);
-      this.deadLettersSincePrune += rows.length;
-      if (this.deadLettersSincePrune >= 500) {
-        this.deadLettersSincePrune = 0;
-        await this.store.pruneDeadLetters(this.options.keepDeadLetters);
-      }
-    } catch {
-      // Kept for the next attempt (the queue stays bounded); the refusal itself is already counted.
-      this.deadLetters.unshift(...rows);
-      const excess = this.deadLetters.length - this.options.maxQueuedDeadLetters;
-      if (excess > 0) {
-        this.deadLetters.splice(0, excess);
-        this.metrics.deadLettersDropped.inc(excess);
-      }
-    }
   }
 
   private updateDepth(): void {
-    this.metrics.bufferDepth.set(this.batch.length + this.buffer.length);
+    this.metrics.bufferDepth.set(this.writer.length + this.buffer.length);
   }
 }
 
@@ -459,4 +357,3 @@ function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
-

@@ -17,7 +17,7 @@ interface Message {
  * research: random bytes, cut JSON, wrong types, NaN and Infinity, absurd arrays, oversized
  * payloads, out-of-range values, deep nesting, bad topics, unknown researches.
  */
-function hostileMessages(count: number, researchTopic: string, badTopics: string[], unknownTopics: string[], seed = 7): Message[] {
+function hostileMessages(count: number, researchTopic: string, badTopics: string[], unknownTopics: string[], oversized: boolean, seed = 7): Message[] {
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const valid = JSON.stringify(frame(12.5));
@@ -73,8 +73,10 @@ function hostileMessages(count: number, researchTopic: string, badTopics: string
     () => ({ topic: pick(badTopics), payload: Buffer.from(valid), expected: 'bad_topic' }),
     () => ({ topic: pick(unknownTopics), payload: Buffer.from(valid), expected: 'unknown_research' }),
   ];
-  // Oversized payloads (64 KiB and more) are heavy to build and send: 2 % each is plenty.
-  const weights = generators.map((_, i) => (i === 5 || i === 6 ? 0.2 : 1));
+  // Oversized payloads (64 KiB and more) are heavy to build and send: 2 % each is plenty. The embedded
+  // broker refuses a packet over 64 KiB itself (libs/broker, tested in apps/standalone/test/security),
+  // so the ingest's own size check is reached only through a broker that lets them through.
+  const weights = generators.map((_, i): number => (i === 6 && !oversized ? 0 : i === 5 || i === 6 ? 0.2 : 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const choose = () => {
     let r = random() * total;
@@ -113,7 +115,7 @@ describe('ingest under 10 000 random and malformed payloads', () => {
       topics: [researchTopic, ...badTopics, ...unknownTopics],
     });
 
-    const messages = hostileMessages(10_000, researchTopic, badTopics, unknownTopics);
+    const messages = hostileMessages(10_000, researchTopic, badTopics, unknownTopics, env.broker.shared);
     const expected = new Map<string, number>();
     for (const m of messages) expected.set(m.expected, (expected.get(m.expected) ?? 0) + 1);
 
@@ -142,10 +144,12 @@ describe('ingest under 10 000 random and malformed payloads', () => {
     const kept = await withPg(env.db.url, async (c) => Number((await c.query('SELECT count(*) AS n FROM reading_dead_letter')).rows[0].n));
     expect(kept).toBeGreaterThanOrEqual(keepDeadLetters);
     expect(kept).toBeLessThan(keepDeadLetters + 500);
-    const oversized = await withPg(env.db.url, async (c) =>
-      (await c.query("SELECT octet_length(payload) AS kept, payload_bytes FROM reading_dead_letter WHERE reason = 'too_large' ORDER BY id DESC LIMIT 1")).rows[0],
-    );
-    expect(oversized.kept).toBe(8192);
-    expect(oversized.payload_bytes).toBeGreaterThan(70_000);
+    if (env.broker.shared) {
+      const oversized = await withPg(env.db.url, async (c) =>
+        (await c.query("SELECT octet_length(payload) AS kept, payload_bytes FROM reading_dead_letter WHERE reason = 'too_large' ORDER BY id DESC LIMIT 1")).rows[0],
+      );
+      expect(oversized.kept).toBe(8192);
+      expect(oversized.payload_bytes).toBeGreaterThan(70_000);
+    }
   });
 });

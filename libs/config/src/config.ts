@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '@furnace/contracts';
 
 /** Raised when the environment does not describe a runnable system; the message names the variable. */
 export class ConfigError extends Error {
@@ -102,7 +103,7 @@ const envSchema = z.object({
   FIRST_SUPERUSER: z.preprocess(emptyToUndefined, email.default('admin@example.com')),
   FIRST_SUPERUSER_PASSWORD: z.preprocess(
     emptyToUndefined,
-    z.string().min(8, 'must be at least 8 characters').default(DEFAULT_SUPERUSER_PASSWORD),
+    z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).default(DEFAULT_SUPERUSER_PASSWORD),
   ),
   FRONTEND_HOST: urlWith(['http:', 'https:']),
   SMTP_HOST: optionalString,

@@ -4,7 +4,7 @@ import { RESEARCH_ID_PATTERN, normaliseResearchId } from './research-id';
 
 /*
  * The MQTT contract between the furnace DAQ (or the simulator) and the ingest.
- * Topic `furnace/{researchId}/data`, QoS 1, JSON payload, see ARCHITECTURE.md "DAQ contract".
+ * Topic `furnace/{researchId}/data`, QoS 1, JSON payload, see the README's "The DAQ contract".
  */
 
 export const DAQ_TOPIC_FILTER = 'furnace/+/data';

@@ -1,4 +1,4 @@
-/** Placeholder shown where a value is absent (spec §9). */
+/** Placeholder shown where a value is absent (docs/behaviour.md §9). */
 export const NO_VALUE = '---';
 
 /** Elapsed test time as hh:mm:ss (hours grow past 99 when needed); absent or negative → 00:00:00. */

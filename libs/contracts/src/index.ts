@@ -1,4 +1,5 @@
 export * from './measurement-types';
+export * from './shared-rules';
 export * from './research-id';
 export * from './daq';
 export * from './live';

@@ -18,7 +18,7 @@ import {
 const ID = '0b5e9d2c-4f1a-4c8e-9d3b-7a6f5e4d3c2b';
 
 describe('live socket messages', () => {
-  it('uses the intervals of spec §9', () => {
+  it('uses the intervals of docs/behaviour.md §9', () => {
     expect(HEARTBEAT_INTERVAL_MS).toBe(5000);
     expect(RECONNECT_DELAY_MS).toBe(5000);
     expect(UPDATE_KINDS).toEqual(['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE', 'OBSERVATION']);

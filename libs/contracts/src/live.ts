@@ -4,8 +4,8 @@ import { describeValue, formatPath } from './describe-value';
 import { normaliseResearchId, researchIdSchema } from './research-id';
 
 /*
- * Live stream contract (WebSocket /api/v1/research/dane/stream/{researchId}), see ARCHITECTURE.md,
- * and the bus contract between the ingest (publisher) and the API instances (subscribers).
+ * Live stream contract (WebSocket /api/v1/research/dane/stream/{researchId}), see docs/architecture.md
+ * ("Boundaries and their contracts") and docs/behaviour.md §7, and the bus contract between the ingest (publisher) and the API instances (subscribers).
  */
 
 /** Client → server heartbeat, sent on open and every HEARTBEAT_INTERVAL_MS. */

@@ -8,7 +8,7 @@ import {
 } from './measurement-types';
 
 describe('measurement types', () => {
-  it('lists the twelve names of spec §9 exactly, in order', () => {
+  it('lists the twelve names of docs/behaviour.md §9 exactly, in order', () => {
     expect(MEASUREMENT_TYPE_NAMES).toEqual([
       'Tśr i Tmax',
       'Tśr i Tmax dyskretna',
@@ -25,7 +25,7 @@ describe('measurement types', () => {
     ]);
   });
 
-  it('gives the critical values of spec §9, null where there is none', () => {
+  it('gives the critical values of docs/behaviour.md §9, null where there is none', () => {
     expect(criticalFor('Tśr i Tmax')).toEqual({ max: 180, mean: 140 });
     expect(criticalFor('Tśr i Tmax dyskretna')).toEqual({ max: 180, mean: 140 });
     expect(criticalFor('Tmax')).toEqual({ max: 180, mean: null });
@@ -40,7 +40,7 @@ describe('measurement types', () => {
     expect(criticalFor('tmax')).toEqual({ max: null, mean: null });
   });
 
-  it('describes each type in Polish and English, following the series list of spec §3', () => {
+  it('describes each type in Polish and English, following the list of docs/behaviour.md §9', () => {
     expect(MEASUREMENT_TYPES.map((t) => t.description.en)).toEqual([
       'Average and maximum',
       'Average and maximum of a discrete area',

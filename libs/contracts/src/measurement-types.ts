@@ -7,15 +7,15 @@ export interface CriticalValues {
 }
 
 export interface MeasurementType {
-  /** The exact name used in thermocouple config files (spec §9). */
+  /** The exact name used in thermocouple config files (docs/behaviour.md §9). */
   readonly name: string;
   readonly critical: CriticalValues;
   readonly description: { readonly pl: string; readonly en: string };
 }
 
 /**
- * The twelve measurement (temperature series) types, in the order of spec §3 and §9.
- * The spec's "none (0)" means the type has no threshold: it is `null` here, never 0,
+ * The twelve measurement (temperature series) types, in the order of docs/behaviour.md §9.
+ * docs/behaviour.md §9's "none" means the type has no threshold: it is `null` here, never 0,
  * so that no reading is ever shown as exceeding it.
  */
 export const MEASUREMENT_TYPES = Object.freeze([

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { UUID_PATTERN } from './shared-rules';
 
 /**
  * Research ids are UUIDs (PostgreSQL `uuid`). Any version is accepted, hex in either case;
  * helpers that build topic or channel names return the lowercase form, as PostgreSQL prints it,
  * so that the ingest and the API always agree on the name.
  */
-export const RESEARCH_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const RESEARCH_ID_PATTERN = UUID_PATTERN;
 
 export const researchIdSchema = z
   .string()

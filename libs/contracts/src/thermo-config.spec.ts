@@ -137,7 +137,7 @@ describe('parseThermoConfig: encodings', () => {
 // --- format -------------------------------------------------------------------------------------
 
 describe('parseThermoConfig: format', () => {
-  it('reads the example line of ARCHITECTURE.md', () => {
+  it('reads the example line of the README', () => {
     const text = 'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height\n1;T1;Tśr i Tmax;#E53935;412;388;14;430;372;64;24\n';
     expect(markersOf(parseThermoConfig(utf8(text)))).toEqual([{ ...newRowMarker(), type_name: 'Tśr i Tmax' }]);
   });

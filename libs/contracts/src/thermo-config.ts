@@ -3,8 +3,8 @@ import { MAX_CHANNELS } from './daq';
 import { MEASUREMENT_TYPE_NAMES, isMeasurementTypeName, measurementTypeNameSchema } from './measurement-types';
 
 /*
- * The thermocouple config file (.txt) uploaded with an object photo, see ARCHITECTURE.md
- * "Thermocouple config file". One thermocouple per line:
+ * The thermocouple config file (.txt) uploaded with an object photo, see the README's
+ * "Thermocouple config files". One thermocouple per line:
  *   thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height
  */
 

@@ -34,7 +34,7 @@ function answers(path: string): Promise<boolean> {
  * PostgreSQL compiled to WASM (PGlite), served over the Postgres wire protocol so the code talks to
  * it exactly as to a server. PGlite checks no password, so it listens on a Unix socket that only
  * this process's user can open: `DATA_DIR/run/.s.PGSQL.5432`, the directory 0700 and the socket 0600
- * (a TCP port on 127.0.0.1 would be open to every local user). When that path is too long for a
+ * (a TCP port on 127.0.0.1 would be open to every local user); its files in `DATA_DIR/pgdata`, 0700. When that path is too long for a
  * socket, a private directory under the system's temporary directory is used. `dataDir` unset: the
  * database is in memory (tests).
  */
@@ -43,7 +43,10 @@ export async function startEmbeddedDatabase(options: { dataDir?: string } = {}):
   let runDir: string | undefined;
   if (options.dataDir) {
     dir = join(options.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
+    // PGlite writes its files 0666: the directory alone keeps other local users from reading or
+    // rewriting them (password hashes, clients' codes), also in a data directory made before.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
     runDir = join(options.dataDir, 'run');
   }
   let temporary = false;

@@ -1,5 +1,6 @@
 // What tests and benchmarks share, so that none imports another app's test folder.
 export * from './api';
+export * from './app-processes';
 export * from './database';
 export * from './frames';
 export * from './ids';

@@ -26,9 +26,9 @@ function accountOf(req: Record<string, unknown>): string {
 
 /**
  * The throttlers of ThrottlerModule: each applies only to the routes that name it (RateLimited). The
- * client address is req.ip, which believes X-Forwarded-For only from TRUST_PROXY's proxies. The
- * counters live in each API instance's memory: with N instances behind a balancer the effective
- * limit is N times higher (still bounded).
+ * client address is req.ip, which believes X-Forwarded-For only from TRUST_PROXY's proxies. With
+ * REDIS_URL the counters live in Redis (RedisThrottlerStorage), shared by every API instance; without
+ * it, in this process's memory.
  */
 export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
   return [
@@ -55,7 +55,9 @@ export class LoginThrottlerGuard extends ThrottlerGuard {
   }
 
   // The dashboard shows the detail as it is: the library's "ThrottlerException: Too Many Requests" is not for people.
-  protected override async getErrorMessage(): Promise<string> {
-    return 'Too many attempts. Please wait a minute and try again.';
+  // The wait is the one Retry-After gives (a minute for login, up to an hour for sign-up).
+  protected override async getErrorMessage(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<string> {
+    const minutes = Math.max(1, Math.ceil(detail.timeToBlockExpire / 60));
+    return `Too many attempts. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isUuid } from '@furnace/contracts';
 import { ResearchEmailEntity, ThermoConfigEntity } from '@furnace/db';
 import type { ResearchTargetKind } from './access.decorator';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The lookups access decisions need: which research a resource belongs to, and whether a client is still invited. */
 @Injectable()
@@ -11,7 +10,7 @@ export class ResearchOwnershipRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async researchOf(kind: ResearchTargetKind, id: string | undefined): Promise<string | null> {
-    if (!id || !UUID.test(id)) return null;
+    if (!isUuid(id)) return null;
     if (kind === 'research') return id.toLowerCase();
     const row = await this.dataSource.getRepository(ThermoConfigEntity).findOne({ where: { id }, select: { researchId: true } });
     return row?.researchId ?? null;
@@ -19,7 +18,7 @@ export class ResearchOwnershipRepository {
 
   /** True while the e-mail record (the client's code) exists for that research. */
   async isInvited(emailId: string, researchId: string): Promise<boolean> {
-    if (!UUID.test(emailId) || !UUID.test(researchId)) return false;
+    if (!isUuid(emailId) || !isUuid(researchId)) return false;
     return this.dataSource.getRepository(ResearchEmailEntity).existsBy({ id: emailId, researchId });
   }
 }

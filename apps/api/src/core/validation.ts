@@ -1,4 +1,4 @@
-import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, ParseUUIDPipe, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { toValidationDetails, validationException } from './errors';
 
 class ValidationFailed {
@@ -33,16 +33,26 @@ export class DetailValidationPipe extends ValidationPipe {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Thrown by ParseUUIDPipe's check; turned into the 422 naming the parameter below. */
+class NotAUuid extends Error {}
 
 /**
- * A path parameter that must be a UUID: a malformed one is a 422 naming the parameter
- * ({"loc": ["path", "user_id"], ...}) like any other validation failure, not a bare 400.
+ * A path parameter that must be a UUID (Nest's ParseUUIDPipe, any version): a malformed one is a 422
+ * naming the parameter ({"loc": ["path", "user_id"], ...}) like any other validation failure, not
+ * ParseUUIDPipe's bare 400. Returns the lowercase form.
  */
 @Injectable()
-export class UuidParamPipe implements PipeTransform<unknown, string> {
-  transform(value: unknown, metadata: ArgumentMetadata): string {
-    if (typeof value === 'string' && UUID.test(value)) return value.toLowerCase();
-    throw validationException([{ loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' }]);
+export class UuidParamPipe extends ParseUUIDPipe {
+  constructor() {
+    super({ exceptionFactory: (message) => new NotAUuid(message) });
+  }
+
+  override async transform(value: string, metadata: ArgumentMetadata): Promise<string> {
+    try {
+      return (await super.transform(value, metadata)).toLowerCase();
+    } catch (error) {
+      if (!(error instanceof NotAUuid)) throw error;
+      throw validationException([{ loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' }]);
+    }
   }
 }

@@ -2,8 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-
-export const MIN_PASSWORD_LENGTH = 8;
+import { PASSWORD_MIN_LENGTH as MIN_PASSWORD_LENGTH } from '@furnace/contracts';
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /**

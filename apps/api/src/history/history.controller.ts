@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import contentDisposition from 'content-disposition';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
@@ -34,7 +35,7 @@ export class HistoryController {
   async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
     const { filename, body } = await this.history.csv(id, query, principal.kind === 'viewer');
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="${filename.ascii}"; filename*=UTF-8''${encodeURIComponent(filename.utf8)}`);
+    res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
     res.setHeader('Cache-Control', 'no-store');
     try {
       await pipeline(Readable.from(body), res);

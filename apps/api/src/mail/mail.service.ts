@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
@@ -45,10 +45,6 @@ export class MailService {
     }
   }
 
-  get mode(): 'smtp' | 'outbox' {
-    return this.outbox ? 'outbox' : 'smtp';
-  }
-
   /** Resolves once the SMTP server accepted the message (or the .eml file is written). */
   async send(msg: MailMessage): Promise<void> {
     const { address, name } = this.config.emailsFrom;
@@ -60,9 +56,11 @@ export class MailService {
       throw new MailDeliveryError((e as Error).message);
     }
     if (this.outbox) {
-      await mkdir(this.outbox, { recursive: true });
+      // Private to this process's user: the messages carry reset tokens and clients' codes.
+      await mkdir(this.outbox, { recursive: true, mode: 0o700 });
+      await chmod(this.outbox, 0o700);
       const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${(info.messageId ?? 'mail').replace(/[^\w.-]/g, '')}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       // The file, never the link: a link carries a client's code or a reset token, and logs travel further than DATA_DIR.
       this.logger.log(`Mail to ${msg.to} written to ${file}`);
     }

@@ -3,6 +3,7 @@ import { UuidParamPipe } from '../core/validation';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import contentDisposition from 'content-disposition';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
 import { message, MessageDto } from '../core/message.dto';
@@ -117,7 +118,7 @@ export class ThermoController {
   @ApiOkResponse({ description: 'The config file exactly as uploaded', schema: { type: 'string', format: 'binary' } })
   async config(@Param('id', UuidParamPipe) id: string, @Res() res: Response): Promise<void> {
     const file = await this.thermo.configFile(id);
-    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    res.setHeader('Content-Disposition', contentDisposition(file.filename));
     res.send(file.data);
   }
 

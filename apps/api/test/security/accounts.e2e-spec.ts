@@ -2,7 +2,7 @@
 // in a deployment: the API (and `npm start`'s process in production) refuses the well-known password.
 import { createDataSource } from '@furnace/db';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { missingBuild, startApp } from '../../../../test/support/app-processes';
+import { missingBuild, startApp } from '@furnace/testing';
 
 describe('security: accounts (built processes)', () => {
   let db: TestDatabase;

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectViewer, freePort, login, refusal, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
+import { type AppProcess, connectViewer, freePort, login, missingBuild, refusal, startApp, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
 import { auth, newUser } from '../harness';
 import { startTestSmtp, type TestSmtp } from '../smtp';
-import { type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
 
 describe('security: logs', () => {
   let db: TestDatabase | undefined;

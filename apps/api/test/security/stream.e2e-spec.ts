@@ -4,8 +4,7 @@ import request from 'supertest';
 import { type Bus, createBus } from '@furnace/bus';
 import { encodeBusMessage, researchChannel } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectViewer, frame, login, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
-import { apiEnv, type AppProcess, missingBuild, startApp } from '../../../../test/support/app-processes';
+import { apiEnv, type AppProcess, connectViewer, frame, login, missingBuild, startApp, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
 import { ACCESS_ENDED, closedWithin, dataTimes, ticketFor, watch } from './stream-support';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

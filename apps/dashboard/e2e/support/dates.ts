@@ -1,5 +1,5 @@
 /**
- * How the dashboard must show a date: dd.mm.yyyy, hh:mm:ss in Europe/Warsaw (spec §2, §9). Written
+ * How the dashboard must show a date: dd.mm.yyyy, hh:mm:ss in Europe/Warsaw (docs/behaviour.md §2, §9). Written
  * out here rather than imported from the app, so the tests check the app against the spec.
  */
 export function warsaw(date: Date | string): string {

@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { ADMIN, API, apiToken, expect } from './fixtures';
 import { makePng } from './png';
 
-/** A thermocouple config in the format of ARCHITECTURE.md "Thermocouple config file", for a 640×400 photo. */
+/** A thermocouple config in the format of the README's "Thermocouple config files", for a 640×400 photo. */
 export const CONFIG_TEXT = [
   '# Piec 3, drzwi EI60: rozmieszczenie termopar',
   'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height',

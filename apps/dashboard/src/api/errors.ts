@@ -1,5 +1,5 @@
 /*
- * API errors as the dashboard reads them (spec §8): `{"detail": "message"}` or, for validation
+ * API errors as the dashboard reads them (docs/behaviour.md §8): `{"detail": "message"}` or, for validation
  * (422), `{"detail": [{"loc", "msg", "type"}]}`.
  */
 
@@ -18,7 +18,7 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
-/** An error's name for a status (spec §8): 422 is 'Validation Error', the others their standard names. */
+/** An error's name for a status (docs/behaviour.md §8): 422 is 'Validation Error', the others their standard names. */
 export function statusName(status: number): string {
   if (status === 0) return 'Network Error';
   return STATUS_NAMES[status] ?? `HTTP ${status}`;
@@ -38,7 +38,7 @@ export class ApiError extends Error {
   }
 }
 
-/** 401 and 403 end the session (spec §8). */
+/** 401 and 403 end the session (docs/behaviour.md §8). */
 export function isAuthError(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 401 || error.status === 403);
 }

@@ -25,7 +25,7 @@ import { userKeys } from './keys';
 
 export type User = UserPublicDto;
 
-/** Admin list page size (spec §9): skip = (page - 1) * 5, limit 5. */
+/** Admin list page size (docs/behaviour.md §9): skip = (page - 1) * 5, limit 5. */
 export const USERS_PAGE_SIZE = 5;
 
 export const currentUserQueryOptions = () =>

@@ -20,7 +20,7 @@ function createApp(): { router: AppRouter; queryClient: ReturnType<typeof create
   configureApiClient();
   let ending = false;
   const queryClient = createQueryClient(() => {
-    // 401/403: the session is over (spec §8). Leave first, then drop the cache, so that no mounted
+    // 401/403: the session is over (docs/behaviour.md §8). Leave first, then drop the cache, so that no mounted
     // query refetches without a token.
     removeToken();
     if (ending) return;

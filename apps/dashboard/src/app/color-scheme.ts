@@ -1,7 +1,7 @@
 import type { MantineColorScheme, MantineColorSchemeManager } from '@mantine/core';
 
 /*
- * The theme choice is stored under 'theme' as 'system', 'light' or 'dark' (spec §9; default light).
+ * The theme choice is stored under 'theme' as 'system', 'light' or 'dark' (docs/behaviour.md §9; default light).
  * Mantine calls "system" 'auto'; this manager translates between the two.
  */
 export const THEME_STORAGE_KEY = 'theme';

@@ -3,7 +3,7 @@ import { ApiError, isAuthError } from '../api/errors';
 
 /**
  * One client for the app. Any 401 or 403 from a query or a mutation ends the session
- * (spec §8): `onAuthError` removes the token and goes to /login.
+ * (docs/behaviour.md §8): `onAuthError` removes the token and goes to /login.
  */
 export function createQueryClient(onAuthError: () => void): QueryClient {
   const handle = (error: unknown) => {

@@ -1,6 +1,6 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core';
 
-/** Brand teal: shade 6 is #009688 (spec §9). */
+/** Brand teal: shade 6 is #009688 (docs/behaviour.md §9). */
 export const BRAND_COLOR = '#009688';
 const brand: MantineColorsTuple = [
   '#e0f2f1',

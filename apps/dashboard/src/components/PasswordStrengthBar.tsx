@@ -4,7 +4,7 @@ import { passwordStrength, type StrengthLevel } from '../lib/password-strength';
 
 const COLORS: Record<StrengthLevel, string> = { low: 'red', medium: 'yellow', high: 'teal' };
 
-/** A bar under a new-password field: Low, Medium or High (spec §9). */
+/** A bar under a new-password field: Low, Medium or High (docs/behaviour.md §9). */
 export function PasswordStrengthBar({ password }: { password: string }) {
   const { t } = useTranslation();
   if (password.length === 0) return null;

@@ -1,5 +1,5 @@
 /*
- * Texts of the live view and the furnace monitor (namespace "live"), Polish: the spec's exact strings
+ * Texts of the live view and the furnace monitor (namespace "live"), Polish: the product's exact strings
  * (§2 "Public research status screens", "Live view layout"). live.en.ts is the English translation.
  */
 export const livePl = {

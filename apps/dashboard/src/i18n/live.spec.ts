@@ -18,7 +18,7 @@ describe('the live namespace', () => {
     }
   });
 
-  it("holds the spec's exact texts", () => {
+  it("holds the product's exact texts", () => {
     const t = i18n.getFixedT('pl', 'live');
     expect(t('status.notStartedTitle')).toBe('Badanie jeszcze się nie zaczęło!');
     expect(t('status.notStartedText')).toBe('Prosimy cierpliwie czekać aż link stanie się aktywny.');

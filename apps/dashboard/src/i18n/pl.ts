@@ -1,7 +1,7 @@
 /*
  * The product's texts (language "pl", the default). The staff interface is Polish with English
- * in the account, user-settings and admin screens (spec §1), so this resource holds the spec's exact
- * strings as the spec gives them, English ones included. en.ts is a complete English translation.
+ * in the account, user-settings and admin screens (docs/behaviour.md §1), so this resource holds the product's
+ * exact strings, English ones included. en.ts is a complete English translation.
  */
 export const pl = {
   brand: 'Furnace Live',

@@ -22,7 +22,7 @@ describe('i18n resources', () => {
     }
   });
 
-  it("hold the spec's exact texts", () => {
+  it("hold the product's exact texts", () => {
     const exact: Record<string, string> = {
       'validation.emailInvalid': 'Niepoprawny adres email',
       'validation.passwordMin': 'Password must be at least 8 characters',

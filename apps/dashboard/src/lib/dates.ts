@@ -1,4 +1,4 @@
-/** Dates as the staff see them: Polish locale, Europe/Warsaw, to the second (spec §2, §9). */
+/** Dates as the staff see them: Polish locale, Europe/Warsaw, to the second (docs/behaviour.md §2, §9). */
 const DISPLAY = new Intl.DateTimeFormat('pl-PL', {
   timeZone: 'Europe/Warsaw',
   year: 'numeric',
@@ -37,7 +37,7 @@ export function datetimeLocalToIso(value: string): string | null {
 
 export const DEFAULT_RESEARCH_HOURS = 3;
 
-/** The create form's default times: now and now + 3 h, as datetime-local strings (spec §9). */
+/** The create form's default times: now and now + 3 h, as datetime-local strings (docs/behaviour.md §9). */
 export function defaultResearchTimes(now: Date = new Date()): { start_at: string; end_at: string } {
   const end = new Date(now.getTime() + DEFAULT_RESEARCH_HOURS * 3600_000);
   return { start_at: toDatetimeLocal(now), end_at: toDatetimeLocal(end) };

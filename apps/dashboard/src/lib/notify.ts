@@ -11,7 +11,7 @@ export function notifySuccess(message: string): void {
 }
 
 /**
- * The message an API error toast shows (spec §8): the body's detail, the first item's msg of a
+ * The message an API error toast shows (docs/behaviour.md §8): the body's detail, the first item's msg of a
  * detail array, or 'Something went wrong.'.
  */
 export function errorMessage(error: unknown): string {
@@ -19,7 +19,7 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * Error toast titled 'Something went wrong!'. With `failure` (the spec's message for the action
+ * Error toast titled 'Something went wrong!'. With `failure` (the product's message for the action
  * that failed), the toast shows it first and the server's detail under it.
  */
 export function notifyError(error: unknown, failure?: string): void {

@@ -1,14 +1,14 @@
-import { isHttpUrl, type ThermoConfigError } from '@furnace/contracts';
+import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace/contracts';
 import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
 import { testProfileFormSchema } from '../features/criteria/profile-form';
 
 /*
- * The forms' rules (spec §5). Messages are i18n keys (ValidationKey); a form translates them when it
+ * The forms' rules (docs/behaviour.md §5). Messages are i18n keys (ValidationKey); a form translates them when it
  * shows them, so a language change re-renders them.
  */
 
-export const PASSWORD_MIN_LENGTH = 8;
+export { PASSWORD_MIN_LENGTH };
 export const FULL_NAME_MIN_LENGTH = 3;
 export const FULL_NAME_MAX_LENGTH = 30;
 

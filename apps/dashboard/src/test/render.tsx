@@ -29,7 +29,7 @@ function Providers({ children, queryClient }: { children: ReactNode; queryClient
 
 /**
  * Renders `ui` inside the app's providers and a memory router (links work); resolves once the
- * router has rendered it. Texts are the default language's (the spec's strings).
+ * router has rendered it. Texts are the default language's (the product's strings).
  */
 export async function renderUi(
   ui: ReactElement,

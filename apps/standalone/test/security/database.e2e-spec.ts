@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAIN } from '../system';
 import { listeningSockets, type SecuredSystem, startSecuredSystem } from './support';
@@ -42,6 +42,27 @@ describe('security: the embedded database (PGlite)', () => {
 
     // The system itself still works: nothing was changed by the attempts.
     const researchId = await sys.research('Po próbie');
+    expect(await sys.rows(researchId)).toEqual([]);
+  });
+
+  it("its files are not readable or writable by another local user, even in a data directory open to everyone", async () => {
+    chmodSync(sys.dataDir, 0o755);
+    const pgdata = join(sys.dataDir, 'pgdata');
+    expect(statSync(pgdata).mode & 0o777).toBe(0o700);
+    const version = join(pgdata, 'PG_VERSION');
+    const before = readFileSync(version, 'utf8');
+
+    if (process.getuid?.() === 0) {
+      const attempt = (code: string) => execFileSync(process.execPath, ['-e', code], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
+      const read = `try{require('fs').readFileSync(${JSON.stringify(version)});console.log('READ')}catch(e){console.log(e.code)}`;
+      const write = `try{require('fs').writeFileSync(${JSON.stringify(version)},'0');console.log('WRITTEN')}catch(e){console.log(e.code)}`;
+      const list = `try{require('fs').readdirSync(${JSON.stringify(pgdata)});console.log('LISTED')}catch(e){console.log(e.code)}`;
+      expect([attempt(read), attempt(write), attempt(list)]).toEqual(['EACCES', 'EACCES', 'EACCES']);
+    }
+
+    // Nothing was changed: the file is as it was and the system still answers.
+    expect(readFileSync(version, 'utf8')).toBe(before);
+    const researchId = await sys.research('Po próbie plików');
     expect(await sys.rows(researchId)).toEqual([]);
   });
 });

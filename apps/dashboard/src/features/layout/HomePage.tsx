@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentUserQueryOptions } from '../../api/users';
 
-/** '/': the greeting and the welcome line (spec §2), with shortcuts to the two main tasks. */
+/** '/': the greeting and the welcome line (docs/behaviour.md §2), with shortcuts to the two main tasks. */
 export function HomePage() {
   const { t } = useTranslation();
   const { data: user } = useQuery(currentUserQueryOptions());

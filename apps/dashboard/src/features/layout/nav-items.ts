@@ -8,7 +8,7 @@ export interface NavItem {
   exact: boolean;
 }
 
-/** The top bar's links (spec §2), also listed in the mobile menu. */
+/** The top bar's links (docs/behaviour.md §2), also listed in the mobile menu. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'nav.home', icon: IconHome, exact: true },
   { to: '/research', label: 'nav.research', icon: IconFlask, exact: true },

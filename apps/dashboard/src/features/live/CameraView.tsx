@@ -32,7 +32,7 @@ function attachHls(video: HTMLVideoElement, src: string): () => void {
   };
 }
 
-/** A camera of the research, 16:9 (spec §2): an embedded player (iframe, autoplay) or an HLS stream. */
+/** A camera of the research, 16:9 (docs/behaviour.md §2): an embedded player (iframe, autoplay) or an HLS stream. */
 export function CameraView({ embed }: { embed: CameraEmbed }) {
   const { t } = useTranslation('live');
   const video = useRef<HTMLVideoElement>(null);

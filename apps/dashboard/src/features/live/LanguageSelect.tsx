@@ -6,7 +6,7 @@ import { FlagGB, FlagPL } from './Flags';
 const FLAGS: Record<Language, () => React.JSX.Element> = { pl: () => <FlagPL />, en: () => <FlagGB /> };
 
 /**
- * The live view's language select (spec §2): English with the GB flag, Polish with its flag. A native
+ * The live view's language select (docs/behaviour.md §2): English with the GB flag, Polish with its flag. A native
  * select: it works the same with a mouse, a keyboard, a screen reader and a phone's picker.
  */
 /** `compact`: no visible label (a toolbar); the select keeps it as its accessible name. */

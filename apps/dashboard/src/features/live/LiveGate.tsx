@@ -51,7 +51,7 @@ export function LiveLoading() {
 }
 
 /**
- * Reads the research and decides what the page shows (spec §2 and §4): does not exist, access denied,
+ * Reads the research and decides what the page shows (docs/behaviour.md §2 and §4): does not exist, access denied,
  * not started, ended, or `children` with the research's links, configs and markers while it is live.
  * A viewer's 401 (the 12-hour token expired) asks `onUnauthorized` for a new token; the failed reads
  * run again once it arrives.

@@ -17,7 +17,7 @@ import { useLiveViewState } from './use-live-view-state';
 const StaffTools = lazy(() => import('../criteria/StaffTools'));
 
 /**
- * The live layout of spec §2: the main area (photo with thermocouples, or a camera) beside the side
+ * The live layout of docs/behaviour.md §2: the main area (photo with thermocouples, or a camera) beside the side
  * panel, the curves below. One socket for the page; its frames feed the canvas, the panel and the curves.
  */
 export function LiveScreen({

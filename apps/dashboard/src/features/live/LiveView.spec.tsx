@@ -177,7 +177,7 @@ describe('the public live view: who sees what', () => {
     expect(screen.queryByText(/Drzwi/)).not.toBeInTheDocument();
   });
 
-  it("a research that does not exist (404) shows the spec's texts", async () => {
+  it("a research that does not exist (404) shows the product's texts", async () => {
     serve();
     mocked.researchViewerToken.mockImplementation(() => fail(404));
     await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);

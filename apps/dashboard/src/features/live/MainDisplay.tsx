@@ -26,7 +26,7 @@ function PhotoView(props: {
   return <ThermoCanvas {...props} image={image.data} />;
 }
 
-/** The main area (spec §2): the selected photo with its thermocouples, or the selected camera. */
+/** The main area (docs/behaviour.md §2): the selected photo with its thermocouples, or the selected camera. */
 export function MainDisplay({
   view,
   researchId,

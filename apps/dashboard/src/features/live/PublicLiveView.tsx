@@ -63,7 +63,7 @@ function ViewerSession({ researchId, code }: { researchId: string; code: string 
 }
 
 /**
- * The public live view /view/{researchId}?code= (spec §2): only a code that is one of the research's
+ * The public live view /view/{researchId}?code= (docs/behaviour.md §2): only a code that is one of the research's
  * invitations opens it; a missing or wrong code shows the access-denied screen and nothing else.
  */
 export function PublicLiveView({ researchId, code }: { researchId: string; code: string }) {

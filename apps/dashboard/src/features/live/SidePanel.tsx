@@ -22,7 +22,7 @@ import { LanguageSelect } from './LanguageSelect';
 import type { ConnectionStatus } from './live-socket';
 import { useFrameValue } from './use-frame';
 
-/** The measurement rows of spec §2, each shown only when the research has its flag. */
+/** The measurement rows of docs/behaviour.md §2, each shown only when the research has its flag. */
 export const MEASUREMENTS = [
   { field: 'radiance', flag: 'is_radiance', label: 'view.radiance', unit: 'units.radiance' },
   { field: 'pressure', flag: 'is_pressure', label: 'view.pressure', unit: 'units.pressure' },
@@ -35,7 +35,7 @@ export function measurementsOf(research: Research) {
   return MEASUREMENTS.filter((m) => research[m.flag]);
 }
 
-/** Previous/next through photos then cameras, wrapping around (spec §2). */
+/** Previous/next through photos then cameras, wrapping around (docs/behaviour.md §2). */
 export function ViewCycler({ items, current, onStep }: { items: readonly DisplayItem[]; current: DisplayItem | undefined; onStep: (step: 1 | -1) => void }) {
   const { t } = useTranslation('live');
   const label = current
@@ -238,7 +238,7 @@ export interface SidePanelProps {
 
 const NO_NAMES: ReadonlyMap<number, string> = new Map();
 
-/** The side panel of spec §2. */
+/** The side panel of docs/behaviour.md §2. */
 export function SidePanel(props: SidePanelProps) {
   const { t } = useTranslation('live');
   return (

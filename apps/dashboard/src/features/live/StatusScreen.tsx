@@ -13,7 +13,7 @@ const ICONS = {
   error: { icon: IconAlertTriangle, color: 'red' },
 } as const;
 
-/** A status screen of spec §2 ("Public research status screens"): nothing of the research is shown. */
+/** A status screen of docs/behaviour.md §2 ("Public research status screens"): nothing of the research is shown. */
 export function StatusScreen({ kind, onRetry, children }: { kind: StatusKind; onRetry?: () => void; children?: ReactNode }) {
   const { t } = useTranslation('live');
   const { icon: Icon, color } = ICONS[kind];

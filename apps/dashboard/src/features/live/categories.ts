@@ -1,6 +1,6 @@
 import { categoryStats, type CategoryStats, type ThermoValues } from '@furnace/contracts';
 
-/** A thermocouple category (spec §3): the markers of one type_name, with the colour of its first marker. */
+/** A thermocouple category (docs/behaviour.md §3): the markers of one type_name, with the colour of its first marker. */
 export interface Category {
   readonly name: string;
   readonly color: string;

@@ -13,7 +13,7 @@ export type DisplayItem =
       readonly count: number;
     };
 
-/** The photos, then the cameras (spec §4); a link that cannot be embedded is left out. */
+/** The photos, then the cameras (docs/behaviour.md §4); a link that cannot be embedded is left out. */
 export function displayItems(configs: readonly ThermoConfig[], urls: readonly ResearchUrl[]): DisplayItem[] {
   const cameras = urls.flatMap((url) => {
     const embed = toEmbed(url.url);

@@ -12,7 +12,7 @@ export const SERVICE_RESTART_CLOSE_CODE = 1012;
 /** Reconnect delay after a 1012 close: at once, spread over this many ms. */
 export const RESTART_RECONNECT_MS = 250;
 
-/** Connection status of spec §4: 0 disconnected, 1 connected without data, 2 receiving data. */
+/** Connection status of docs/behaviour.md §4: 0 disconnected, 1 connected without data, 2 receiving data. */
 export type ConnectionStatus = 0 | 1 | 2;
 
 /** What the client needs of a WebSocket (the browser's, or a fake in tests). */
@@ -65,8 +65,8 @@ export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researc
 }
 
 /**
- * The live WebSocket client (spec §7): sends STATUS on open and every heartbeat, parses each server
- * message, reconnects a while after any close (at once after 1012: the server is restarting). Status (spec §4): 0 on close or error, 1 on open or on
+ * The live WebSocket client (docs/behaviour.md §7): sends STATUS on open and every heartbeat, parses each server
+ * message, reconnects a while after any close (at once after 1012: the server is restarting). Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
  * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
  * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
  * five seconds of a running test.

@@ -45,7 +45,7 @@ export interface CanvasMarker {
 export type LabelMode = 'name' | 'temperature';
 
 export const LABEL_FILL = 'rgba(255, 255, 255, 0.92)';
-/** A reading above the critical max of its type (spec §2: light red). */
+/** A reading above the critical max of its type (docs/behaviour.md §2: light red). */
 export const LABEL_FILL_CRITICAL = '#ffcdd2';
 const LABEL_TEXT = '#111111';
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';

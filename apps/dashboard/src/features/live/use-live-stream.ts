@@ -16,7 +16,7 @@ export interface LiveStream {
   reconnect: () => void;
 }
 
-/** What an UPDATE notice makes stale (spec §7). */
+/** What an UPDATE notice makes stale (docs/behaviour.md §7). */
 export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
   switch (kind) {
     case 'RESEARCH':

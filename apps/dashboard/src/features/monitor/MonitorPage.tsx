@@ -193,7 +193,7 @@ function MonitorScreen({ data }: { data: LiveData }) {
   );
 }
 
-/** The furnace monitor (spec §2, implied by the label set): the lab's wall display of one research. */
+/** The furnace monitor (docs/behaviour.md §2, implied by the label set): the lab's wall display of one research. */
 export function MonitorPage({ researchId }: { researchId: string }) {
   return (
     <StaffLiveGate researchId={researchId}>{(data) => <MonitorScreen data={data} />}</StaffLiveGate>

@@ -41,7 +41,7 @@ describe('BasicInfoSection', () => {
 });
 
 describe('the add rows of the edit page', () => {
-  it("an empty link shows the spec's message 'Email jest wymagany'", async () => {
+  it("an empty link shows the product's message 'Email jest wymagany'", async () => {
     const { user } = await renderUi(<AddUrlForm researchId={RESEARCH.id} onAdded={noop} />);
     await user.click(screen.getByRole('textbox', { name: 'Nowy link' }));
     await user.tab();

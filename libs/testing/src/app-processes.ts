@@ -2,14 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@furnace/testing';
+import { freePort } from './ports';
 
 /*
  * The built apps (`tsc -b tsconfig.build.json`) started as their own processes, exactly as a
  * deployment starts them (`node apps/<app>/dist/main.js`), for the scale-out test and the benchmark.
  */
 
-export const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..', '..');
 
 export type BuiltApp = 'api' | 'ingest' | 'standalone';
 

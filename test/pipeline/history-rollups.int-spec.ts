@@ -1,9 +1,9 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { ROLLUP_WIDTHS } from '@furnace/db';
-import { ReadingsRepository } from '../../ingest/src/readings.repository';
+import { ReadingsRepository } from '../../apps/ingest/src/readings.repository';
 import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { auth, startTestApi, type TestApi } from './harness';
-import { insertMarkers } from './live-support';
+import { auth, startTestApi, type TestApi } from '../../apps/api/test/harness';
+import { insertMarkers } from '../../apps/api/test/live-support';
 
 /*
  * Rollups agree with the frames they fold. Frames go in through the ingest's own insert (which

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
 import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import type { RunningIngest } from '../../ingest/src/ingest';
+import type { RunningIngest } from '../../apps/ingest/src/ingest';
 import { startSimulator } from '@furnace/simulator';
-import { ingestConfig, startTestIngest } from '../../ingest/test/support';
-import { auth, startTestApi, type TestApi } from './harness';
-import { insertClient, insertMarkers, viewerTokenFor } from './live-support';
+import { ingestConfig, startTestIngest } from '../../apps/ingest/test/support';
+import { auth, startTestApi, type TestApi } from '../../apps/api/test/harness';
+import { insertClient, insertMarkers, viewerTokenFor } from '../../apps/api/test/live-support';
 
 interface Series {
   key: string;
