@@ -73,6 +73,10 @@ export class MqttSource {
     let resolveSubscribed!: () => void;
     this.subscribed = new Promise((resolve) => (resolveSubscribed = resolve));
     this.client.on('connect', () => {
+      // Each PUBACK is a few bytes written after a commit: with Nagle's algorithm on (MQTT.js leaves it
+      // on) it can wait for the broker's delayed ACK, holding the broker's in-flight window.
+      const stream = this.client.stream as { setNoDelay?: (noDelay: boolean) => unknown } | undefined;
+      stream?.setNoDelay?.(true);
       this.client.options.reconnectPeriod = minReconnect;
       options.onConnectionChange?.(true);
       this.client.subscribe([...options.filters], { qos: 1 }, (error, granted) => {

@@ -147,6 +147,9 @@ export async function startEmbeddedBroker(options: { port: number; host?: string
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
+    // aedes turns Nagle's algorithm off on a socket it is handed; it is handed the wrapper below, so
+    // here: otherwise a small packet waits up to 40 ms for the peer's delayed ACK.
+    socket.setNoDelay(true);
     const limited = socket.pipe(
       new PacketSizeLimit(MAX_PACKET_BYTES, (size) => log.warn(`Refused an MQTT packet of ${size} bytes from ${socket.remoteAddress} (limit ${MAX_PACKET_BYTES})`)),
     );
