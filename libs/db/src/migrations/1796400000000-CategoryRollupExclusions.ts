@@ -16,12 +16,14 @@ export class CategoryRollupExclusions1796400000000 implements MigrationInterface
     await queryRunner.query(`
       CREATE FUNCTION thermo_exclusion_rollup_refresh() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN
+        -- Only researches still there: deleting a research deletes its exclusions too (cascade).
         IF TG_OP = 'INSERT' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM new_rows));
+          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM new_rows WHERE research_id IN (SELECT id FROM research)));
         ELSIF TG_OP = 'DELETE' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM old_rows));
+          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM old_rows WHERE research_id IN (SELECT id FROM research)));
         ELSE
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT research_id FROM old_rows UNION SELECT research_id FROM new_rows));
+          PERFORM reading_rollup_category_refresh(ARRAY(
+            SELECT research_id FROM (SELECT research_id FROM old_rows UNION SELECT research_id FROM new_rows) u WHERE research_id IN (SELECT id FROM research)));
         END IF;
         RETURN NULL;
       END
