@@ -17,7 +17,7 @@ describe('migration CategoryRollupExclusions', () => {
     db = await createTestDatabase();
     dataSource = createDataSource({ url: db.url, poolSize: 2, logging: ['error'] });
     await dataSource.initialize();
-    await dataSource.query(`INSERT INTO research (id, name, start_at) VALUES ($1, 'Ściana', now())`, [researchId]);
+    await dataSource.query(`INSERT INTO research (id, name, start_at, end_at) VALUES ($1, 'Ściana', now(), now() + interval '2 hours')`, [researchId]);
     const configId = randomUUID();
     await dataSource.getRepository(ThermoConfigEntity).insert({
       id: configId, researchId, imageFilename: 'a.png', imageMime: 'image/png', imageWidth: 1, imageHeight: 1, imageSha256: '0'.repeat(64),
