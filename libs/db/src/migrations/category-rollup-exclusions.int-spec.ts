@@ -65,6 +65,12 @@ describe('migration CategoryRollupExclusions', () => {
       expect((await category())?.cmax_max).toBe(589);
       await runner.query(`DELETE FROM thermo_exclusion WHERE research_id = $1`, [researchId]);
       expect((await category())?.cmax_max).toBe(599);
+
+      // Deleting the research deletes its exclusions (cascade) without recomputing anything for it.
+      await runner.query(`INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 2, 10, 'came loose')`, [researchId]);
+      await runner.query('DELETE FROM research WHERE id = $1', [researchId]);
+      const left: { n: string }[] = await runner.query('SELECT (SELECT count(*) FROM reading_rollup_category WHERE research_id = $1) + (SELECT count(*) FROM thermo_exclusion WHERE research_id = $1) AS n', [researchId]);
+      expect(Number(left[0]!.n)).toBe(0);
     } finally {
       await runner.release();
     }
