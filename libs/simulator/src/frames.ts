@@ -88,9 +88,12 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
     const thermocouples: (number | null)[] = [];
     let sum = 0;
     let count = 0;
+    // The unexposed face never gets hotter than the furnace behind it: over a long test (a day) the
+    // rise stops some 50 K under the furnace's mean.
+    const maxRise = Math.max(0, furnaceMean(t) - ISO834_AMBIENT_C - 50);
     for (let i = 0; i < channels.length; i++) {
       const channel = channels[i]!;
-      const value = ISO834_AMBIENT_C + channel.offset + rise(channel, Math.max(0, minutes - channel.delayMinutes) / 60) + 0.25 * gauss();
+      const value = ISO834_AMBIENT_C + channel.offset + Math.min(maxRise, rise(channel, Math.max(0, minutes - channel.delayMinutes) / 60)) + 0.25 * gauss();
       sum += value;
       count++;
       if (i === failing && time >= failsAt) thermocouples.push(OVER_RANGE);
