@@ -86,19 +86,30 @@ export function channelRollupCtes(src = 'src'): string {
  * type of the research's thermocouple markers, each frame's maximum and mean over the type's
  * channels that have a value (a frame with none of them adds nothing), then min/max/sum/count of
  * those per bucket. `rollup_levels` must be defined (channelRollupCtes does) or `withLevels` set.
+ *
+ * A thermocouple excluded from a time on (thermo_exclusion; the earliest from_time of the research's
+ * exclusions of that thermo_id) does not count in its types' maximum and mean from that time on,
+ * the rule the criteria engine applies. `exclusions` false: the statement of the migration that
+ * predates the thermo_exclusion table.
  */
-export function categoryRollupCtes(src = 'src', withLevels = false): string {
+export function categoryRollupCtes(src = 'src', withLevels = false, exclusions = true): string {
   const stats = (v: string) => `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::text::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
   const level = (v: string) => `min(f.${v}_min), max(f.${v}_max), sum(f.${v}_sum), sum(f.${v}_n)::int`;
   const merge = (v: string) =>
     `${v}_min = least(t.${v}_min, EXCLUDED.${v}_min), ${v}_max = greatest(t.${v}_max, EXCLUDED.${v}_max), ` +
     `${v}_sum = t.${v}_sum + EXCLUDED.${v}_sum, ${v}_n = t.${v}_n + EXCLUDED.${v}_n`;
+  // A member's value in a frame: null (no reading) from its exclusion on, so max/avg skip it.
+  const member = exclusions
+    ? `CASE WHEN s."time" >= mb.excluded_from THEN NULL ELSE s.thermocouples[mb.thermo_id] END`
+    : 's.thermocouples[mb.thermo_id]';
   return `${withLevels ? `rollup_levels(width, per) AS (VALUES ${LEVELS}),` : ''}
   rollup_members AS (
-    SELECT DISTINCT c.research_id, m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
+    SELECT DISTINCT c.research_id, m.thermo_id, m.type_name${exclusions ? `,
+      (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from` : ''}
+    FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
     WHERE c.research_id IN (SELECT research_id FROM ${src})),
   rollup_frame_category AS (
-    SELECT s.research_id, s."time", mb.type_name, max(s.thermocouples[mb.thermo_id]) AS cmax, avg(s.thermocouples[mb.thermo_id]::text::float8) AS cmean
+    SELECT s.research_id, s."time", mb.type_name, max(${member}) AS cmax, avg(${member}::text::float8) AS cmean
     FROM ${src} s JOIN rollup_members mb ON mb.research_id = s.research_id GROUP BY 1, 2, 3),
   rollup_fine_category AS (
     SELECT research_id, floor("time" / ${FINEST})::bigint AS bucket, type_name, ${stats('cmax')}, ${stats('cmean')}

@@ -1,4 +1,4 @@
-import { type Bucketing, Downsampler, type FrameValues } from './downsample';
+import { type Bucketing, type CategoryMember, Downsampler, type FrameValues } from './downsample';
 
 const N = Number.NaN;
 
@@ -6,7 +6,7 @@ function frame(time: number, thermocouples: number[] | null, scalars: Partial<Fr
   return { time, radiance: 1, pressure: 15, pk: 500 + time, thermocouples, ...scalars };
 }
 
-function run(bucketing: Bucketing, frames: FrameValues[], members: { thermoId: number; typeName: string }[] = []) {
+function run(bucketing: Bucketing, frames: FrameValues[], members: CategoryMember[] = []) {
   const downsampler = new Downsampler(bucketing, members);
   for (const f of frames) downsampler.add(f);
   const result = downsampler.finish();
@@ -52,6 +52,20 @@ describe('Downsampler', () => {
     expect(r.of('category:Tśr i Tmax:max')).toMatchObject({ kind: 'category_max', type_name: 'Tśr i Tmax', min: [40], max: [100], mean: [70] });
     expect(r.of('category:Tśr i Tmax:mean')).toMatchObject({ kind: 'category_mean', min: [30], max: [100], mean: [65] });
     expect(r.of('category:Tmax:max')).toMatchObject({ min: [5], max: [7], mean: [6] });
+  });
+
+  it("leaves an excluded thermocouple out of its type's max and mean from its exclusion on, not its own series", () => {
+    const members: CategoryMember[] = [
+      { thermoId: 1, typeName: 'A' },
+      { thermoId: 2, typeName: 'A', excludedFrom: 2 },
+      { thermoId: 3, typeName: 'B', excludedFrom: 1 },
+    ];
+    const r = run({ kind: 'raw' }, [frame(0, [10, 500, 30]), frame(1, [11, 600, 31]), frame(2, [12, 700, 32]), frame(3, [13, 800, 33])], members);
+    expect(r.of('category:A:max').max).toEqual([500, 600, 12, 13]);
+    expect(r.of('category:A:mean').mean).toEqual([255, 305.5, 12, 13]);
+    // Its only member excluded: the type has no value from then on.
+    expect(r.of('category:B:max').max).toEqual([30, null, null, null]);
+    expect(r.of('thermo:2').max).toEqual([500, 600, 700, 800]);
   });
 
   it('answers the three scalar series, empty, for frames without values', () => {

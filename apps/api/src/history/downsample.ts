@@ -43,6 +43,8 @@ export interface FrameValues {
 export interface CategoryMember {
   thermoId: number;
   typeName: string;
+  /** s since ignition: the thermocouple's readings from this time on do not count in the type's maximum and mean (an exclusion); null/absent: always count. */
+  excludedFrom?: number | null;
 }
 
 /** min, max, sum and count of the values added since the last reset. */
@@ -105,6 +107,8 @@ interface Category {
   typeName: string;
   /** thermocouples_out indices of its members (thermo_id - 1). */
   channels: number[];
+  /** Per member (as `channels`): the time its readings stop counting from (Infinity: never). */
+  excludedFrom: number[];
   /** Over the bucket's frames: each frame's maximum over the members… */
   max: Accumulator;
   /** …and each frame's mean over them. */
@@ -148,15 +152,17 @@ export class Downsampler {
     private readonly thermoIds: ReadonlySet<number> | 'all' = 'all',
   ) {
     this.scalarSeries = [new SeriesValues(0), new SeriesValues(0), new SeriesValues(0)];
-    const byType = new Map<string, number[]>();
+    const byType = new Map<string, { channels: number[]; excludedFrom: number[] }>();
     for (const m of members) {
-      let channels = byType.get(m.typeName);
-      if (!channels) byType.set(m.typeName, (channels = []));
-      channels.push(m.thermoId - 1);
+      let type = byType.get(m.typeName);
+      if (!type) byType.set(m.typeName, (type = { channels: [], excludedFrom: [] }));
+      type.channels.push(m.thermoId - 1);
+      type.excludedFrom.push(m.excludedFrom ?? Number.POSITIVE_INFINITY);
     }
-    this.categories = [...byType].map(([typeName, channels]) => ({
+    this.categories = [...byType].map(([typeName, { channels, excludedFrom }]) => ({
       typeName,
       channels,
+      excludedFrom,
       max: new Accumulator(),
       mean: new Accumulator(),
       maxSeries: new SeriesValues(0),
@@ -211,8 +217,9 @@ export class Downsampler {
       let max = -Infinity;
       let sum = 0;
       let n = 0;
-      for (const c of category.channels) {
-        if (c >= values.length) continue;
+      for (let m = 0; m < category.channels.length; m++) {
+        const c = category.channels[m]!;
+        if (c >= values.length || frame.time >= category.excludedFrom[m]!) continue;
         const v = values[c]!;
         if (v !== v) continue;
         if (v > max) max = v;

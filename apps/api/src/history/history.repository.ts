@@ -56,14 +56,19 @@ export class HistoryRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** The distinct (thermo_id, type_name) pairs of the research's thermocouple configs. */
+  /**
+   * The distinct (thermo_id, type_name) pairs of the research's thermocouple configs, each with the
+   * time its thermocouple is excluded from (the earliest of its exclusions; none: null).
+   */
   async categoryMembers(researchId: string): Promise<CategoryMember[]> {
-    const rows: { thermo_id: number; type_name: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
-       WHERE c.research_id = $1 ORDER BY m.type_name, m.thermo_id`,
+    const rows: { thermo_id: number; type_name: string; excluded_from: number | null }[] = await this.dataSource.query(
+      `SELECT m.thermo_id, m.type_name, e.excluded_from
+       FROM (SELECT DISTINCT m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id WHERE c.research_id = $1) m
+       LEFT JOIN (SELECT thermo_id, min(from_time) AS excluded_from FROM thermo_exclusion WHERE research_id = $1 GROUP BY thermo_id) e USING (thermo_id)
+       ORDER BY m.type_name, m.thermo_id`,
       [researchId],
     );
-    return rows.map((r) => ({ thermoId: r.thermo_id, typeName: r.type_name }));
+    return rows.map((r) => ({ thermoId: r.thermo_id, typeName: r.type_name, excludedFrom: r.excluded_from }));
   }
 
   /**

@@ -33,13 +33,13 @@ export class ReadingRollups1796200000000 implements MigrationInterface {
         WHILE v_from <= v_last LOOP
           IF p_categories_only THEN
             WITH src AS (SELECT research_id, "time", thermocouples FROM reading WHERE research_id = p_research AND "time" >= v_from AND "time" < v_from + 3600),
-            ${categoryRollupCtes('src', true)}
+            ${categoryRollupCtes('src', true, false)}
             SELECT count(*) INTO v_written FROM rollup_category_write;
           ELSE
             WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading
                          WHERE research_id = p_research AND "time" >= v_from AND "time" < v_from + 3600),
             ${channelRollupCtes('src')},
-            ${categoryRollupCtes('src')}
+            ${categoryRollupCtes('src', false, false)}
             SELECT count(*) INTO v_written FROM rollup_write;
           END IF;
           v_from := v_from + 3600;

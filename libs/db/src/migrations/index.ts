@@ -4,6 +4,7 @@ import { Readings1795313545775 } from './1795313545775-Readings';
 import { StreamTicketsAndTokenVersion1796000000000 } from './1796000000000-StreamTicketsAndTokenVersion';
 import { ReadingRollups1796200000000 } from './1796200000000-ReadingRollups';
 import { CriteriaProfile1796300000000 } from './1796300000000-CriteriaProfile';
+import { CategoryRollupExclusions1796400000000 } from './1796400000000-CategoryRollupExclusions';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -13,4 +14,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   StreamTicketsAndTokenVersion1796000000000,
   ReadingRollups1796200000000,
   CriteriaProfile1796300000000,
+  CategoryRollupExclusions1796400000000,
 ];
