@@ -229,7 +229,11 @@ test('the research list: newest first, Polish dates; delete refused for a user, 
   await page.goto('/research');
   await expect(page.getByRole('heading', { name: 'Lista badań' })).toBeVisible();
   const table = page.getByTestId('research-table');
+  // The heading shows before the list has loaded: wait for both rows before reading the order.
+  await expect(table.locator('tbody tr').filter({ hasText: newer.name })).toBeVisible();
+  await expect(table.locator('tbody tr').filter({ hasText: older.name })).toBeVisible();
   const names = await table.locator('tbody tr td:first-child').allInnerTexts();
+  expect(names.indexOf(newer.name)).toBeGreaterThanOrEqual(0);
   expect(names.indexOf(newer.name)).toBeLessThan(names.indexOf(older.name));
   const olderRow = table.locator('tbody tr').filter({ hasText: older.name });
   await expect(olderRow).toContainText(warsaw(older.start_at));
