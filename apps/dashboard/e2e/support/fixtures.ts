@@ -64,6 +64,7 @@ export { CHROMIUM_MISSING, CHROMIUM_PATH, CHROMIUM_REASON } from './chromium';
  */
 export function skipWithoutChromium(): void {
   if (CHROMIUM_MISSING && process.env.REQUIRE_CHROMIUM === '1') throw new Error(CHROMIUM_REASON);
+  // Skipped only without Debian's Chromium (a fresh machine's `npm test`); the reason is printed with each skip.
   test.skip(CHROMIUM_MISSING, CHROMIUM_REASON);
 }
 
