@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAIN } from '../system';
-import { listeningSockets, type SecuredSystem, startSecuredSystem } from './support';
+import { listeningSockets, useSecuredSystem } from './support';
 
 /*
  * The embedded PGlite checks no password: whoever reaches its wire protocol owns every row. It must
@@ -10,27 +9,20 @@ import { listeningSockets, type SecuredSystem, startSecuredSystem } from './supp
  */
 
 describe('security: the embedded database (PGlite)', () => {
-  let sys: SecuredSystem;
-  beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm test builds it first (tsc -b)`);
-    sys = await startSecuredSystem();
-  });
-  afterAll(async () => {
-    expect(await sys?.proc.stop()).toBe(0);
-  });
+  const system = useSecuredSystem();
 
   it('is reachable only by this process: a 0600 Unix socket in a 0700 directory, no TCP port', async () => {
     // As an operator might leave ./data: readable by everyone.
-    chmodSync(sys.dataDir, 0o755);
-    const socket = join(sys.dataDir, 'run', '.s.PGSQL.5432');
+    chmodSync(system().dataDir, 0o755);
+    const socket = join(system().dataDir, 'run', '.s.PGSQL.5432');
     expect(statSync(socket).isSocket()).toBe(true);
     expect(statSync(socket).mode & 0o777).toBe(0o600);
-    expect(statSync(join(sys.dataDir, 'run')).mode & 0o777).toBe(0o700);
-    expect(sys.proc.output()).toContain(`Embedded PostgreSQL (PGlite) on the Unix socket ${socket}`);
+    expect(statSync(join(system().dataDir, 'run')).mode & 0o777).toBe(0o700);
+    expect(system().proc.output()).toContain(`Embedded PostgreSQL (PGlite) on the Unix socket ${socket}`);
 
     // The process listens on the HTTP port and the broker's port, and on nothing else a local user could dial.
-    const port = Number(new URL(sys.proc.url).port);
-    expect(listeningSockets(sys.proc.child.pid!).map((l) => l.port)).toEqual([port, sys.mqttPort].sort((a, b) => a - b));
+    const port = Number(new URL(system().proc.url).port);
+    expect(listeningSockets(system().proc.child.pid!).map((l) => l.port)).toEqual([port, system().mqttPort].sort((a, b) => a - b));
 
     // Another local user (nobody) trying the socket is refused by the kernel. Only root can act as
     // another user; run unprivileged, the modes above are what that user would meet.
@@ -41,13 +33,13 @@ describe('security: the embedded database (PGlite)', () => {
     }
 
     // The system itself still works: nothing was changed by the attempts.
-    const researchId = await sys.research('Po próbie');
-    expect(await sys.rows(researchId)).toEqual([]);
+    const researchId = await system().research('Po próbie');
+    expect(await system().rows(researchId)).toEqual([]);
   });
 
   it("its files are not readable or writable by another local user, even in a data directory open to everyone", async () => {
-    chmodSync(sys.dataDir, 0o755);
-    const pgdata = join(sys.dataDir, 'pgdata');
+    chmodSync(system().dataDir, 0o755);
+    const pgdata = join(system().dataDir, 'pgdata');
     expect(statSync(pgdata).mode & 0o777).toBe(0o700);
     const version = join(pgdata, 'PG_VERSION');
     const before = readFileSync(version, 'utf8');
@@ -62,7 +54,7 @@ describe('security: the embedded database (PGlite)', () => {
 
     // Nothing was changed: the file is as it was and the system still answers.
     expect(readFileSync(version, 'utf8')).toBe(before);
-    const researchId = await sys.research('Po próbie plików');
-    expect(await sys.rows(researchId)).toEqual([]);
+    const researchId = await system().research('Po próbie plików');
+    expect(await system().rows(researchId)).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAIN } from '../system';
-import { eventually, type SecuredSystem, startSecuredSystem, SUPERUSER } from './support';
+import { eventually, useSecuredSystem, SUPERUSER } from './support';
 
 /*
  * Without SMTP the mails go to DATA_DIR/outbox: a password-reset message there is the superuser's
@@ -10,21 +9,14 @@ import { eventually, type SecuredSystem, startSecuredSystem, SUPERUSER } from '.
  */
 
 describe('security: the mail outbox', () => {
-  let sys: SecuredSystem;
-  beforeAll(async () => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm test builds it first (tsc -b)`);
-    sys = await startSecuredSystem();
-  });
-  afterAll(async () => {
-    expect(await sys?.proc.stop()).toBe(0);
-  });
+  const system = useSecuredSystem();
 
   it('a password-reset mail is readable by this process only, even in a data directory open to everyone', async () => {
     // As an operator might leave ./data: readable by everyone.
-    chmodSync(sys.dataDir, 0o755);
-    const res = await fetch(`${sys.proc.url}/api/v1/password-recovery/${encodeURIComponent(SUPERUSER.email)}`, { method: 'POST' });
+    chmodSync(system().dataDir, 0o755);
+    const res = await fetch(`${system().proc.url}/api/v1/password-recovery/${encodeURIComponent(SUPERUSER.email)}`, { method: 'POST' });
     expect(res.status).toBe(200);
-    const outbox = join(sys.dataDir, 'outbox');
+    const outbox = join(system().dataDir, 'outbox');
     // The mail is sent after the answer.
     expect(await eventually(async () => existsSync(outbox) && readdirSync(outbox).length > 0)).toBe(true);
     const [name] = readdirSync(outbox);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@furnace/testing';
-import { type RunningProcess, startSystemProcess } from '../system';
+import { MAIN, type RunningProcess, startSystemProcess } from '../system';
 
 export const SUPERUSER = { email: 'boss@lab.example', password: 'boss-password-1' };
 
@@ -116,4 +116,20 @@ export function listeningSockets(pid: number): { address: string; port: number }
     }
   }
   return found.sort((a, b) => a.port - b.port);
+}
+
+/** One started system for a test file: started before its tests, stopped cleanly (exit 0) after them. */
+export function useSecuredSystem(env: Record<string, string> = {}): () => SecuredSystem {
+  let sys: SecuredSystem | undefined;
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm test builds it first (tsc -b)`);
+    sys = await startSecuredSystem(env);
+  });
+  afterAll(async () => {
+    expect(await sys?.proc.stop()).toBe(0);
+  });
+  return () => {
+    if (!sys) throw new Error('the system did not start');
+    return sys;
+  };
 }
