@@ -14,18 +14,13 @@ export default tseslint.config(
     },
   },
   // Module boundaries (docs/architecture.md, "Projects and their boundaries"): every app and lib is an
-  // Nx project tagged type:app|lib and scope:api|ingest|dashboard|shared. Libraries import libraries
-  // only; an app imports libraries of its own scope or shared ones, never another app.
+  // Nx project tagged type:app|lib and scope:api|ingest|dashboard|system|shared. Libraries import
+  // libraries only; an app imports libraries of its own scope or shared ones, never another app
+  // (apps/standalone, scope:system, composes the api's and the ingest's libraries).
   { plugins: { '@nx': nx } },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries()] },
-  },
-  // The one exception: apps/standalone composes the API and the ingest in one process (`npm start`),
-  // so it may import those two apps' bootstraps (createApiApp, startIngest), and nothing else of an app.
-  {
-    files: ['apps/standalone/**/*.ts'],
-    rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ standalone: true })] },
   },
   // Tests of several apps together (test/) and the benchmarks (bench/) drive the apps from outside and
   // import their sources and test harnesses by path; they are projects of their own (type:e2e,
@@ -46,20 +41,20 @@ export default tseslint.config(
 );
 
 /** The dependency rules between Nx projects, by tag. */
-function boundaries({ standalone = false } = {}) {
-  const servers = standalone ? ['scope:api', 'scope:ingest'] : [];
+function boundaries() {
   return {
     enforceBuildableLibDependency: false,
     allow: [],
     depConstraints: [
       { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...servers] },
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['*'] },
       { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
       { sourceTag: 'scope:ingest', onlyDependOnLibsWithTags: ['scope:ingest', 'scope:shared'] },
       { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
-      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', ...servers] },
+      { sourceTag: 'scope:system', onlyDependOnLibsWithTags: ['scope:api', 'scope:ingest', 'scope:shared'] },
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
     ],
   };
 }

@@ -14,7 +14,6 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, swcrc: false }] },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: {
-    '^@furnace/(api|ingest)-app/(.*)$': path.join(__dirname, 'apps/$1/src/$2'),
     '^@furnace/([a-z-]+)/testing$': path.join(__dirname, 'libs/$1/src/testing/index.ts'),
     '^@furnace/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },

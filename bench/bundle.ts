@@ -17,7 +17,7 @@ import { fmt, table } from './lib/stats';
 const DIST = join(ROOT, 'apps', 'dashboard', 'dist');
 const MANIFEST = join(DIST, '.vite', 'manifest.json');
 const VIEW_ROUTE = 'src/routes/view/$researchId.tsx?tsr-split=component';
-export const GOAL_KB = 350;
+const GOAL_KB = 350;
 
 interface Chunk {
   file: string;
@@ -26,7 +26,7 @@ interface Chunk {
   isEntry?: boolean;
 }
 
-export interface BundleFile {
+interface BundleFile {
   file: string;
   raw: number;
   wire: number;

@@ -1,14 +1,11 @@
 // `npm run bench:criteria-api`: GET /research/{id}/criteria over a finished 4-hour test at 1 Hz with
 // 300 thermocouples (14 400 frames, the criteria engine over every stored frame read in pages), against
-// reading the same raw rows through the API as CSV (GET /history.csv: the least a full pass over the
-// stored frames costs the API) and with plain SQL, in the same run.
-import { Client } from 'pg';
+// reading the same frames through the API as the lab's CSV (GET /history.csv: the same pass with the
+// criteria engine, each row also formatted and sent) and with plain SQL, in the same run.
 import request from 'supertest';
-import { createDataSource } from '@furnace/db';
-import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { insertMarkers } from '../apps/api/test/live-support';
-import { insertRaw, simulatedFrames } from './lib/readings';
-import { startFurnace, startServices } from './lib/services';
+import { login, SUPERUSER } from '@furnace/testing';
+import { storeFinishedTest } from './lib/finished-test';
+import { startServices } from './lib/services';
 import { fmt, percentile, ratio, sortedCopy, table } from './lib/stats';
 
 const CHANNELS = 300;
@@ -35,19 +32,9 @@ async function timed(label: string, run: () => Promise<unknown>): Promise<Timing
 
 async function main() {
   const services = await startServices();
-  const startAt = new Date(Date.now() - (FRAMES + 60) * 1000);
-  const researchId = await insertResearch(services.db.url, { startAt });
-  const client = new Client({ connectionString: services.db.url });
-  await client.connect();
-  const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
-  await dataSource.initialize();
-  const system = await startFurnace(services);
+  const test = await storeFinishedTest(services, { seconds: FRAMES, channels: CHANNELS });
+  const { researchId, client, system } = test;
   try {
-    await insertRaw(client, researchId, startAt, simulatedFrames(FRAMES + 60, CHANNELS, 1, -60));
-    const markers: Record<number, string> = {};
-    for (let id = 1; id <= CHANNELS; id++) markers[id] = id <= 200 ? 'Tśr i Tmax' : id <= 280 ? 'Tmax' : 'Tmax ościeżnicy';
-    await insertMarkers(dataSource, researchId, markers);
-    await client.query('ANALYZE reading');
     const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
     const get = async (path: string) => {
       const res = await fetch(`${system.api.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -61,7 +48,7 @@ async function main() {
       await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', () =>
         client.query('SELECT "time", radiance, pressure, pk, thermocouples, faults FROM reading WHERE research_id = $1 ORDER BY "time"', [researchId]),
       ),
-      await timed('raw rows through the API (GET /history.csv)', () => get(`/api/v1/research/${researchId}/history.csv`)),
+      await timed('the frames through the API as CSV (GET /history.csv)', () => get(`/api/v1/research/${researchId}/history.csv`)),
     ];
     const raw = baselines[0]!;
     console.log(
@@ -76,9 +63,7 @@ async function main() {
       ].join('\n'),
     );
   } finally {
-    await system.stop();
-    await dataSource.destroy();
-    await client.end();
+    await test.close();
     await services.close();
   }
 }

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { createDataSource, REBUILD_ROLLUPS_SQL } from '@furnace/db';
 import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { insertMarkers } from '../apps/api/test/live-support';
+import { insertMarkers } from '../libs/api-server/test/live-support';
 import { insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, startFurnace } from './lib/services';
 import { fmt, percentile, sortedCopy, table } from './lib/stats';
@@ -29,7 +29,7 @@ export interface Timing {
   wire: number;
 }
 
-export interface HistoryCase {
+interface HistoryCase {
   hours: number;
   frames: number;
   channels: number;
@@ -47,7 +47,7 @@ export interface HistoryResult {
   cases: HistoryCase[];
 }
 
-async function timed(label: string, requests: number, run: () => Promise<{ bytes: number; wire: number }>): Promise<Timing> {
+export async function timed(label: string, requests: number, run: () => Promise<{ bytes: number; wire: number }>): Promise<Timing> {
   let size = { bytes: 0, wire: 0 };
   for (let i = 0; i < 2; i++) size = await run(); // warm-up: caches, JIT
   const times: number[] = [];
@@ -60,8 +60,8 @@ async function timed(label: string, requests: number, run: () => Promise<{ bytes
   return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), ...size };
 }
 
-/** A GET as a browser sends it (gzip accepted); the body is counted as it comes over the wire, then decompressed by size only. */
-function wireGet(url: string, token: string): Promise<{ bytes: number; wire: number }> {
+/** A GET as a browser sends it (gzip accepted); the body is counted as it comes over the wire, then decompressed. */
+export function wireGet(url: string, token: string): Promise<{ bytes: number; wire: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'gzip' } }, (res) => {
       let wire = 0;
@@ -74,7 +74,7 @@ function wireGet(url: string, token: string): Promise<{ bytes: number; wire: num
         const body = Buffer.concat(chunks);
         if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode} ${body.toString().slice(0, 200)}`));
         const plain = res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
-        resolve({ bytes: plain.length, wire });
+        resolve({ bytes: plain.length, wire, body: plain });
       });
       res.on('error', reject);
     }).on('error', reject);
@@ -137,7 +137,7 @@ export async function runHistory(
             wireGet(url(`?points=${points}&thermo_ids=${all}`), token),
           ),
         );
-        others.push(await timed('raw rows through the API (GET /history.csv)', Math.min(requests, 5), () => wireGet(url('.csv'), token)));
+        others.push(await timed('the frames through the API as CSV (GET /history.csv)', Math.min(requests, 5), () => wireGet(url('.csv'), token)));
       }
       for (const t of others) log(`    ${t.label}: p50 ${t.p50.toFixed(0)} ms, p95 ${t.p95.toFixed(0)} ms, ${kB(t.wire)} kB gzipped`);
       const baseline = await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', Math.min(requests, hours > 4 ? 3 : requests), async () => {

@@ -3,11 +3,11 @@ import { Registry } from 'prom-client';
 import { createBus } from '@furnace/bus';
 import { daqTopic, type DaqPayload } from '@furnace/contracts';
 import { connectPublisher, countReadings, insertResearch } from '@furnace/testing';
-import { IngestService } from '../apps/ingest/src/ingest.service';
-import { IngestMetrics } from '../apps/ingest/src/metrics';
-import { ReadingsRepository } from '../apps/ingest/src/readings.repository';
-import { ResearchDirectory } from '../apps/ingest/src/research-directory';
-import { quietLogger } from '../apps/ingest/test/support';
+import { IngestService } from '../libs/ingest/src/ingest.service';
+import { IngestMetrics } from '../libs/ingest/src/metrics';
+import { ReadingsRepository } from '../libs/ingest/src/readings.repository';
+import { ResearchDirectory } from '../libs/ingest/src/research-directory';
+import { quietLogger } from '../libs/ingest/test/support';
 import { copyRaw, insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, startFurnace } from './lib/services';
 import { fmt, ratio, sleep, table } from './lib/stats';
@@ -21,7 +21,7 @@ import { fmt, ratio, sleep, table } from './lib/stats';
  * (3) end to end: a publisher → the broker → the ingest process → the database.
  */
 
-export interface Throughput {
+interface Throughput {
   label: string;
   frames: number;
   seconds: number;

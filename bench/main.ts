@@ -1,6 +1,6 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history,bundle  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
-//          --hours=4,24
+// Options: --only=fanout,ingest,history,replay,exports,bundle,report  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+//          --hours=4,24  --export-hours=24
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
@@ -10,9 +10,12 @@ import { join } from 'node:path';
 import { ROOT } from '@furnace/testing';
 import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
 import { bundleReport, type BundleResult, runBundle } from './bundle';
+import { exportsReport, type ExportsResult, runExports } from './exports';
 import { historyReport, runHistory, type HistoryResult } from './history';
 import { ingestReport, runIngest, type IngestResult } from './ingest';
 import { openFileLimit } from './lib/process-stats';
+import { replayReport, runReplay, type ReplayResult } from './replay';
+import { reportReport, runReport, type ReportResult } from './report';
 import { startServices } from './lib/services';
 
 function option(name: string): string | undefined {
@@ -24,7 +27,7 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'bundle'];
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report'];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -46,7 +49,10 @@ async function main() {
   let fanout: FanoutRow[] = [];
   let ingest: IngestResult | undefined;
   let history: HistoryResult | undefined;
+  let replay: ReplayResult | undefined;
+  let exports: ExportsResult | undefined;
   let bundle: BundleResult | undefined;
+  let report: ReportResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -75,9 +81,21 @@ async function main() {
       log('\nHistory');
       history = await runHistory(services, { channels: CHANNELS, hours: list(option('hours'), [4, 24]), points: 1_000, requests: Number(option('requests') ?? 20) }, log);
     }
+    if (only.includes('replay')) {
+      log('\nReplay');
+      replay = await runReplay(services, { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 20) }, log);
+    }
+    if (only.includes('exports')) {
+      log('\nExports');
+      exports = await runExports(services, { channels: CHANNELS, hours: Number(option('export-hours') ?? 24) }, log);
+    }
     if (only.includes('bundle')) {
       log('\nDashboard bundle');
       bundle = await runBundle(services, log);
+    }
+    if (only.includes('report')) {
+      log('\nPDF report');
+      report = await runReport(services, { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 5) }, log);
     }
   } finally {
     await services.close();
@@ -90,12 +108,15 @@ async function main() {
   if (fanout.length) sections.push(fanoutReport(fanout, services.redisUrl ? 'services' : 'embedded', capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
   if (ingest) sections.push(ingestReport(ingest));
   if (history) sections.push(historyReport(history));
+  if (replay) sections.push(replayReport(replay));
+  if (exports) sections.push(exportsReport(exports));
   if (bundle) sections.push(bundleReport(bundle));
+  if (report) sections.push(reportReport(report));
   sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, bundle }, null, 2));
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report }, null, 2));
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 

@@ -33,7 +33,7 @@ export default defineConfig({
     proxy: { '/api': { target: apiTarget, changeOrigin: true, ws: true } },
   },
   // Every <script>/<style>/<link> of index.html and a <meta property="csp-nonce"> get this placeholder as
-  // their nonce; the API replaces it with each response's nonce (apps/api/src/core/security-headers.ts),
+  // their nonce; the API replaces it with each response's nonce (libs/api-server/src/core/security-headers.ts),
   // and Mantine reads it from the meta element for the <style> elements it injects.
   html: { cspNonce: '__CSP_NONCE__' },
   build: {

@@ -19,7 +19,7 @@ import type { ViewerKind, ViewerResult, WorkerCommand, WorkerReply } from './pro
  */
 
 export type ServerName = 'furnace' | 'ws' | 'socketio';
-export const SERVERS: readonly ServerName[] = ['ws', 'socketio', 'furnace'];
+const SERVERS: readonly ServerName[] = ['ws', 'socketio', 'furnace'];
 
 export interface FanoutOptions {
   viewerCounts: number[];

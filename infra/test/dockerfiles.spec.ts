@@ -50,15 +50,19 @@ function contextSources(instruction: Instruction): string[] {
   return words.slice(0, -1);
 }
 
-/** The @furnace/* libraries an app's source imports. */
+/** The @furnace/* libraries an app's source imports, and those they import in turn. */
 function librariesImportedBy(app: string): string[] {
   const found = new Set<string>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.ts$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name)) {
-        for (const m of readFileSync(path, 'utf8').matchAll(/from '@furnace\/([a-z-]+)'/g)) found.add(m[1]!);
+      else if (/\.ts$/.test(entry.name) && !/\.(int-)?spec\.ts$/.test(entry.name)) {
+        for (const m of readFileSync(path, 'utf8').matchAll(/from '@furnace\/([a-z-]+)'/g)) {
+          if (found.has(m[1]!)) continue;
+          found.add(m[1]!);
+          walk(join(ROOT, 'libs', m[1]!, 'src'));
+        }
       }
     }
   };
@@ -154,8 +158,8 @@ describe.each([
 
   if (app === 'api') {
     it('carries the built dashboard where the API serves it from (apps/dashboard/dist)', () => {
-      // DASHBOARD_DIST in apps/api/src/app.ts: join(__dirname, '..', '..', 'dashboard', 'dist') from apps/api/dist.
-      expect(repoFile('apps/api/src/app.ts')).toContain("join(__dirname, '..', '..', 'dashboard', 'dist')");
+      // DASHBOARD_DIST in libs/api-server/src/app.ts: apps/dashboard/dist from libs/api-server/dist.
+      expect(repoFile('libs/api-server/src/app.ts')).toContain("join(__dirname, '..', '..', '..', 'apps', 'dashboard', 'dist')");
       expect(runtime.instructions.some((i) => i.keyword === 'COPY' && /--from=\w+ \/app\/apps\/dashboard\/dist apps\/dashboard\/dist$/.test(i.args))).toBe(true);
     });
   }

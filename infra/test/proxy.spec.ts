@@ -129,7 +129,7 @@ describe('nginx.conf', () => {
   it('does not expose the metrics', () => {
     const location = child(server, 'location', '~*');
     // Case-insensitive: nginx compares prefix locations case-sensitively on Linux, so /API/V1/METRICS
-    // would pass a prefix rule (the API's own routes are case-sensitive: see apps/api/src/app.ts).
+    // would pass a prefix rule (the API's own routes are case-sensitive: see libs/api-server/src/app.ts).
     expect(location?.args).toEqual(['~*', '^/api/v1/metrics(/|$)']);
     const pattern = new RegExp(location!.args[1]!, 'i');
     for (const path of ['/api/v1/metrics', '/API/V1/METRICS', '/api/v1/Metrics', '/api/v1/metrics/']) expect(pattern.test(path)).toBe(true);

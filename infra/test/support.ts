@@ -18,7 +18,7 @@ export function repoFileExists(path: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // docker-compose.yml
 
-export interface ComposeHealthcheck {
+interface ComposeHealthcheck {
   test?: string | string[];
   disable?: boolean;
   interval?: string;
@@ -261,7 +261,7 @@ export function nginxBytes(value: string): number {
 // ---------------------------------------------------------------------------------------------
 // mosquitto ACL
 
-export interface AclRule {
+interface AclRule {
   access: 'read' | 'write' | 'readwrite' | 'deny';
   topic: string;
 }

@@ -1,9 +1,8 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { ReadingsRepository } from '../../apps/ingest/src/readings.repository';
-import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { auth, startTestApi, type TestApi } from '../../apps/api/test/harness';
-import { insertMarkers } from '../../apps/api/test/live-support';
+import type { ReadingsRepository } from '../../libs/ingest/src/readings.repository';
+import { auth, type TestApi } from '../../libs/api-server/test/harness';
+import { fold, type RollupResearch, round1, seededRandom, startRollupResearch } from './rollup-support';
 
 /*
  * Thermocouple exclusions in the history's category curves: a thermocouple excluded from a time on
@@ -28,22 +27,7 @@ const EXCLUDE: { thermo_id: number; from_time: number }[] = [
 /** Frames from here on are written after the exclusions exist. */
 const LATE = 3_000;
 
-/** Deterministic pseudo-random numbers (mulberry32), so that a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SEED = Number(process.env.ROLLUP_SEED ?? 20261125);
-const random = prng(SEED);
-const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-const round1 = (v: number) => Math.round(v * 10) / 10;
+const { seed: SEED, random, int } = seededRandom(20261125);
 
 function makeFrames(): DaqPayload[] {
   const frames: DaqPayload[] = [];
@@ -61,26 +45,6 @@ function makeFrames(): DaqPayload[] {
     });
   }
   return frames;
-}
-
-interface Stats {
-  min: number;
-  max: number;
-  sum: number;
-  n: number;
-}
-
-function fold(values: Iterable<number | null | undefined>): Stats | null {
-  let s: Stats | null = null;
-  for (const v of values) {
-    if (v === null || v === undefined) continue;
-    if (!s) s = { min: v, max: v, sum: 0, n: 0 };
-    s.min = Math.min(s.min, v);
-    s.max = Math.max(s.max, v);
-    s.sum += v;
-    s.n++;
-  }
-  return s;
 }
 
 /** A type's value in one frame: max and mean over its thermocouples with a reading that are not excluded at the frame's time. */
@@ -103,6 +67,7 @@ interface History {
 }
 
 describe('history category curves honour thermocouple exclusions', () => {
+  let fixture: RollupResearch;
   let api: TestApi;
   let staff: string;
   let researchId: string;
@@ -130,17 +95,11 @@ describe('history category curves honour thermocouple exclusions', () => {
   };
 
   beforeAll(async () => {
-    api = await startTestApi();
-    staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    researchId = await insertResearch(api.db.url, { startAt: new Date(Date.now() - 3 * 3600_000) });
-    await insertMarkers(api.dataSource, researchId, MARKERS);
-    repository = new ReadingsRepository(api.db.url);
+    fixture = await startRollupResearch(MARKERS, 3);
+    ({ api, staff, researchId, repository } = fixture);
     await ingest(frames.filter((f) => f.time < LATE));
   }, 120_000);
-  afterAll(async () => {
-    await repository?.close();
-    await api?.close();
-  });
+  afterAll(() => fixture?.close());
 
   /**
    * GET /history for the range: each point's category max and mean against those computed from the

@@ -1,9 +1,9 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { ROLLUP_WIDTHS } from '@furnace/db';
-import { ReadingsRepository } from '../../apps/ingest/src/readings.repository';
-import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { auth, startTestApi, type TestApi } from '../../apps/api/test/harness';
-import { insertMarkers } from '../../apps/api/test/live-support';
+import type { ReadingsRepository } from '../../libs/ingest/src/readings.repository';
+import { auth, type TestApi } from '../../libs/api-server/test/harness';
+import { insertMarkers } from '../../libs/api-server/test/live-support';
+import { fold, type RollupResearch, round1, seededRandom, startRollupResearch, type Stats } from './rollup-support';
 
 /*
  * Rollups agree with the frames they fold. Frames go in through the ingest's own insert (which
@@ -21,23 +21,7 @@ const MARKERS: Record<number, string> = { 1: 'A', 2: 'A', 3: 'A', 4: 'A', 5: 'B'
 const FIRST = -900;
 const LAST = 6_000;
 
-/** Deterministic pseudo-random numbers (mulberry32), so that a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const SEED = Number(process.env.ROLLUP_SEED ?? 20261124);
-const random = prng(SEED);
-const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-/** Values as a DAQ sends them and a real column keeps them exactly: one decimal, below 10 000. */
-const round1 = (v: number) => Math.round(v * 10) / 10;
+const { seed: SEED, random, int } = seededRandom(20261124);
 
 function makeFrames(): DaqPayload[] {
   const frames: DaqPayload[] = [];
@@ -59,26 +43,6 @@ function makeFrames(): DaqPayload[] {
     });
   }
   return frames;
-}
-
-interface Stats {
-  min: number;
-  max: number;
-  sum: number;
-  n: number;
-}
-
-function fold(values: Iterable<number | null | undefined>): Stats | null {
-  let s: Stats | null = null;
-  for (const v of values) {
-    if (v === null || v === undefined) continue;
-    if (!s) s = { min: v, max: v, sum: 0, n: 0 };
-    s.min = Math.min(s.min, v);
-    s.max = Math.max(s.max, v);
-    s.sum += v;
-    s.n++;
-  }
-  return s;
 }
 
 /** A type's value in one frame: the max and the mean over its channels that have a reading. */
@@ -119,6 +83,7 @@ function expectSame(actual: Stats | null, expected: Stats | null, what: string, 
 }
 
 describe('rollups agree with the frames', () => {
+  let fixture: RollupResearch;
   let api: TestApi;
   let staff: string;
   let researchId: string;
@@ -126,11 +91,8 @@ describe('rollups agree with the frames', () => {
   const frames = makeFrames();
 
   beforeAll(async () => {
-    api = await startTestApi();
-    staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    researchId = await insertResearch(api.db.url, { startAt: new Date(Date.now() - 8 * 3600_000) });
-    await insertMarkers(api.dataSource, researchId, MARKERS);
-    repository = new ReadingsRepository(api.db.url);
+    fixture = await startRollupResearch(MARKERS, 8);
+    ({ api, staff, researchId, repository } = fixture);
     // Random batches in time order, as the ingest writes them; one batch delivered again.
     let redelivered = false;
     for (let i = 0; i < frames.length; ) {
@@ -144,10 +106,7 @@ describe('rollups agree with the frames', () => {
       i += batch.length;
     }
   }, 120_000);
-  afterAll(async () => {
-    await repository?.close();
-    await api?.close();
-  });
+  afterAll(() => fixture?.close());
 
   /** Rollup rows of one width with buckets in [lo, hi], merged. */
   async function fromRollups(width: number, lo: number, hi: number) {

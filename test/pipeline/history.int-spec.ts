@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
 import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import type { RunningIngest } from '../../apps/ingest/src/ingest';
+import type { RunningIngest } from '../../libs/ingest/src/ingest';
 import { startSimulator } from '@furnace/simulator';
-import { ingestConfig, startTestIngest } from '../../apps/ingest/test/support';
-import { auth, startTestApi, type TestApi } from '../../apps/api/test/harness';
-import { insertClient, insertMarkers, viewerTokenFor } from '../../apps/api/test/live-support';
+import { ingestConfig, startTestIngest } from '../../libs/ingest/test/support';
+import { auth, startTestApi, type TestApi } from '../../libs/api-server/test/harness';
+import { insertClient, insertMarkers, viewerTokenFor } from '../../libs/api-server/test/live-support';
 
 interface Series {
   key: string;
@@ -158,7 +158,7 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     expect(new Set(ids.body.detail.map((d: { loc: string[] }) => d.loc.join('.')))).toEqual(new Set(['query.thermo_ids']));
   });
 
-  it('exports the raw frames as CSV for Excel: ";" and decimal comma by default, "," and decimal point on request', async () => {
+  it('exports the frames as CSV for Excel: ";" and decimal comma by default, "," and decimal point on request', async () => {
     const res = await get(`/api/v1/research/${researchId}/history.csv`).buffer(true).parse((r, done) => {
       let text = '';
       r.setEncoding('utf8');
@@ -171,22 +171,26 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     const text = res.body as string;
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).split('\r\n');
-    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;faults;observations');
+    const header = lines[0]!.split(';');
+    expect(header.slice(0, 10)).toEqual([
+      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
+      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tmax [°C]',
+    ]);
+    expect(header.slice(-4)).toEqual(['Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje']);
     expect(lines).toHaveLength(10_002); // header, 10 000 frames, the empty string after the last CRLF
     expect(lines[10_001]).toBe('');
     const row = lines[2]!.split(';');
-    expect(row[0]).toBe('1');
-    expect(row[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(row.slice(2)).toEqual(['', '1,5', '17', '500,01', '20,001', '21', '30', '', '']);
-    expect(lines[1]!.split(';').slice(6)).toEqual(['20', '21', '', '', '']);
+    expect(row.slice(0, 3)).toEqual(['1', '0,0167', '00:00:01']);
+    expect(row[3]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(row.slice(4, 10)).toEqual(['1,5', '17', '500,01', '20,001', '21', '30']);
+    expect(row.slice(-2)).toEqual(['', '']);
+    expect(lines[1]!.split(';').slice(7, 10)).toEqual(['20', '21', '']);
 
     const point = await get(`/api/v1/research/${researchId}/history.csv?decimal=point&from=1&to=2`);
-    expect(point.text.slice(1).split('\r\n')).toEqual([
-      'time_s,ts_utc,daq_ts_utc,radiance_kw_m2,pressure_pa,pk_c,thermo_1_c,thermo_2_c,thermo_3_c,faults,observations',
-      expect.stringMatching(/^1,[^,]+,,1\.5,17,500\.01,20\.001,21,30,,$/),
-      expect.stringMatching(/^2,[^,]+,,1\.5,17,500\.02,20\.002,21,,,$/),
-      '',
-    ]);
+    const pointLines = point.text.slice(1).split('\r\n');
+    expect(pointLines).toHaveLength(4);
+    expect(pointLines[1]).toMatch(/^1,0\.0167,00:00:01,[^,]+,1\.5,17,500\.01,20\.001,21,30,/);
+    expect(pointLines[2]).toMatch(/^2,0\.0333,00:00:02,[^,]+,1\.5,17,500\.02,20\.002,21,,/);
     expect((await get(`/api/v1/research/${researchId}/history.csv?decimal=semicolon`)).status).toBe(422);
   });
 });

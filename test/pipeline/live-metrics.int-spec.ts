@@ -1,9 +1,9 @@
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
 import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import { startIngest, type RunningIngest } from '../../apps/ingest/src/ingest';
-import { ingestConfig, quietLogger } from '../../apps/ingest/test/support';
-import { startTestApi, type TestApi } from '../../apps/api/test/harness';
+import { startIngest, type RunningIngest } from '../../libs/ingest/src/ingest';
+import { ingestConfig, quietLogger } from '../../libs/ingest/test/support';
+import { startTestApi, type TestApi } from '../../libs/api-server/test/harness';
 
 describe('GET /api/v1/metrics', () => {
   let api: TestApi;

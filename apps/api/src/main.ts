@@ -4,7 +4,7 @@ import { assertApiConfig, loadConfig } from '@furnace/config';
 import { createBus } from '@furnace/bus';
 import { openDatabase } from '@furnace/db';
 import { Logger } from '@nestjs/common';
-import { createApiApp } from './app';
+import { createApiApp } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 
 async function main() {
@@ -13,10 +13,11 @@ async function main() {
   if (!config.databaseUrl || !config.redisUrl) {
     throw new Error('A separate API process needs DATABASE_URL and REDIS_URL; `npm start` runs the embedded system in one process');
   }
-  Logger.overrideLogger(createLogger(config));
+  const logger = createLogger(config);
+  Logger.overrideLogger(logger);
   const dataSource = await openDatabase({ url: config.databaseUrl, applicationName: 'furnace-api' });
   const bus = await createBus(config.redisUrl, (e) => Logger.warn(`Bus: ${e.message}`, 'Bus'));
-  const app = await createApiApp({ config, dataSource, bus });
+  const app = await createApiApp({ config, dataSource, bus }, { logger });
   app.enableShutdownHooks();
   await app.listen(config.port, config.host);
   Logger.log(`API listening on ${config.host}:${config.port}`, 'Bootstrap');

@@ -1,30 +1,14 @@
 // Writes the OpenAPI document (the REST contract) to libs/api-client/openapi.json: `npm run openapi`.
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { InProcessBus } from '@furnace/bus';
-import { loadConfig } from '@furnace/config';
-import { createDataSource } from '@furnace/db';
-import { buildOpenApiDocument } from './app';
+import { OPENAPI_FILE, renderOpenApi } from '@furnace/api-server';
 
-export const OPENAPI_FILE = join(__dirname, '..', '..', '..', 'libs', 'api-client', 'openapi.json');
-
-/** The document as committed: stable key order, two-space indent, final newline. */
-export async function renderOpenApi(): Promise<string> {
-  // Preview mode connects to nothing: the data source is never initialised.
-  const config = loadConfig({ SECRET_KEY: 'x'.repeat(32), DATABASE_URL: 'postgres://unused/unused', NODE_ENV: 'test' });
-  const doc = await buildOpenApiDocument({ config, dataSource: createDataSource({ url: config.databaseUrl! }), bus: new InProcessBus() });
-  return JSON.stringify(doc, null, 2) + '\n';
-}
-
-if (require.main === module) {
-  renderOpenApi()
-    .then((text) => {
-      writeFileSync(OPENAPI_FILE, text);
-      console.log(`Wrote ${OPENAPI_FILE}`);
-    })
-    .catch((e) => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+renderOpenApi()
+  .then((text) => {
+    writeFileSync(OPENAPI_FILE, text);
+    console.log(`Wrote ${OPENAPI_FILE}`);
+  })
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -15,7 +15,7 @@ const MIN_BYTES = 1024;
 /**
  * After the build, writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) beside every
  * compressible file of the output, where compressing makes it smaller. The API serves them by the
- * request's Accept-Encoding (apps/api/src/core/http.ts), so nothing is compressed per request.
+ * request's Accept-Encoding (libs/api-server/src/core/http.ts), so nothing is compressed per request.
  */
 export function precompress(): Plugin {
   let outDir = '';

@@ -188,31 +188,55 @@ test.describe.serial('the temperature history of a test', () => {
     await expect(chart).toHaveAttribute('data-range', 'all');
   });
 
-  test('the CSV downloads with every frame, in the Polish Excel format', async ({ page, request }) => {
+  test('the CSV and the XLSX download with every frame: Polish Excel format, decimal point, metadata, workbook', async ({ page, request }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
-    await page.getByRole('button', { name: 'Pobierz CSV' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Excel (średnik, przecinek dziesiętny)' }).click()]);
-    expect(download.suggestedFilename()).toBe(`${researchName}.csv`);
-    const bytes = readFileSync(await download.path());
-    const text = bytes.toString('utf8');
+    const fetchFile = async (item: string) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        (async () => {
+          await page.getByRole('button', { name: 'Pobierz dane' }).click();
+          await page.getByRole('menuitem', { name: item }).click();
+        })(),
+      ]);
+      return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+    };
+
+    await page.getByRole('button', { name: 'Pobierz dane' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Skoroszyt Excel z kryteriami i termoparami' })).toBeVisible();
+    await page.screenshot({ path: join(SCREENSHOTS, 'history-download-menu-1280x800.png'), animations: 'disabled' });
+    await page.keyboard.press('Escape');
+
+    const polish = await fetchFile('Excel (średnik, przecinek dziesiętny)');
+    expect(polish.name).toBe(`${researchName}.csv`);
+    const text = polish.bytes.toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time_s;ts_utc;daq_ts_utc;radiance_kw_m2;pressure_pa;pk_c;thermo_1_c;thermo_2_c;thermo_3_c;thermo_4_c;thermo_5_c;faults;observations');
-    expect(lines).toHaveLength(1 + DURATION_S + 1);
-    // Frame 1601: T1 = 180,1 °C with a decimal comma.
-    const at1601 = lines.find((line) => line.startsWith('1601;'));
-    expect(at1601?.split(';')[6]).toBe('180,1');
-
-    const [english] = await Promise.all([
-      page.waitForEvent('download'),
-      (async () => {
-        await page.getByRole('button', { name: 'Pobierz CSV' }).click();
-        await page.getByRole('menuitem', { name: 'Przecinek, kropka dziesiętna' }).click();
-      })(),
+    expect(lines[0]!.split(';').slice(0, 12)).toEqual([
+      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
+      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tmax [°C]', 'T4 – TDin [°C]', 'T5 – T [°C]',
     ]);
-    const englishText = readFileSync(await english.path()).toString('utf8');
-    expect(englishText.split('\r\n').find((line) => line.startsWith('1601,'))?.split(',')[6]).toBe('180.1');
+    expect(lines).toHaveLength(1 + DURATION_S + 1);
+    // Frame 1601 (00:26:41): T1 = 180,1 °C with a decimal comma; its Warsaw time as Excel reads a date.
+    const at1601 = lines.find((line) => line.startsWith('1601;'))!.split(';');
+    expect(at1601.slice(1, 3)).toEqual(['26,6833', '00:26:41']);
+    expect(at1601[3]!.replace(/^(\d{4})-(\d\d)-(\d\d) /, '$3.$2.$1, ')).toBe(warsaw(new Date(startAt + 1601 * 1000)));
+    expect(at1601[7]).toBe('180,1');
+
+    const english = (await fetchFile('Przecinek, kropka dziesiętna')).bytes.toString('utf8');
+    expect(english.split('\r\n').find((line) => line.startsWith('1601,'))?.split(',')[7]).toBe('180.1');
+
+    const withMeta = await fetchFile('Excel z metadanymi');
+    expect(withMeta.name).toBe(`${researchName}.csv`);
+    const metaLines = withMeta.bytes.toString('utf8').slice(1).split('\r\n');
+    expect(metaLines[0]).toBe(`Badanie;${researchName}`);
+    expect(metaLines).toContain('Norma;EN 1363-1');
+    expect(metaLines[metaLines.findIndex((line) => line.startsWith('Czas [s];')) - 1]).toBe('');
+
+    const workbook = await fetchFile('Skoroszyt Excel z kryteriami i termoparami');
+    expect(workbook.name).toBe(`${researchName}.xlsx`);
+    expect(workbook.bytes.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04])); // a ZIP container, as every .xlsx
+    expect(workbook.bytes.includes(Buffer.from('xl/worksheets/sheet1.xml'))).toBe(true);
   });
 
   test('the history in the dark theme', async ({ page, request }) => {

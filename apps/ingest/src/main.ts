@@ -1,13 +1,12 @@
-// The ingest as its own process (production: one or more next to the API instances). `npm start`
-// runs it inside apps/standalone instead. Needs DATABASE_URL, REDIS_URL and MQTT_URL; serves
+// The ingest as its own process (production: one or more next to the API instances), started from
+// libs/ingest. `npm start` runs it inside apps/standalone instead. Needs DATABASE_URL, REDIS_URL and MQTT_URL; serves
 // /health and /metrics on PORT. The API applies the migrations: until the tables exist the ingest
 // holds frames in its outage buffer and retries.
 import { Logger } from '@nestjs/common';
 import { collectDefaultMetrics, register } from 'prom-client';
 import { createBus } from '@furnace/bus';
 import { ConfigError, loadConfig } from '@furnace/config';
-import { startHttpEndpoint } from './http-endpoint';
-import { startIngest } from './ingest';
+import { startHttpEndpoint, startIngest } from '@furnace/ingest';
 import { createLogger } from '@furnace/logger';
 
 async function main() {

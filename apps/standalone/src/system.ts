@@ -4,10 +4,10 @@ import type { DataSource } from 'typeorm';
 import { type AppConfig, ConfigError } from '@furnace/config';
 import { type Bus, createBus } from '@furnace/bus';
 import { type EmbeddedDatabase, openDatabase, startEmbeddedDatabase } from '@furnace/db';
-import { createApiApp } from '@furnace/api-app/app';
+import { createApiApp } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/broker';
-import { startIngest } from '@furnace/ingest-app/ingest';
+import { startIngest } from '@furnace/ingest';
 import { startDemo } from '@furnace/simulator';
 
 export interface RunningSystem {
@@ -21,7 +21,8 @@ export interface RunningSystem {
 
 /** Starts every part of the system this configuration asks for, in dependency order. */
 export async function startSystem(config: AppConfig): Promise<RunningSystem> {
-  Logger.overrideLogger(createLogger(config));
+  const logger = createLogger(config);
+  Logger.overrideLogger(logger);
   const log = new Logger('Standalone');
   const started = Date.now();
   const stops: (() => Promise<unknown>)[] = [];
@@ -68,7 +69,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     const subscribed = await Promise.race([ingest.ready.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
     if (!subscribed) log.warn(`The MQTT broker at ${config.mqttUrl} does not answer yet; the ingest keeps trying`);
 
-    const app = await createApiApp({ config, dataSource, bus });
+    const app = await createApiApp({ config, dataSource, bus }, { logger });
     stops.push(() => app.close());
     await app.listen(config.port, config.host);
 

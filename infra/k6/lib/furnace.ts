@@ -34,7 +34,7 @@ export function durationSeconds(text: string): number {
 }
 
 /** BASE_URL without a trailing slash: the deployment's public address, e.g. https://furnace.example.com. */
-export function baseUrl(): string {
+function baseUrl(): string {
   return requireEnv('BASE_URL').replace(/\/+$/, '');
 }
 

@@ -1,4 +1,4 @@
-import { formatElapsed, formatValue } from './format';
+import { formatElapsed, formatValue, formatWarsawDateTime } from './format';
 
 describe('formatElapsed', () => {
   it.each([
@@ -31,5 +31,12 @@ describe('formatValue', () => {
 
   it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY])('%p → ---', (value) => {
     expect(formatValue(value)).toBe('---');
+  });
+});
+
+describe('formatWarsawDateTime', () => {
+  it('writes a moment in Warsaw time, summer and winter alike, whatever the zone it runs in', () => {
+    expect(formatWarsawDateTime(new Date('2026-03-01T08:07:00Z'))).toBe('01.03.2026, 09:07:00');
+    expect(formatWarsawDateTime(new Date('2026-07-01T08:07:00Z'))).toBe('01.07.2026, 10:07:00');
   });
 });

@@ -18,3 +18,18 @@ export function formatValue(value: number | null | undefined): string {
   // -0.04 rounds to "-0.0": show it as 0.0.
   return text === '-0.0' ? '0.0' : text;
 }
+
+const WARSAW = new Intl.DateTimeFormat('pl-PL', {
+  timeZone: 'Europe/Warsaw',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** A moment as staff see it: Polish format, Europe/Warsaw time, to the second ('22.11.2025, 14:03:05'; docs/behaviour.md §9). */
+export function formatWarsawDateTime(date: Date): string {
+  return WARSAW.format(date);
+}

@@ -59,6 +59,12 @@ describe('measurement types', () => {
     expect(measurementType('TDin').description.pl).toContain('DIN 4102-5');
   });
 
+  it('gives every type its own marker colour, one a config file accepts', () => {
+    const colors = MEASUREMENT_TYPES.map((t) => t.color);
+    expect(new Set(colors).size).toBe(12);
+    for (const color of colors) expect(color).toMatch(/^#[0-9A-F]{6}$/);
+  });
+
   it('is read-only', () => {
     expect(Object.isFrozen(MEASUREMENT_TYPES)).toBe(true);
     expect(Object.isFrozen(measurementType('Tmax').critical)).toBe(true);

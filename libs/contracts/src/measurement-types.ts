@@ -10,6 +10,8 @@ export interface MeasurementType {
   /** The exact name used in thermocouple config files (docs/behaviour.md §9). */
   readonly name: string;
   readonly critical: CriticalValues;
+  /** The colour a new marker of this type gets (#RRGGBB); a config file may give any colour. */
+  readonly color: string;
   readonly description: { readonly pl: string; readonly en: string };
 }
 
@@ -22,11 +24,13 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'Tśr i Tmax',
     critical: { max: 180, mean: 140 },
+    color: '#E53935',
     description: { pl: 'Temperatura średnia i maksymalna', en: 'Average and maximum' },
   },
   {
     name: 'Tśr i Tmax dyskretna',
     critical: { max: 180, mean: 140 },
+    color: '#D81B60',
     description: {
       pl: 'Temperatura średnia i maksymalna obszaru dyskretnego',
       en: 'Average and maximum of a discrete area',
@@ -35,21 +39,25 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'Tmax',
     critical: { max: 180, mean: null },
+    color: '#1E88E5',
     description: { pl: 'Temperatura maksymalna', en: 'Maximum' },
   },
   {
     name: 'TDin',
     critical: { max: 180, mean: null },
+    color: '#3949AB',
     description: { pl: 'Temperatura maksymalna wg DIN 4102-5', en: 'Maximum per DIN 4102-5' },
   },
   {
     name: 'Tmax dyskretna',
     critical: { max: 180, mean: null },
+    color: '#8E24AA',
     description: { pl: 'Temperatura maksymalna obszaru dyskretnego', en: 'Maximum of a discrete area' },
   },
   {
     name: 'Tmax 20mm wolny koniec',
     critical: { max: 180, mean: null },
+    color: '#5E35B1',
     description: {
       pl: 'Temperatura maksymalna 20 mm od wolnego końca',
       en: 'Maximum 20 mm from the free edge',
@@ -58,6 +66,7 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'Tmax uzup',
     critical: { max: 180, mean: null },
+    color: '#039BE5',
     description: {
       pl: 'Temperatura maksymalna wg procedury uzupełniającej',
       en: 'Maximum by supplementary procedure',
@@ -66,6 +75,7 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'Tmax dyskretna uzup',
     critical: { max: 180, mean: null },
+    color: '#00ACC1',
     description: {
       pl: 'Temperatura maksymalna obszaru dyskretnego wg procedury uzupełniającej',
       en: 'Maximum of a discrete area by supplementary procedure',
@@ -74,16 +84,19 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'Tmax ościeżnicy',
     critical: { max: 360, mean: null },
+    color: '#43A047',
     description: { pl: 'Temperatura maksymalna ościeżnicy', en: 'Maximum of the frame' },
   },
   {
     name: 'Tmax obwod',
     critical: { max: 180, mean: null },
+    color: '#7CB342',
     description: { pl: 'Temperatura maksymalna ościeżnicy obwodowej', en: 'Maximum of the peripheral frame' },
   },
   {
     name: 'T kątowników',
     critical: { max: null, mean: null },
+    color: '#6D4C41',
     description: {
       pl: 'Temperatura systemu mocowania (płytki do kątowników)',
       en: 'Temperature of the fixing system (plates to angle brackets)',
@@ -92,6 +105,7 @@ export const MEASUREMENT_TYPES = Object.freeze([
   {
     name: 'T',
     critical: { max: null, mean: null },
+    color: '#FB8C00',
     description: { pl: 'Temperatura', en: 'Plain temperature' },
   },
 ] as const satisfies readonly MeasurementType[]);

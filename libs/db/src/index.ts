@@ -3,3 +3,4 @@ export * from './embedded';
 export * from './entities';
 export * from './naming-strategy';
 export * from './rollups';
+export * from './research.queries';

@@ -8,3 +8,4 @@ export * from './mqtt';
 export * from './ports';
 export * from './viewer-client';
 export * from './wait';
+export * from './research-body';

@@ -53,8 +53,6 @@ export const test = base.extend<{ cspViolations: string[] }>({
   ],
 });
 
-export { CHROMIUM_MISSING, CHROMIUM_PATH, CHROMIUM_REASON } from './chromium';
-
 /**
  * Skips every test of the calling file when Debian's Chromium is not installed: Playwright's own
  * browsers are downloaded from outside the npm registry, which a newcomer's `npm test` must not need,
@@ -84,7 +82,7 @@ export function uniqueEmail(prefix: string): string {
 // --- Screenshots -------------------------------------------------------------------------------
 
 const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-results/screenshots');
-export const VIEWPORTS = [
+const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ] as const;

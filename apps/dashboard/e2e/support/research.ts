@@ -1,9 +1,17 @@
 import type { APIRequestContext } from '@playwright/test';
+import { createRequire } from 'node:module';
 import { ADMIN, API, apiToken, expect } from './fixtures';
 import { makePng } from './png';
 
+/**
+ * What the API's tests and these share (libs/testing). Required, not imported: the e2e files are ES
+ * modules and the library is CommonJS TypeScript, whose names Node cannot list for an import.
+ */
+const shared = createRequire(import.meta.url)('@furnace/testing/research-body') as typeof import('@furnace/testing/research-body');
+export const { DOOR_PROFILE } = shared;
+
 /** A thermocouple config in the format of the README's "Thermocouple config files", for a 640×400 photo. */
-export const CONFIG_TEXT = [
+const CONFIG_TEXT = [
   '# Piec 3, drzwi EI60: rozmieszczenie termopar',
   'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height',
   '1;T1;Tśr i Tmax;#E53935;100;100;14;120;70;64;24',
@@ -39,14 +47,7 @@ export async function createResearchByApi(request: APIRequestContext, name: stri
   const token = await apiToken(request, ADMIN.email, ADMIN.password);
   const response = await request.post(`${API}/research`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: {
-      name,
-      start_at: startAt.toISOString(),
-      end_at: new Date(startAt.getTime() + hours * 3600_000).toISOString(),
-      is_radiance: true,
-      is_furnance: true,
-      is_pressure: false,
-    },
+    data: shared.researchBody({ name, start_at: startAt.toISOString(), end_at: new Date(startAt.getTime() + hours * 3600_000).toISOString() }),
   });
   expect(response.ok(), `create research: ${response.status()} ${await response.text()}`).toBeTruthy();
   return (await response.json()) as ApiResearch;

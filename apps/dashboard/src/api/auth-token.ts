@@ -1,5 +1,5 @@
 /** The staff access token, kept in local storage under 'access_token' (docs/behaviour.md §4). */
-export const TOKEN_STORAGE_KEY = 'access_token';
+const TOKEN_STORAGE_KEY = 'access_token';
 
 export function getToken(): string | null {
   try {

@@ -15,4 +15,3 @@ export function configureApiClient(): void {
   });
 }
 
-export { client };

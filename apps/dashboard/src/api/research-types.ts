@@ -15,4 +15,4 @@ export type ResearchUpdate = ResearchUpdateDto;
 export type ResearchUrl = UrlDto;
 export type ResearchEmail = EmailRecordDto;
 export type ThermoConfig = ThermoConfigDto;
-export type ThermoCoord = ThermoMarkerDto;
+export type Marker = ThermoMarkerDto;

@@ -12,10 +12,12 @@ import {
   researchList,
   researchListUrls,
   researchUpdate,
+  thermoConfig,
   thermoConfigMarkers,
   thermoDelete,
   thermoImage,
   thermoList,
+  thermoReplaceConfig,
 } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './errors';
@@ -64,7 +66,8 @@ export const thermoCoordsQueryOptions = (configId: string) =>
     queryKey: thermoKeys.coords(configId),
     queryFn: ({ signal }) => unwrap(thermoConfigMarkers({ path: { config_id: configId }, signal })),
     select: (list) => list.data,
-    staleTime: Infinity, // A config's markers never change: a new file is a new config.
+    // Changed only by this dashboard's editor, which invalidates them when it saves (docs/behaviour.md §4.8).
+    staleTime: Infinity,
   });
 
 export const thermoImageQueryOptions = (configId: string) =>
@@ -106,3 +109,14 @@ export function uploadThermoConfig(
   form.append('config_file', config, config.name);
   return uploadForm<ThermoConfig>('/api/v1/research/thermo', form, onProgress);
 }
+
+/** Replaces a config's markers with the editor's config file (same parser and checks as an upload). */
+export const replaceThermoConfig = (configId: string, file: File) =>
+  unwrap(thermoReplaceConfig({ path: { id: configId }, body: { config_file: file } }));
+
+/** The config file as stored (what was uploaded, or what the editor saved last). */
+export const thermoConfigFile = async (configId: string): Promise<Blob> => {
+  // Typed as the document's `Blob | File`; parseAs 'blob' makes it a Blob.
+  const data: unknown = await unwrap(thermoConfig({ path: { id: configId }, parseAs: 'blob' }));
+  return data instanceof Blob ? data : new Blob([String(data)], { type: 'text/plain' });
+};

@@ -4,7 +4,7 @@ import type { MantineColorScheme, MantineColorSchemeManager } from '@mantine/cor
  * The theme choice is stored under 'theme' as 'system', 'light' or 'dark' (docs/behaviour.md §9; default light).
  * Mantine calls "system" 'auto'; this manager translates between the two.
  */
-export const THEME_STORAGE_KEY = 'theme';
+const THEME_STORAGE_KEY = 'theme';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 export function toThemeChoice(scheme: MantineColorScheme): ThemeChoice {

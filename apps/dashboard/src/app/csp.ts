@@ -1,7 +1,7 @@
 import { config } from 'zod';
 
 /*
- * What the dashboard needs to run under its Content-Security-Policy (apps/api/src/core/security-headers.ts):
+ * What the dashboard needs to run under its Content-Security-Policy (libs/api-server/src/core/security-headers.ts):
  * no eval, and no <style> element without the response's nonce. Imported first (src/main.tsx).
  */
 

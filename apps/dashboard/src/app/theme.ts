@@ -1,7 +1,7 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core';
 
 /** Brand teal: shade 6 is #009688 (docs/behaviour.md §9). */
-export const BRAND_COLOR = '#009688';
+const BRAND_COLOR = '#009688';
 const brand: MantineColorsTuple = [
   '#e0f2f1',
   '#b2dfdb',

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ValidationKey } from '../i18n';
 import { pl } from '../i18n/pl';
 
-export function isValidationKey(value: string): value is ValidationKey {
+function isValidationKey(value: string): value is ValidationKey {
   return value.startsWith('validation.') && value.slice('validation.'.length) in pl.validation;
 }
 

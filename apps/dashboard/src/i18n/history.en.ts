@@ -5,6 +5,18 @@ export const historyEn: HistoryTranslation = {
   link: 'History',
   title: 'Test history',
   empty: 'No readings have been stored for this test.',
+  replay: {
+    title: 'Replay',
+    hint: 'Move the slider or play the test: the photo with its thermocouples, the panel and the chart cursor show the chosen moment.',
+    slider: 'Moment of the test',
+    play: 'Play',
+    pause: 'Pause',
+    speed: 'Playback speed',
+    position: '{{time}} of {{end}}',
+    loading: 'Loading readings…',
+    error: 'The readings could not be loaded: {{message}}',
+    noPhotos: 'The test has no thermocouple photos.',
+  },
   chart: {
     label: 'Chart of the test history',
     liveLabel: 'Live charts',
@@ -37,6 +49,12 @@ export const historyEn: HistoryTranslation = {
     approx: 'to within {{seconds}} s',
     none: 'No thermocouple category of this test has critical values.',
   },
+  report: {
+    download: 'PDF report',
+    pl: 'In Polish (po polsku)',
+    en: 'In English',
+    error: 'The PDF report could not be made',
+  },
   thermo: {
     title: 'Thermocouples',
     all: 'All',
@@ -44,10 +62,14 @@ export const historyEn: HistoryTranslation = {
     shown: 'Shown: {{shown}} of {{total}}',
     toggle: 'Show thermocouple {{name}}',
   },
-  csv: {
-    download: 'Download CSV',
+  download: {
+    button: 'Download data',
+    csv: 'CSV',
     comma: 'Excel (semicolon, decimal comma)',
     point: 'Comma, decimal point',
-    error: 'The CSV file could not be downloaded',
+    meta: 'Excel with metadata',
+    xlsxLabel: 'XLSX',
+    xlsx: 'Excel workbook with criteria and thermocouples',
+    error: 'The file could not be downloaded',
   },
 };

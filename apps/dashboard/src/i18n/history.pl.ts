@@ -6,6 +6,18 @@ export const historyPl = {
   link: 'Historia',
   title: 'Historia badania',
   empty: 'Brak zapisanych odczytów tego badania.',
+  replay: {
+    title: 'Odtwarzanie',
+    hint: 'Przesuń suwak lub odtwórz badanie: zdjęcie z termoparami, panel i kursor na wykresie pokazują wybraną chwilę.',
+    slider: 'Chwila badania',
+    play: 'Odtwórz',
+    pause: 'Wstrzymaj',
+    speed: 'Szybkość odtwarzania',
+    position: '{{time}} z {{end}}',
+    loading: 'Wczytywanie odczytów…',
+    error: 'Nie udało się wczytać odczytów: {{message}}',
+    noPhotos: 'Badanie nie ma zdjęć z termoparami.',
+  },
   chart: {
     label: 'Wykres historii badania',
     liveLabel: 'Wykresy na żywo',
@@ -38,6 +50,12 @@ export const historyPl = {
     approx: 'z dokładnością do {{seconds}} s',
     none: 'Żadna kategoria termopar tego badania nie ma wartości krytycznych.',
   },
+  report: {
+    download: 'Raport PDF',
+    pl: 'Po polsku',
+    en: 'Po angielsku (English)',
+    error: 'Wystąpił błąd podczas tworzenia raportu PDF',
+  },
   thermo: {
     title: 'Termopary',
     all: 'Wszystkie',
@@ -45,11 +63,15 @@ export const historyPl = {
     shown: 'Widoczne: {{shown}} z {{total}}',
     toggle: 'Pokaż termoparę {{name}}',
   },
-  csv: {
-    download: 'Pobierz CSV',
+  download: {
+    button: 'Pobierz dane',
+    csv: 'CSV',
     comma: 'Excel (średnik, przecinek dziesiętny)',
     point: 'Przecinek, kropka dziesiętna',
-    error: 'Wystąpił błąd podczas pobierania pliku CSV',
+    meta: 'Excel z metadanymi',
+    xlsxLabel: 'XLSX',
+    xlsx: 'Skoroszyt Excel z kryteriami i termoparami',
+    error: 'Wystąpił błąd podczas pobierania pliku',
   },
 };
 

@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { criteriaEn } from './criteria.en';
 import { criteriaPl, type CriteriaTranslation } from './criteria.pl';
+import { editorEn } from './editor.en';
+import { editorPl, type EditorTranslation } from './editor.pl';
 import { en } from './en';
 import { historyEn } from './history.en';
 import { historyPl, type HistoryTranslation } from './history.pl';
@@ -11,8 +13,8 @@ import { pl, type Translation } from './pl';
 
 export const LANGUAGES = ['pl', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'pl';
-export const LANGUAGE_STORAGE_KEY = 'language';
+const DEFAULT_LANGUAGE: Language = 'pl';
+const LANGUAGE_STORAGE_KEY = 'language';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -22,6 +24,7 @@ declare module 'i18next' {
       history: HistoryTranslation;
       live: LiveTranslation;
       criteria: CriteriaTranslation;
+      editor: EditorTranslation;
     };
   }
 }
@@ -45,8 +48,8 @@ function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources: {
-    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl },
-    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn },
+    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl },
+    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn },
   },
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,

@@ -1,18 +1,9 @@
-/** Dates as the staff see them: Polish locale, Europe/Warsaw, to the second (docs/behaviour.md §2, §9). */
-const DISPLAY = new Intl.DateTimeFormat('pl-PL', {
-  timeZone: 'Europe/Warsaw',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+import { formatWarsawDateTime } from '@furnace/contracts';
 
-/** '22.11.2025, 14:03:05'; an unreadable date is shown as it came. */
+/** Dates as the staff see them (docs/behaviour.md §2, §9): '22.11.2025, 14:03:05'; an unreadable date is shown as it came. */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : DISPLAY.format(date);
+  return Number.isNaN(date.getTime()) ? iso : formatWarsawDateTime(date);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -35,7 +26,7 @@ export function datetimeLocalToIso(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-export const DEFAULT_RESEARCH_HOURS = 3;
+const DEFAULT_RESEARCH_HOURS = 3;
 
 /** The create form's default times: now and now + 3 h, as datetime-local strings (docs/behaviour.md §9). */
 export function defaultResearchTimes(now: Date = new Date()): { start_at: string; end_at: string } {

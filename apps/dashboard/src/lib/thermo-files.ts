@@ -2,7 +2,7 @@ import { parseThermoConfig } from '@furnace/contracts';
 import type { ConfigCheck } from './validation';
 
 /** The photo's size in pixels, or null where the browser cannot decode it. */
-export async function imageSize(file: File): Promise<{ width: number; height: number } | null> {
+async function imageSize(file: File): Promise<{ width: number; height: number } | null> {
   if (typeof createImageBitmap !== 'function') return null;
   try {
     const bitmap = await createImageBitmap(file);

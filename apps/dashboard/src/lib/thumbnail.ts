@@ -1,4 +1,4 @@
-import type { ThermoCoord } from '../api/research-types';
+import type { Marker } from '../api/research-types';
 
 /** What an SVG thumbnail draws for one thermocouple, in the photo's own pixel coordinates. */
 export interface MarkerShape {
@@ -9,7 +9,7 @@ export interface MarkerShape {
 }
 
 /** Marker squares (top-left at item_x, item_y) and label boxes with the thermocouple's name. */
-export function markerShapes(coords: readonly ThermoCoord[]): MarkerShape[] {
+export function markerShapes(coords: readonly Marker[]): MarkerShape[] {
   return [...coords]
     .sort((a, b) => a.thermo_id - b.thermo_id)
     .map((c) => ({

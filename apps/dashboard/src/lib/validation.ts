@@ -8,24 +8,23 @@ import { testProfileFormSchema } from '../features/criteria/profile-form';
  * shows them, so a language change re-renders them.
  */
 
-export { PASSWORD_MIN_LENGTH };
 export const FULL_NAME_MIN_LENGTH = 3;
 export const FULL_NAME_MAX_LENGTH = 30;
 
 /** The standard e-mail pattern (local@domain.tld). */
-export const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
+const EMAIL_PATTERN = /^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}$/i;
 
 const msg = (key: ValidationKey) => key;
 
 /** A required e-mail: `required` when empty, 'Niepoprawny adres email' when malformed. */
-export const emailField = (required: ValidationKey) =>
+const emailField = (required: ValidationKey) =>
   z.string().trim().min(1, msg(required)).regex(EMAIL_PATTERN, msg('validation.emailInvalid'));
 
 /** The shared password rules: 'Podaj hasło' when empty, at least 8 characters. */
-export const passwordField = (required: ValidationKey = 'validation.passwordRequired') =>
+const passwordField = (required: ValidationKey = 'validation.passwordRequired') =>
   z.string().min(1, msg(required)).min(PASSWORD_MIN_LENGTH, msg('validation.passwordMin'));
 
-export const confirmField = (required: ValidationKey = 'validation.confirmRequired') => z.string().min(1, msg(required));
+const confirmField = (required: ValidationKey = 'validation.confirmRequired') => z.string().min(1, msg(required));
 
 /** Checks confirm_password against `field` even while other fields are still invalid. */
 function matching<T extends { confirm_password: string }>(field: keyof T & string) {
@@ -100,7 +99,6 @@ const userCreateBase = z.object({
 });
 const userCreateMatch = matching<z.input<typeof userCreateBase>>('password');
 export const userCreateSchema = userCreateBase.refine(userCreateMatch.check, userCreateMatch.params);
-export type UserCreateValues = z.input<typeof userCreateSchema>;
 
 const userEditBase = z.object({
   ...userBase,
@@ -119,7 +117,7 @@ export type UserEditValues = z.input<typeof userEditSchema>;
 
 const datetimeField = (required: ValidationKey) => z.string().min(1, msg(required));
 
-export const researchBasicShape = {
+const researchBasicShape = {
   name: z.string().trim().min(1, msg('validation.researchNameRequired')),
   start_at: datetimeField('validation.startRequired'),
   end_at: datetimeField('validation.endRequired'),
@@ -140,16 +138,16 @@ export const researchBasicSchema = z.object(researchBasicShape).refine(endAfterS
 export type ResearchBasicValues = z.input<typeof researchBasicSchema>;
 
 /** A stream link: `required` when empty (the edit page's copy of the spec says 'Email jest wymagany'). */
-export const linkField = (required: ValidationKey) =>
+const linkField = (required: ValidationKey) =>
   z.string().trim().min(1, msg(required)).refine(isHttpUrl, msg('validation.linkInvalid'));
 
-export const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
+const IMAGE_TYPES = ['image/png', 'image/jpeg'] as const;
 
-export function isImageFile(file: File): boolean {
+function isImageFile(file: File): boolean {
   return (IMAGE_TYPES as readonly string[]).includes(file.type) || /\.(png|jpe?g)$/i.test(file.name);
 }
 
-export function isConfigFile(file: File): boolean {
+function isConfigFile(file: File): boolean {
   return /\.txt$/i.test(file.name) && (file.type === '' || file.type.startsWith('text/'));
 }
 

@@ -10,7 +10,7 @@ import { I18nextProvider } from 'react-i18next';
 import { theme } from '../app/theme';
 import { i18n } from '../i18n';
 
-export function testQueryClient(): QueryClient {
+function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }
 

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -155,6 +155,12 @@ export const historyRead = <ThrowOnError extends boolean = false>(options: Optio
 export const historyCsv = <ThrowOnError extends boolean = false>(options: Options<HistoryCsvData, ThrowOnError>) => (options.client ?? client).get<HistoryCsvResponses, HistoryCsvErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{id}/history.csv',
+    ...options
+});
+
+export const historyXlsx = <ThrowOnError extends boolean = false>(options: Options<HistoryXlsxData, ThrowOnError>) => (options.client ?? client).get<HistoryXlsxResponses, HistoryXlsxErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/history.xlsx',
     ...options
 });
 
@@ -354,6 +360,17 @@ export const thermoConfig = <ThrowOnError extends boolean = false>(options: Opti
     ...options
 });
 
+export const thermoReplaceConfig = <ThrowOnError extends boolean = false>(options: Options<ThermoReplaceConfigData, ThrowOnError>) => (options.client ?? client).put<ThermoReplaceConfigResponses, ThermoReplaceConfigErrors, ThrowOnError>({
+    ...formDataBodySerializer,
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/thermo/{id}/config',
+    ...options,
+    headers: {
+        'Content-Type': null,
+        ...options.headers
+    }
+});
+
 export const thermoConfigMarkers = <ThrowOnError extends boolean = false>(options: Options<ThermoConfigMarkersData, ThrowOnError>) => (options.client ?? client).get<ThermoConfigMarkersResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/thermo/{config_id}/coords',
@@ -440,5 +457,22 @@ export const criteriaCreateExclusion = <ThrowOnError extends boolean = false>(op
 export const criteriaCriteriaOf = <ThrowOnError extends boolean = false>(options: Options<CriteriaCriteriaOfData, ThrowOnError>) => (options.client ?? client).get<CriteriaCriteriaOfResponses, CriteriaCriteriaOfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{id}/criteria',
+    ...options
+});
+
+export const replayFrames = <ThrowOnError extends boolean = false>(options: Options<ReplayFramesData, ThrowOnError>) => (options.client ?? client).get<ReplayFramesResponses, ReplayFramesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/frames',
+    ...options
+});
+
+/**
+ * The test report as a PDF (staff)
+ *
+ * The research, its test profile, T0, the criteria in completed minutes and the classification, charts of the furnace against the heating curve with d_e, of each category against its limits, of pressure and radiation, the observations, the excluded and failed thermocouples and the photos with the thermocouple positions; in Polish or English.
+ */
+export const reportReport = <ThrowOnError extends boolean = false>(options: Options<ReportReportData, ThrowOnError>) => (options.client ?? client).get<ReportReportResponses, ReportReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/report.pdf',
     ...options
 });

@@ -391,6 +391,10 @@ export type MeasurementTypeDto = {
      * Critical mean temperature, °C
      */
     critical_mean: number | null;
+    /**
+     * The colour a new marker of this type gets
+     */
+    color_hex: string;
     description_pl: string;
     description_en: string;
 };
@@ -448,6 +452,13 @@ export type ThermoMarkerDto = {
 
 export type ThermoMarkersDto = {
     data: Array<ThermoMarkerDto>;
+};
+
+export type ThermoConfigFileDto = {
+    /**
+     * Thermocouple config (.txt), UTF-8 or Windows-1250
+     */
+    config_file: Blob | File;
 };
 
 export type ObservationUpdateDto = {
@@ -694,6 +705,57 @@ export type CriteriaDto = {
      * Wall-clock time of ignition (time 0), from the frames' own timestamps (the DAQ's ts, else receipt time); null when no frame has one
      */
     ignition_at: string | null;
+};
+
+export type ReplayFrameDto = {
+    /**
+     * Seconds since the test started.
+     */
+    time: number;
+    /**
+     * kW/m²
+     */
+    radiance: number | null;
+    /**
+     * Pa
+     */
+    pressure: number | null;
+    /**
+     * Mean furnace temperature, °C
+     */
+    pk: number | null;
+    /**
+     * °C; element i is thermo_id i + 1; null: no reading. Absent when the frame had no thermocouples.
+     */
+    thermocouples_out?: Array<number | null>;
+    /**
+     * thermo_ids the ingest flagged out of range in this frame (their values are null). Absent when none.
+     */
+    faults?: Array<number>;
+};
+
+export type ReplayFramesDto = {
+    research_id: string;
+    /**
+     * Time of the first stored frame of the research; null before the first.
+     */
+    first_time: number | null;
+    /**
+     * Time of the latest stored frame of the research; null before the first.
+     */
+    last_time: number | null;
+    /**
+     * Start of the window answered, s.
+     */
+    from: number;
+    /**
+     * End of the window answered, s: every stored frame with from ≤ time ≤ to is in `frames`.
+     */
+    to: number;
+    /**
+     * The frames of the window, all channels, in time order.
+     */
+    frames: Array<ReplayFrameDto>;
 };
 
 export type UsersListData = {
@@ -1085,6 +1147,10 @@ export type HistoryCsvData = {
          * comma (default): ";" between fields and "," as the decimal mark, as Excel with Polish regional settings opens it directly. point: "," between fields and "." as the decimal mark (Excel with English settings, scripts).
          */
         decimal?: 'comma' | 'point';
+        /**
+         * 1: a metadata block above the header (research, profile, ignition, T0, excluded and failed thermocouples with reasons), then an empty line.
+         */
+        meta?: '0' | '1';
     };
     url: '/api/v1/research/{id}/history.csv';
 };
@@ -1104,6 +1170,40 @@ export type HistoryCsvResponses = {
 };
 
 export type HistoryCsvResponse = HistoryCsvResponses[keyof HistoryCsvResponses];
+
+export type HistoryXlsxData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.
+         */
+        from?: number;
+        /**
+         * End of the range, seconds since the test started (inclusive). Default: the last stored frame.
+         */
+        to?: number;
+    };
+    url: '/api/v1/research/{id}/history.xlsx';
+};
+
+export type HistoryXlsxErrors = {
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type HistoryXlsxResponses = {
+    /**
+     * Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"
+     */
+    200: Blob | File;
+};
+
+export type HistoryXlsxResponse = HistoryXlsxResponses[keyof HistoryXlsxResponses];
 
 export type MetricsReadData = {
     body?: never;
@@ -1580,12 +1680,41 @@ export type ThermoConfigData = {
 
 export type ThermoConfigResponses = {
     /**
-     * The config file exactly as uploaded
+     * The config file exactly as uploaded, or as the editor saved it last
      */
     200: Blob | File;
 };
 
 export type ThermoConfigResponse = ThermoConfigResponses[keyof ThermoConfigResponses];
+
+export type ThermoReplaceConfigData = {
+    body: ThermoConfigFileDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/thermo/{id}/config';
+};
+
+export type ThermoReplaceConfigErrors = {
+    /**
+     * A config file above its size limit
+     */
+    413: unknown;
+    /**
+     * Config errors (every one, with line and field); nothing is changed
+     */
+    422: unknown;
+};
+
+export type ThermoReplaceConfigResponses = {
+    /**
+     * The config, its file and markers replaced
+     */
+    200: ThermoConfigDto;
+};
+
+export type ThermoReplaceConfigResponse = ThermoReplaceConfigResponses[keyof ThermoReplaceConfigResponses];
 
 export type ThermoConfigMarkersData = {
     body?: never;
@@ -1781,3 +1910,72 @@ export type CriteriaCriteriaOfResponses = {
 };
 
 export type CriteriaCriteriaOfResponse = CriteriaCriteriaOfResponses[keyof CriteriaCriteriaOfResponses];
+
+export type ReplayFramesData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Start of the window, seconds since the test started (inclusive; negative: before ignition). Default: the first stored frame.
+         */
+        from?: number;
+        /**
+         * End of the window, seconds since the test started (inclusive). Default: the window ends after 1000 frames. A window holding more than 1000 frames is refused (400).
+         */
+        to?: number;
+    };
+    url: '/api/v1/research/{id}/frames';
+};
+
+export type ReplayFramesErrors = {
+    /**
+     * to before from, or a window holding more frames than one request answers
+     */
+    400: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type ReplayFramesResponses = {
+    200: ReplayFramesDto;
+};
+
+export type ReplayFramesResponse = ReplayFramesResponses[keyof ReplayFramesResponses];
+
+export type ReportReportData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Language of the report: Polish (default) or English.
+         */
+        lang?: 'pl' | 'en';
+    };
+    url: '/api/v1/research/{id}/report.pdf';
+};
+
+export type ReportReportErrors = {
+    /**
+     * Clients cannot download the report
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type ReportReportResponses = {
+    /**
+     * PDF document
+     */
+    200: Blob | File;
+};
+
+export type ReportReportResponse = ReportReportResponses[keyof ReportReportResponses];

@@ -1,3 +1,4 @@
+import { categoryMaxMean } from './category-max-mean';
 import { classify, completedMinutes } from './classification';
 import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
@@ -32,6 +33,17 @@ const MAX_EXCURSIONS = 500;
 
 type Kind = 'max' | 'frame';
 
+/** See CriteriaEngine.frameValues. */
+export interface FrameValues {
+  /** s since ignition of the newest frame; null before any. */
+  time: number | null;
+  t0: number | null;
+  /** T0 no longer changes (fixed at the first frame after ignition with a reading, or set by staff). */
+  t0_fixed: boolean;
+  categories: { type_name: string; max: number | null; mean: number | null; valid: number }[];
+  d_e: number | null;
+}
+
 /** One failure is kept per criterion and measurement type (category). */
 const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
 
@@ -40,6 +52,12 @@ interface Category {
   readonly role: TypeRole;
   /** Entry indexes (one per thermocouple of the category). */
   readonly members: number[];
+  /** Per member: its thermocouple index. */
+  readonly thermos: number[];
+  /** Per member: its index in a frame's thermocouples_out. */
+  readonly channels: number[];
+  /** Per member: whether it is valid in the current frame. */
+  readonly counts: (member: number) => boolean;
   // Values at the newest frame:
   max: number | null;
   mean: number | null;
@@ -121,7 +139,9 @@ export class CriteriaEngine {
       if (category === undefined) {
         category = this.categories.length;
         categoryIndex.set(marker.type_name, category);
-        this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], max: null, mean: null, valid: 0 });
+        const thermos: number[] = [];
+        const counts = (member: number) => this.valid[thermos[member] as number] === 1;
+        this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], thermos, channels: [], counts, max: null, mean: null, valid: 0 });
       }
       let thermo = thermoIndex.get(marker.thermo_id);
       if (thermo === undefined) {
@@ -136,6 +156,8 @@ export class CriteriaEngine {
       this.categoryOf.push(category);
       const cat = this.categories[category] as Category;
       cat.members.push(entry);
+      cat.channels.push(marker.thermo_id - 1);
+      cat.thermos.push(thermo);
       if (cat.role.max) this.maxMembers.push(entry);
       if (cat.role.frame) this.frameMembers.push(entry);
     }
@@ -217,20 +239,10 @@ export class CriteriaEngine {
 
     // Category max / mean over the valid thermocouples.
     for (const category of this.categories) {
-      let max = Number.NEGATIVE_INFINITY;
-      let sum = 0;
-      let count = 0;
-      for (const e of category.members) {
-        const i = this.entryThermo[e] as number;
-        if (valid[i] === 0) continue;
-        const value = values![this.channels[i] as number] as number;
-        if (value > max) max = value;
-        sum += value;
-        count += 1;
-      }
-      category.valid = count;
-      category.max = count > 0 ? max : null;
-      category.mean = count > 0 ? sum / count : null;
+      const stats = categoryMaxMean(values, category.channels, category.counts);
+      category.valid = stats.valid;
+      category.max = stats.max;
+      category.mean = stats.mean;
     }
 
     if (time >= 0) {
@@ -242,6 +254,21 @@ export class CriteriaEngine {
       this.judge(values, n, time, Math.max(prevTime ?? 0, 0), t0, frame.radiance);
     }
     for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
+  }
+
+  /**
+   * The per-frame numbers at the newest frame, without the cost of a snapshot (for a row of an export
+   * or a chart point): T0 so far, each category's max and mean over its valid thermocouples, d_e up to
+   * this frame (null before ignition).
+   */
+  frameValues(): FrameValues {
+    return {
+      time: this.lastTime,
+      t0: this.t0.current?.value ?? null,
+      t0_fixed: this.t0.isFixed,
+      categories: this.categories.map((c) => ({ type_name: c.typeName, max: c.max, mean: c.mean, valid: c.valid })),
+      d_e: this.lastTime !== null && this.lastTime >= 0 ? this.deviation.deviation() : null,
+    };
   }
 
   /** Threshold in °C of a criterion; null on the rise basis while T0 is unknown. */

@@ -6,7 +6,7 @@
  */
 
 /** A gap between frames longer than this makes a failure time an interval, s. */
-export const MAX_FRAME_GAP_S = 60;
+const MAX_FRAME_GAP_S = 60;
 
 export type RunEvent =
   | { kind: 'failure'; time: number; intervalFrom: number | null }

@@ -5,7 +5,7 @@
  * test has run 5 minutes, and shown only when the limit is less than 15 minutes away.
  */
 export const FORECAST_WINDOW_S = 5 * 60;
-export const FORECAST_HORIZON_S = 15 * 60;
+const FORECAST_HORIZON_S = 15 * 60;
 
 /** The (time, value) samples of the last `window` seconds, with their least-squares slope. */
 export class SlopeWindow {

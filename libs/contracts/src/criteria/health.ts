@@ -10,10 +10,10 @@ import type { SuspectReason } from './types';
  * - fault: the channel was out of range (the DAQ's over-range value, nulled by the ingest).
  * Each flag is raised once per thermocouple, at the time it is first seen.
  */
-export const SUSPECT_JUMP_K = 50;
-export const SUSPECT_BELOW_T0_K = 10;
-export const SUSPECT_BELOW_T0_AFTER_S = 5 * 60;
-export const SUSPECT_STUCK_S = 2 * 60;
+const SUSPECT_JUMP_K = 50;
+const SUSPECT_BELOW_T0_K = 10;
+const SUSPECT_BELOW_T0_AFTER_S = 5 * 60;
+const SUSPECT_STUCK_S = 2 * 60;
 
 const REASONS: readonly SuspectReason[] = ['jump', 'below_t0', 'stuck', 'fault'];
 const BIT: Record<SuspectReason, number> = { jump: 1, below_t0: 2, stuck: 4, fault: 8 };

@@ -6,3 +6,5 @@ export * from './conformity';
 export * from './classification';
 export * from './engine';
 export * from './chart-data';
+export * from './category-max-mean';
+export * from './labels';

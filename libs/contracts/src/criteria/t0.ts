@@ -6,7 +6,7 @@
  */
 
 /** Start of the window before ignition whose readings give T0, s. */
-export const T0_WINDOW_S = 60;
+const T0_WINDOW_S = 60;
 /** Earliest accepted frame time (1 h before ignition), s. */
 export const EARLIEST_FRAME_TIME_S = -3600;
 

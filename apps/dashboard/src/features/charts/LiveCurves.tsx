@@ -18,7 +18,7 @@ import { useCurveLabels } from './use-curve-labels';
 import { useCriteriaChart } from '../criteria/use-criteria-chart';
 
 /** What the curves need of a research (a ResearchDto fits). */
-export interface LiveCurvesResearch {
+interface LiveCurvesResearch {
   readonly id: string;
   readonly start_at: string;
   readonly end_at: string;
@@ -44,7 +44,7 @@ const NONE: readonly never[] = [];
 const NO_PRESSURE = { pressure_target_pa: null, pressure_tolerance_pa: null };
 
 /** Buckets of the history read on mount: ≤ 1 500 chart points, room for 500 live frames before a series is downsampled again. */
-export const LIVE_HISTORY_POINTS = 750;
+const LIVE_HISTORY_POINTS = 750;
 /** Live frames are drawn in batches, at most this often (ms). */
 const FLUSH_MS = 250;
 /** Frames kept to replay after the history arrives (those after its last_time). */
@@ -171,7 +171,7 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
 export default LiveCurves;
 
 /** The series a live store keeps: pk for a research measuring it, each category's max and mean. */
-export function liveSeriesKeys(furnace: boolean, categories: readonly { typeName: string }[]): string[] {
+function liveSeriesKeys(furnace: boolean, categories: readonly { typeName: string }[]): string[] {
   const keys: string[] = furnace ? [seriesKey.pk] : [];
   for (const category of categories) keys.push(seriesKey.categoryMax(category.typeName), seriesKey.categoryMean(category.typeName));
   return keys;

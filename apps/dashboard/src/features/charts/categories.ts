@@ -35,7 +35,7 @@ export function chartCategories(markers: readonly CurveMarker[]): ChartCategory[
   }));
 }
 
-/** Series keys of the history endpoint (apps/api history.dto.ts) that the charts use as series ids. */
+/** Series keys of the history endpoint (libs/api-server history.dto.ts) that the charts use as series ids. */
 export const seriesKey = {
   pk: 'pk',
   radiance: 'radiance',

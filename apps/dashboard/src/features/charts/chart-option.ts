@@ -120,7 +120,7 @@ export function chartLayout(spec: Pick<ChartSpec, 'grids' | 'zoom' | 'gridHeight
 }
 
 /** A value axis label without thousands separators (ECharts would write 1,000) and float noise. */
-export const axisNumber = (value: number): string => String(Math.round(value * 1000) / 1000);
+const axisNumber = (value: number): string => String(Math.round(value * 1000) / 1000);
 
 /** The data's range on an axis, as ECharts gives it to a `min`/`max` function. */
 interface AxisExtent {
@@ -128,7 +128,7 @@ interface AxisExtent {
   max: number;
 }
 /** The shortest time span an axis shows (ms). */
-export const MIN_TIME_SPAN_MS = 60_000;
+const MIN_TIME_SPAN_MS = 60_000;
 
 /** Elapsed time of the test as an axis label: hh:mm:ss. */
 export const elapsedLabel = (ms: number): string => formatElapsed(ms / 1000);

@@ -27,7 +27,7 @@ export interface CurveLabels {
   criticalMean: (value: number) => string;
 }
 
-export const CURVE_COLORS = {
+const CURVE_COLORS = {
   pk: '#d9480f',
   iso834: '#868e96',
   radiance: '#7048e8',

@@ -1,6 +1,6 @@
 /*
  * Test data for the chart and history logic (used by *.spec.ts only): frames, markers, and history
- * responses built from frames the way the server builds them (apps/api history.service.ts).
+ * responses built from frames the way the server builds them (libs/api-server history.service.ts).
  */
 import type { HistoryDto, HistorySeriesDto } from '@furnace/api-client';
 import { categoryStats, type DaqPayload } from '@furnace/contracts';

@@ -28,7 +28,7 @@ function Row({ label, children, testId }: { label: string; children: React.React
 }
 
 /** T0 and where it came from. */
-export function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
+function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   const { t } = useTranslation('criteria');
   const source = snapshot?.t0_source;
   return (
@@ -44,7 +44,7 @@ export function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
 }
 
 /** d_e with its tolerance, green inside and red outside. */
-export function DeviationValue({ snapshot, size = 'sm' }: { snapshot: CriteriaSnapshot | null; size?: 'sm' | 'lg' | 'xl' }) {
+function DeviationValue({ snapshot, size = 'sm' }: { snapshot: CriteriaSnapshot | null; size?: 'sm' | 'lg' | 'xl' }) {
   const { t } = useTranslation('criteria');
   const deviation = snapshot?.deviation ?? { d_e: null, tolerance: null, ok: null };
   const color = deviationColor(deviation);
@@ -70,7 +70,7 @@ export function DeviationValue({ snapshot, size = 'sm' }: { snapshot: CriteriaSn
 }
 
 /** One category's current max or mean: the value and its rise, against the limit ("T0 + 180 K = 200.3 °C"). */
-export function RiseLine({
+function RiseLine({
   label,
   value,
   rise,
@@ -132,7 +132,7 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
 /** Each criterion: held so far (completed minutes), or the time it failed; W only where radiation is measured. */
-export function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapshot | null; radiation?: boolean }) {
+function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapshot | null; radiation?: boolean }) {
   const { t } = useTranslation('criteria');
   return (
     <Stack gap={2} data-testid="criteria-held">
@@ -160,7 +160,7 @@ export function CriteriaHeld({ snapshot, radiation = true }: { snapshot: Criteri
 }
 
 /** The forecast of insulation failures under 15 minutes away, with the rate. */
-export function Forecast({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
+function Forecast({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   const { t } = useTranslation('criteria');
   const rows = snapshot?.forecast ?? [];
   if (rows.length === 0) return null;
@@ -183,7 +183,7 @@ export function Forecast({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
 }
 
 /** Suspect and excluded thermocouples, by name. */
-export function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; names: ReadonlyMap<number, string> }) {
+function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; names: ReadonlyMap<number, string> }) {
   const { t } = useTranslation('criteria');
   const name = (id: number) => names.get(id) ?? `#${id}`;
   const suspects = snapshot?.suspects ?? [];

@@ -12,7 +12,7 @@ import { createObservation, deleteObservation, updateObservation } from './crite
 import { ObservationList } from './ObservationList';
 
 /** The one-click observations: integrity first (the first of them ends E), then the test stopped. */
-export const ONE_CLICK_KINDS = ['cotton_pad', 'gap_6mm', 'gap_25mm', 'sustained_flaming', 'test_stopped'] as const satisfies readonly ObservationKind[];
+const ONE_CLICK_KINDS = ['cotton_pad', 'gap_6mm', 'gap_25mm', 'sustained_flaming', 'test_stopped'] as const satisfies readonly ObservationKind[];
 
 /**
  * Staff during the test: one click records an observation at the newest frame's time (the server

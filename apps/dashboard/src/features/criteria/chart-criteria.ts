@@ -18,7 +18,7 @@ import { type Point, secondsToMs } from '../charts/points';
  * observations, failures and exclusions, the pressure band, the radiation limit and the d_e curve.
  */
 
-export const CRITERIA_COLORS = {
+const CRITERIA_COLORS = {
   observation: '#e8590c',
   stopped: '#495057',
   failure: '#c92a2a',
@@ -30,7 +30,7 @@ export const CRITERIA_COLORS = {
 } as const;
 
 /** W: the radiation limit of EN 13501-2 (15 kW/m² at 1 m). */
-export const RADIATION_LIMIT_KW = 15;
+const RADIATION_LIMIT_KW = 15;
 
 export interface LimitLabels {
   max: (text: string) => string;

@@ -52,7 +52,3 @@ export function formatEta(seconds: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
-/** The categories the panel lists: those that count for a criterion. */
-export function criteriaCategories(snapshot: CriteriaSnapshot | null): Category[] {
-  return (snapshot?.categories ?? []).filter((c) => c.role.max || c.role.mean || c.role.frame);
-}

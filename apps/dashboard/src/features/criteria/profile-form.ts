@@ -62,7 +62,7 @@ export function toProfileValues(research: Partial<TestProfile> | object | null |
 }
 
 /** The form's values as the API's profile fields: the insulation class only for a door standard (I2 when unset). */
-export function toTestProfile(values: ProfileValues): TestProfile {
+function toTestProfile(values: ProfileValues): TestProfile {
   const door = isDoorStandard(values.standard);
   return {
     standard: values.standard,

@@ -8,7 +8,7 @@ import { criteriaSnapshotQuery } from './criteria-api';
 import { type CriteriaInputs, LiveCriteria } from './live-criteria';
 
 /** Buckets of the history the live criteria start from (T0, d_e's area and the failures so far). */
-export const LIVE_CRITERIA_POINTS = 1000;
+const LIVE_CRITERIA_POINTS = 1000;
 /** The snapshot shown is taken at most this often (ms): the numbers change with every frame, the eye needs less. */
 const SNAPSHOT_MS = 500;
 /** Frames received before the history arrives, replayed after its last_time. */
@@ -56,30 +56,8 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
     };
   }, [frames]);
 
-  // The history starts at time 0: the T0 of the frames before ignition comes from the server's criteria.
-  const server = useQuery({ ...criteriaSnapshotQuery(auth, researchId), enabled: inputs !== null, staleTime: Infinity, refetchOnWindowFocus: false });
-  const serverDone = server.isSuccess || server.isError;
-  const serverT0 = server.data?.t0_source === 'auto' ? server.data.t0 : null;
-  // Every thermocouple of the research: the engine needs each one's readings, not only the drawn ones.
-  const thermoKey = inputs ? [...new Set(inputs.markers.map((m) => m.thermo_id))].sort((a, b) => a - b).join(',') : '';
-  const params = useMemo(() => ({ points: LIVE_CRITERIA_POINTS, thermoIds: thermoKey === '' ? [] : thermoKey.split(',').map(Number) }), [thermoKey]);
-  const history = useQuery({
-    ...historyQueryOptions(auth, researchId, params),
-    enabled: subscribed && inputs !== null && serverDone,
-    staleTime: Infinity,
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-  });
-
+  const { history, inputs: stableInputs } = useCriteriaSeed(auth, researchId, inputs, subscribed);
   refetch.current = history.refetch;
-
-  // The inputs by content: a refetch returning the same rows rebuilds nothing.
-  const seeded = useMemo(
-    (): CriteriaInputs | null => (inputs && serverDone ? { ...inputs, auto_t0: inputs.t0_override === null ? serverT0 : null } : null),
-    [inputs, serverDone, serverT0],
-  );
-  const key = useMemo(() => (seeded ? JSON.stringify(seeded) : null), [seeded]);
-  const stableInputs = useMemo(() => seeded, [key]);
 
   useEffect(() => {
     if (!stableInputs) return;
@@ -104,4 +82,35 @@ export function useLiveCriteria(auth: ReadAuth, researchId: string, frames: Fram
   }, [history.data, history.dataUpdatedAt, historyError, history.errorUpdatedAt, stableInputs]);
 
   return snapshot;
+}
+
+/**
+ * What the criteria engine of the browser starts from: the inputs seeded with the server's automatic
+ * T0 (the history starts at time 0, the frames before ignition are the server's), stable by content,
+ * and the history of every thermocouple in LIVE_CRITERIA_POINTS buckets, read once `enabled`.
+ */
+export function useCriteriaSeed(auth: ReadAuth, researchId: string, inputs: CriteriaInputs | null, enabled: boolean) {
+  // The history starts at time 0: the T0 of the frames before ignition comes from the server's criteria.
+  const server = useQuery({ ...criteriaSnapshotQuery(auth, researchId), enabled: inputs !== null, staleTime: Infinity, refetchOnWindowFocus: false });
+  const serverDone = server.isSuccess || server.isError;
+  const serverT0 = server.data?.t0_source === 'auto' ? server.data.t0 : null;
+  // Every thermocouple of the research: the engine needs each one's readings, not only the drawn ones.
+  const thermoKey = inputs ? [...new Set(inputs.markers.map((m) => m.thermo_id))].sort((a, b) => a - b).join(',') : '';
+  const params = useMemo(() => ({ points: LIVE_CRITERIA_POINTS, thermoIds: thermoKey === '' ? [] : thermoKey.split(',').map(Number) }), [thermoKey]);
+  const history = useQuery({
+    ...historyQueryOptions(auth, researchId, params),
+    enabled: enabled && inputs !== null && serverDone,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+  // The inputs by content: a refetch returning the same rows rebuilds nothing.
+  const seeded = useMemo(
+    (): CriteriaInputs | null => (inputs && serverDone ? { ...inputs, auto_t0: inputs.t0_override === null ? serverT0 : null } : null),
+    [inputs, serverDone, serverT0],
+  );
+  const key = useMemo(() => (seeded ? JSON.stringify(seeded) : null), [seeded]);
+  const stableInputs = useMemo(() => seeded, [key]);
+  return { history, inputs: stableInputs };
 }

@@ -21,9 +21,11 @@ import { type CriteriaSnapshot, heatingCurve, type HeatingCurveId } from '@furna
 import { deviationPoints, deviationSeries } from '../criteria/chart-criteria';
 import { useCriteriaChart } from '../criteria/use-criteria-chart';
 import { mergeRange, zoomRange, type TimeRange } from './zoom';
+import type { FrameSource } from '@furnace/contracts';
+import { useChartCursor, withCursorSeries } from '../replay/chart-cursor';
 
 /** Buckets of a zoomed range: ≤ 1 600 chart points, the rest of the 2 000 for the test around it. */
-export const DETAIL_POINTS = 800;
+const DETAIL_POINTS = 800;
 const ZOOM_DEBOUNCE_MS = 300;
 const NO_POINTS: readonly Point[] = [];
 
@@ -39,7 +41,7 @@ function zoomPercents(params: unknown): { start: number; end: number } | null {
   return typeof source.start === 'number' && typeof source.end === 'number' ? { start: source.start, end: source.end } : null;
 }
 
-export interface HistoryChartProps {
+interface HistoryChartProps {
   researchId: string;
   startAt: string;
   flags: { furnace: boolean; radiance: boolean; pressure: boolean };
@@ -54,6 +56,8 @@ export interface HistoryChartProps {
   observations: readonly ObservationDto[];
   exclusions: readonly ThermoExclusionDto[];
   names: ReadonlyMap<number, string>;
+  /** The replayed moment (its newest frame): a vertical line at its time on every grid. */
+  cursor?: FrameSource;
 }
 
 /**
@@ -61,7 +65,7 @@ export interface HistoryChartProps {
  * (wheel, pinch, slider) reads its range again from the server with from/to, so that detail
  * appears, and draws it inside the test around it.
  */
-export function HistoryChart({ researchId, startAt, flags, overview, categories: plainCategories, thermocouples, hidden, profile, criteria, observations, exclusions, names }: HistoryChartProps) {
+function HistoryChart({ researchId, startAt, flags, overview, categories: plainCategories, thermocouples, hidden, profile, criteria, observations, exclusions, names, cursor }: HistoryChartProps) {
   const { t } = useTranslation('history');
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const start = Date.parse(startAt);
@@ -100,7 +104,7 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories:
       }),
     [furnaceDrawn, flags.radiance, flags.pressure, byKey, categories, thermocouples, labels, narrow, fullOverlay],
   );
-  const option = useMemo(() => (spec ? buildChartOption(spec, texts) : null), [spec, texts]);
+  const option = useMemo(() => (spec ? withCursorSeries(buildChartOption(spec, texts)) : null), [spec, texts]);
 
   // The whole test, per series id.
   const overviewPoints = useMemo(() => {
@@ -185,9 +189,13 @@ export function HistoryChart({ researchId, startAt, flags, overview, categories:
     if (wrapper.current) wrapper.current.dataset.maxPoints = String(Math.max(0, ...[...shown.values()].map((p) => p.length)));
   }, [shown, option]);
   useEffect(() => push(), [push]);
+  const drawCursor = useChartCursor(instance, option, cursor);
   useEffect(() => {
-    onReady.current = push;
-  }, [onReady, push]);
+    onReady.current = () => {
+      push();
+      drawCursor();
+    };
+  }, [onReady, push, drawCursor]);
   const resetZoom = () => instance.current?.dispatchAction({ type: 'dataZoom', start: 0, end: 100 });
 
   if (!spec || !option) return null;

@@ -13,13 +13,16 @@ import { formatDateTime } from '../../lib/dates';
 import { errorMessage } from '../../lib/notify';
 import { chartCategories } from '../charts/categories';
 import type { ChartThermocouple } from '../charts/curve-specs';
-import { CsvDownloadMenu } from './CsvDownloadMenu';
+import { DownloadMenu } from './DownloadMenu';
 import { exceedanceRows, refineExceedance, refinementRanges } from './exceedance';
 import { ExceedanceTable } from './ExceedanceTable';
 import { historyQueryOptions, researchMarkersQueryOptions, STAFF } from './history-api';
+import { ReportButton } from './ReportButton';
 import { ThermoToggles } from './ThermoToggles';
 import { criteriaSnapshotQuery, exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
 import { CriteriaSummary } from '../criteria/CriteriaSummary';
+import { ReplayPanel } from '../replay/ReplayPanel';
+import { useReplayPlayer } from '../replay/use-replay';
 
 // ECharts comes in a chunk of its own (shared with the live curves): the header and the exceedances show without waiting for it.
 const HistoryChart = lazy(() => import('./HistoryChart'));
@@ -27,7 +30,7 @@ const HistoryChart = lazy(() => import('./HistoryChart'));
 const NONE: readonly never[] = [];
 
 /** Buckets of the whole test: ≤ 2 000 chart points per series. */
-export const OVERVIEW_POINTS = 1000;
+const OVERVIEW_POINTS = 1000;
 /** The endpoint's most points: a bucket read again at this resolution is raw frames in practice. */
 const FULL_RESOLUTION_POINTS = 10_000;
 
@@ -36,7 +39,7 @@ function isMissing(error: unknown): boolean {
 }
 
 /** The thermocouples that have readings (the history's thermo_ids), named and coloured by their markers (or '#id' without one). */
-export function historyThermocouples(overview: HistoryDto, markers: readonly ThermoMarkerDto[]): ChartThermocouple[] {
+function historyThermocouples(overview: HistoryDto, markers: readonly ThermoMarkerDto[]): ChartThermocouple[] {
   const byId = new Map<number, ThermoMarkerDto>();
   for (const marker of markers) if (!byId.has(marker.thermo_id)) byId.set(marker.thermo_id, marker);
   return overview.thermo_ids.map((thermoId) => {
@@ -59,6 +62,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const observations = useQuery(observationsQuery(STAFF, researchId));
   const exclusions = useQuery(exclusionsQuery(STAFF, researchId));
   const names = useMemo(() => new Map((markers.data ?? []).map((m) => [m.thermo_id, m.name])), [markers.data]);
+  const replay = useReplayPlayer(researchId, overview.data?.last_time);
 
   const categories = useMemo(() => chartCategories(markers.data ?? []), [markers.data]);
   const thermocouples = useMemo(() => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []), [overview.data, markers.data]);
@@ -119,7 +123,8 @@ export function HistoryPage({ researchId }: { researchId: string }) {
             <ButtonLink to="/research/$researchId/edit" params={{ researchId }} variant="light" color="gray" leftSection={<IconPencil size={16} aria-hidden />}>
               {tc('common.edit')}
             </ButtonLink>
-            <CsvDownloadMenu researchId={researchId} />
+            <ReportButton researchId={researchId} />
+            <DownloadMenu researchId={researchId} />
           </>
         }
       />
@@ -146,6 +151,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
               <ExceedanceTable rows={refined} startAt={ignitionAt} />
             </Section>
           ) : null}
+          {replay ? <ReplayPanel researchId={researchId} player={replay} /> : null}
           <Grid gap="lg">
             <Grid.Col span={{ base: 12, lg: thermocouples.length > 0 ? 9 : 12 }}>
               <Paper withBorder radius="lg" p={{ base: 'xs', sm: 'md' }}>
@@ -163,6 +169,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
                     categories={categories}
                     thermocouples={thermocouples}
                     hidden={hidden}
+                    cursor={replay?.frames}
                   />
                 </Suspense>
               </Paper>

@@ -2,7 +2,7 @@ import type { HistoryDto } from '@furnace/api-client';
 import type { ChartCategory } from '../charts/categories';
 import { seriesKey } from '../charts/categories';
 
-export type CriterionKind = 'max' | 'mean';
+type CriterionKind = 'max' | 'mean';
 
 /** Where a series first went above a critical value, found in a history response. */
 export interface Exceedance {

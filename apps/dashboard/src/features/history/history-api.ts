@@ -1,4 +1,4 @@
-import { historyCsv, historyRead, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
+import { historyCsv, historyRead, historyXlsx, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
@@ -60,7 +60,7 @@ export const researchMarkersQueryOptions = (auth: ReadAuth, researchId: string) 
     meta: queryMetaFor(auth),
   });
 
-export type CsvDecimal = 'comma' | 'point';
+type CsvDecimal = 'comma' | 'point';
 
 /**
  * The file name of a Content-Disposition header: filename* (RFC 5987, UTF-8) first, then filename;
@@ -103,17 +103,29 @@ export function saveBlob(blob: Blob, filename: string): void {
 }
 
 /**
- * Downloads GET /research/{id}/history.csv with the staff token (a plain link could not send the
- * Authorization header) and saves it under the server's file name.
+ * A file of the history: the CSV (decimal comma or point, with the metadata block or not), the XLSX
+ * workbook, or the test report as a PDF (docs/behaviour.md §11) in Polish or English.
  */
-export async function downloadHistoryCsv(researchId: string, decimal: CsvDecimal): Promise<string> {
-  const result = await historyCsv({ path: { id: researchId }, query: { decimal }, parseAs: 'blob' });
+export type HistoryExport = { format: 'csv'; decimal: CsvDecimal; meta: boolean } | { format: 'xlsx' } | { format: 'pdf'; lang: 'pl' | 'en' };
+
+/**
+ * Downloads GET /research/{id}/history.csv, history.xlsx or report.pdf with the staff token (a plain
+ * link could not send the Authorization header) and saves it under the server's file name.
+ */
+export async function downloadHistory(researchId: string, file: HistoryExport): Promise<string> {
+  const path = { id: researchId };
+  const result =
+    file.format === 'csv'
+      ? await historyCsv({ path, query: { decimal: file.decimal, meta: file.meta ? '1' : '0' }, parseAs: 'blob' })
+      : file.format === 'xlsx'
+        ? await historyXlsx({ path, parseAs: 'blob' })
+        : await reportReport({ path, query: { lang: file.lang }, parseAs: 'blob' });
   // Typed as the document's `string`; parseAs 'blob' makes it a Blob (the bytes, BOM included).
   const data: unknown = result.data;
   if (result.error !== undefined || !result.response?.ok || !(data instanceof Blob)) {
     throw new ApiError(result.response?.status ?? 0, result.error);
   }
-  const filename = filenameFromDisposition(result.response.headers.get('Content-Disposition'), `research-${researchId.slice(0, 8)}.csv`);
+  const filename = filenameFromDisposition(result.response.headers.get('Content-Disposition'), `research-${researchId.slice(0, 8)}.${file.format}`);
   saveBlob(data, filename);
   return filename;
 }

@@ -6,7 +6,7 @@ export type CameraEmbed = { readonly kind: 'iframe' | 'hls'; readonly src: strin
 
 const HLS_MIME = 'application/vnd.apple.mpegurl';
 /** The camera iframe's sandbox: scripts and its own origin (players need both), presentation (casting). */
-export const CAMERA_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';
+const CAMERA_SANDBOX = 'allow-scripts allow-same-origin allow-presentation';
 
 /** Plays an HLS playlist in `video`: natively where the browser can (Safari), else with hls.js (loaded only now). */
 function attachHls(video: HTMLVideoElement, src: string): () => void {

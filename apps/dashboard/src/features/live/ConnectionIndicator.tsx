@@ -5,7 +5,7 @@ import type { ConnectionStatus } from './live-socket';
 /** Spec §2: red = 0 disconnected, yellow = 1 connected without data, green = 2 receiving data. */
 const STATUS_KEYS = { 0: 'connection.disconnected', 1: 'connection.connected', 2: 'connection.receiving' } as const;
 
-export const STATUS_COLORS: Record<ConnectionStatus, string> = { 0: '#e53935', 1: '#fdd835', 2: '#43a047' };
+const STATUS_COLORS: Record<ConnectionStatus, string> = { 0: '#e53935', 1: '#fdd835', 2: '#43a047' };
 
 export function ConnectionIndicator({ status, size = 'sm' }: { status: ConnectionStatus; size?: 'sm' | 'lg' }) {
   const { t } = useTranslation('live');

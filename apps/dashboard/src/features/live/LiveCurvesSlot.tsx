@@ -2,12 +2,12 @@ import { Box, Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
 import type { CriteriaSnapshot } from '@furnace/contracts';
-import type { Research, ThermoCoord } from '../../api/research-types';
+import type { Research, Marker } from '../../api/research-types';
 import type { FrameSource } from './frame-source';
 
 export interface LiveCurvesProps {
   research: Research;
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   frames: FrameSource;
   observations?: readonly ObservationDto[];
   exclusions?: readonly ThermoExclusionDto[];

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
-import type { Research, ResearchUrl, ThermoConfig, ThermoCoord } from '../../api/research-types';
+import type { Research, ResearchUrl, ThermoConfig, Marker } from '../../api/research-types';
 import { liveKeys } from './live-keys';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
 import type { ReadAuth } from './read-auth';
@@ -14,7 +14,7 @@ export interface LiveData {
   research: Research;
   urls: readonly ResearchUrl[];
   configs: readonly ThermoConfig[];
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   /** The links, configs and markers have loaded (or failed): the layout has its final size. */
   ready: boolean;
 }

@@ -11,7 +11,7 @@ import { MainDisplay } from './MainDisplay';
 import { useReadAuth } from './read-auth';
 import { SidePanel } from './SidePanel';
 import { useLiveStream } from './use-live-stream';
-import { useLiveViewState } from './use-live-view-state';
+import { useLiveViewState, viewControls } from './use-live-view-state';
 
 // Staff-only controls (observations, exclusions): a chunk a client's live view never loads.
 const StaffTools = lazy(() => import('../criteria/StaffTools'));
@@ -56,18 +56,11 @@ export function LiveScreen({
         </section>
         <aside aria-label={t('view.sidePanel')}>
           <SidePanel
+            {...viewControls(view)}
             research={research}
-            items={view.items}
-            current={view.current}
-            onStep={view.step}
-            thermoMode={view.thermoMode}
-            onThermoMode={() => view.setThermoMode((on) => !on)}
             frames={stream.frames}
             status={stream.status}
-            categories={view.categories}
             markers={data.markers}
-            hidden={view.hidden}
-            onToggleCategory={view.toggle}
             criteria={criteria}
             names={names}
           />

@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import Konva from 'konva/lib/Core';
 import { renderUi } from '../../test/render';
 import { PublicLiveView } from './PublicLiveView';
-import { stubCanvasContext } from './testing/canvas-stub';
+import { stubCanvasForFile } from './testing/canvas-stub';
 import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
 import { FakeSocket } from './testing/fake-socket';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
@@ -131,14 +131,8 @@ function serve({
 const canvasTexts = () =>
   ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => ({ text: l.text, visible: l.visible }));
 
-let restoreCanvas: () => void;
+stubCanvasForFile();
 const realWebSocket = globalThis.WebSocket;
-beforeAll(() => {
-  restoreCanvas = stubCanvasContext();
-  URL.createObjectURL = () => 'blob:photo';
-  URL.revokeObjectURL = () => undefined;
-});
-afterAll(() => restoreCanvas());
 beforeEach(() => {
   jest.clearAllMocks();
   FakeSocket.all = [];

@@ -1,7 +1,7 @@
 import { Center, Skeleton, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ThermoConfig, ThermoCoord } from '../../api/research-types';
+import type { ThermoConfig, Marker } from '../../api/research-types';
 import { CameraView } from './CameraView';
 import type { FrameSource } from './frame-source';
 import { liveImageQuery } from './live-queries';
@@ -10,12 +10,12 @@ import type { LabelMode } from './thermo-canvas';
 import { ThermoCanvas } from './ThermoCanvas';
 import type { LiveViewState } from './use-live-view-state';
 
-const NO_MARKERS: readonly ThermoCoord[] = [];
+const NO_MARKERS: readonly Marker[] = [];
 
 function PhotoView(props: {
   researchId: string;
   config: ThermoConfig;
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   frames: FrameSource;
   mode: LabelMode;
   hidden: ReadonlySet<string>;

@@ -10,7 +10,7 @@ import {
 } from '@furnace/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Research, ThermoCoord } from '../../api/research-types';
+import type { Research, Marker } from '../../api/research-types';
 import { Logo } from '../../components/Logo';
 import { CategoryRises, CriteriaPanel } from '../criteria/CriteriaPanel';
 import { isLanguage } from '../../i18n';
@@ -23,7 +23,7 @@ import type { ConnectionStatus } from './live-socket';
 import { useFrameValue } from './use-frame';
 
 /** The measurement rows of docs/behaviour.md §2, each shown only when the research has its flag. */
-export const MEASUREMENTS = [
+const MEASUREMENTS = [
   { field: 'radiance', flag: 'is_radiance', label: 'view.radiance', unit: 'units.radiance' },
   { field: 'pressure', flag: 'is_pressure', label: 'view.pressure', unit: 'units.pressure' },
   { field: 'pk', flag: 'is_furnance', label: 'view.furnace', unit: 'units.temperature' },
@@ -112,7 +112,7 @@ interface FormattedStats {
  * The statistics of every category for the newest frame, formatted. Derived as one string so that
  * the category list re-renders only when a shown number changes.
  */
-export function useCategoryStats(frames: FrameSource, markers: readonly ThermoCoord[]): Map<string, FormattedStats> {
+function useCategoryStats(frames: FrameSource, markers: readonly Marker[]): Map<string, FormattedStats> {
   const key = useFrameValue(frames, (frame) =>
     JSON.stringify(
       categoryStats(markers, frame?.thermocouples_out).map((s) => [
@@ -145,7 +145,7 @@ export function CategoryToggles({
   criteria = null,
 }: {
   categories: readonly Category[];
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   frames: FrameSource;
   hidden: ReadonlySet<string>;
   onToggle: (name: string) => void;
@@ -225,15 +225,18 @@ export interface SidePanelProps {
   thermoMode: boolean;
   onThermoMode: () => void;
   frames: FrameSource;
-  status: ConnectionStatus;
+  /** The live connection's state; absent: no indicator (a replay of stored frames). */
+  status?: ConnectionStatus;
   categories: readonly Category[];
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   hidden: ReadonlySet<string>;
   onToggleCategory: (name: string) => void;
   /** The criteria computed over the test so far (null until the history has been read). */
   criteria?: CriteriaSnapshot | null;
   /** Thermocouple names by thermo_id (suspect and excluded ones are named). */
   names?: ReadonlyMap<number, string>;
+  /** The language select and the logo at the foot (default): the panel is a screen's own. */
+  footer?: boolean;
 }
 
 const NO_NAMES: ReadonlyMap<number, string> = new Map();
@@ -260,7 +263,7 @@ export function SidePanel(props: SidePanelProps) {
             <Text id="live-thermocouples" fw={700} size="sm" tt="none">
               {t('view.thermocouples')}
             </Text>
-            <ConnectionIndicator status={props.status} />
+            {props.status === undefined ? null : <ConnectionIndicator status={props.status} />}
           </Group>
           <CategoryToggles
             categories={props.categories}
@@ -271,11 +274,15 @@ export function SidePanel(props: SidePanelProps) {
             criteria={props.criteria ?? null}
           />
         </Stack>
-        <Divider />
-        <LanguageSelect />
-        <Group justify="center" pt="xs">
-          <Logo />
-        </Group>
+        {props.footer === false ? null : (
+          <>
+            <Divider />
+            <LanguageSelect />
+            <Group justify="center" pt="xs">
+              <Logo />
+            </Group>
+          </>
+        )}
       </Stack>
     </Paper>
   );

@@ -1,7 +1,7 @@
 import { Box, Loader, Overlay } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ThermoConfig, ThermoCoord } from '../../api/research-types';
+import type { ThermoConfig, Marker } from '../../api/research-types';
 import type { FrameSource } from './frame-source';
 import {
   applyFrame,
@@ -17,7 +17,7 @@ import {
 export interface ThermoCanvasProps {
   config: ThermoConfig;
   /** The markers of this config. */
-  markers: readonly ThermoCoord[];
+  markers: readonly Marker[];
   /** The photo; the markers are drawn without it until it arrives. */
   image: Blob | undefined;
   frames: FrameSource;

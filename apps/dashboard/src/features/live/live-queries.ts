@@ -59,7 +59,7 @@ export const liveImageQuery = (auth: ReadAuth, researchId: string, configId: str
   });
 
 /** Viewer tokens last 12 h: exchange the code again a little before that. */
-export const VIEWER_TOKEN_REFRESH_MS = 11 * 3600_000;
+const VIEWER_TOKEN_REFRESH_MS = 11 * 3600_000;
 
 /**
  * The invitation code exchanged for a viewer token (404: no such research; 403: the code is not one

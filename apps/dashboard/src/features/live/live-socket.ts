@@ -8,9 +8,9 @@ import {
 } from '@furnace/contracts';
 
 /** The close code a stopping server sends its viewers (RFC 6455 "Service Restart"). */
-export const SERVICE_RESTART_CLOSE_CODE = 1012;
+const SERVICE_RESTART_CLOSE_CODE = 1012;
 /** Reconnect delay after a 1012 close: at once, spread over this many ms. */
-export const RESTART_RECONNECT_MS = 250;
+const RESTART_RECONNECT_MS = 250;
 
 /** Connection status of docs/behaviour.md §4: 0 disconnected, 1 connected without data, 2 receiving data. */
 export type ConnectionStatus = 0 | 1 | 2;

@@ -1,7 +1,7 @@
 import { stubCanvasContext } from './testing/canvas-stub';
+import type { Marker } from '../../api/research-types';
 import {
   applyFrame,
-  type CanvasMarker,
   createThermoScene,
   destroyScene,
   drawLabelBoxes,
@@ -22,11 +22,13 @@ beforeAll(() => {
 });
 afterAll(() => restore());
 
-function marker(thermo_id: number, type_name: string, overrides: Partial<CanvasMarker> = {}): CanvasMarker {
+function marker(thermo_id: number, type_name: string, overrides: Partial<Marker> = {}): Marker {
   return {
+    id: `m${thermo_id}`,
+    config_id: 'c1',
     thermo_id,
     name: `T${thermo_id}`,
-    type_name,
+    type_name: type_name as Marker['type_name'],
     color_hex: '#E53935',
     item_x: 10 * thermo_id,
     item_y: 20,
@@ -53,7 +55,7 @@ const label = (s: ThermoScene, id: number) => {
 
 describe('labelContent', () => {
   it("shows the name, or in 'tryb termopar' the reading with one decimal, '---' without one", () => {
-    const m = { name: 'T7', type_name: 'Tmax' };
+    const m = marker(7, 'Tmax');
     expect(labelContent(m, 21.44, 'name')).toEqual({ text: 'T7', fill: LABEL_FILL });
     expect(labelContent(m, 21.44, 'temperature')).toEqual({ text: '21.4', fill: LABEL_FILL });
     expect(labelContent(m, null, 'temperature')).toEqual({ text: '---', fill: LABEL_FILL });

@@ -6,6 +6,7 @@ import { Image as KonvaImage } from 'konva/lib/shapes/Image';
 import { Rect } from 'konva/lib/shapes/Rect';
 import { Shape } from 'konva/lib/Shape';
 import type { Stage } from 'konva/lib/Stage';
+import type { Marker } from '../../api/research-types';
 
 /*
  * The live view's canvas (Excalidraw's split of static and interactive canvases): the photo and the
@@ -26,21 +27,6 @@ import type { Stage } from 'konva/lib/Stage';
 // schedule a redraw from every attribute set.
 Konva.autoDrawEnabled = false;
 
-/** What a label needs of a marker (a ThermoMarkerDto from the API). */
-export interface CanvasMarker {
-  readonly thermo_id: number;
-  readonly name: string;
-  readonly type_name: string;
-  readonly color_hex: string;
-  readonly item_x: number;
-  readonly item_y: number;
-  readonly item_size: number;
-  readonly label_x: number;
-  readonly label_y: number;
-  readonly label_width: number;
-  readonly label_height: number;
-}
-
 /** 'name': labels show the thermocouple's name; 'temperature' ('tryb termopar'): its live reading. */
 export type LabelMode = 'name' | 'temperature';
 
@@ -56,7 +42,7 @@ export interface LabelContent {
 }
 
 /** The text and fill of one label for a reading (null: no data → '---'). */
-export function labelContent(marker: Pick<CanvasMarker, 'name' | 'type_name'>, value: number | null, mode: LabelMode): LabelContent {
+export function labelContent(marker: Pick<Marker, 'name' | 'type_name'>, value: number | null, mode: LabelMode): LabelContent {
   return {
     text: mode === 'temperature' ? formatValue(value) : marker.name,
     fill: exceedsCritical(marker.type_name, value) ? LABEL_FILL_CRITICAL : LABEL_FILL,
@@ -65,7 +51,7 @@ export function labelContent(marker: Pick<CanvasMarker, 'name' | 'type_name'>, v
 
 /** One label box on the canvas: what it shows now. */
 export interface Label {
-  readonly marker: CanvasMarker;
+  readonly marker: Marker;
   readonly fontSize: number;
   text: string;
   fill: string;
@@ -98,7 +84,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** Bold digits are ~0.62 em wide: the size at which a reading such as '1023.4' fits its box. */
-export function labelFontSize(marker: Pick<CanvasMarker, 'label_width' | 'label_height'>): number {
+export function labelFontSize(marker: Pick<Marker, 'label_width' | 'label_height'>): number {
   const byHeight = Math.round(marker.label_height * 0.62);
   const byWidth = Math.floor((marker.label_width - 4) / (6 * 0.62));
   return Math.max(6, Math.min(byHeight, byWidth));
@@ -165,7 +151,7 @@ export function drawLabels(ctx: CanvasRenderingContext2D, labels: readonly Label
  */
 export function createThermoScene(options: {
   container: HTMLDivElement;
-  markers: readonly CanvasMarker[];
+  markers: readonly Marker[];
   imageWidth: number;
   imageHeight: number;
   width: number;

@@ -17,7 +17,7 @@ export interface LiveStream {
 }
 
 /** What an UPDATE notice makes stale (docs/behaviour.md §7). */
-export function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
+function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
   switch (kind) {
     case 'RESEARCH':
       // The profile, T0 and the thermocouple exclusions.

@@ -1,12 +1,12 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { ThermoCoord } from '../../api/research-types';
+import type { Marker } from '../../api/research-types';
 import { categoriesOf, toggleCategory } from './categories';
 import { cycleKey, displayItems, selectedIndex } from './display-items';
 import type { LiveData } from './LiveGate';
 
 /** Markers grouped by their config (one photo each). */
-export function groupByConfig(markers: readonly ThermoCoord[]): Map<string, ThermoCoord[]> {
-  const map = new Map<string, ThermoCoord[]>();
+function groupByConfig(markers: readonly Marker[]): Map<string, Marker[]> {
+  const map = new Map<string, Marker[]>();
   for (const marker of markers) {
     const list = map.get(marker.config_id);
     if (list) list.push(marker);
@@ -15,9 +15,9 @@ export function groupByConfig(markers: readonly ThermoCoord[]): Map<string, Ther
   return map;
 }
 
-/** What the live view and the monitor keep about the displayed view. */
-export function useLiveViewState(data: LiveData) {
-  const [thermoMode, setThermoMode] = useState(false);
+/** What the live view, the monitor and the replay keep about the displayed view. */
+export function useLiveViewState(data: Pick<LiveData, 'configs' | 'urls' | 'markers'>, initialThermoMode = false) {
+  const [thermoMode, setThermoMode] = useState(initialThermoMode);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const items = useMemo(() => displayItems(data.configs, data.urls), [data.configs, data.urls]);
@@ -41,3 +41,17 @@ export function useLiveViewState(data: LiveData) {
 }
 
 export type LiveViewState = ReturnType<typeof useLiveViewState>;
+
+/** The side panel's view controls (photo cycler, thermocouple mode, category toggles) wired to the view state. */
+export function viewControls(view: LiveViewState) {
+  return {
+    items: view.items,
+    current: view.current,
+    onStep: view.step,
+    thermoMode: view.thermoMode,
+    onThermoMode: () => view.setThermoMode((on) => !on),
+    categories: view.categories,
+    hidden: view.hidden,
+    onToggleCategory: view.toggle,
+  };
+}

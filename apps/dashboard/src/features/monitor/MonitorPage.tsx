@@ -7,7 +7,7 @@ import { useLiveCriteria } from '../criteria/use-live-criteria';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ThermoCoord } from '../../api/research-types';
+import type { Marker } from '../../api/research-types';
 import { ButtonLink } from '../../components/ButtonLink';
 import { Logo } from '../../components/Logo';
 import { overallStats } from '../live/categories';
@@ -52,7 +52,7 @@ function Tile({ label, children, unit, testId, color, extra }: { label: string; 
   );
 }
 
-function ThermoSummary({ frames, markers, which }: { frames: FrameSource; markers: readonly ThermoCoord[]; which: 'max' | 'mean' }) {
+function ThermoSummary({ frames, markers, which }: { frames: FrameSource; markers: readonly Marker[]; which: 'max' | 'mean' }) {
   return <>{useFrameValue(frames, (frame) => formatValue(overallStats(markers, frame?.thermocouples_out)[which]))}</>;
 }
 

@@ -13,7 +13,7 @@ import { ResearchBasicFields } from './ResearchBasicFields';
 import { ThermoFilesFields } from './ThermoFilesFields';
 import { toProfileValues } from '../criteria/profile-form';
 
-export function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
+function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
   return {
     name: '',
     ...defaultResearchTimes(now),

@@ -35,7 +35,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { toUserCreate, toUserUpdate, UserForm, type UserFormValues } from './UserForm';
 
-export function pageCount(count: number, pageSize = USERS_PAGE_SIZE): number {
+function pageCount(count: number, pageSize = USERS_PAGE_SIZE): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 

@@ -29,3 +29,17 @@ export function stubCanvasContext(): () => void {
     HTMLCanvasElement.prototype.getContext = original;
   };
 }
+
+/**
+ * For a test file that draws the live canvas with a photo: the canvas stub and object URLs for the
+ * photo's blob, for every test of the file.
+ */
+export function stubCanvasForFile(): void {
+  let restore: () => void = () => undefined;
+  beforeAll(() => {
+    restore = stubCanvasContext();
+    URL.createObjectURL = () => 'blob:photo';
+    URL.revokeObjectURL = () => undefined;
+  });
+  afterAll(() => restore());
+}

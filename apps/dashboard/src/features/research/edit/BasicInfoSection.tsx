@@ -16,7 +16,7 @@ import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
 import { toProfileValues, toProfileBody } from '../../criteria/profile-form';
 
-export function toBasicValues(research: Research): ResearchBasicValues {
+function toBasicValues(research: Research): ResearchBasicValues {
   return {
     name: research.name,
     start_at: isoToDatetimeLocal(research.start_at),
@@ -28,7 +28,7 @@ export function toBasicValues(research: Research): ResearchBasicValues {
   };
 }
 
-export function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
+function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
   return {
     name: values.name.trim(),
     start_at: datetimeLocalToIso(values.start_at) ?? values.start_at,

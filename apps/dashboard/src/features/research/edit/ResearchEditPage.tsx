@@ -15,7 +15,7 @@ import { T0Section } from '../../criteria/T0Section';
 import { ButtonLink } from '../../../components/ButtonLink';
 
 /** Whether a failed research query means "there is no such research" (unknown or malformed id). */
-export function isMissingResearch(error: unknown): boolean {
+function isMissingResearch(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 422 || error.status === 400);
 }
 

@@ -1,20 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
-import { IconFileText, IconPhoto, IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Button, Card, FileButton, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { IconDownload, IconFileText, IconPencil, IconPhoto, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { researchKeys } from '../../../api/keys';
-import { deleteThermoConfig, thermoConfigsQueryOptions, uploadThermoConfig } from '../../../api/research';
+import { deleteThermoConfig, thermoConfigFile, thermoConfigsQueryOptions, uploadThermoConfig } from '../../../api/research';
 import type { ThermoConfig } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
 import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { thermoPairSchema, type ThermoPairValues } from '../../../lib/validation';
+import { saveBlob } from '../../history/history-api';
+import type { EditorTarget } from '../editor/ThermoEditorModal';
 import { ThermoFilesFields } from '../ThermoFilesFields';
 import { ThermoThumbnail } from './ThermoThumbnail';
+
+// The editor (react-konva) loads when it is first opened: the edit page does not wait for it.
+const ThermoEditorModal = lazy(() => import('../editor/ThermoEditorModal').then((m) => ({ default: m.ThermoEditorModal })));
 
 /** Thermocouple configs: each photo with its markers, its file names and delete; an add form with progress. */
 export function ThermoSection({ researchId }: { researchId: string }) {
@@ -22,6 +27,12 @@ export function ThermoSection({ researchId }: { researchId: string }) {
   const queryClient = useQueryClient();
   const { data: configs, isPending } = useQuery(thermoConfigsQueryOptions(researchId));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: researchKeys.thermo(researchId) });
+  const [editing, setEditing] = useState<EditorTarget | null>(null);
+
+  const download = useMutation({
+    mutationFn: async (config: ThermoConfig) => saveBlob(await thermoConfigFile(config.id), config.config_filename),
+    onError: (error) => notifyError(error, t('downloadError', { ns: 'editor' })),
+  });
 
   const remove = useMutation({
     mutationFn: (config: ThermoConfig) => deleteThermoConfig(config.id),
@@ -57,23 +68,74 @@ export function ThermoSection({ researchId }: { researchId: string }) {
                   <FileName icon={<IconPhoto size={14} aria-hidden />} label={t('research.imageFile')} name={config.image_filename} />
                   <FileName icon={<IconFileText size={14} aria-hidden />} label={t('research.configFile')} name={config.config_filename} />
                 </Stack>
-                <Tooltip label={t('research.configDeleteTitle')}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`${t('research.configDeleteTitle')}: ${config.image_filename}`}
-                    onClick={() => askDelete(config)}
-                  >
-                    <IconTrash size={18} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label={t('open', { ns: 'editor' })}>
+                    <ActionIcon variant="subtle" aria-label={t('openFor', { ns: 'editor', name: config.image_filename })} onClick={() => setEditing({ kind: 'config', config })}>
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={t('download', { ns: 'editor' })}>
+                    <ActionIcon variant="subtle" aria-label={t('downloadOf', { ns: 'editor', name: config.config_filename })} onClick={() => download.mutate(config)}>
+                      <IconDownload size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={t('research.configDeleteTitle')}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`${t('research.configDeleteTitle')}: ${config.image_filename}`}
+                      onClick={() => askDelete(config)}
+                    >
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
               </Group>
             </Stack>
           </Card>
         ))}
       </SimpleGrid>
       <AddThermoForm researchId={researchId} onAdded={invalidate} />
+      <CreateInEditor onPhoto={(file) => setEditing({ kind: 'photo', file })} />
+      {editing ? (
+        <Suspense fallback={<Skeleton height={120} />}>
+          <ThermoEditorModal researchId={researchId} target={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
     </Section>
+  );
+}
+
+/** A photo alone, then the markers placed in the editor instead of a written config file. */
+function CreateInEditor({ onPhoto }: { onPhoto: (file: File) => void }) {
+  const { t } = useTranslation('editor');
+  const [wrongType, setWrongType] = useState(false);
+  return (
+    <Group gap="sm" wrap="wrap">
+      <Text size="sm" c="dimmed">
+        {t('createHint')}
+      </Text>
+      <FileButton
+        accept="image/png,image/jpeg"
+        onChange={(file) => {
+          if (!file) return;
+          const ok = file.type === 'image/png' || file.type === 'image/jpeg';
+          setWrongType(!ok);
+          if (ok) onPhoto(file);
+        }}
+      >
+        {(props) => (
+          <Button {...props} variant="light" leftSection={<IconPencil size={16} aria-hidden />}>
+            {t('create')}
+          </Button>
+        )}
+      </FileButton>
+      {wrongType ? (
+        <Text size="sm" c="red" role="alert">
+          {t('photoType')}
+        </Text>
+      ) : null}
+    </Group>
   );
 }
 

@@ -1,0 +1,36 @@
+import { Button, Menu } from '@mantine/core';
+import { IconChevronDown, IconDownload } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../lib/notify';
+import { downloadHistory, type HistoryExport } from './history-api';
+
+/**
+ * 'Pobierz dane': the readings as CSV (for Excel with Polish settings by default, with a decimal point,
+ * or with the metadata block above) or as an XLSX workbook with the criteria and thermocouple sheets.
+ */
+export function DownloadMenu({ researchId }: { researchId: string }) {
+  const { t } = useTranslation('history');
+  const download = useMutation({
+    mutationFn: (file: HistoryExport) => downloadHistory(researchId, file),
+    onError: (error) => notifyError(error, t('download.error')),
+  });
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button leftSection={<IconDownload size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={download.isPending}>
+          {t('download.button')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('download.csv')}</Menu.Label>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: false })}>{t('download.comma')}</Menu.Item>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'point', meta: false })}>{t('download.point')}</Menu.Item>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: true })}>{t('download.meta')}</Menu.Item>
+        <Menu.Divider />
+        <Menu.Label>{t('download.xlsxLabel')}</Menu.Label>
+        <Menu.Item onClick={() => download.mutate({ format: 'xlsx' })}>{t('download.xlsx')}</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,58 @@
+/*
+ * Texts of the thermocouple editor (edit page, docs/behaviour.md §4.8), namespace "editor".
+ * editor.en.ts is the English translation.
+ */
+export const editorPl = {
+  title: 'Edytor termopar',
+  titleOf: 'Edytor termopar: {{name}}',
+  open: 'Edytuj termopary',
+  openFor: 'Edytuj termopary na zdjęciu {{name}}',
+  create: 'Utwórz w edytorze',
+  createHint: 'Albo wybierz samo zdjęcie i rozmieść termopary w edytorze.',
+  photoType: 'Zdjęcie musi być plikiem PNG lub JPG',
+  download: 'Pobierz .txt',
+  downloadOf: 'Pobierz plik konfiguracji {{name}}',
+  downloadError: 'Wystąpił błąd podczas pobierania konfiguracji',
+  hint: 'Kliknij zdjęcie, aby dodać termoparę. Przeciągnij znacznik lub jego etykietę, aby go przesunąć. Strzałki przesuwają zaznaczoną termoparę o 1 px, z Shift o 10 px. Kółko myszy powiększa, przeciąganie tła przesuwa widok.',
+  newType: 'Typ nowych termopar',
+  undo: 'Cofnij (Ctrl+Z)',
+  redo: 'Ponów (Ctrl+Shift+Z)',
+  zoomIn: 'Powiększ',
+  zoomOut: 'Pomniejsz',
+  zoomFit: 'Dopasuj do okna',
+  zoom: 'Powiększenie: {{percent}}%',
+  save: 'Zapisz',
+  close: 'Zamknij',
+  saved: 'Konfiguracja termopar zapisana',
+  saveError: 'Wystąpił błąd podczas zapisywania konfiguracji termopar',
+  refused: 'Konfiguracja nie została zapisana:',
+  canvas: 'Zdjęcie {{name}} z termoparami ({{count}}); te same termopary są w tabeli obok',
+  loading: 'Ładowanie zdjęcia…',
+  table: 'Termopary na zdjęciu',
+  count: 'Termopary: {{count}}',
+  empty: 'Brak termopar: kliknij zdjęcie, aby dodać pierwszą.',
+  column: {
+    number: 'Nr',
+    name: 'Nazwa',
+    type: 'Typ',
+    size: 'Rozmiar',
+    position: 'Położenie',
+    actions: 'Akcje',
+  },
+  field: {
+    number: 'Numer termopary {{name}}',
+    name: 'Nazwa termopary {{name}}',
+    type: 'Typ termopary {{name}}',
+    size: 'Rozmiar termopary {{name}}',
+    select: 'Zaznacz termoparę {{name}}',
+    remove: 'Usuń termoparę {{name}}',
+  },
+  warnings: 'Ostrzeżenia',
+  overlap: 'Etykiety {{a}} i {{b}} nachodzą na siebie',
+  duplicate: 'Numer {{id}} ma więcej niż jedna termopara',
+  unsavedTitle: 'Niezapisane zmiany',
+  unsavedText: 'Zamknąć edytor bez zapisywania zmian?',
+  discard: 'Zamknij bez zapisu',
+};
+
+export type EditorTranslation = typeof editorPl;

@@ -1,0 +1,217 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { CriteriaEngine, type CriteriaEngineInput, type CriteriaFrame, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
+import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
+import { validationException } from '../core/errors';
+import { profileOf, toExclusion, toObservation } from '../criteria/criteria.service';
+import { type ChannelLabel, type ExportCell, exportCells, type ExportLayout, type ExportMeta, warsawWallClock } from './export-format';
+import { type ExportFrameRow, ExportRepository } from './export.repository';
+import { HistoryRepository } from './history.repository';
+import { RealArrayReader } from './real-array';
+
+/**
+ * Frames read at a time (the next page is read while this one is written). Small: a page's rows then
+ * die young in the garbage collector instead of being promoted, which is what grows a process's RSS
+ * over a long export (measured in bench/exports.ts).
+ */
+const EXPORT_PAGE = 100;
+
+interface ExportQuery {
+  from?: number;
+  to?: number;
+}
+
+/** What an export needs beside its rows: the layout, the metadata, and the research's configs and observations. */
+export interface ExportContext {
+  researchId: string;
+  name: string;
+  layout: ExportLayout;
+  meta: ExportMeta;
+  /** Per channel with a marker: each config's name and type for it. */
+  markers: readonly { thermoId: number; name: string; type: string; config: string }[];
+  exclusions: readonly ThermoExclusionEntity[];
+  observations: readonly ObservationEntity[];
+  profile: TestProfile;
+  /** The engine the rows are pushed through: after the last row, its snapshot is the criteria of the export's range. */
+  engine: CriteriaEngine;
+  range: { from: number; to: number };
+  ignitionAt: Date | null;
+}
+
+/**
+ * The history exports a lab files (CSV and XLSX): each frame with its category max/mean, rises above
+ * T0, the heating curve and d_e, all from the criteria engine the frames are pushed through (the same
+ * numbers as the criteria view), read page by page so a long test never sits in memory.
+ */
+@Injectable()
+export class ExportService {
+  constructor(
+    private readonly repository: ExportRepository,
+    private readonly history: HistoryRepository,
+  ) {}
+
+  /** `visibleObservationsOnly`: a client's export has the observations visible to clients only (and the criteria they give). */
+  async prepare(researchId: string, query: ExportQuery, visibleObservationsOnly: boolean, now = new Date()): Promise<ExportContext> {
+    const research = await this.repository.research(researchId);
+    if (!research) throw new NotFoundException('Research not found');
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+      throw validationException([{ loc: ['query', 'to'], msg: 'to must not be before from', type: 'value_error' }]);
+    }
+    const range = { from: query.from ?? Number.NEGATIVE_INFINITY, to: query.to ?? Number.MAX_VALUE };
+    const [markerRows, exclusions, all, ignitionAt, faults] = await Promise.all([
+      this.repository.markers(researchId),
+      this.repository.exclusions(researchId),
+      this.repository.observations(researchId, false),
+      this.history.ignitionAt(researchId),
+      this.history.faults(researchId, { from: Number.NEGATIVE_INFINITY, to: range.to }),
+    ]);
+    const channels = await this.history.maxChannels(researchId, { from: query.from ?? Number.NEGATIVE_INFINITY, to: range.to });
+    const observations = visibleObservationsOnly ? all.filter((o) => o.visibleToClients) : all;
+    const profile = profileOf(research);
+
+    const markers = markerRows.map((m) => ({ thermoId: m.thermo_id, name: m.name, type: m.type_name, config: m.config }));
+    const labels = new Map<number, ChannelLabel>();
+    for (const m of markers) {
+      const label = labels.get(m.thermoId);
+      if (label === undefined) labels.set(m.thermoId, { name: m.name, types: [m.type] });
+      else if (!label.types.includes(m.type)) label.types.push(m.type);
+    }
+    const engineMarkers = [...new Map(markers.map((m) => [`${m.thermoId}:${m.type}`, { thermo_id: m.thermoId, type_name: m.type }])).values()].sort(
+      (a, b) => a.thermo_id - b.thermo_id || (a.type_name < b.type_name ? -1 : a.type_name > b.type_name ? 1 : 0),
+    );
+    const input: CriteriaEngineInput = {
+      profile,
+      markers: engineMarkers,
+      exclusions: exclusions.map(toExclusion),
+      observations: observations.map(toObservation),
+      t0_override: research.t0Override,
+      ended: now.getTime() > research.endAt.getTime() || all.some((o) => o.kind === 'test_stopped'),
+    };
+    const engine = new CriteriaEngine(input);
+    const t0 = await this.t0(researchId, new CriteriaEngine(input));
+    const nameOf = (id: number) => labels.get(id)?.name ?? null;
+    return {
+      researchId,
+      name: research.name,
+      layout: { channels, labels, categories: engine.frameValues().categories.map((c) => c.type_name) },
+      meta: {
+        research: { id: researchId, name: research.name },
+        profile,
+        ignitionAt,
+        t0,
+        excluded: exclusions.map((x) => ({ thermoId: x.thermoId, name: nameOf(x.thermoId), fromTime: x.fromTime, reason: x.reason })),
+        failed: faults.map((f) => ({ thermoId: f.thermo_id, name: nameOf(f.thermo_id), firstTime: f.first_time, lastTime: f.last_time, frames: f.frames })),
+      },
+      markers,
+      exclusions,
+      observations,
+      profile,
+      engine,
+      range,
+      ignitionAt,
+    };
+  }
+
+  /**
+   * The rows of the export's range, a page at a time. Every frame from the start is pushed through the
+   * engine (d_e counts from ignition, exclusions from their time), only those in the range are written.
+   * Each observation is on the first frame at or after its time.
+   */
+  async *rows(ctx: ExportContext): AsyncGenerator<ExportCell[][]> {
+    const { engine, layout, range, ignitionAt, researchId } = ctx;
+    const t0 = ctx.meta.t0?.value ?? null;
+    const curve = ctx.profile.heating_curve;
+    const reader = new RealArrayReader();
+    const scratch: number[] = [];
+    const observations = ctx.observations.filter((o) => o.time >= range.from && o.time <= range.to);
+    let next = 0;
+    const observedUpTo = (time: number): string[] => {
+      const kinds: string[] = [];
+      while (next < observations.length && observations[next]!.time <= time) kinds.push(observations[next++]!.kind);
+      return kinds;
+    };
+    const categories = layout.categories.map(() => ({ max: null as number | null, mean: null as number | null }));
+    for await (const rows of this.pages(researchId, Number.NEGATIVE_INFINITY, range.to)) {
+      const out: ExportCell[][] = [];
+      for (const row of rows) {
+        const values = row.thermocouples === null ? null : reader.read(row.thermocouples);
+        engine.push(toFrame(row, values, scratch));
+        if (row.time < range.from) continue;
+        const current = engine.frameValues();
+        current.categories.forEach((c, i) => Object.assign(categories[i]!, { max: c.max, mean: c.mean }));
+        out.push(
+          exportCells(
+            {
+              time: row.time,
+              wallClock: warsawWallClock(ignitionAt ? new Date(ignitionAt.getTime() + row.time * 1000) : row.ts),
+              radiance: row.radiance,
+              pressure: row.pressure,
+              pk: row.pk,
+              thermocouples: values,
+              categories,
+              t0,
+              curve: heatingCurve(curve, row.time),
+              dE: current.d_e,
+              faults: row.faults,
+              observations: observedUpTo(row.time),
+            },
+            layout,
+          ),
+        );
+      }
+      if (out.length > 0) yield out;
+    }
+  }
+
+  /** The criteria over the frames pushed so far (after `rows` is done: those of the export's range and before). */
+  criteria(ctx: ExportContext): CriteriaSnapshot {
+    return ctx.engine.snapshot();
+  }
+
+  /** T0 as the criteria define it: from the minute before ignition up to the first frame after it with a reading. */
+  private async t0(researchId: string, engine: CriteriaEngine): Promise<{ value: number; source: string } | null> {
+    const reader = new RealArrayReader();
+    const scratch: number[] = [];
+    for await (const rows of this.pages(researchId, -60, Number.MAX_VALUE)) {
+      for (const row of rows) {
+        engine.push(toFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
+        if (engine.frameValues().t0_fixed) break;
+      }
+      if (engine.frameValues().t0_fixed) break;
+    }
+    const snapshot = engine.snapshot();
+    return snapshot.t0 === null ? null : { value: snapshot.t0, source: snapshot.t0_source ?? 'auto' };
+  }
+
+  /** Pages of frames in time order; the next page is read while the caller works on this one. */
+  private async *pages(researchId: string, from: number, to: number): AsyncGenerator<ExportFrameRow[]> {
+    const lower = Number.isFinite(from) ? from : -Number.MAX_VALUE;
+    let page = this.repository.frames(researchId, lower, to, null, EXPORT_PAGE);
+    for (;;) {
+      const rows = await page;
+      const more = rows.length === EXPORT_PAGE;
+      if (more) {
+        page = this.repository.frames(researchId, lower, to, rows[rows.length - 1]!.time, EXPORT_PAGE);
+        // A caller that stops early never awaits it: its failure must not go unhandled (awaited, it still throws).
+        page.catch(() => undefined);
+      }
+      yield rows;
+      if (!more) return;
+    }
+  }
+}
+
+/**
+ * A stored frame as the engine takes it. The thermocouples go in `into`, reused from frame to frame (the
+ * engine keeps no reference to them): numbers only, NaN where a channel has no reading (the engine
+ * counts only finite readings), so no value is boxed.
+ */
+function toFrame(row: ExportFrameRow, values: Float64Array | null, into: number[]): CriteriaFrame {
+  const frame: CriteriaFrame = { time: row.time, pk: row.pk, pressure: row.pressure, radiance: row.radiance };
+  if (values !== null) {
+    into.length = values.length;
+    for (let i = 0; i < values.length; i++) into[i] = values[i]!;
+    frame.thermocouples_out = into;
+  }
+  if (row.faults !== null && row.faults.length > 0) frame.faults = row.faults;
+  return frame;
+}

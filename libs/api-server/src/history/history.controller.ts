@@ -1,0 +1,89 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import contentDisposition from 'content-disposition';
+import { ResearchReader } from '../auth/access.decorator';
+import { CurrentPrincipal } from '../auth/current.decorator';
+import type { Principal } from '../auth/principal';
+import { UuidParamPipe } from '../core/validation';
+import { CSV_BOM, csvDialect, csvLine, exportFilename } from './csv';
+import { exportHeader, metaRows } from './export-format';
+import { ExportService } from './export.service';
+import { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto, HistoryRangeQueryDto } from './history.dto';
+import { HistoryService } from './history.service';
+import { writeWorkbook } from './xlsx';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+@ApiTags('history')
+@ApiBearerAuth()
+@Controller('research')
+export class HistoryController {
+  constructor(
+    private readonly history: HistoryService,
+    private readonly exports: ExportService,
+  ) {}
+
+  /** Every series of the research, downsampled to at most `points` points with each point's min, max and mean. Staff, or a viewer of this research. */
+  @Get(':id/history')
+  @ResearchReader('id')
+  @ApiOkResponse({ type: HistoryDto })
+  @ApiNotFoundResponse({ description: 'Research not found' })
+  read(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryQueryDto): Promise<HistoryDto> {
+    return this.history.history(id, query);
+  }
+
+  /**
+   * The readings for a lab's file, one row per frame: time (s, min, hh:mm:ss since ignition, Warsaw
+   * date-time), each thermocouple under its name and type, each category's max and mean and their
+   * rises above T0, the heating curve, d_e, the flagged channels and the observations; `meta=1` puts
+   * the research, profile, T0 and the excluded and failed thermocouples above. Staff, or a viewer of
+   * this research (visible observations only).
+   */
+  @Get(':id/history.csv')
+  @ResearchReader('id')
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark', schema: { type: 'string' } })
+  @ApiNotFoundResponse({ description: 'Research not found' })
+  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer');
+    const dialect = csvDialect(query.decimal);
+    const rows = this.exports.rows(ctx);
+    async function* body(): AsyncIterable<string> {
+      const meta = query.meta === '1' ? metaRows(ctx.meta).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
+      yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout), dialect);
+      for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
+    }
+    await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(Readable.from(body()), out));
+  }
+
+  /**
+   * The same readings as an Excel workbook: real numbers and date cells (Warsaw local time), the header
+   * row frozen; a sheet of the criteria and observations and one of the thermocouples. Staff, or a
+   * viewer of this research (visible observations only).
+   */
+  @Get(':id/history.xlsx')
+  @ResearchReader('id')
+  @ApiProduces(XLSX_TYPE)
+  @ApiOkResponse({ description: 'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"', schema: { type: 'string', format: 'binary' } })
+  @ApiNotFoundResponse({ description: 'Research not found' })
+  async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryRangeQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer');
+    await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
+  }
+}
+
+async function send(res: Response, type: string, filename: { ascii: string; utf8: string }, write: (out: Response) => Promise<void>): Promise<void> {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    await write(res);
+  } catch {
+    // Headers and part of the file are gone: cut the connection so the download fails visibly
+    // instead of ending as a silently truncated file (or the client itself went away).
+    res.destroy();
+  }
+}

@@ -1,0 +1,255 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { isResearchId, normaliseResearchId } from '@furnace/contracts';
+import type { AppConfig } from '@furnace/config';
+import { bearerToken } from '../auth/caller.service';
+import { type Revocation, Revocations } from '../auth/revocations';
+import { API_PREFIX } from '../core/http';
+import { ShutdownGate } from '../core/shutdown-gate';
+import { APP_CONFIG } from '../core/tokens';
+import { httpError, LiveAccessService, type StreamAccess } from './live-access.service';
+import { liveMetrics } from './live.metrics';
+import { type LiveLease, LiveService } from './live.service';
+
+const STREAM_PATH = new RegExp(`^/${API_PREFIX}/research/dane/stream/([^/]+)/?$`);
+/** A viewer that sends nothing (STATUS every 5 s) and answers no ping for this long is gone. */
+const IDLE_MS = 30_000;
+/** Close code of a stream whose access was revoked or expired (4000–4999: the application's own). */
+const CLOSE_ACCESS_ENDED = 4401;
+/** setTimeout's largest delay; a longer wait is re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Close code for viewers when the process stops (RFC 6455 "Service Restart"): the dashboard reconnects at once. */
+const CLOSE_SERVICE_RESTART = 1012;
+/** How long stopping waits for viewers to answer the close before dropping their connections. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * The WebSocket endpoint /api/v1/research/dane/stream/{researchId}: a `ws` server attached to the
+ * HTTP server's upgrade event (Nest's ws adapter cannot route path parameters). The caller is
+ * authorised before the handshake completes: a refusal is a plain HTTP 401/403/404 and nothing
+ * is streamed. Transport only; the rules are in LiveAccessService and LiveService.
+ */
+@Injectable()
+export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  private readonly logger = new Logger('Live');
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, clientTracking: true });
+  private server: Server | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly alive = new WeakMap<WebSocket, boolean>();
+  /** Every open stream and whose access it rests on: a revocation closes the ones it names. */
+  private readonly streams = new Map<WebSocket, StreamAccess>();
+  private stopRevocations: (() => Promise<void>) | null = null;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Nothing a client sends may crash the process: an unexpected failure closes that one socket.
+    this.upgrade(req, socket, head).catch((error: unknown) => {
+      this.logger.error(`Stream upgrade failed: ${error instanceof Error ? error.message : String(error)}`);
+      socket.destroy();
+    });
+  };
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly live: LiveService,
+    private readonly access: LiveAccessService,
+    private readonly revocations: Revocations,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gate: ShutdownGate,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Every instance hears every revocation (users, e-mail records) on the bus and closes its own streams.
+    this.stopRevocations = await this.revocations.subscribe((r) => this.revoke(r));
+    this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    this.server.on('upgrade', this.onUpgrade);
+    this.heartbeat = setInterval(() => this.checkAlive(), IDLE_MS);
+    this.heartbeat.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // No new connection from here on (see ShutdownGate); an upgrade on an open one finds no listener and is closed.
+    this.gate.begin();
+    this.server?.off('upgrade', this.onUpgrade);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.stopRevocations?.().catch(() => undefined);
+    const clients = [...this.wss.clients];
+    for (const ws of clients) ws.close(CLOSE_SERVICE_RESTART, 'Server restarting');
+    await this.live.closeAll(() => undefined);
+    // Viewers answer the close at once; one that does not is dropped rather than holding the stop up.
+    await Promise.race([
+      Promise.all(clients.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve))))),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
+    ]);
+    for (const ws of clients) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
+  }
+
+  onApplicationShutdown(): void {
+    this.wss.close();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // Errors on a socket nobody listens to would crash the process.
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://stream.invalid');
+    const match = STREAM_PATH.exec(url.pathname);
+    if (!match) {
+      // Another upgrade listener may own this path; with none, answer rather than leave the socket hanging.
+      if (this.server && this.server.listenerCount('upgrade') === 1) refuse(socket, 404, 'Not Found');
+      return;
+    }
+    // A research id needs no percent-decoding: anything else is not one.
+    const rawId = match[1]!;
+    if (!isResearchId(rawId)) return refuse(socket, 404, 'Research not found');
+    const researchId = normaliseResearchId(rawId);
+    // A page of another site may not open a stream in its visitor's name (browsers always send Origin
+    // on a WebSocket handshake); k6 and scripts send none and pass.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.config.allowedOrigins.includes(origin)) return refuse(socket, 403, 'Origin not allowed');
+
+    let lease: LiveLease;
+    let access: StreamAccess;
+    try {
+      access = await this.access.authorize(researchId, {
+        ticket: url.searchParams.get('ticket'),
+        token: url.searchParams.get('token') ?? bearerToken(req),
+        code: url.searchParams.get('code'),
+      });
+      lease = await this.live.open(researchId);
+    } catch (error) {
+      const { status, detail } = httpError(error);
+      if (status >= 500) this.logger.error(`Stream of ${researchId} not opened: ${(error as Error).message}`);
+      return refuse(socket, status >= 500 ? 503 : status, status >= 500 ? 'Live stream unavailable' : detail);
+    }
+    if (socket.destroyed) return lease.release();
+    if (this.gate.isClosing) {
+      lease.release();
+      return refuse(socket, 503, 'Live stream unavailable');
+    }
+    // Also when the handshake itself fails (ws answers 400 and never calls back): release is idempotent.
+    socket.once('close', () => lease.release());
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, lease, access));
+  }
+
+  private connected(ws: WebSocket, socket: Duplex, lease: LiveLease, access: StreamAccess): void {
+    this.alive.set(ws, true);
+    this.streams.set(ws, access);
+    const expiry = access.expiresAt ? this.closeAt(ws, access.expiresAt) : null;
+    const viewer = lease.attach({
+      get bufferedAmount() {
+        return ws.bufferedAmount;
+      },
+      // The frame is built once per message for all viewers (see textFrame) and written as it is:
+      // ws.send would build a header and write header and data separately for each of them.
+      // Control frames (ping, close) still go through ws; its writes and these share the socket in order.
+      send: (data) => {
+        if (ws.readyState === WebSocket.OPEN) socket.write(textFrame(data));
+      },
+      terminate: () => ws.terminate(),
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      this.alive.set(ws, true);
+      if (!isBinary) this.live.onClientMessage(viewer, rawToString(data));
+    });
+    ws.on('pong', () => this.alive.set(ws, true));
+    ws.on('close', () => {
+      this.streams.delete(ws);
+      if (expiry) clearTimeout(expiry.timer);
+      lease.release();
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  /** Closes the stream when its credential expires. */
+  private closeAt(ws: WebSocket, at: Date): { timer: NodeJS.Timeout } {
+    const handle = { timer: undefined as unknown as NodeJS.Timeout };
+    const arm = () => {
+      const wait = at.getTime() - Date.now();
+      if (wait <= 0) return this.end(ws, 'Access expired');
+      handle.timer = setTimeout(arm, Math.min(wait, MAX_TIMER_MS));
+      handle.timer.unref();
+    };
+    arm();
+    return handle;
+  }
+
+  /** Closes every stream of this instance that rests on the revoked access, and voids tickets bought with it. */
+  private revoke(revocation: Revocation): void {
+    for (const [ws, access] of this.streams) {
+      if (('user' in revocation && access.userId === revocation.user) || ('email' in revocation && access.emailId === revocation.email)) {
+        this.end(ws, 'Access revoked');
+      }
+    }
+    void this.access.forgetTickets(revocation).catch((e: Error) => this.logger.warn(`Tickets of revoked access not dropped: ${e.message}`));
+  }
+
+  private end(ws: WebSocket, reason: string): void {
+    this.streams.delete(ws);
+    liveMetrics.streamsRevoked.inc();
+    ws.close(CLOSE_ACCESS_ENDED, reason);
+    // A client that does not answer the closing handshake is dropped anyway, and receives nothing meanwhile.
+    setTimeout(() => ws.terminate(), 1000).unref();
+  }
+
+  private checkAlive(): void {
+    for (const ws of this.wss.clients) {
+      if (this.alive.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.set(ws, false);
+      ws.ping();
+    }
+  }
+}
+
+let framedData: Buffer | null = null;
+let framed: Buffer | null = null;
+
+/**
+ * `data` as one unmasked, final WebSocket text frame (RFC 6455 §5.2; no extensions: the server
+ * refuses permessage-deflate). LiveService sends the same Buffer to every viewer of a message,
+ * so the last frame built is kept and reused until the next message.
+ */
+export function textFrame(data: Buffer): Buffer {
+  if (data === framedData) return framed!;
+  const length = data.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  data.copy(frame, headerLength);
+  framedData = data;
+  framed = frame;
+  return frame;
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+
+/** Answers the upgrade request with a plain HTTP error ({"detail": …}) and closes the connection. */
+function refuse(socket: Duplex, status: number, detail: string): void {
+  liveMetrics.upgradesRefused.inc({ status: String(status) });
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

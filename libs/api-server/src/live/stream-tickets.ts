@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { StreamTicketEntity } from '@furnace/db';
+import type { Principal } from '../auth/principal';
+import type { Revocation } from '../auth/revocations';
+
+/** How long a ticket may wait before it is used: the dashboard connects right after buying it. */
+const STREAM_TICKET_SECONDS = 30;
+
+/** What a ticket opened the stream for: whose access it is and until when it holds. */
+export interface TicketHolder {
+  userId: string | null;
+  emailId: string | null;
+  credentialExpiresAt: Date;
+}
+
+const digest = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
+
+/**
+ * Single-use tickets for the live stream's URL, so that no long-lived credential (an 8-day staff
+ * token, a client's code) is ever put in a URL, where proxies, logs and browser history keep it.
+ * Kept in the database (only their SHA-256), so any API instance can redeem one another issued; a
+ * redeemed ticket is deleted in the same statement that reads it, so it opens one stream at most.
+ */
+@Injectable()
+export class StreamTickets {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async issue(researchId: string, principal: Principal): Promise<{ ticket: string; expiresIn: number }> {
+    const ticket = randomBytes(32).toString('base64url');
+    const repo = this.dataSource.getRepository(StreamTicketEntity);
+    // Expired tickets are dropped as new ones are issued: the table holds the last half minute's.
+    await this.dataSource.query('DELETE FROM stream_ticket WHERE expires_at < now()');
+    await repo.insert({
+      id: digest(ticket),
+      researchId,
+      userId: principal.kind === 'user' ? principal.user.id : null,
+      emailId: principal.kind === 'viewer' ? principal.emailId : null,
+      expiresAt: new Date(Date.now() + STREAM_TICKET_SECONDS * 1000),
+      // Bought with a token (the ticket route takes bearer tokens only); a code would last until revoked.
+      credentialExpiresAt: principal.expiresAt ?? new Date(Date.now() + 365 * 24 * 3600_000),
+    });
+    return { ticket, expiresIn: STREAM_TICKET_SECONDS };
+  }
+
+  /** Redeems a ticket for this research: who it was issued to, or null (unknown, used, expired or another research's). */
+  async redeem(ticket: string, researchId: string): Promise<TicketHolder | null> {
+    if (!/^[\w-]{20,100}$/.test(ticket)) return null;
+    const result: unknown[] = await this.dataSource.query(
+      'DELETE FROM stream_ticket WHERE id = $1 AND expires_at >= now() RETURNING research_id, user_id, email_id, credential_expires_at',
+      [digest(ticket)],
+    );
+    // TypeORM answers a DELETE … RETURNING on PostgreSQL as [rows, count]; be indifferent to the driver's shape.
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as { research_id: string; user_id: string | null; email_id: string | null; credential_expires_at: Date | string }[];
+    const row = rows[0];
+    if (!row || row.research_id !== researchId) return null;
+    return { userId: row.user_id, emailId: row.email_id, credentialExpiresAt: new Date(row.credential_expires_at) };
+  }
+
+  /** Tickets bought with access that was just revoked are void as well. */
+  async forget(revocation: Revocation): Promise<void> {
+    if ('user' in revocation) await this.dataSource.query('DELETE FROM stream_ticket WHERE user_id = $1', [revocation.user]);
+    else await this.dataSource.query('DELETE FROM stream_ticket WHERE email_id = $1', [revocation.email]);
+  }
+}

@@ -1,0 +1,464 @@
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import { formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
+import type { CriteriaDto } from '../criteria/criteria.dto';
+import type { HistoryDto } from '../history/history.dto';
+import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
+import { BOLD, REGULAR, withFonts } from './report-fonts';
+import {
+  curveLabel,
+  fill,
+  formatCelsius,
+  formatPercent,
+  formatTestTime,
+  type ReportLang,
+  reportTexts,
+  type ReportTexts,
+  standardLabel,
+} from './report-text';
+
+/*
+ * The layout of the report (docs/behaviour.md §11): A4 pages of a header with the test and its
+ * profile, the criteria and the classification, the charts, the observations, the excluded and failed
+ * thermocouples, the photos with the thermocouple positions; a footer "Strona n z N" on every page.
+ */
+
+
+const MARGIN = 40;
+const FOOTER_GAP = 24;
+const INK = '#212529';
+const MUTED = '#6c757d';
+const RULE = '#dee2e6';
+const BRAND = '#009688';
+
+export interface ReportPhoto {
+  image: Buffer;
+  width: number;
+  height: number;
+  markers: { name: string; x: number; y: number; size: number; color: string }[];
+}
+
+interface ReportResearch {
+  name: string;
+  startAt: Date;
+  endAt: Date;
+  standard: string;
+  insulation: string | null;
+  heatingCurve: string;
+  plannedDurationMin: number | null;
+  pressureTargetPa: number | null;
+  pressureTolerancePa: number | null;
+  isRadiance: boolean;
+  isPressure: boolean;
+}
+
+/** Everything the report shows, read by ReportService from the criteria, history and thermo services. */
+export interface ReportData {
+  lang: ReportLang;
+  lab: string;
+  research: ReportResearch;
+  criteria: CriteriaDto;
+  history: HistoryDto;
+  observations: { time: number; kind: ObservationKind; note: string | null }[];
+  exclusions: { thermo_id: number; from_time: number; reason: string }[];
+  names: ReadonlyMap<number, string>;
+  photos: ReportPhoto[];
+  generatedAt: Date;
+}
+
+type Doc = PDFKit.PDFDocument;
+
+/** The end of the test for the report: a test_stopped observation, else the newest frame. */
+export function testEnd(data: Pick<ReportData, 'criteria' | 'observations'>): number | null {
+  const stopped = data.observations.find((o) => o.kind === 'test_stopped');
+  return stopped ? stopped.time : data.criteria.elapsed;
+}
+
+/** Seconds between frames over the history's range (its frames evenly spread), null with fewer than two. */
+export function samplingInterval(history: Pick<HistoryDto, 'from' | 'to' | 'frames'>): number | null {
+  if (history.frames < 2 || !(history.to > history.from)) return null;
+  return (history.to - history.from) / (history.frames - 1);
+}
+
+/** A thermocouple's name from its markers, or "#id". */
+export function thermoName(names: ReadonlyMap<number, string>, thermoId: number | null): string {
+  if (thermoId === null) return '—';
+  return names.get(thermoId) ?? `#${thermoId}`;
+}
+
+/**
+ * Lays the report out into a new PDF document and ends it: the caller pipes the document (a readable
+ * stream) to the response. Pages are buffered only to write the footers' "n of N" at the end.
+ */
+export function renderReport(data: ReportData): Doc {
+  const t = reportTexts(data.lang);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_GAP },
+    bufferPages: true,
+    autoFirstPage: true,
+    lang: data.lang,
+    info: { Title: `${t.title}: ${data.research.name}`, Author: data.lab, CreationDate: data.generatedAt },
+  });
+  withFonts(doc);
+  doc.font(REGULAR).fillColor(INK);
+
+  const end = testEnd(data) ?? 0;
+  const marks: ChartMark[] = data.observations.map((o) => ({ time: o.time, label: o.kind === 'note' && o.note ? o.note.slice(0, 24) : t.observation[o.kind] }));
+
+  header(doc, data, t, end);
+  criteriaSection(doc, data, t);
+  chartsSection(doc, data, t, end, marks);
+  observationsSection(doc, data, t);
+  thermocouplesSection(doc, data, t);
+  photosSection(doc, data, t);
+  footers(doc, data, t);
+  doc.end();
+  return doc;
+}
+
+const contentWidth = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
+const bottom = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
+
+/** A new page unless `height` more points fit on this one. */
+function ensureSpace(doc: Doc, height: number): void {
+  if (doc.y + height > bottom(doc)) doc.addPage();
+}
+
+function heading(doc: Doc, text: string): void {
+  ensureSpace(doc, 60);
+  doc.moveDown(0.6);
+  doc.font(BOLD).fontSize(12).fillColor(BRAND).text(text, MARGIN, doc.y, { width: contentWidth(doc) });
+  const y = doc.y + 2;
+  doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(0.5).strokeColor(RULE).stroke();
+  doc.y = y + 6;
+  doc.font(REGULAR).fontSize(9).fillColor(INK);
+}
+
+/** Label–value rows in two columns. */
+function fields(doc: Doc, rows: [string, string][]): void {
+  const labelWidth = 150;
+  const width = contentWidth(doc);
+  for (const [label, value] of rows) {
+    doc.fontSize(9);
+    const h = Math.max(doc.heightOfString(label, { width: labelWidth - 8 }), doc.heightOfString(value, { width: width - labelWidth }));
+    ensureSpace(doc, h + 3);
+    const y = doc.y;
+    doc.font(REGULAR).fillColor(MUTED).text(label, MARGIN, y, { width: labelWidth - 8 });
+    doc.font(REGULAR).fillColor(INK).text(value, MARGIN + labelWidth, y, { width: width - labelWidth });
+    doc.y = y + h + 3;
+  }
+}
+
+interface Column {
+  title: string;
+  /** Share of the content width. */
+  width: number;
+}
+
+/** A table with a header row repeated on each page it runs onto. */
+function table(doc: Doc, columns: Column[], rows: string[][]): void {
+  const width = contentWidth(doc);
+  const widths = columns.map((c) => c.width * width);
+  const pad = 3;
+  const rowHeight = (cells: string[], font: string) => {
+    doc.font(font).fontSize(8);
+    return Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: widths[i]! - 2 * pad }))) + 2 * pad;
+  };
+  const drawRow = (cells: string[], font: string, fill: string | null) => {
+    const h = rowHeight(cells, font);
+    const y = doc.y;
+    if (fill) doc.rect(MARGIN, y, width, h).fillColor(fill).fill();
+    let x = MARGIN;
+    cells.forEach((cell, i) => {
+      doc.font(font).fontSize(8).fillColor(INK).text(cell, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      x += widths[i]!;
+    });
+    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h).lineWidth(0.4).strokeColor(RULE).stroke();
+    doc.y = y + h;
+  };
+  const head = columns.map((c) => c.title);
+  ensureSpace(doc, rowHeight(head, BOLD) + rowHeight(rows[0] ?? head, REGULAR));
+  drawRow(head, BOLD, '#f1f3f5');
+  for (const row of rows) {
+    if (doc.y + rowHeight(row, REGULAR) > bottom(doc)) {
+      doc.addPage();
+      drawRow(head, BOLD, '#f1f3f5');
+    }
+    drawRow(row, REGULAR, null);
+  }
+  doc.x = MARGIN;
+  doc.moveDown(0.4);
+  doc.font(REGULAR).fontSize(9);
+}
+
+/** The rows as a table, or `empty` in grey when there are none. */
+function listOf(doc: Doc, columns: Column[], rows: string[][], empty: string): void {
+  if (rows.length === 0) note(doc, empty);
+  else table(doc, columns, rows);
+}
+
+function note(doc: Doc, text: string): void {
+  ensureSpace(doc, 14);
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(text, MARGIN, doc.y, { width: contentWidth(doc) }).fillColor(INK);
+}
+
+function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
+  const { research, criteria, history } = data;
+  doc.font(BOLD).fontSize(9).fillColor(BRAND).text(data.lab.toUpperCase(), MARGIN, MARGIN, { characterSpacing: 0.5 });
+  doc.moveDown(0.2);
+  doc.font(BOLD).fontSize(18).fillColor(INK).text(t.title);
+  doc.font(REGULAR).fontSize(13).text(research.name);
+  doc.moveDown(0.5);
+  const ignition = new Date(criteria.ignition_at ?? history.ignition_at ?? research.startAt.toISOString());
+  const sampling = samplingInterval(history);
+  const rows: [string, string][] = [
+    [t.lab, data.lab],
+    [t.ignition, formatWarsawDateTime(ignition)],
+    [t.end, `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`],
+    [t.schedule, `${formatWarsawDateTime(research.startAt)} – ${formatWarsawDateTime(research.endAt)}`],
+    [t.standard, standardLabel(research.standard, data.lang)],
+  ];
+  if (research.insulation) rows.push([t.insulation, research.insulation]);
+  rows.push(
+    [t.heatingCurve, curveLabel(research.heatingCurve, data.lang)],
+    [t.basis, criteria.basis === 'rise' ? t.basisRise : t.basisAbsolute],
+    [t.t0, criteria.t0 === null ? '---' : `${formatCelsius(criteria.t0)}${criteria.t0_source ? ` (${t.t0Source[criteria.t0_source]})` : ''}`],
+    [t.sampling, sampling === null ? '---' : fill(t.samplingValue, { s: formatValue(sampling), frames: history.frames })],
+    [t.planned, research.plannedDurationMin === null ? t.none : fill(t.minutes, { n: research.plannedDurationMin })],
+  );
+  fields(doc, rows);
+  // The classification, large: what the lab copies into its report.
+  doc.moveDown(0.4);
+  const y = doc.y;
+  const w = contentWidth(doc);
+  doc.roundedRect(MARGIN, y, w, 34, 4).fillColor('#e6f4f3').fill();
+  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(t.classification, MARGIN + 10, y + 6);
+  doc.font(BOLD).fontSize(15).fillColor(INK).text(criteria.classification || t.noClassification, MARGIN + 150, y + 9, { width: w - 160 });
+  // A test still running: the class so far, at the newest frame.
+  if (!criteria.ended) doc.font(REGULAR).fontSize(8).fillColor(MUTED).text(fill(t.running, { time: formatTestTime(criteria.elapsed) }), MARGIN + 10, y + 20, { width: 135 });
+  doc.y = y + 40;
+  doc.font(REGULAR).fontSize(9);
+}
+
+function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  const c = data.criteria;
+  heading(doc, t.criteriaTitle);
+  const keys = ['E', 'I', 'W'] as const;
+  table(
+    doc,
+    [
+      { title: t.criterion, width: 0.3 },
+      { title: t.time, width: 0.2 },
+      { title: t.completed, width: 0.2 },
+      { title: t.state, width: 0.3 },
+    ],
+    keys.map((k) => {
+      const r = c.criteria[k];
+      return [t.criterionName[k], formatTestTime(r.time), r.minutes === null ? '---' : fill(t.minutes, { n: r.minutes }), r.reached ? t.failedAt : t.notReached];
+    }),
+  );
+  const limits: string[] = [];
+  if (c.limits.mean) limits.push(`${t.limitMean}: ${c.limits.mean.text}`);
+  if (c.limits.max) limits.push(`${t.limitMax}: ${c.limits.max.text}`);
+  if (c.limits.frame) limits.push(`${t.limitFrame}: ${c.limits.frame.text}`);
+  const d = c.deviation;
+  fields(doc, [
+    [t.limits, limits.join('; ') || t.none],
+    [t.deviation, d.d_e === null ? '---' : `${formatPercent(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
+  ]);
+  const counted = c.categories.filter((cat) => cat.role.max || cat.role.mean || cat.role.frame);
+  if (counted.length > 0) {
+    doc.moveDown(0.3);
+    table(
+      doc,
+      [
+        { title: t.category, width: 0.34 },
+        { title: t.catMax, width: 0.22 },
+        { title: t.catMean, width: 0.22 },
+        { title: t.valid, width: 0.22 },
+      ],
+      counted.map((cat) => [cat.type_name, withRise(cat.max, cat.max_rise), withRise(cat.mean, cat.mean_rise), `${cat.valid} / ${cat.thermocouples}`]),
+    );
+  }
+  doc.font(BOLD).fontSize(10).text(t.failures, MARGIN, doc.y);
+  doc.font(REGULAR).fontSize(9);
+  listOf(
+    doc,
+    [
+      { title: t.criterion, width: 0.25 },
+      { title: t.time, width: 0.3 },
+      { title: t.category, width: 0.25 },
+      { title: t.thermo, width: 0.2 },
+    ],
+    c.failures.map((f) => [
+      t.failureName[f.criterion],
+      f.interval_from === null ? formatTestTime(f.time) : `(${formatTestTime(f.interval_from)}, ${formatTestTime(f.time)}]`,
+      f.type_name ?? '—',
+      thermoName(data.names, f.thermo_id),
+    ]),
+    t.noFailures,
+  );
+}
+
+/** "200.0 °C (+179.5 K)"; a rise that rounds to zero has no sign. */
+export function withRise(value: number | null, rise: number | null): string {
+  if (value === null) return '---';
+  if (rise === null) return formatCelsius(value);
+  const size = formatValue(Math.abs(rise));
+  return `${formatCelsius(value)} (${size === '0.0' ? '' : rise < 0 ? '−' : '+'}${size} K)`;
+}
+
+/** Draws a chart at the current position, full width, on a new page when it does not fit. */
+function chart(doc: Doc, title: string, { svg, height }: ChartSvg): void {
+  ensureSpace(doc, height + 18);
+  doc.font(BOLD).fontSize(9).fillColor(INK).text(title, MARGIN, doc.y);
+  const y = doc.y + 2;
+  // The charts are laid out in points (assumePt: no px → pt scaling). svg-to-pdfkit's types take the class; it is called with the document.
+  SVGtoPDF(doc as unknown as typeof PDFDocument, svg, MARGIN, y, { assumePt: true, fontCallback: (_family, bold) => (bold ? BOLD : REGULAR) });
+  doc.font(REGULAR).fontSize(9).fillColor(INK);
+  doc.x = MARGIN;
+  doc.y = y + height + 6;
+}
+
+function chartsSection(doc: Doc, data: ReportData, t: ReportTexts, end: number, marks: ChartMark[]): void {
+  const { history, criteria, research } = data;
+  // The first chart follows the criteria on the first page when it fits there.
+  ensureSpace(doc, 360);
+  heading(doc, t.charts);
+  if (history.frames === 0) {
+    note(doc, t.noData);
+    return;
+  }
+  const width = contentWidth(doc);
+  const curveName = curveLabel(research.heatingCurve, data.lang);
+  const endS = Math.max(end, history.to);
+  chart(doc, t.furnaceChart, furnaceChartSvg({ history, curve: research.heatingCurve as never, endS, marks, texts: t, curveName, width }));
+  for (const category of criteria.categories) {
+    const limits = categoryLimits(category, criteria.limits);
+    if (!limits.max && !limits.mean) continue;
+    const title = fill(criteria.basis === 'rise' && criteria.t0 !== null ? t.riseChart : t.absChart, { type: category.type_name });
+    chart(doc, title, categoryChartSvg({ history, category, criteria, endS, marks, texts: t, width }));
+  }
+  if (research.isPressure) {
+    const profile = { pressure_target_pa: research.pressureTargetPa, pressure_tolerance_pa: research.pressureTolerancePa };
+    chart(doc, t.pressureChart, pressureChartSvg({ history, profile, endS, marks, texts: t, width }));
+  }
+  if (research.isRadiance) chart(doc, t.radiationChart, radiationChartSvg({ history, endS, marks, texts: t, width }));
+}
+
+function observationsSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  heading(doc, t.observations);
+  listOf(
+    doc,
+    [
+      { title: t.time, width: 0.16 },
+      { title: t.kind, width: 0.34 },
+      { title: t.note, width: 0.5 },
+    ],
+    data.observations.map((o) => [formatTestTime(o.time), t.observation[o.kind], o.note ?? '']),
+    t.noObservations,
+  );
+}
+
+function thermocouplesSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  heading(doc, t.excluded);
+  listOf(
+    doc,
+    [
+      { title: t.thermo, width: 0.25 },
+      { title: t.from, width: 0.2 },
+      { title: t.reason, width: 0.55 },
+    ],
+    data.exclusions.map((e) => [thermoName(data.names, e.thermo_id), formatTestTime(e.from_time), e.reason]),
+    t.noExcluded,
+  );
+  heading(doc, t.faulty);
+  listOf(
+    doc,
+    [
+      { title: t.thermo, width: 0.25 },
+      { title: t.reason, width: 0.75 },
+    ],
+    data.history.faults.map((f) => [
+      thermoName(data.names, f.thermo_id),
+      `${t.suspect.fault}: ${fill(t.faultSpan, { from: formatTestTime(f.first_time), to: formatTestTime(f.last_time), frames: f.frames })}`,
+    ]),
+    t.noFaulty,
+  );
+  const suspects = data.criteria.suspects.filter((s) => s.reason !== 'fault');
+  if (suspects.length > 0) {
+    heading(doc, t.suspects);
+    table(
+      doc,
+      [
+        { title: t.thermo, width: 0.25 },
+        { title: t.time, width: 0.2 },
+        { title: t.reason, width: 0.55 },
+      ],
+      suspects.map((s) => [thermoName(data.names, s.thermo_id), formatTestTime(s.time), t.suspect[s.reason]]),
+    );
+  }
+}
+
+/** Each photo scaled into the page (at most its width and 60 % of its height) with the markers and names drawn on it. */
+function photosSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  if (data.photos.length === 0) return;
+  doc.addPage();
+  heading(doc, t.photos);
+  const maxW = contentWidth(doc);
+  const maxH = (bottom(doc) - doc.page.margins.top) * 0.6;
+  for (const photo of data.photos) {
+    const scale = Math.min(maxW / photo.width, maxH / photo.height, 1.5);
+    const w = photo.width * scale;
+    const h = photo.height * scale;
+    ensureSpace(doc, h + 10);
+    const x = MARGIN + (maxW - w) / 2;
+    const y = doc.y;
+    doc.image(photo.image, x, y, { width: w, height: h });
+    doc.fontSize(7);
+    for (const m of photo.markers) {
+      const mx = x + m.x * scale;
+      const my = y + m.y * scale;
+      const size = Math.max(4, m.size * scale);
+      doc.rect(mx, my, size, size).lineWidth(1).fillOpacity(0.35).fillAndStroke(m.color, m.color).fillOpacity(1);
+      const label = m.name;
+      const lw = doc.widthOfString(label) + 4;
+      const lx = Math.min(mx + size + 2, x + w - lw);
+      const ly = my + size / 2 - 5;
+      doc.rect(lx, ly, lw, 10).fillColor('#ffffff').fillOpacity(0.85).fill().fillOpacity(1);
+      doc.fillColor(INK).text(label, lx + 2, ly + 1.5, { lineBreak: false });
+    }
+    doc.x = MARGIN;
+    doc.y = y + h + 12;
+  }
+}
+
+/** The text cut with "…" to fit `width` at the current font. */
+function fitWidth(doc: Doc, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()}…`;
+}
+
+/** "Strona n z N · Wygenerowano …" at the foot of every page, once the page count is known. */
+function footers(doc: Doc, data: ReportData, t: ReportTexts): void {
+  const range = doc.bufferedPageRange();
+  const generated = fill(t.generated, { at: formatWarsawDateTime(data.generatedAt) });
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const y = doc.page.height - MARGIN - 10;
+    const width = contentWidth(doc);
+    // Writing in the bottom margin would start a new page: the margin is lifted while the footer is written.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.moveTo(MARGIN, y - 4).lineTo(MARGIN + width, y - 4).lineWidth(0.4).strokeColor(RULE).stroke();
+    doc.font(REGULAR).fontSize(7.5).fillColor(MUTED);
+    doc.text(fitWidth(doc, `${data.lab} · ${data.research.name}`, width * 0.45), MARGIN, y, { lineBreak: false });
+    doc.text(generated, MARGIN + width * 0.45, y, { width: width * 0.33, align: 'center', lineBreak: false });
+    doc.text(fill(t.page, { n: i - range.start + 1, total: range.count }), MARGIN + width * 0.78, y, { width: width * 0.22, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = margin;
+  }
+  doc.fillColor(INK);
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CriteriaModule } from '../criteria/criteria.module';
+import { HistoryModule } from '../history/history.module';
+import { ResearchModule } from '../research/research.module';
+import { ThermoModule } from '../thermo/thermo.module';
+import { ReportController } from './report.controller';
+import { ReportService } from './report.service';
+
+/** The test report as a PDF, from the criteria, history and thermocouple services. */
+@Module({ imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule], controllers: [ReportController], providers: [ReportService] })
+export class ReportModule {}

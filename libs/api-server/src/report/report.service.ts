@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import sharp from 'sharp';
+import type { ObservationKind } from '@furnace/contracts';
+import type { AppConfig } from '@furnace/config';
+import type { Principal } from '../auth/principal';
+import { APP_CONFIG } from '../core/tokens';
+import { CriteriaService } from '../criteria/criteria.service';
+import { HistoryQueryDto } from '../history/history.dto';
+import { HistoryService } from '../history/history.service';
+import { ResearchService } from '../research/research.service';
+import { ThermoService } from '../thermo/thermo.service';
+import { type ReportData, type ReportPhoto, renderReport } from './report-pdf';
+import { type ReportLang, reportFilename } from './report-text';
+
+/** Points of each chart series: the dashboard's overview resolution. */
+const REPORT_POINTS = 1000;
+/** Longest side of a photo in the PDF, px: ~270 dpi across an A4 page's width, a small file whatever was uploaded. */
+const PHOTO_SIDE = 2000;
+
+/**
+ * The photo as a JPEG of at most PHOTO_SIDE px a side (alpha flattened on white); null when it cannot
+ * be read, so that one bad photo leaves the rest of the report.
+ */
+async function reportPhoto(data: Buffer): Promise<Buffer | null> {
+  try {
+    return await sharp(data, { failOn: 'error' })
+      .resize({ width: PHOTO_SIDE, height: PHOTO_SIDE, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The test report as a PDF. Every number comes from the services the dashboard reads: the criteria
+ * (CriteriaService, the engine over the stored frames), the history (HistoryService, downsampled
+ * series and category rollups) and the thermocouple configs (docs/behaviour.md §11).
+ */
+@Injectable()
+export class ReportService {
+  private readonly logger = new Logger(ReportService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly research: ResearchService,
+    private readonly criteria: CriteriaService,
+    private readonly history: HistoryService,
+    private readonly thermo: ThermoService,
+  ) {}
+
+  /** The report's file name and its document, a stream to pipe to the response. 404 for an unknown research. */
+  async report(researchId: string, lang: ReportLang, principal: Principal, now = new Date()): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
+    const research = await this.research.get(researchId);
+    const [criteria, history, observations, exclusions, configs] = await Promise.all([
+      this.criteria.criteria(researchId, principal, now),
+      this.history.history(researchId, Object.assign(new HistoryQueryDto(), { points: REPORT_POINTS })),
+      this.criteria.observations(researchId, principal),
+      this.criteria.exclusions(researchId),
+      this.thermo.list(researchId),
+    ]);
+    const names = new Map<number, string>();
+    const photos: ReportPhoto[] = [];
+    for (const config of configs) {
+      const [image, markers] = await Promise.all([this.thermo.image(config.id), this.thermo.markersOfConfig(config.id)]);
+      for (const m of markers) if (!names.has(m.thermoId)) names.set(m.thermoId, m.name);
+      const jpeg = await reportPhoto(image.data);
+      if (!jpeg) {
+        this.logger.warn(`report of research ${researchId}: the photo of thermocouple config ${config.id} could not be read; left out`);
+        continue;
+      }
+      photos.push({
+        image: jpeg,
+        width: config.imageWidth,
+        height: config.imageHeight,
+        markers: markers.map((m) => ({ name: m.name, x: m.itemX, y: m.itemY, size: m.itemSize, color: m.colorHex })),
+      });
+    }
+    const data: ReportData = {
+      lang,
+      lab: this.config.brandName,
+      research,
+      criteria,
+      history,
+      observations: observations.map((o) => ({ time: o.time, kind: o.kind as ObservationKind, note: o.note })),
+      exclusions: exclusions.map((e) => ({ thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason })),
+      names,
+      photos,
+      generatedAt: now,
+    };
+    return { filename: reportFilename(researchId, research.name, lang), document: renderReport(data) };
+  }
+}

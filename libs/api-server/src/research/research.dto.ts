@@ -1,0 +1,202 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
+import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import type { ResearchEntity } from '@furnace/db';
+import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS, type TestStandard } from '@furnace/contracts';
+import { OptionalNotNull } from '../core/validators';
+
+/** An ISO 8601 date-time that says its time zone: a bare local time would be read in the server's zone. */
+const DateTimeWithZone = () =>
+  applyDecorators(IsDateString({ strict: true }), Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: '$property must include a time zone (Z or ±hh:mm)' }));
+
+const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+type TestStandardId = TestStandard;
+
+const finite = { allowNaN: false, allowInfinity: false };
+/** Bounds of a T0 typed by hand: the laboratory's ambient temperature, not a furnace reading. */
+const T0_OVERRIDE_BOUNDS = { min: -50, max: 100 };
+const MAX_PLANNED_DURATION_MIN = 24 * 60;
+const MAX_PRESSURE_PA = 1_000;
+
+/** The test-profile fields, the same on create and update; null clears a nullable one. */
+const ProfileFields = {
+  standard: () =>
+    applyDecorators(
+      ApiPropertyOptional({ enum: TEST_STANDARD_IDS, description: 'EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.' }),
+      OptionalNotNull(),
+      IsIn(TEST_STANDARD_IDS, { message: `standard must be one of ${TEST_STANDARD_IDS.join(', ')}` }),
+    ),
+  insulation: () =>
+    applyDecorators(
+      ApiPropertyOptional({ enum: INSULATION_CLASSES, nullable: true, description: 'EN_1634_1 only (I2 when not given); null for the other standards.' }),
+      IsOptional(),
+      IsIn(INSULATION_CLASSES, { message: `insulation must be one of ${INSULATION_CLASSES.join(', ')} or null` }),
+    ),
+  heatingCurve: () =>
+    applyDecorators(
+      ApiPropertyOptional({ enum: HEATING_CURVE_IDS, description: 'Default iso834.' }),
+      OptionalNotNull(),
+      IsIn(HEATING_CURVE_IDS, { message: `heating_curve must be one of ${HEATING_CURVE_IDS.join(', ')}` }),
+    ),
+  criteriaBasis: () =>
+    applyDecorators(
+      ApiPropertyOptional({ enum: CRITERIA_BASES, description: 'rise: limits above T0 (default); absolute: the limits as absolute °C.' }),
+      OptionalNotNull(),
+      IsIn(CRITERIA_BASES, { message: `criteria_basis must be one of ${CRITERIA_BASES.join(', ')}` }),
+    ),
+  plannedDuration: () =>
+    applyDecorators(
+      ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: MAX_PLANNED_DURATION_MIN, description: 'Minutes; the classification aims at it.' }),
+      IsOptional(),
+      IsInt({ message: 'planned_duration_min must be a whole number of minutes' }),
+      Min(1, { message: 'planned_duration_min must be at least 1' }),
+      Max(MAX_PLANNED_DURATION_MIN, { message: `planned_duration_min must be at most ${MAX_PLANNED_DURATION_MIN}` }),
+    ),
+  pressureTarget: () =>
+    applyDecorators(
+      ApiPropertyOptional({ type: Number, nullable: true, minimum: -MAX_PRESSURE_PA, maximum: MAX_PRESSURE_PA, description: 'Furnace pressure aimed at, Pa.' }),
+      IsOptional(),
+      IsNumber(finite, { message: 'pressure_target_pa must be a number' }),
+      Min(-MAX_PRESSURE_PA, { message: `pressure_target_pa must be at least -${MAX_PRESSURE_PA}` }),
+      Max(MAX_PRESSURE_PA, { message: `pressure_target_pa must be at most ${MAX_PRESSURE_PA}` }),
+    ),
+  pressureTolerance: () =>
+    applyDecorators(
+      ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: MAX_PRESSURE_PA, description: '± Pa around pressure_target_pa (needs it).' }),
+      IsOptional(),
+      IsNumber(finite, { message: 'pressure_tolerance_pa must be a number' }),
+      Min(0, { message: 'pressure_tolerance_pa must not be negative' }),
+      Max(MAX_PRESSURE_PA, { message: `pressure_tolerance_pa must be at most ${MAX_PRESSURE_PA}` }),
+    ),
+  t0Override: () =>
+    applyDecorators(
+      ApiPropertyOptional({
+        type: Number,
+        nullable: true,
+        minimum: T0_OVERRIDE_BOUNDS.min,
+        maximum: T0_OVERRIDE_BOUNDS.max,
+        description: 'T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).',
+      }),
+      IsOptional(),
+      IsNumber(finite, { message: 't0_override must be a number' }),
+      Min(T0_OVERRIDE_BOUNDS.min, { message: `t0_override must be at least ${T0_OVERRIDE_BOUNDS.min} °C` }),
+      Max(T0_OVERRIDE_BOUNDS.max, { message: `t0_override must be at most ${T0_OVERRIDE_BOUNDS.max} °C` }),
+    ),
+};
+
+export class ResearchDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ format: 'date-time' }) start_at!: string;
+  @ApiProperty({ format: 'date-time' }) end_at!: string;
+  @ApiProperty({ description: 'Radiation is measured (kW/m²)' }) is_radiance!: boolean;
+  @ApiProperty({ description: 'Mean furnace temperature is measured (°C)' }) is_furnance!: boolean;
+  @ApiProperty({ description: 'Furnace pressure is measured (Pa)' }) is_pressure!: boolean;
+  @ApiProperty({ enum: TEST_STANDARD_IDS }) standard!: string;
+  @ApiProperty({ enum: INSULATION_CLASSES, nullable: true, type: String }) insulation!: string | null;
+  @ApiProperty({ enum: HEATING_CURVE_IDS }) heating_curve!: string;
+  @ApiProperty({ enum: CRITERIA_BASES }) criteria_basis!: string;
+  @ApiProperty({ type: 'integer', nullable: true }) planned_duration_min!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) pressure_target_pa!: number | null;
+  @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'T0 set by hand, °C; null: taken from the frames' }) t0_override!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who last set or cleared t0_override (null for clients)' }) t0_set_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) t0_set_at!: string | null;
+}
+
+export class ResearchesDto {
+  @ApiProperty({ type: [ResearchDto] }) data!: ResearchDto[];
+}
+
+/** `forViewer`: a client does not learn which member of staff set T0. */
+export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto => ({
+  id: r.id,
+  name: r.name,
+  start_at: r.startAt.toISOString(),
+  end_at: r.endAt.toISOString(),
+  is_radiance: r.isRadiance,
+  is_furnance: r.isFurnance,
+  is_pressure: r.isPressure,
+  standard: r.standard,
+  insulation: r.insulation,
+  heating_curve: r.heatingCurve,
+  criteria_basis: r.criteriaBasis,
+  planned_duration_min: r.plannedDurationMin,
+  pressure_target_pa: r.pressureTargetPa,
+  pressure_tolerance_pa: r.pressureTolerancePa,
+  t0_override: r.t0Override,
+  t0_set_by: forViewer ? null : r.t0SetBy,
+  t0_set_at: r.t0SetAt?.toISOString() ?? null,
+});
+
+export class ResearchCreateDto {
+  @ApiProperty({ maxLength: 255 }) @trim @IsString() @IsNotEmpty({ message: 'name must not be empty' }) @MaxLength(255) name!: string;
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601 with a time zone offset' }) @DateTimeWithZone() start_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'After start_at' }) @DateTimeWithZone() end_at!: string;
+  @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_radiance?: boolean;
+  @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
+  @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
+  @ProfileFields.standard() standard?: TestStandardId;
+  @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
+  @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
+  @ProfileFields.criteriaBasis() criteria_basis?: (typeof CRITERIA_BASES)[number];
+  @ProfileFields.plannedDuration() planned_duration_min?: number | null;
+  @ProfileFields.pressureTarget() pressure_target_pa?: number | null;
+  @ProfileFields.pressureTolerance() pressure_tolerance_pa?: number | null;
+  @ProfileFields.t0Override() t0_override?: number | null;
+}
+
+/** PUT accepts a partial body: only the fields given change. */
+export class ResearchUpdateDto {
+  @ApiPropertyOptional({ maxLength: 255 }) @OptionalNotNull() @trim @IsString() @IsNotEmpty({ message: 'name must not be empty' }) @MaxLength(255) name?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @OptionalNotNull() @DateTimeWithZone() start_at?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @OptionalNotNull() @DateTimeWithZone() end_at?: string;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_radiance?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
+  @ProfileFields.standard() standard?: TestStandardId;
+  @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
+  @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
+  @ProfileFields.criteriaBasis() criteria_basis?: (typeof CRITERIA_BASES)[number];
+  @ProfileFields.plannedDuration() planned_duration_min?: number | null;
+  @ProfileFields.pressureTarget() pressure_target_pa?: number | null;
+  @ProfileFields.pressureTolerance() pressure_tolerance_pa?: number | null;
+  @ProfileFields.t0Override() t0_override?: number | null;
+}
+
+export class ViewerTokenRequestDto {
+  @ApiProperty({ description: 'The access code from the invitation link (?code=)' }) @IsString() @MaxLength(64) code!: string;
+}
+
+export class ViewerTokenDto {
+  @ApiProperty({ description: 'Bearer token for reading this research only' }) access_token!: string;
+  @ApiProperty({ example: 'bearer' }) token_type!: 'bearer';
+  @ApiProperty({ description: 'Seconds until the token expires' }) expires_in!: number;
+  @ApiProperty({ format: 'uuid' }) research_id!: string;
+}
+
+export class UrlDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() url!: string;
+  @ApiProperty({ format: 'uuid' }) research_id!: string;
+}
+
+export class UrlsDto {
+  @ApiProperty({ type: [UrlDto] }) data!: UrlDto[];
+}
+
+export class UrlCreateDto {
+  @ApiProperty({ maxLength: 2048, description: 'An http(s) link: YouTube, an HLS .m3u8 stream or another embeddable page' })
+  @trim
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+  @ApiProperty({ format: 'uuid' }) @IsUUID() research_id!: string;
+}
+
+export class UrlUpdateDto {
+  @ApiProperty({ maxLength: 2048 }) @trim @IsString() @MaxLength(2048) url!: string;
+}
+

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { formatThermoConfigError, parseThermoConfig, type ThermoMarker } from '@furnace/contracts';
+import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { validationException, type ValidationDetail } from '../core/errors';
+import { ResearchEvents } from '../research/research-events';
+import { ResearchService } from '../research/research.service';
+import { checkImage, MAX_IMAGE_BYTES, reencodeImage } from './image-check';
+import { ThermoMarkersRepository } from './thermo-markers.repository';
+import { ThermoRepository } from './thermo.repository';
+
+export const MAX_CONFIG_BYTES = 512 * 1024;
+
+export interface UploadedFileLike {
+  originalname: string;
+  buffer: Buffer;
+  size: number;
+}
+
+const missing = (field: string): ValidationDetail => ({ loc: ['body', field], msg: `${field} is required`, type: 'missing' });
+/** Keeps a file name printable and short; it is only ever shown, never used as a path. */
+const safeName = (name: string, fallback: string) =>
+  ([...Buffer.from(name, 'latin1').toString('utf8')].map((c) => (c < ' ' || c === '/' || c === '\\' ? '_' : c)).join('').trim() || fallback).slice(0, 255);
+
+const configTooLarge = () => new PayloadTooLargeException(`config_file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
+
+/**
+ * The markers of a config file placed on a photo of this size, or a 422 listing every error with its
+ * line and field. The one check of a config file, for an upload and for the editor's save alike.
+ */
+function parseConfigFile(config: UploadedFileLike, imageWidth: number, imageHeight: number): ThermoMarker[] {
+  const parsed = parseThermoConfig(config.buffer, { imageWidth, imageHeight });
+  if (parsed.ok) return parsed.markers;
+  throw validationException(
+    parsed.errors.map((e) => ({
+      loc: ['body', 'config_file', ...(e.line ? [e.line] : []), ...(e.field ? [e.field] : [])],
+      msg: formatThermoConfigError(e),
+      type: 'thermo_config',
+    })),
+  );
+}
+
+/** Thermocouple configs: a photo of the specimen and the config file placing the thermocouples on it. */
+@Injectable()
+export class ThermoService {
+  constructor(
+    private readonly repo: ThermoRepository,
+    private readonly markers: ThermoMarkersRepository,
+    private readonly research: ResearchService,
+    private readonly events: ResearchEvents,
+  ) {}
+
+  async list(researchId: string): Promise<ThermoConfigEntity[]> {
+    await this.research.get(researchId);
+    return this.repo.list(researchId);
+  }
+
+  async get(id: string): Promise<ThermoConfigEntity> {
+    const config = await this.repo.findById(id);
+    if (!config) throw new NotFoundException('Thermocouple config not found');
+    return config;
+  }
+
+  /**
+   * Checks the photo by its bytes and parses the config against the photo's size. Every problem is
+   * reported at once (422, each with its line and field); nothing is stored unless all is valid.
+   */
+  async create(researchId: string, image?: UploadedFileLike, config?: UploadedFileLike): Promise<ThermoConfigEntity> {
+    const absent = [...(image ? [] : [missing('image_file')]), ...(config ? [] : [missing('config_file')])];
+    if (absent.length || !image || !config) throw validationException(absent);
+    if (image.size > MAX_IMAGE_BYTES) throw new PayloadTooLargeException(`image_file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+    if (config.size > MAX_CONFIG_BYTES) throw configTooLarge();
+    await this.research.get(researchId);
+
+    const checked = checkImage(image.buffer);
+    if (!checked.ok) throw validationException([{ loc: ['body', 'image_file'], msg: checked.message, type: 'image' }]);
+    // Only the re-encoded pixels are kept (no metadata, nothing appended): see reencodeImage.
+    const img = await reencodeImage(image.buffer, checked.mime);
+    if (!img.ok) throw validationException([{ loc: ['body', 'image_file'], msg: img.message, type: 'image' }]);
+    const markers = parseConfigFile(config, img.width, img.height);
+    const saved = await this.repo.create(
+      {
+        researchId,
+        imageFilename: safeName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
+        imageMime: img.mime,
+        imageWidth: img.width,
+        imageHeight: img.height,
+        imageSha256: createHash('sha256').update(img.data).digest('hex'),
+        imageData: img.data,
+        configFilename: safeName(config.originalname, 'config.txt'),
+        configData: config.buffer,
+      },
+      markers,
+    );
+    await this.events.changed(researchId, 'THERMOCOUPLE');
+    return saved;
+  }
+
+  /**
+   * Replaces a config's file and markers with a new config file (what the editor saves): the same
+   * parser and checks as an upload, against the stored photo's size; every error at once (422, by
+   * line and field) and nothing written, or everything in one transaction. Live viewers refetch.
+   */
+  async replaceConfig(id: string, config?: UploadedFileLike): Promise<ThermoConfigEntity> {
+    if (!config) throw validationException([missing('config_file')]);
+    if (config.size > MAX_CONFIG_BYTES) throw configTooLarge();
+    const existing = await this.get(id);
+    const markers = parseConfigFile(config, existing.imageWidth, existing.imageHeight);
+    const saved = await this.markers.replace(id, { filename: safeName(config.originalname, 'config.txt'), data: config.buffer }, markers);
+    if (!saved) throw new NotFoundException('Thermocouple config not found');
+    await this.events.changed(existing.researchId, 'THERMOCOUPLE');
+    return saved;
+  }
+
+  async delete(id: string): Promise<void> {
+    const config = await this.get(id);
+    await this.repo.delete(id);
+    await this.events.changed(config.researchId, 'THERMOCOUPLE');
+  }
+
+  async image(id: string) {
+    const image = await this.repo.image(id);
+    if (!image) throw new NotFoundException('Thermocouple config not found');
+    return image;
+  }
+
+  async configFile(id: string) {
+    const file = await this.repo.configFile(id);
+    if (!file) throw new NotFoundException('Thermocouple config not found');
+    return file;
+  }
+
+  async markersOfConfig(configId: string): Promise<ThermoMarkerEntity[]> {
+    await this.get(configId);
+    return this.repo.markersOfConfig(configId);
+  }
+
+  async markersOfResearch(researchId: string): Promise<ThermoMarkerEntity[]> {
+    await this.research.get(researchId);
+    return this.repo.markersOfResearch(researchId);
+  }
+}

@@ -1,0 +1,46 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * The questions several modules ask about a research, each answered here once (docs/architecture.md,
+ * "Where to add a query"). Every function takes `RunQuery`, so the API (a TypeORM DataSource:
+ * `queryOn(dataSource)`) and the ingest (its own pg pool) ask them the same way.
+ */
+
+/** Runs one parameterised statement and resolves to its rows. */
+export type RunQuery = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** A TypeORM DataSource as a RunQuery. */
+export function queryOn(dataSource: DataSource): RunQuery {
+  return (sql, params) => dataSource.query(sql, params);
+}
+
+/** What identifies a research and bounds its frames. */
+export interface ResearchHeader {
+  name: string;
+  startAt: Date;
+  endAt: Date;
+}
+
+/** Does this research exist: its name and window, or null when it does not. */
+export async function findResearchHeader(run: RunQuery, id: string): Promise<ResearchHeader | null> {
+  const rows = await run<{ name: string; start_at: Date; end_at: Date }>('SELECT name, start_at, end_at FROM research WHERE id = $1', [id]);
+  const row = rows[0];
+  return row ? { name: row.name, startAt: row.start_at, endAt: row.end_at } : null;
+}
+
+/** `time` of the research's latest stored frame; null before the first. */
+export async function lastFrameTime(run: RunQuery, researchId: string): Promise<number | null> {
+  const rows = await run<{ time: number }>('SELECT "time" FROM reading WHERE research_id = $1 ORDER BY "time" DESC LIMIT 1', [researchId]);
+  return rows[0]?.time ?? null;
+}
+
+/**
+ * The research $1's thermocouples as its configs' markers place them: the distinct (thermo_id,
+ * type_name) pairs. A statement of its own (`researchMarkers`) or a subquery of a larger one.
+ */
+export const RESEARCH_MARKERS_SQL = 'SELECT DISTINCT m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id WHERE c.research_id = $1';
+
+/** The research's (thermo_id, type_name) pairs, ordered by thermocouple then type. */
+export function researchMarkers(run: RunQuery, researchId: string): Promise<{ thermo_id: number; type_name: string }[]> {
+  return run(`${RESEARCH_MARKERS_SQL} ORDER BY m.thermo_id, m.type_name`, [researchId]);
+}
