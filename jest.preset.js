@@ -14,6 +14,9 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, swcrc: false }] },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: {
+    // A dynamic import() names the compiled file ('./xlsx.js', as Node resolves it at run time); in a
+    // test that is the TypeScript source beside it.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
     '^@furnace/([a-z-]+)/testing$': path.join(__dirname, 'libs/$1/src/testing/index.ts'),
     '^@furnace/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },

@@ -4,10 +4,11 @@ import { assertApiConfig, loadConfig } from '@furnace/config';
 import { createBus } from '@furnace/bus';
 import { openDatabase } from '@furnace/db';
 import { Logger } from '@nestjs/common';
-import { createApiApp } from '@furnace/api-server';
+import { createApiApp, limitHeapGrowth } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 
 async function main() {
+  limitHeapGrowth();
   const config = loadConfig();
   assertApiConfig(config);
   if (!config.databaseUrl || !config.redisUrl) {

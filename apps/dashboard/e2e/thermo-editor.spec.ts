@@ -267,7 +267,8 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await page.mouse.move(pointer.x, pointer.y);
     for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
     await expect(zoomText).not.toHaveText(fitted ?? '');
-    expect(Number(await canvas.getAttribute('data-scale'))).toBeGreaterThan(fittedScale * 2);
+    // Each wheel step is rendered in turn: wait for all six, not the first.
+    await expect.poll(async () => Number(await canvas.getAttribute('data-scale'))).toBeGreaterThan(fittedScale * 2);
     await page.mouse.click(pointer.x, pointer.y);
     // A larger square on a large photo (34 px), centred under the pointer (one screen pixel is ~2 photo pixels here).
     const placed = await expectNear(page, 'T1', 1800 - 17, 400 - 17, 3);

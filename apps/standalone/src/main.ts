@@ -3,9 +3,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { assertApiConfig, ConfigError, describeConfig, loadConfig } from '@furnace/config';
+import { limitHeapGrowth } from '@furnace/api-server';
 import { startSystem } from './system';
 
 async function main() {
+  limitHeapGrowth();
   const config = loadConfig();
   assertApiConfig(config);
   const system = await startSystem(config);

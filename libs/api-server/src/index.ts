@@ -2,3 +2,4 @@
 export { buildOpenApiDocument, createApiApp } from './app';
 export type { ApiDeps } from './app.module';
 export { OPENAPI_FILE, renderOpenApi } from './openapi';
+export { limitHeapGrowth } from './core/heap';

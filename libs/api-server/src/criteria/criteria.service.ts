@@ -10,13 +10,17 @@ import type { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@
 import type { Principal } from '../auth/principal';
 import { validationException } from '../core/errors';
 import { RealArrayReader } from '../history/real-array';
-import { toStoredFrame } from '../history/stored-frame';
+import { toCriteriaFrame } from '../history/stored-frame';
 import { ResearchEvents } from '../research/research-events';
 import { CriteriaRepository } from './criteria.repository';
 import type { CriteriaDto } from './criteria.dto';
 
-/** Frames read at a time: the next page is read while this one is pushed through the engine. */
-const FRAMES_PAGE = 2_000;
+/**
+ * Frames read at a time (the next page is read while this one is pushed through the engine). Small: a
+ * page's rows then die young in the garbage collector instead of being promoted to the old generation,
+ * which is what grows the process's RSS over a long test (docs/performance.md, "Exports").
+ */
+const FRAMES_PAGE = 500;
 
 export interface ObservationInput {
   time?: number;
@@ -152,14 +156,13 @@ export class CriteriaService {
       ended,
     });
     const reader = new RealArrayReader();
+    const scratch: number[] = [];
     let page = this.repo.frames(researchId, null, FRAMES_PAGE);
     for (;;) {
       const rows = await page;
       const more = rows.length === FRAMES_PAGE;
       if (more) page = this.repo.frames(researchId, rows[rows.length - 1]!.time, FRAMES_PAGE);
-      for (const row of rows) {
-        engine.push(toStoredFrame(row, reader));
-      }
+      for (const row of rows) engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
       if (!more) break;
     }
     return { ...engine.snapshot(), ended, ignition_at: ignitionAt?.toISOString() ?? null };

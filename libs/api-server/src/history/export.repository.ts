@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
+import type { StoredFrameRow } from './stored-frame';
 import { EXPORT_MARKERS, exportRowsPage } from './history.queries';
 
 /** A stored frame for an export: the thermocouples in PostgreSQL's text form of a real[] (read with RealArrayReader). */
-export interface ExportFrameRow {
-  time: number;
+export interface ExportFrameRow extends StoredFrameRow {
   ts: Date;
-  radiance: number | null;
-  pressure: number | null;
-  pk: number | null;
-  thermocouples: string | null;
-  faults: number[] | null;
 }
 
 /** A marker of one of the research's thermocouple configs, with the config's file name. */

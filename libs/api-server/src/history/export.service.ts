@@ -1,5 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { CriteriaEngine, type CriteriaEngineInput, type CriteriaFrame, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
+import { CriteriaEngine, type CriteriaEngineInput, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
 import { profileOf, toExclusion, toObservation } from '../criteria/criteria.service';
@@ -7,6 +7,7 @@ import { type ChannelLabel, type ExportCell, exportCells, type ExportLayout, typ
 import { type ExportFrameRow, ExportRepository } from './export.repository';
 import { HistoryRepository } from './history.repository';
 import { RealArrayReader } from './real-array';
+import { toCriteriaFrame } from './stored-frame';
 
 /**
  * Frames read at a time (the next page is read while this one is written). Small: a page's rows then
@@ -134,7 +135,7 @@ export class ExportService {
       const out: ExportCell[][] = [];
       for (const row of rows) {
         const values = row.thermocouples === null ? null : reader.read(row.thermocouples);
-        engine.push(toFrame(row, values, scratch));
+        engine.push(toCriteriaFrame(row, values, scratch));
         if (row.time < range.from) continue;
         const current = engine.frameValues();
         current.categories.forEach((c, i) => Object.assign(categories[i]!, { max: c.max, mean: c.mean }));
@@ -173,7 +174,7 @@ export class ExportService {
     const scratch: number[] = [];
     for await (const rows of this.pages(researchId, -60, Number.MAX_VALUE)) {
       for (const row of rows) {
-        engine.push(toFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
+        engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
         if (engine.frameValues().t0_fixed) break;
       }
       if (engine.frameValues().t0_fixed) break;
@@ -198,20 +199,4 @@ export class ExportService {
       if (!more) return;
     }
   }
-}
-
-/**
- * A stored frame as the engine takes it. The thermocouples go in `into`, reused from frame to frame (the
- * engine keeps no reference to them): numbers only, NaN where a channel has no reading (the engine
- * counts only finite readings), so no value is boxed.
- */
-function toFrame(row: ExportFrameRow, values: Float64Array | null, into: number[]): CriteriaFrame {
-  const frame: CriteriaFrame = { time: row.time, pk: row.pk, pressure: row.pressure, radiance: row.radiance };
-  if (values !== null) {
-    into.length = values.length;
-    for (let i = 0; i < values.length; i++) into[i] = values[i]!;
-    frame.thermocouples_out = into;
-  }
-  if (row.faults !== null && row.faults.length > 0) frame.faults = row.faults;
-  return frame;
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
@@ -13,7 +12,6 @@ import { exportHeader, metaRows } from './export-format';
 import { ExportService } from './export.service';
 import { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto, HistoryRangeQueryDto } from './history.dto';
 import { HistoryService } from './history.service';
-import { writeWorkbook } from './xlsx';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -56,7 +54,9 @@ export class HistoryController {
       yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout), dialect);
       for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
     }
-    await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(Readable.from(body()), out));
+    // The generator straight into the response: each page is made when the previous one is sent (a
+    // Readable.from in between would read up to 16 pages ahead).
+    await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(body(), out));
   }
 
   /**
@@ -71,6 +71,8 @@ export class HistoryController {
   @ApiNotFoundResponse({ description: 'Research not found' })
   async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryRangeQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
     const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer');
+    // exceljs (~30 MB) is loaded on the first workbook, not by every API instance (docs/performance.md, "Exports").
+    const { writeWorkbook } = await import('./xlsx.js');
     await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
   }
 }

@@ -74,7 +74,7 @@ export async function writeWorkbook(out: Writable, ctx: ExportContext, rows: Asy
 
 
 /** Bytes of a sheet's XML that may wait for the zip's compressor before the next rows are made. */
-const QUEUED_AT_MOST = 1024 * 1024;
+const QUEUED_AT_MOST = 256 * 1024;
 
 /**
  * exceljs hands a sheet's XML to the zip's compressor without waiting for it (its stream buffer

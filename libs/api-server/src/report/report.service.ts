@@ -9,7 +9,7 @@ import { HistoryQueryDto } from '../history/history.dto';
 import { HistoryService } from '../history/history.service';
 import { ResearchService } from '../research/research.service';
 import { ThermoService } from '../thermo/thermo.service';
-import { type ReportData, type ReportPhoto, renderReport } from './report-pdf';
+import type { ReportData, ReportPhoto } from './report-pdf';
 import { type ReportLang, reportFilename } from './report-text';
 
 /** Points of each chart series: the dashboard's overview resolution. */
@@ -89,6 +89,9 @@ export class ReportService {
       photos,
       generatedAt: now,
     };
+    // Loaded on the first report: pdfkit, fontkit and ECharts hold ~35 MB that an API instance which
+    // never makes a report does not need (docs/performance.md, "Exports").
+    const { renderReport } = await import('./report-pdf.js');
     return { filename: reportFilename(researchId, research.name, lang), document: renderReport(data) };
   }
 }
