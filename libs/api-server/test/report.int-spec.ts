@@ -78,8 +78,8 @@ describe('GET /research/{id}/report.pdf', () => {
     expect(pages[0]).toContain(NAME);
     expect(pages[0]).toContain('Laboratorium Badań Ogniowych');
     // Ignition from the DAQ's clock in Warsaw time (08:07 UTC = 09:07 CET); the end at 60:00.
-    expect(pages[0]).toContain('01.03.2026, 09:07:00');
-    expect(pages[0]).toContain('01.03.2026, 10:07:00 (01:00:00)');
+    expect(pages[0]).toContain('Zapłon (czas 0) 01.03.2026, 09:07:00');
+    expect(pages[0]).toContain('Koniec badania 01.03.2026, 10:07:00 (01:00:00)');
     expect(pages[0]).toContain('EN 1634-1 — drzwi lub zamknięcie');
     expect(pages[0]).toContain('Krzywa standardowa ISO 834');
     // T0: the mean of T1 and T2 over the minute before ignition, (20 + 21) / 2.
@@ -113,6 +113,26 @@ describe('GET /research/{id}/report.pdf', () => {
     expect(text).toContain('Cotton pad ignited');
     expect(text).toContain('T3 channel fault: from 00:30:00 to 01:00:00 (181 readings)');
     pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
+  });
+
+  it('reports a test before its ignition: no ignition date, its newest reading, T0 so far, no chart since time 0', async () => {
+    const early = (await createResearch(api, staff, { name: 'Przed zapłonem', start_at: '2026-03-02T08:00:00Z', end_at: '2099-03-02T09:30:00Z' })).id;
+    expect((await uploadConfig(api, staff, early)).status).toBe(200);
+    await api.dataSource.query(
+      `INSERT INTO reading (research_id, "time", ts, pk, thermocouples) SELECT $1, t, now() + t * INTERVAL '1 second', 20, '{19,20,21}'::real[] FROM generate_series(-30, -10, 10) AS t`,
+      [early],
+    );
+    const res = await get(`/api/v1/research/${early}/report.pdf`, staff);
+    expect(res.status).toBe(200);
+    const [first, second] = await pdfPages(res.body as Buffer);
+    // Not the planned start (09:00 in the schedule row) presented as the ignition.
+    expect(first).toContain('Zapłon (czas 0) jeszcze nie nastąpił');
+    expect(first).toContain('Ostatni odczyt −00:00:10');
+    expect(first).not.toContain('Koniec badania');
+    // T0 so far: the mean of T1 and T2 ("Tśr i Tmax") over the readings before ignition, (19 + 20) / 2.
+    expect(first).toContain('T0 19.5 °C (średnia z 60 s przed zapłonem)');
+    expect(first).toContain('badanie trwa: stan na −00:00:10');
+    expect(second).toContain('Brak odczytów od zapłonu (czas 0)');
   });
 
   it('refuses anyone but staff, an unknown research and a bad id or language, with a clear error', async () => {

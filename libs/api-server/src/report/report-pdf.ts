@@ -210,12 +210,18 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
   doc.font(BOLD).fontSize(18).fillColor(INK).text(t.title);
   doc.font(REGULAR).fontSize(13).text(research.name);
   doc.moveDown(0.5);
-  const ignition = new Date(criteria.ignition_at ?? history.ignition_at ?? research.startAt.toISOString());
+  // Ignition as the frames date it; none before the first frame at time 0 (the planned start is in the schedule row).
+  const ignitionAt = criteria.ignition_at ?? history.ignition_at;
+  const ignition = ignitionAt === null ? null : new Date(ignitionAt);
   const sampling = samplingInterval(history);
   const rows: [string, string][] = [
     [t.lab, data.lab],
-    [t.ignition, formatWarsawDateTime(ignition)],
-    [t.end, `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`],
+    [t.ignition, ignition === null ? t.notIgnited : formatWarsawDateTime(ignition)],
+    // A test still running has no end yet: its newest reading.
+    [
+      criteria.ended ? t.end : t.lastReading,
+      ignition === null ? formatTestTime(end) : `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`,
+    ],
     [t.schedule, `${formatWarsawDateTime(research.startAt)} – ${formatWarsawDateTime(research.endAt)}`],
     [t.standard, standardLabel(research.standard, data.lang)],
   ];
