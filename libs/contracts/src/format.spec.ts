@@ -1,4 +1,4 @@
-import { formatElapsed, formatValue, formatWarsawDateTime } from './format';
+import { formatElapsed, formatTestTime, formatValue, formatWarsawDateTime } from './format';
 
 describe('formatElapsed', () => {
   it.each([
@@ -14,6 +14,16 @@ describe('formatElapsed', () => {
 
   it.each([null, undefined, -1, Number.NaN, Number.POSITIVE_INFINITY])('%p → 00:00:00', (seconds) => {
     expect(formatElapsed(seconds)).toBe('00:00:00');
+  });
+});
+
+describe('formatTestTime', () => {
+  it('signs a time before ignition and says when it is unknown', () => {
+    expect(formatTestTime(3000)).toBe('00:50:00');
+    expect(formatTestTime(3725.4)).toBe('01:02:05');
+    expect(formatTestTime(-30)).toBe('−00:00:30');
+    expect(formatTestTime(-30, '-')).toBe('-00:00:30');
+    expect(formatTestTime(null)).toBe('---');
   });
 });
 

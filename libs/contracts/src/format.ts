@@ -11,6 +11,15 @@ export function formatElapsed(seconds: number | null | undefined): string {
   return [hours, minutes, secs].map((part) => String(part).padStart(2, '0')).join(':');
 }
 
+/**
+ * A time since ignition as hh:mm:ss, with a minus sign before ignition ("−00:00:30"), '---' when
+ * unknown. `minus` '-' for files read by programs (the CSV and XLSX exports).
+ */
+export function formatTestTime(seconds: number | null | undefined, minus: '−' | '-' = '−'): string {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return NO_VALUE;
+  return seconds < 0 ? `${minus}${formatElapsed(-seconds)}` : formatElapsed(seconds);
+}
+
 /** A measured value with one decimal ('812.4'), or '---' when absent or not a finite number. */
 export function formatValue(value: number | null | undefined): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return NO_VALUE;

@@ -1,4 +1,4 @@
-import type { TestProfile } from '@furnace/contracts';
+import { formatTestTime, type TestProfile } from '@furnace/contracts';
 
 /*
  * The columns of the history exports a lab files (CSV and XLSX write the same cells): time in seconds,
@@ -102,12 +102,9 @@ function round(value: number | null, decimals: number): number | null {
   return Math.round(value * scale) / scale;
 }
 
-/** "01:02:03" since ignition, "-00:00:30" before it; whole seconds (hours go past 24). */
+/** "01:02:03" since ignition, "-00:00:30" before it (an ASCII minus, for programs reading the file); whole seconds (hours go past 24). */
 export function hms(seconds: number): string {
-  const sign = seconds < 0 ? '-' : '';
-  const whole = Math.floor(Math.abs(seconds));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${sign}${pad(Math.floor(whole / 3600))}:${pad(Math.floor(whole / 60) % 60)}:${pad(whole % 60)}`;
+  return formatTestTime(seconds, '-');
 }
 
 const WARSAW = new Intl.DateTimeFormat('en-US', {

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
+import { formatTestTime, formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
 import type { CriteriaDto } from '../criteria/criteria.dto';
 import type { HistoryDto } from '../history/history.dto';
 import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
@@ -10,7 +10,6 @@ import {
   fill,
   formatCelsius,
   formatPercent,
-  formatTestTime,
   type ReportLang,
   reportTexts,
   type ReportTexts,

@@ -1,4 +1,5 @@
-import { fill, formatCelsius, formatPercent, formatTestTime, reportFilename, reportTexts } from './report-text';
+import { formatTestTime } from '@furnace/contracts';
+import { fill, formatCelsius, formatPercent, reportFilename, reportTexts } from './report-text';
 
 describe('report texts and number formats', () => {
   it('fills placeholders and leaves unknown ones as they are', () => {

@@ -2,7 +2,6 @@ import { exportFilename } from '../history/csv';
 import {
   CRITERION_LABELS_EN,
   CRITERION_LABELS_PL,
-  formatElapsed,
   formatValue,
   HEATING_CURVES,
   OBSERVATION_LABELS_EN,
@@ -205,12 +204,6 @@ export function reportTexts(lang: ReportLang): ReportTexts {
 /** Fills "{name}" placeholders. */
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-}
-
-/** A time since ignition: hh:mm:ss, negative "−00:00:30", '---' when unknown. */
-export function formatTestTime(seconds: number | null | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '---';
-  return seconds < 0 ? `−${formatElapsed(-seconds)}` : formatElapsed(seconds);
 }
 
 /** A temperature with one decimal and its unit, '---' when unknown. */

@@ -1,4 +1,4 @@
-import { type CriteriaSnapshot, formatValue } from '@furnace/contracts';
+import { type CriteriaSnapshot, formatTestTime, formatValue } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
@@ -8,7 +8,6 @@ import {
   formatDeviation,
   formatEta,
   formatRise,
-  formatTime,
   overLimit,
 } from './criteria-format';
 
@@ -149,7 +148,7 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
               {!result
                 ? '---'
                 : failed
-                  ? t('panel.failedAt', { time: formatTime(result.time) })
+                  ? t('panel.failedAt', { time: formatTestTime(result.time) })
                   : t('panel.heldFor', { minutes: result.held_minutes ?? 0 })}
             </Text>
           </Group>

@@ -1,9 +1,9 @@
 import type { CriteriaDto, ObservationDto } from '@furnace/api-client';
-import { formatValue } from '@furnace/contracts';
+import { formatTestTime, formatValue } from '@furnace/contracts';
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
-import { type CriterionKey, deviationColor, failureTime, formatDeviation, formatTime } from './criteria-format';
+import { type CriterionKey, deviationColor, failureTime, formatDeviation } from './criteria-format';
 import { ObservationList } from './ObservationList';
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
@@ -113,7 +113,7 @@ export function CriteriaSummary({
               <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached}>
                 <Table.Td>{t(`criterion.${key}`)}</Table.Td>
                 <Table.Td ff="monospace" c={result.reached ? 'red.7' : undefined}>
-                  {result.reached ? formatTime(result.time) : t('panel.notReached')}
+                  {result.reached ? formatTestTime(result.time) : t('panel.notReached')}
                 </Table.Td>
                 <Table.Td ff="monospace" fw={700}>
                   {result.minutes ?? result.held_minutes ?? '---'}
@@ -142,7 +142,7 @@ export function CriteriaSummary({
                 </Badge>
                 <Text size="sm" ff="monospace" fw={700}>
                   {when.interval
-                    ? t('history.interval', { from: formatTime(f.interval_from), to: formatTime(f.time) })
+                    ? t('history.interval', { from: formatTestTime(f.interval_from), to: formatTestTime(f.time) })
                     : when.text}
                 </Text>
                 <Text size="sm" c="dimmed">
@@ -155,7 +155,7 @@ export function CriteriaSummary({
         {criteria.excursions.length > 0 ? (
           <Text size="xs" c="dimmed" data-testid="excursions">
             {t('history.excursions')}:{' '}
-            {criteria.excursions.map((e) => `${formatTime(e.time)}${e.thermo_id === null ? '' : ` (${name(e.thermo_id)})`}`).join(', ')}
+            {criteria.excursions.map((e) => `${formatTestTime(e.time)}${e.thermo_id === null ? '' : ` (${name(e.thermo_id)})`}`).join(', ')}
           </Text>
         ) : null}
       </Stack>

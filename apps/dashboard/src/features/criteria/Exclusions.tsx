@@ -9,7 +9,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { liveKeys } from '../live/live-keys';
 import type { ReadAuth } from '../live/read-auth';
 import { createExclusion, deleteExclusion } from './criteria-api';
-import { formatTime } from './criteria-format';
+import { formatTestTime } from '@furnace/contracts';
 
 export interface ExclusionDraft {
   thermo: string | null;
@@ -156,7 +156,7 @@ export function ExclusionControls({
           {exclusions.map((e) => (
             <Group key={e.id} justify="space-between" wrap="nowrap" gap="xs" data-testid="exclusion">
               <Stack gap={0} miw={0}>
-                <Text size="sm">{t('exclusion.row', { name: name(e.thermo_id), time: formatTime(e.from_time), reason: e.reason })}</Text>
+                <Text size="sm">{t('exclusion.row', { name: name(e.thermo_id), time: formatTestTime(e.from_time), reason: e.reason })}</Text>
                 <Text size="xs" c="dimmed">
                   {t('exclusion.by', { who: e.created_by ?? '—', when: formatDateTime(e.created_at) })}
                 </Text>

@@ -2,7 +2,7 @@ import type { ObservationDto } from '@furnace/api-client';
 import { ActionIcon, Badge, Group, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from './criteria-format';
+import { formatTestTime } from '@furnace/contracts';
 
 /** The observations in time order, each "hh:mm:ss — kind: note"; staff also toggle visibility and delete. */
 export function ObservationList({
@@ -31,7 +31,7 @@ export function ObservationList({
         <Group key={o.id} justify="space-between" wrap="nowrap" gap="xs" data-testid="observation" data-kind={o.kind} data-visible={o.visible_to_clients}>
           <Text size="sm" miw={0}>
             <Text span ff="monospace" fw={600}>
-              {formatTime(o.time)}
+              {formatTestTime(o.time)}
             </Text>{' '}
             — {t(`observation.${o.kind}`)}
             {o.note ? `: ${o.note}` : ''}

@@ -1,4 +1,5 @@
-import { deviationColor, failureTime, formatDeviation, formatEta, formatRise, formatTime, overLimit } from './criteria-format';
+import { formatTestTime } from '@furnace/contracts';
+import { deviationColor, failureTime, formatDeviation, formatEta, formatRise, overLimit } from './criteria-format';
 
 describe('criteria formatting', () => {
   it('signs rises in kelvin', () => {
@@ -34,8 +35,8 @@ describe('criteria formatting', () => {
   });
 
   it('writes times and forecasts', () => {
-    expect(formatTime(-30)).toBe('−00:00:30');
-    expect(formatTime(3820)).toBe('01:03:40');
+    expect(formatTestTime(-30)).toBe('−00:00:30');
+    expect(formatTestTime(3820)).toBe('01:03:40');
     expect(formatEta(245.4)).toBe('4:05');
     expect(formatEta(-3)).toBe('0:00');
   });

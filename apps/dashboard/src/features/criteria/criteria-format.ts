@@ -1,4 +1,4 @@
-import { formatElapsed, formatValue, type CriteriaSnapshot } from '@furnace/contracts';
+import { formatTestTime, formatValue, type CriteriaSnapshot } from '@furnace/contracts';
 
 /*
  * Plain formatting of the criteria numbers for the panel, the monitor and the history (testable
@@ -34,16 +34,10 @@ export function overLimit(value: number | null, limit: { c: number } | null): bo
   return value !== null && limit !== null && value > limit.c;
 }
 
-/** A time in seconds since ignition as hh:mm:ss (negative times: "−00:00:30"). */
-export function formatTime(seconds: number | null | undefined): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '---';
-  return seconds < 0 ? `−${formatElapsed(-seconds)}` : formatElapsed(seconds);
-}
-
 /** A failure's time: hh:mm:ss, or "(from, to]" when a gap in the frames makes it an interval. */
 export function failureTime(failure: Pick<Failure, 'time' | 'interval_from'>): { text: string; interval: boolean } {
-  if (failure.interval_from === null) return { text: formatTime(failure.time), interval: false };
-  return { text: `(${formatTime(failure.interval_from)}, ${formatTime(failure.time)}]`, interval: true };
+  if (failure.interval_from === null) return { text: formatTestTime(failure.time), interval: false };
+  return { text: `(${formatTestTime(failure.interval_from)}, ${formatTestTime(failure.time)}]`, interval: true };
 }
 
 /** A forecast's time to failure as m:ss ("4:05"). */

@@ -1,3 +1,4 @@
+import { formatTestTime } from '@furnace/contracts';
 import { ActionIcon, Alert, Group, Loader, SegmentedControl, Slider, Stack, Text } from '@mantine/core';
 import { IconPlayerPauseFilled, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,7 +15,7 @@ import { ReadAuthProvider } from '../live/read-auth';
 import { SidePanel } from '../live/SidePanel';
 import { STAFF_AUTH } from '../live/StaffLiveView';
 import { useLiveViewState, viewControls } from '../live/use-live-view-state';
-import { formatMoment, REPLAY_SPEEDS, type ReplaySpeed } from './replay-clock';
+import { REPLAY_SPEEDS, type ReplaySpeed } from './replay-clock';
 import type { ReplayPlayer } from './replay-player';
 import { useReplayCriteria, useReplayState } from './use-replay';
 
@@ -47,7 +48,7 @@ function ReplayControls({ player }: { player: ReplayPlayer }) {
           data-testid="replay-speed"
         />
         <Text ff="monospace" fw={700} data-testid="replay-time" data-time={clock.time}>
-          {t('replay.position', { time: formatMoment(clock.time), end: formatMoment(clock.end) })}
+          {t('replay.position', { time: formatTestTime(clock.time), end: formatTestTime(clock.end) })}
         </Text>
         {loading ? (
           <Group gap={6} wrap="nowrap" data-testid="replay-loading">
@@ -64,7 +65,7 @@ function ReplayControls({ player }: { player: ReplayPlayer }) {
         step={1}
         value={clock.time}
         onChange={(value) => player.seek(value)}
-        label={(value) => formatMoment(value)}
+        label={(value) => formatTestTime(value)}
         thumbLabel={t('replay.slider')}
         data-testid="replay-slider"
       />

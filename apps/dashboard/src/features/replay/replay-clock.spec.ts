@@ -1,4 +1,5 @@
-import { createClock, formatMoment, pause, play, seek, setBounds, setSpeed, tick } from './replay-clock';
+import { formatTestTime } from '@furnace/contracts';
+import { createClock, pause, play, seek, setBounds, setSpeed, tick } from './replay-clock';
 
 describe('the replay clock', () => {
   const clock = createClock(-30, 1200);
@@ -44,7 +45,7 @@ describe('the replay clock', () => {
   });
 
   it('writes a moment before ignition with a minus sign', () => {
-    expect(formatMoment(-30)).toBe('−00:00:30');
-    expect(formatMoment(3725.4)).toBe('01:02:05');
+    expect(formatTestTime(-30)).toBe('−00:00:30');
+    expect(formatTestTime(3725.4)).toBe('01:02:05');
   });
 });

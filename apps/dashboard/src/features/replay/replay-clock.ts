@@ -1,5 +1,3 @@
-import { formatElapsed } from '@furnace/contracts';
-
 /** The replay speeds: test seconds per second of playback (docs/behaviour.md §10). */
 export const REPLAY_SPEEDS = [1, 10, 60] as const;
 export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
@@ -52,9 +50,4 @@ export function setSpeed(clock: ReplayClock, speed: ReplaySpeed): ReplayClock {
 export function setBounds(clock: ReplayClock, start: number, end: number): ReplayClock {
   const next = { ...clock, start, end: Math.max(start, end) };
   return { ...next, time: clamp(next, clock.time) };
-}
-
-/** A moment of the test as hh:mm:ss, with a minus sign before ignition ("−00:00:30"). */
-export function formatMoment(seconds: number): string {
-  return seconds < 0 ? `−${formatElapsed(-seconds)}` : formatElapsed(seconds);
 }
