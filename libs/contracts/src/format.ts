@@ -20,6 +20,13 @@ export function formatTestTime(seconds: number | null | undefined, minus: '−' 
   return seconds < 0 ? `${minus}${formatElapsed(-seconds)}` : formatElapsed(seconds);
 }
 
+/** d_e in percent with two decimals and a real minus sign ("−5.00 %"), '---' before it is known. */
+export function formatDeviation(value: number | null | undefined): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return NO_VALUE;
+  const text = Math.abs(value).toFixed(2);
+  return `${value < 0 && text !== '0.00' ? '−' : ''}${text} %`;
+}
+
 /** A measured value with one decimal ('812.4'), or '---' when absent or not a finite number. */
 export function formatValue(value: number | null | undefined): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return NO_VALUE;

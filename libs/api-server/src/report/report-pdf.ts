@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { formatTestTime, formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
+import { formatDeviation, formatTestTime, formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
 import type { CriteriaDto } from '../criteria/criteria.dto';
 import type { HistoryDto } from '../history/history.dto';
 import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
@@ -9,7 +9,6 @@ import {
   curveLabel,
   fill,
   formatCelsius,
-  formatPercent,
   type ReportLang,
   reportTexts,
   type ReportTexts,
@@ -270,7 +269,7 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
   const d = c.deviation;
   fields(doc, [
     [t.limits, limits.join('; ') || t.none],
-    [t.deviation, d.d_e === null ? '---' : `${formatPercent(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
+    [t.deviation, d.d_e === null ? '---' : `${formatDeviation(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
   ]);
   const counted = c.categories.filter((cat) => cat.role.max || cat.role.mean || cat.role.frame);
   if (counted.length > 0) {

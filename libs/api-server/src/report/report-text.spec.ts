@@ -1,5 +1,5 @@
-import { formatTestTime } from '@furnace/contracts';
-import { fill, formatCelsius, formatPercent, reportFilename, reportTexts } from './report-text';
+import { formatDeviation, formatTestTime } from '@furnace/contracts';
+import { fill, formatCelsius, reportFilename, reportTexts } from './report-text';
 
 describe('report texts and number formats', () => {
   it('fills placeholders and leaves unknown ones as they are', () => {
@@ -19,9 +19,9 @@ describe('report texts and number formats', () => {
     expect(formatTestTime(null)).toBe('---');
     expect(formatCelsius(20.46)).toBe('20.5 °C');
     expect(formatCelsius(null)).toBe('---');
-    expect(formatPercent(-5.004)).toBe('−5.00 %');
-    expect(formatPercent(-0.001)).toBe('0.00 %');
-    expect(formatPercent(2)).toBe('2.00 %');
+    expect(formatDeviation(-5.004)).toBe('−5.00 %');
+    expect(formatDeviation(-0.001)).toBe('0.00 %');
+    expect(formatDeviation(2)).toBe('2.00 %');
   });
 
   it("names the file after the research: an ASCII fallback and the name as typed, with the language's prefix", () => {

@@ -212,13 +212,6 @@ export function formatCelsius(value: number | null | undefined): string {
   return text === '---' ? text : `${text} °C`;
 }
 
-/** d_e with two decimals and a real minus sign: "−5.00 %". */
-export function formatPercent(value: number | null | undefined): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '---';
-  const text = Math.abs(value).toFixed(2);
-  return `${value < 0 && text !== '0.00' ? '−' : ''}${text} %`;
-}
-
 export function standardLabel(id: string, lang: ReportLang): string {
   const info = TEST_STANDARDS.find((s) => s.id === id);
   return info ? (lang === 'en' ? info.label_en : info.label_pl) : id;

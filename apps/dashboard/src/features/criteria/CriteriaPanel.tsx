@@ -1,11 +1,10 @@
-import { type CriteriaSnapshot, formatTestTime, formatValue } from '@furnace/contracts';
+import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   type Category,
   type CriterionKey,
   deviationColor,
-  formatDeviation,
   formatEta,
   formatRise,
   overLimit,

@@ -1,9 +1,9 @@
 import type { CriteriaDto, ObservationDto } from '@furnace/api-client';
-import { formatTestTime, formatValue } from '@furnace/contracts';
+import { formatDeviation, formatTestTime, formatValue } from '@furnace/contracts';
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
-import { type CriterionKey, deviationColor, failureTime, formatDeviation } from './criteria-format';
+import { type CriterionKey, deviationColor, failureTime } from './criteria-format';
 import { ObservationList } from './ObservationList';
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];

@@ -1,5 +1,5 @@
-import { formatTestTime } from '@furnace/contracts';
-import { deviationColor, failureTime, formatDeviation, formatEta, formatRise, overLimit } from './criteria-format';
+import { formatDeviation, formatTestTime } from '@furnace/contracts';
+import { deviationColor, failureTime, formatEta, formatRise, overLimit } from './criteria-format';
 
 describe('criteria formatting', () => {
   it('signs rises in kelvin', () => {

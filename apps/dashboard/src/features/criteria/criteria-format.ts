@@ -16,13 +16,6 @@ export function formatRise(rise: number | null | undefined): string {
   return rise !== null && rise !== undefined && rise < 0 && text !== '0.0' ? `−${text.slice(1)} K` : `+${text} K`;
 }
 
-/** d_e in percent with two decimals ("−5.00 %"), '---' before it is known. */
-export function formatDeviation(value: number | null | undefined): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '---';
-  const text = Math.abs(value).toFixed(2);
-  return `${value < 0 && text !== '0.00' ? '−' : ''}${text} %`;
-}
-
 /** Green / red / neutral for d_e against its tolerance (null: no tolerance yet, t ≤ 5 min). */
 export function deviationColor(deviation: CriteriaSnapshot['deviation']): 'green' | 'red' | 'gray' {
   if (deviation.ok === null || deviation.d_e === null) return 'gray';

@@ -1,7 +1,7 @@
 import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
-import { formatValue } from '@furnace/contracts';
-import { deviationColor, formatDeviation } from '../criteria/criteria-format';
+import { formatDeviation, formatValue } from '@furnace/contracts';
+import { deviationColor } from '../criteria/criteria-format';
 import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
 import { useLiveCriteria } from '../criteria/use-live-criteria';
 import { useQueryClient } from '@tanstack/react-query';
