@@ -44,7 +44,7 @@ export const CRITERION_LABELS_EN: Readonly<Record<keyof typeof CRITERION_LABELS_
 export const SUSPECT_LABELS_EN: Readonly<Record<SuspectReason, string>> = {
   jump: 'jump > 50 K',
   below_t0: 'below T0 − 10 K',
-  stuck: 'same value for 2 min',
+  stuck: 'stuck for 2 min',
   fault: 'channel fault',
 };
 
