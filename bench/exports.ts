@@ -1,10 +1,11 @@
 import { get as httpGet } from 'node:http';
 import { Client } from 'pg';
 import request from 'supertest';
-import { daqTopic, MEASUREMENT_TYPES } from '@furnace/contracts';
+import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { createDataSource } from '@furnace/db';
-import { connectPublisher, insertResearch, login, SUPERUSER } from '@furnace/testing';
+import { insertResearch, login, SUPERUSER } from '@furnace/testing';
 import { insertMarkers } from '../libs/api-server/test/live-support';
+import { type LiveDaq, startLiveDaq } from './lib/live-daq';
 import { rssBytes, UsageMonitor } from './lib/process-stats';
 import { copyRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, startFurnace } from './lib/services';
@@ -56,8 +57,7 @@ export async function runExports(services: BenchServices, options: { channels: n
   await client.connect();
   const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
   await dataSource.initialize();
-  const publisher = await connectPublisher(services.broker.url);
-  let streaming: NodeJS.Timeout | undefined;
+  let daq: LiveDaq | undefined;
   try {
     const frames = options.hours * 3600;
     const startAt = new Date(Date.now() - (frames + 120) * 1000);
@@ -76,13 +76,7 @@ export async function runExports(services: BenchServices, options: { channels: n
     log(`  ${fmt(frames)} frames of ${options.channels} thermocouples loaded in ${loadSeconds.toFixed(1)} s`);
 
     // The DAQ of a live test keeps streaming while the exports run.
-    const live = await insertResearch(services.db.url, { startAt: new Date() });
-    const liveFrames = simulatedFrames(600, options.channels);
-    let streamed = 0;
-    streaming = setInterval(() => {
-      const frame = liveFrames[streamed % liveFrames.length]!;
-      publisher.publish(daqTopic(live), JSON.stringify({ ...frame, time: streamed++ }), { qos: 1 });
-    }, 1000);
+    daq = await startLiveDaq(services, options.channels);
     const cases: ExportCase[] = [];
     // Each request in a fresh serving process: its peak RSS is what that one export needs (a process's
     // heap, once grown, is not given back, so one request would inherit the previous one's peak).
@@ -108,10 +102,9 @@ export async function runExports(services: BenchServices, options: { channels: n
     await measure('GET /history.csv', 'history.csv');
     await measure('GET /history.csv?meta=1&decimal=point', 'history.csv?meta=1&decimal=point');
     await measure('GET /history.xlsx', 'history.xlsx');
-    return { frames, channels: options.channels, loadSeconds, streamed, cases };
+    return { frames, channels: options.channels, loadSeconds, streamed: await daq.stop(), cases };
   } finally {
-    if (streaming) clearInterval(streaming);
-    await publisher.endAsync();
+    await daq?.stop();
     await dataSource.destroy();
     await client.end();
   }

@@ -1,10 +1,9 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { daqTopic } from '@furnace/contracts';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { createFrameGenerator } from '@furnace/simulator';
-import { connectPublisher, insertResearch, login, SUPERUSER } from '@furnace/testing';
+import { insertResearch, login, SUPERUSER } from '@furnace/testing';
 import { type Timing, timed, wireGet } from './history';
+import { type LiveDaq, startLiveDaq } from './lib/live-daq';
 import { insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, startFurnace } from './lib/services';
 import { fmt, table } from './lib/stats';
@@ -31,7 +30,7 @@ export async function runReplay(services: BenchServices, options: { channels: nu
   const client = new Client({ connectionString: services.db.url });
   await client.connect();
   const system = await startFurnace(services);
-  let stopDaq = async () => undefined as void;
+  let daq: LiveDaq | undefined;
   try {
     const frames = options.hours * 3600;
     const startAt = new Date(Date.now() - (frames + 60) * 1000);
@@ -45,15 +44,7 @@ export async function runReplay(services: BenchServices, options: { channels: nu
     await client.query('ANALYZE reading_rollup');
     log(`  ${fmt(frames)} frames of ${options.channels} thermocouples loaded`);
     // A running test of another furnace: frames written (and rolled up) while the seeks are measured.
-    const live = await insertResearch(services.db.url, { startAt: new Date() });
-    const publisher = await connectPublisher(services.broker.url);
-    const generate = createFrameGenerator({ channels: options.channels, seed: 7 });
-    let liveTime = 0;
-    const daq = setInterval(() => publisher.publish(daqTopic(live), JSON.stringify(generate(liveTime++)), { qos: 1 }), 1000);
-    stopDaq = async () => {
-      clearInterval(daq);
-      await publisher.endAsync();
-    };
+    daq = await startLiveDaq(services, options.channels);
     const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
     const base = `${system.api.url}/api/v1/research/${researchId}`;
 
@@ -77,7 +68,7 @@ export async function runReplay(services: BenchServices, options: { channels: nu
     log(`    ${baseline.label}: p50 ${baseline.p50.toFixed(0)} ms, p95 ${baseline.p95.toFixed(0)} ms`);
     return { frames, channels: options.channels, seek, baseline };
   } finally {
-    await stopDaq();
+    await daq?.stop();
     await system.stop();
     await client.end();
   }
