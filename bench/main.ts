@@ -1,6 +1,7 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history,replay,exports,bundle,report  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+// Options: --only=fanout,ingest,history,replay,exports,bundle,report,join  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
 //          --hours=4,24  --export-hours=24
+//          --clients=1,100,1000  --join-hours=4  --join-long-hours=24 (0: none)  --join-client=new|old (the dashboard before the kept criteria)
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
 import './lib/env';
@@ -13,6 +14,8 @@ import { bundleReport, type BundleResult, runBundle } from './bundle';
 import { exportsReport, type ExportsResult, runExports } from './exports';
 import { historyReport, runHistory, type HistoryResult } from './history';
 import { ingestReport, runIngest, type IngestResult } from './ingest';
+import { joinReport, type JoinResult, runJoin } from './join';
+import type { ClientKind } from './lib/live-client';
 import { openFileLimit } from './lib/process-stats';
 import { replayReport, runReplay, type ReplayResult } from './replay';
 import { reportReport, runReport, type ReportResult } from './report';
@@ -27,7 +30,7 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report'];
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report', 'join'];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -53,6 +56,7 @@ async function main() {
   let exports: ExportsResult | undefined;
   let bundle: BundleResult | undefined;
   let report: ReportResult | undefined;
+  let joined: JoinResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -97,6 +101,20 @@ async function main() {
       log('\nPDF report');
       report = await runReport(services, { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 5) }, log);
     }
+    if (only.includes('join')) {
+      log('\nClients joining a long test');
+      joined = await runJoin(
+        services,
+        {
+          channels: CHANNELS,
+          hours: Number(option('join-hours') ?? 4),
+          longHours: Number(option('join-long-hours') ?? 24),
+          clients: list(option('clients'), [1, 100, 1_000]),
+          kind: (option('join-client') ?? 'new') as ClientKind,
+        },
+        log,
+      );
+    }
   } finally {
     await services.close();
   }
@@ -112,11 +130,12 @@ async function main() {
   if (exports) sections.push(exportsReport(exports));
   if (bundle) sections.push(bundleReport(bundle));
   if (report) sections.push(reportReport(report));
+  if (joined) sections.push(joinReport(joined));
   sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report }, null, 2));
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined }, null, 2));
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 

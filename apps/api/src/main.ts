@@ -4,7 +4,7 @@ import { assertApiConfig, loadConfig } from '@furnace/config';
 import { createBus } from '@furnace/bus';
 import { openDatabase } from '@furnace/db';
 import { Logger } from '@nestjs/common';
-import { createApiApp, limitHeapGrowth } from '@furnace/api-server';
+import { createApiApp, limitHeapGrowth, listenApi } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 
 async function main() {
@@ -20,7 +20,7 @@ async function main() {
   const bus = await createBus(config.redisUrl, (e) => Logger.warn(`Bus: ${e.message}`, 'Bus'));
   const app = await createApiApp({ config, dataSource, bus }, { logger });
   app.enableShutdownHooks();
-  await app.listen(config.port, config.host);
+  await listenApi(app, config.port, config.host);
   Logger.log(`API listening on ${config.host}:${config.port}`, 'Bootstrap');
 }
 

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { type AppConfig, ConfigError } from '@furnace/config';
 import { type Bus, createBus } from '@furnace/bus';
 import { type EmbeddedDatabase, openDatabase, startEmbeddedDatabase } from '@furnace/db';
-import { createApiApp } from '@furnace/api-server';
+import { createApiApp, listenApi } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/broker';
 import { startIngest } from '@furnace/ingest';
@@ -71,7 +71,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
 
     const app = await createApiApp({ config, dataSource, bus }, { logger });
     stops.push(() => app.close());
-    await app.listen(config.port, config.host);
+    await listenApi(app, config.port, config.host);
 
     const brokerUrl = broker?.url ?? config.mqttUrl!;
     const brokerPort = broker?.port ?? (Number(new URL(brokerUrl).port) || 1883);

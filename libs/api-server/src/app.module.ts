@@ -14,6 +14,7 @@ import { rateLimits } from './auth/login-throttler.guard';
 import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-storage';
 import { Revocations } from './auth/revocations';
 import { CriteriaModule } from './criteria/criteria.module';
+import { HeavyWork } from './core/heavy-work';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
@@ -21,6 +22,7 @@ import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
 import { LiveModule } from './live/live.module';
 import { MailModule } from './mail/mail.module';
+import { KEEPER_OPTIONS, type KeeperOptions } from './criteria/criteria-keeper';
 import { MetricsModule } from './metrics/metrics.module';
 import { ReplayModule } from './replay/replay.module';
 import { ReportModule } from './report/report.module';
@@ -34,6 +36,8 @@ export interface ApiDeps {
   bus: Bus;
   /** Where the throttles count; unset: Redis when REDIS_URL and DATABASE_URL are set, else memory. */
   throttlerStorage?: ThrottlerStorage;
+  /** Timings of the kept criteria (tests shorten them); unset: CriteriaKeeper's defaults. */
+  criteriaKeeper?: Partial<KeeperOptions>;
 }
 
 /** What every module may inject: the configuration, the database and the bus, made outside Nest. */
@@ -45,9 +49,12 @@ class InfraModule {
       { provide: APP_CONFIG, useValue: deps.config },
       { provide: DataSourceToken, useValue: deps.dataSource },
       { provide: BUS, useValue: deps.bus },
+      { provide: KEEPER_OPTIONS, useValue: deps.criteriaKeeper ?? null },
       // Announces revoked access on the bus: users and e-mail records publish, live streams listen.
       { provide: Revocations, useClass: Revocations },
       ShutdownGate,
+      // Caps the exports and reports running at once, per instance and per caller.
+      HeavyWork,
     ];
     return { module: InfraModule, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
   }

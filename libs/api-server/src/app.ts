@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
@@ -73,6 +74,26 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: FurnaceLog
     .ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword, deps.config.firstSuperuserPasswordIsDefault);
   if (outcome === 'created') logger.log(`First superuser ${deps.config.firstSuperuser} created`, 'Bootstrap');
   return app;
+}
+
+/**
+ * Connections waiting to be accepted. Node's default (511) overflows when a crowd connects at once — the
+ * viewers of a long test reconnecting after a restart, each browser opening several connections —, and
+ * the kernel then drops the connections it cannot queue, which the clients retry after 1, 3, 7… s
+ * (docs/performance.md, "Clients joining a long test"). The kernel caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 8192;
+
+/** Starts listening (the app is initialised by createApiApp) with a backlog for a crowd. */
+export function listenApi(app: NestExpressApplication, port: number, host: string): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** The OpenAPI document without a database: Nest's preview mode builds the routes but no providers. */

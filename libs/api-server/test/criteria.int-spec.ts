@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { addClient, createResearch, uploadConfig, SPECIMEN_PNG, viewerToken } from './factories';
+import { addClient, createResearch, insertFrame, uploadConfig, SPECIMEN_PNG, viewerToken } from './factories';
 import { connectViewer, DOOR_PROFILE, login, NEW_RESEARCH_PROFILE, researchBody, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
-
-/** A stored frame, written as the ingest writes it. */
-async function insertFrame(api: TestApi, researchId: string, time: number, fields: { pk?: number; thermocouples?: (number | null)[]; faults?: number[]; daqTs?: string } = {}) {
-  await api.dataSource.query(
-    `INSERT INTO reading (research_id, "time", ts, daq_ts, pk, thermocouples, faults, received_at)
-     SELECT $1, $2, r.start_at + $2 * INTERVAL '1 second', $3, $4, $5, $6, now() FROM research r WHERE r.id = $1`,
-    [researchId, time, fields.daqTs ?? null, fields.pk ?? null, fields.thermocouples ?? null, fields.faults ?? null],
-  );
-}
 
 describe('test profile of a research', () => {
   let api: TestApi;

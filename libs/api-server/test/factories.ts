@@ -7,6 +7,14 @@ import { researchBody } from '@furnace/testing';
 export const SPECIMEN_PNG = readFileSync(join(__dirname, 'fixtures', 'specimen.png')); // 640×480
 export const SPECIMEN_JPEG = readFileSync(join(__dirname, 'fixtures', 'specimen.jpg')); // 640×480
 
+/** A stored frame, written as the ingest writes it (nothing is published on the bus). */
+export async function insertFrame(api: TestApi, researchId: string, time: number, fields: { pk?: number; thermocouples?: (number | null)[]; faults?: number[]; daqTs?: string; radiance?: number } = {}) {
+  await api.dataSource.query(
+    `INSERT INTO reading (research_id, "time", ts, daq_ts, pk, thermocouples, faults, received_at, radiance)
+     SELECT $1, $2, r.start_at + $2 * INTERVAL '1 second', $3, $4, $5, $6, now(), $7 FROM research r WHERE r.id = $1`,
+    [researchId, time, fields.daqTs ?? null, fields.pk ?? null, fields.thermocouples ?? null, fields.faults ?? null, fields.radiance ?? null],
+  );
+}
 
 export async function createResearch(api: TestApi, token: string, overrides: Parameters<typeof researchBody>[0] = {}): Promise<{ id: string; name: string }> {
   const res = await api.http.post('/api/v1/research/').set(auth(token)).send(researchBody(overrides));

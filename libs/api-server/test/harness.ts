@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import type { FurnaceLogger } from '@furnace/logger';
 import { login, SUPERUSER } from '@furnace/testing';
 import { createApiApp } from '../src/app';
+import type { KeeperOptions } from '../src/criteria/criteria-keeper';
 
 export interface TestApi {
   app: NestExpressApplication;
@@ -29,7 +30,10 @@ export interface TestApi {
  * The API as it runs, listening on a free port, against a fresh database of its own (TEST_DATABASE_URL's
  * server, or embedded PGlite) and the bus TEST_REDIS_URL names (in-process when unset).
  */
-export async function startTestApi(env: Record<string, string> = {}, options: { db?: TestDatabase; bus?: Bus; dashboardDir?: string; logger?: FurnaceLogger } = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  options: { db?: TestDatabase; bus?: Bus; dashboardDir?: string; logger?: FurnaceLogger; criteriaKeeper?: Partial<KeeperOptions> } = {},
+): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -42,6 +46,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     REDIS_URL: process.env.TEST_REDIS_URL ?? '',
     LOGIN_RATE_LIMIT: '1000',
     SIGNUP_RATE_LIMIT: '1000',
+    // Tests open many streams with one token; the caps are tested with their own (security/stream-limits.int-spec.ts).
+    LIVE_STREAMS_PER_USER: '1000',
+    LIVE_STREAMS_PER_CLIENT: '1000',
     ...env,
   });
   const dataSource = createDataSource({ url: db.url, poolSize: 4 });
@@ -49,7 +56,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const bus = options.bus ?? (await createBus(config.redisUrl));
   // One API in one process: its own throttle counters, as a single instance has (the counters shared
   // in Redis by several instances are tested with built processes, security/throttles.e2e-spec.ts).
-  const app = await createApiApp({ config, dataSource, bus, throttlerStorage: new ThrottlerStorageService() }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger });
+  const app = await createApiApp({ config, dataSource, bus, throttlerStorage: new ThrottlerStorageService(), criteriaKeeper: options.criteriaKeeper }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger });
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return {

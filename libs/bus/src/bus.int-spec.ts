@@ -54,4 +54,23 @@ describe.each(targets)('%s bus', (kind, url) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(got).toEqual(['before']);
   });
+
+  it('delivers every channel under a prefix to a prefix subscriber, with its channel, and nothing else', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const got: [string, string][] = [];
+    const stop = await b.subscribePrefix(prefix, (channel, message) => got.push([channel, message]));
+    await a.publish(`${prefix}one`, 'm1');
+    await a.publish(`other:${randomUUID()}`, 'not this');
+    await a.publish(`${prefix}two`, 'm2');
+    await until(() => got.length === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([
+      [`${prefix}one`, 'm1'],
+      [`${prefix}two`, 'm2'],
+    ]);
+    await stop();
+    await a.publish(`${prefix}three`, 'after');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got).toHaveLength(2);
+  });
 });

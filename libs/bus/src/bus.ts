@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import Redis from 'ioredis';
 
 export type BusHandler = (message: string) => void;
+/** A message on any channel whose name starts with a prefix. */
+export type BusPrefixHandler = (channel: string, message: string) => void;
 
 /**
  * Live fan-out between processes: the ingest publishes each accepted frame on its research's
@@ -12,6 +14,8 @@ export interface Bus {
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is active; returns the function that ends it. */
   subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
+  /** Every channel whose name starts with `prefix` (Redis PSUBSCRIBE `prefix*`); resolves once active. */
+  subscribePrefix(prefix: string, handler: BusPrefixHandler): Promise<() => Promise<void>>;
   /** Called after the bus lost and regained its server, so callers can resynchronise. */
   onReconnect(listener: () => void): void;
   readonly kind: 'in-process' | 'redis';
@@ -22,10 +26,22 @@ export interface Bus {
 export class InProcessBus implements Bus {
   readonly kind = 'in-process' as const;
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly prefixHandlers = new Set<{ prefix: string; handler: BusPrefixHandler }>();
 
   async publish(channel: string, message: string): Promise<void> {
     // Delivered on the next tick, as a broker would: a publisher never runs subscribers' code inline.
-    setImmediate(() => this.emitter.emit(channel, message));
+    setImmediate(() => {
+      this.emitter.emit(channel, message);
+      for (const { prefix, handler } of this.prefixHandlers) if (channel.startsWith(prefix)) handler(channel, message);
+    });
+  }
+
+  async subscribePrefix(prefix: string, handler: BusPrefixHandler): Promise<() => Promise<void>> {
+    const entry = { prefix, handler };
+    this.prefixHandlers.add(entry);
+    return async () => {
+      this.prefixHandlers.delete(entry);
+    };
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
@@ -41,6 +57,7 @@ export class InProcessBus implements Bus {
 
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
+    this.prefixHandlers.clear();
   }
 }
 
@@ -50,6 +67,7 @@ export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Set<BusHandler>>();
+  private readonly prefixHandlers = new Map<string, Set<BusPrefixHandler>>();
   private readonly reconnectListeners: (() => void)[] = [];
   private wasReady = false;
 
@@ -62,6 +80,10 @@ export class RedisBus implements Bus {
     this.sub.on('message', (channel: string, message: string) => {
       const set = this.handlers.get(channel);
       if (set) for (const h of set) h(message);
+    });
+    this.sub.on('pmessage', (pattern: string, channel: string, message: string) => {
+      const set = this.prefixHandlers.get(pattern);
+      if (set) for (const h of set) h(channel, message);
     });
     this.sub.on('ready', () => {
       if (this.wasReady) for (const l of this.reconnectListeners) l();
@@ -97,12 +119,34 @@ export class RedisBus implements Bus {
     };
   }
 
+  async subscribePrefix(prefix: string, handler: BusPrefixHandler): Promise<() => Promise<void>> {
+    // Only the prefix may act as a pattern: its own glob characters are escaped.
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let set = this.prefixHandlers.get(pattern);
+    if (!set) {
+      set = new Set();
+      this.prefixHandlers.set(pattern, set);
+      await this.sub.psubscribe(pattern);
+    }
+    set.add(handler);
+    return async () => {
+      const current = this.prefixHandlers.get(pattern);
+      if (!current) return;
+      current.delete(handler);
+      if (current.size === 0) {
+        this.prefixHandlers.delete(pattern);
+        await this.sub.punsubscribe(pattern).catch(() => undefined);
+      }
+    };
+  }
+
   onReconnect(listener: () => void): void {
     this.reconnectListeners.push(listener);
   }
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.prefixHandlers.clear();
     this.pub.disconnect();
     this.sub.disconnect();
   }

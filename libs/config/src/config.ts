@@ -137,6 +137,9 @@ const envSchema = z.object({
       .optional(),
   ),
   PASSWORD_HASH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  HEAVY_WORK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  LIVE_STREAMS_PER_USER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
+  LIVE_STREAMS_PER_CLIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   DEMO: bool(true),
   // Who may frame the dashboard (CSP frame-ancestors): 'none', 'self' and/or http(s) origins, space-separated.
   FRAME_ANCESTORS: z.preprocess(
@@ -211,6 +214,12 @@ export interface AppConfig {
   allowedOrigins: string[];
   /** Password hashes (argon2, 64 MiB each) computed at once; the rest wait. */
   passwordHashConcurrency: number;
+  /** History exports and PDF reports made at once by one API instance; one more is answered 429. */
+  heavyWorkConcurrency: number;
+  /** Live streams one staff user may hold open on one API instance; one more is refused 429. */
+  liveStreamsPerUser: number;
+  /** Live streams one client e-mail record (code or viewer token) may hold open on one API instance. */
+  liveStreamsPerClient: number;
   /** Embedded mode offers a demo research fed by the simulator. */
   demo: boolean;
   /** CSP frame-ancestors sources: who may show the dashboard in a frame ('none' by default). */
@@ -298,6 +307,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY ?? [],
     allowedOrigins: (e.ALLOWED_ORIGINS ?? [new URL(frontendHost).origin]).map((o) => o.replace(/\/+$/, '')),
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
+    heavyWorkConcurrency: e.HEAVY_WORK_CONCURRENCY,
+    liveStreamsPerUser: e.LIVE_STREAMS_PER_USER,
+    liveStreamsPerClient: e.LIVE_STREAMS_PER_CLIENT,
     demo: e.DEMO && embeddedDatabase,
     frameAncestors: e.FRAME_ANCESTORS,
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DAQ_BOUNDS, daqPayloadSchema } from './daq';
 import { describeValue, formatPath } from './describe-value';
 import { normaliseResearchId, researchIdSchema } from './research-id';
+import type { CriteriaView } from './criteria/types';
 
 /*
  * Live stream contract (WebSocket /api/v1/research/dane/stream/{researchId}), see docs/architecture.md
@@ -39,16 +40,39 @@ export const liveStatusMessageSchema = z.object({ event: z.literal('STATUS'), da
 export const liveDataMessageSchema = z.object({ event: z.literal('DATA'), data: daqPayloadSchema });
 export const liveUpdateMessageSchema = z.object({ event: z.literal('UPDATE'), data: updateKindSchema });
 
+/**
+ * The criteria the server keeps for the research (docs/architecture.md, "The criteria: computed once,
+ * kept, pushed"): the same object as GET /research/{id}/criteria. Checked here for the fields every
+ * reader relies on; the rest is the server's CriteriaView as it is.
+ */
+export const criteriaViewSchema = z
+  .looseObject({
+    t0: z.number().nullable(),
+    elapsed: z.number().nullable(),
+    classification: z.string().nullable(),
+    categories: z.array(z.looseObject({ type_name: z.string() })),
+    failures: z.array(z.looseObject({ criterion: z.string(), time: z.number() })),
+    criteria: z.looseObject({ E: z.looseObject({}), I: z.looseObject({}), W: z.looseObject({}) }),
+    ended: z.boolean(),
+    ignition_at: z.string().nullable(),
+  })
+  .transform((value) => value as unknown as CriteriaView);
+
+/** CRITERIA: sent once when the stream opens (when the server has criteria for the research) and whenever they change. */
+export const liveCriteriaMessageSchema = z.object({ event: z.literal('CRITERIA'), data: criteriaViewSchema });
+
 /** Every message the server sends on the live socket. */
 export const liveServerMessageSchema = z.discriminatedUnion('event', [
   liveStatusMessageSchema,
   liveDataMessageSchema,
   liveUpdateMessageSchema,
+  liveCriteriaMessageSchema,
 ]);
 export type LiveServerMessage = z.output<typeof liveServerMessageSchema>;
 export type LiveStatusMessage = z.output<typeof liveStatusMessageSchema>;
 export type LiveDataMessage = z.output<typeof liveDataMessageSchema>;
 export type LiveUpdateMessage = z.output<typeof liveUpdateMessageSchema>;
+export type LiveCriteriaMessage = z.output<typeof liveCriteriaMessageSchema>;
 export type LiveEvent = LiveServerMessage['event'];
 
 export function encodeLiveMessage(message: LiveServerMessage): string {
@@ -98,16 +122,32 @@ export const busUpdateMessageSchema = z.object({
   research_id: researchIdSchema,
   kind: updateKindSchema,
 });
-export const busMessageSchema = z.discriminatedUnion('type', [busFrameMessageSchema, busUpdateMessageSchema]);
+/**
+ * The criteria of a research, published by the instance that keeps them (its owner) after every change:
+ * what staff see and what the research's clients see (only the observations visible to clients count
+ * for them). `covered_time` is the newest frame they include; `fingerprint` names the inputs they
+ * were computed from (profile, markers, exclusions, T0 by hand, observations).
+ */
+export const busCriteriaMessageSchema = z.object({
+  type: z.literal('criteria'),
+  research_id: researchIdSchema,
+  fingerprint: z.string().max(256),
+  covered_time: z.number().nullable(),
+  staff: criteriaViewSchema,
+  client: criteriaViewSchema,
+});
+export const busMessageSchema = z.discriminatedUnion('type', [busFrameMessageSchema, busUpdateMessageSchema, busCriteriaMessageSchema]);
 
 export type BusFrameMessage = z.output<typeof busFrameMessageSchema>;
 export type BusUpdateMessage = z.output<typeof busUpdateMessageSchema>;
+export type BusCriteriaMessage = z.output<typeof busCriteriaMessageSchema>;
 export type BusMessage = z.output<typeof busMessageSchema>;
 
 /** Typed event map of the bus: message type → message. */
 export interface BusEventMap {
   frame: BusFrameMessage;
   update: BusUpdateMessage;
+  criteria: BusCriteriaMessage;
 }
 export type BusMessageType = keyof BusEventMap;
 
@@ -132,13 +172,15 @@ export function parseBusMessage(raw: string | Uint8Array): ParseResult<BusMessag
   return parseJsonWith(busMessageSchema, text);
 }
 
-/** What a bus message becomes on the live socket. */
-export function busToLiveMessage(message: BusMessage): LiveServerMessage {
+/** What a bus message becomes on the live socket; criteria go to staff or clients as they may see them. */
+export function busToLiveMessage(message: BusMessage, audience: 'staff' | 'client' = 'staff'): LiveServerMessage {
   switch (message.type) {
     case 'frame':
       return { event: 'DATA', data: message.payload };
     case 'update':
       return { event: 'UPDATE', data: message.kind };
+    case 'criteria':
+      return { event: 'CRITERIA', data: audience === 'staff' ? message.staff : message.client };
   }
 }
 

@@ -111,6 +111,9 @@ export function apiEnv(services: { databaseUrl: string; redisUrl: string }, supe
     FIRST_SUPERUSER: superuser.email,
     FIRST_SUPERUSER_PASSWORD: superuser.password,
     LOGIN_RATE_LIMIT: '1000',
+    // Benchmarks and load tests open many viewers with one token.
+    LIVE_STREAMS_PER_USER: '100000',
+    LIVE_STREAMS_PER_CLIENT: '100000',
     // Only warnings and errors would be of interest; the request log goes to the pipe and is kept for failures.
     LOG_FORMAT: 'json',
     ...extra,

@@ -1109,7 +1109,7 @@ export type HistoryReadData = {
          */
         points?: number;
         /**
-         * Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked.
+         * Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked. At most 300, and points × thermo_ids at most 300000 (422 above).
          */
         thermo_ids?: Array<number>;
     };
@@ -1160,6 +1160,10 @@ export type HistoryCsvErrors = {
      * Research not found
      */
     404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
 };
 
 export type HistoryCsvResponses = {
@@ -1194,6 +1198,10 @@ export type HistoryXlsxErrors = {
      * Research not found
      */
     404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
 };
 
 export type HistoryXlsxResponses = {
@@ -1389,7 +1397,7 @@ export type ResearchViewerTokenErrors = {
      */
     404: unknown;
     /**
-     * Too many attempts from this address (Retry-After says when to try again)
+     * Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)
      */
     429: unknown;
 };
@@ -1969,6 +1977,10 @@ export type ReportReportErrors = {
      * Research not found
      */
     404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
 };
 
 export type ReportReportResponses = {

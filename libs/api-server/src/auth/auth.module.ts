@@ -6,6 +6,7 @@ import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CallerService } from './caller.service';
+import { CodeAttempts } from './code-attempts';
 import { PublicConfigController } from './public-config.controller';
 import { LoginThrottlerGuard } from './login-throttler.guard';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
@@ -15,7 +16,7 @@ import { TokenService } from './token.service';
 @Module({
   imports: [UsersModule, MailModule],
   controllers: [AuthController, PublicConfigController],
-  providers: [TokenService, AuthService, CallerService, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
-  exports: [TokenService, CallerService, ResearchOwnershipRepository],
+  providers: [TokenService, AuthService, CallerService, CodeAttempts, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
+  exports: [TokenService, CallerService, CodeAttempts, ResearchOwnershipRepository],
 })
 export class AuthModule {}

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { applyDecorators, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
+import { Throttle, ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
 import type { AppConfig } from '@furnace/config';
 
 /**
@@ -14,6 +15,26 @@ const RATE_LIMITS = 'furnace:rate-limits';
 
 /** Applies the named limits (and only those) to a route. */
 export const RateLimited = (...limits: RateLimit[]) => applyDecorators(SetMetadata(RATE_LIMITS, limits), UseGuards(LoginThrottlerGuard));
+
+/** The window of the per-address limits (LOGIN_RATE_LIMIT attempts in it). */
+export const ADDRESS_WINDOW_MS = 60_000;
+
+/**
+ * The counter of code guesses from one client address (`tracker`: the address as the throttler
+ * normalises it). POST …/viewer-token and the live stream's `?code=` (auth/code-attempts.ts) both
+ * count into it, so a guesser gets LOGIN_RATE_LIMIT a minute over both together.
+ */
+export const codeAttemptKey = (tracker: string) => createHash('sha256').update(`code-exchange-${tracker}`).digest('hex');
+
+/** The code exchange's limit: per address, counted with the stream's `?code=` (codeAttemptKey). */
+export const CodeExchangeLimited = () =>
+  applyDecorators(RateLimited('address'), Throttle({ default: { generateKey: (_ctx: ExecutionContext, tracker: string) => codeAttemptKey(tracker) } }));
+
+/** The sentence of every 429 of the attempt limits: the wait is the one Retry-After gives (a minute for login, up to an hour for sign-up). */
+export function tooManyAttempts(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many attempts. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
+}
 
 const applies = (name: RateLimit) => (ctx: ExecutionContext) => !((Reflect.getMetadata(RATE_LIMITS, ctx.getHandler()) as RateLimit[] | undefined) ?? []).includes(name);
 
@@ -33,7 +54,7 @@ function accountOf(req: Record<string, unknown>): string {
 export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
   return [
     // The built-in name: its 429 carries Retry-After as it is.
-    { name: 'default', ttl: 60_000, limit: config.loginRateLimit, skipIf: applies('address') },
+    { name: 'default', ttl: ADDRESS_WINDOW_MS, limit: config.loginRateLimit, skipIf: applies('address') },
     {
       name: 'account',
       ttl: 60_000,
@@ -55,9 +76,7 @@ export class LoginThrottlerGuard extends ThrottlerGuard {
   }
 
   // The dashboard shows the detail as it is: the library's "ThrottlerException: Too Many Requests" is not for people.
-  // The wait is the one Retry-After gives (a minute for login, up to an hour for sign-up).
   protected override async getErrorMessage(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<string> {
-    const minutes = Math.max(1, Math.ceil(detail.timeToBlockExpire / 60));
-    return `Too many attempts. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
+    return tooManyAttempts(detail.timeToBlockExpire);
   }
 }

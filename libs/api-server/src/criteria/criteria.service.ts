@@ -1,26 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import {
-  CriteriaEngine,
-  type Observation,
-  type ObservationKind,
-  type TestProfile,
-  type ThermoExclusion,
-} from '@furnace/contracts';
+import type { CriteriaView, ObservationKind } from '@furnace/contracts';
 import type { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
 import type { Principal } from '../auth/principal';
 import { validationException } from '../core/errors';
-import { RealArrayReader } from '../history/real-array';
-import { toCriteriaFrame } from '../history/stored-frame';
 import { ResearchEvents } from '../research/research-events';
+import { CriteriaKeeper } from './criteria-keeper';
 import { CriteriaRepository } from './criteria.repository';
-import type { CriteriaDto } from './criteria.dto';
-
-/**
- * Frames read at a time (the next page is read while this one is pushed through the engine). Small: a
- * page's rows then die young in the garbage collector instead of being promoted to the old generation,
- * which is what grows the process's RSS over a long test (docs/performance.md, "Exports").
- */
-const FRAMES_PAGE = 500;
 
 export interface ObservationInput {
   time?: number;
@@ -28,26 +13,6 @@ export interface ObservationInput {
   note?: string | null;
   visibleToClients?: boolean;
 }
-
-export const profileOf = (r: ResearchEntity): TestProfile => ({
-  standard: r.standard as TestProfile['standard'],
-  insulation: r.insulation as TestProfile['insulation'],
-  heating_curve: r.heatingCurve as TestProfile['heating_curve'],
-  criteria_basis: r.criteriaBasis as TestProfile['criteria_basis'],
-  planned_duration_min: r.plannedDurationMin,
-  pressure_target_pa: r.pressureTargetPa,
-  pressure_tolerance_pa: r.pressureTolerancePa,
-});
-
-export const toObservation = (o: ObservationEntity): Observation => ({
-  id: o.id,
-  time: o.time,
-  kind: o.kind as ObservationKind,
-  note: o.note,
-  visible_to_clients: o.visibleToClients,
-});
-
-export const toExclusion = (e: ThermoExclusionEntity): ThermoExclusion => ({ id: e.id, thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason });
 
 /**
  * The fire-test criteria of a research: observations and thermocouple exclusions (staff write, the
@@ -58,6 +23,7 @@ export class CriteriaService {
   constructor(
     private readonly repo: CriteriaRepository,
     private readonly events: ResearchEvents,
+    private readonly keeper: CriteriaKeeper,
   ) {}
 
   /** Staff see every observation; a client only those made visible to clients. */
@@ -133,39 +99,13 @@ export class CriteriaService {
   }
 
   /**
-   * The criteria over every stored frame, read page by page. A client's criteria are computed from
-   * the observations visible to clients only: E (and so the class) follows the integrity
-   * observations they can see, and nothing staff keep to themselves leaks through the numbers.
+   * The criteria as kept by the server (CriteriaKeeper): computed once as the frames are stored, not per
+   * request. A client's are those the observations visible to clients give: E (and so the class)
+   * follows the integrity observations they can see, and nothing staff keep to themselves leaks
+   * through the numbers.
    */
-  async criteria(researchId: string, principal: Principal, now = new Date()): Promise<CriteriaDto> {
-    const research = await this.research(researchId);
-    const [markers, exclusions, all, ignitionAt] = await Promise.all([
-      this.repo.markers(researchId),
-      this.repo.listExclusions(researchId),
-      this.repo.listObservations(researchId, false),
-      this.repo.ignitionAt(researchId),
-    ]);
-    const observations = principal.kind === 'viewer' ? all.filter((o) => o.visibleToClients) : all;
-    const ended = now.getTime() > research.endAt.getTime() || all.some((o) => o.kind === 'test_stopped');
-    const engine = new CriteriaEngine({
-      profile: profileOf(research),
-      markers,
-      exclusions: exclusions.map(toExclusion),
-      observations: observations.map(toObservation),
-      t0_override: research.t0Override,
-      ended,
-    });
-    const reader = new RealArrayReader();
-    const scratch: number[] = [];
-    let page = this.repo.frames(researchId, null, FRAMES_PAGE);
-    for (;;) {
-      const rows = await page;
-      const more = rows.length === FRAMES_PAGE;
-      if (more) page = this.repo.frames(researchId, rows[rows.length - 1]!.time, FRAMES_PAGE);
-      for (const row of rows) engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
-      if (!more) break;
-    }
-    return { ...engine.snapshot(), ended, ignition_at: ignitionAt?.toISOString() ?? null };
+  criteria(researchId: string, principal: Principal): Promise<CriteriaView> {
+    return this.keeper.view(researchId, principal.kind === 'viewer' ? 'client' : 'staff');
   }
 
   private async research(id: string): Promise<ResearchEntity> {

@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { CriteriaEngine, type CriteriaEngineInput, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
-import { profileOf, toExclusion, toObservation } from '../criteria/criteria.service';
+import { profileOf, toExclusion, toObservation } from '../criteria/criteria-inputs';
 import { type ChannelLabel, type ExportCell, exportCells, type ExportLayout, type ExportMeta, warsawWallClock } from './export-format';
 import { type ExportFrameRow, ExportRepository } from './export.repository';
 import { HistoryRepository } from './history.repository';
@@ -36,6 +36,8 @@ export interface ExportContext {
   engine: CriteriaEngine;
   range: { from: number; to: number };
   ignitionAt: Date | null;
+  /** Fires when the export's client has gone: the reads stop at the next page (see HeavyWork). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -50,8 +52,11 @@ export class ExportService {
     private readonly history: HistoryRepository,
   ) {}
 
-  /** `visibleObservationsOnly`: a client's export has the observations visible to clients only (and the criteria they give). */
-  async prepare(researchId: string, query: ExportQuery, visibleObservationsOnly: boolean, now = new Date()): Promise<ExportContext> {
+  /**
+   * `visibleObservationsOnly`: a client's export has the observations visible to clients only (and the criteria they give).
+   * `signal`: the client went away; every read of frames (here for T0, then the rows) stops at its next page.
+   */
+  async prepare(researchId: string, query: ExportQuery, visibleObservationsOnly: boolean, signal?: AbortSignal, now = new Date()): Promise<ExportContext> {
     const research = await this.repository.research(researchId);
     if (!research) throw new NotFoundException('Research not found');
     if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
@@ -88,7 +93,7 @@ export class ExportService {
       ended: now.getTime() > research.endAt.getTime() || all.some((o) => o.kind === 'test_stopped'),
     };
     const engine = new CriteriaEngine(input);
-    const t0 = await this.t0(researchId, new CriteriaEngine(input));
+    const t0 = await this.t0(researchId, new CriteriaEngine(input), signal);
     const nameOf = (id: number) => labels.get(id)?.name ?? null;
     return {
       researchId,
@@ -109,6 +114,7 @@ export class ExportService {
       engine,
       range,
       ignitionAt,
+      signal,
     };
   }
 
@@ -131,7 +137,7 @@ export class ExportService {
       return kinds;
     };
     const categories = layout.categories.map(() => ({ max: null as number | null, mean: null as number | null }));
-    for await (const rows of this.pages(researchId, Number.NEGATIVE_INFINITY, range.to)) {
+    for await (const rows of this.pages(researchId, Number.NEGATIVE_INFINITY, range.to, ctx.signal)) {
       const out: ExportCell[][] = [];
       for (const row of rows) {
         const values = row.thermocouples === null ? null : reader.read(row.thermocouples);
@@ -169,10 +175,10 @@ export class ExportService {
   }
 
   /** T0 as the criteria define it: from the minute before ignition up to the first frame after it with a reading. */
-  private async t0(researchId: string, engine: CriteriaEngine): Promise<{ value: number; source: string } | null> {
+  private async t0(researchId: string, engine: CriteriaEngine, signal?: AbortSignal): Promise<{ value: number; source: string } | null> {
     const reader = new RealArrayReader();
     const scratch: number[] = [];
-    for await (const rows of this.pages(researchId, -60, Number.MAX_VALUE)) {
+    for await (const rows of this.pages(researchId, -60, Number.MAX_VALUE, signal)) {
       for (const row of rows) {
         engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
         if (engine.frameValues().t0_fixed) break;
@@ -183,12 +189,17 @@ export class ExportService {
     return snapshot.t0 === null ? null : { value: snapshot.t0, source: snapshot.t0_source ?? 'auto' };
   }
 
-  /** Pages of frames in time order; the next page is read while the caller works on this one. */
-  private async *pages(researchId: string, from: number, to: number): AsyncGenerator<ExportFrameRow[]> {
+  /**
+   * Pages of frames in time order; the next page is read while the caller works on this one. Once
+   * `signal` fires no further page is read: the generator throws its reason (the client has gone).
+   */
+  private async *pages(researchId: string, from: number, to: number, signal?: AbortSignal): AsyncGenerator<ExportFrameRow[]> {
     const lower = Number.isFinite(from) ? from : -Number.MAX_VALUE;
+    signal?.throwIfAborted();
     let page = this.repository.frames(researchId, lower, to, null, EXPORT_PAGE);
     for (;;) {
       const rows = await page;
+      signal?.throwIfAborted();
       const more = rows.length === EXPORT_PAGE;
       if (more) {
         page = this.repository.frames(researchId, lower, to, rows[rows.length - 1]!.time, EXPORT_PAGE);

@@ -1,11 +1,12 @@
 import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import contentDisposition from 'content-disposition';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
+import { HEAVY_WORK_REFUSED, HeavyWork, heavyCaller } from '../core/heavy-work';
 import { UuidParamPipe } from '../core/validation';
 import { CSV_BOM, csvDialect, csvLine, exportFilename } from './csv';
 import { exportHeader, metaRows } from './export-format';
@@ -22,9 +23,13 @@ export class HistoryController {
   constructor(
     private readonly history: HistoryService,
     private readonly exports: ExportService,
+    private readonly heavy: HeavyWork,
   ) {}
 
-  /** Every series of the research, downsampled to at most `points` points with each point's min, max and mean. Staff, or a viewer of this research. */
+  /**
+   * Every series of the research, downsampled to at most `points` points with each point's min, max and mean.
+   * Staff, or a viewer of this research. At most MAX_HISTORY_VALUES thermocouple values (points × thermo_ids) per request (422 above).
+   */
   @Get(':id/history')
   @ResearchReader('id')
   @ApiOkResponse({ type: HistoryDto })
@@ -38,42 +43,49 @@ export class HistoryController {
    * date-time), each thermocouple under its name and type, each category's max and mean and their
    * rises above T0, the heating curve, d_e, the flagged channels and the observations; `meta=1` puts
    * the research, profile, T0 and the excluded and failed thermocouples above. Staff, or a viewer of
-   * this research (visible observations only).
+   * this research (visible observations only). One at a time per caller and HEAVY_WORK_CONCURRENCY per
+   * instance (HeavyWork: 429 above); stops when the client goes away.
    */
   @Get(':id/history.csv')
   @ResearchReader('id')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark', schema: { type: 'string' } })
   @ApiNotFoundResponse({ description: 'Research not found' })
+  @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
   async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
-    const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer');
-    const dialect = csvDialect(query.decimal);
-    const rows = this.exports.rows(ctx);
-    async function* body(): AsyncIterable<string> {
-      const meta = query.meta === '1' ? metaRows(ctx.meta).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
-      yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout), dialect);
-      for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
-    }
-    // The generator straight into the response: each page is made when the previous one is sent (a
-    // Readable.from in between would read up to 16 pages ahead).
-    await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(body(), out));
+    await this.heavy.run('csv', heavyCaller(principal), res, async (signal) => {
+      const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
+      const dialect = csvDialect(query.decimal);
+      const rows = this.exports.rows(ctx);
+      async function* body(): AsyncIterable<string> {
+        const meta = query.meta === '1' ? metaRows(ctx.meta).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
+        yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout), dialect);
+        for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
+      }
+      // The generator straight into the response: each page is made when the previous one is sent (a
+      // Readable.from in between would read up to 16 pages ahead).
+      await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(body(), out, { signal }));
+    });
   }
 
   /**
    * The same readings as an Excel workbook: real numbers and date cells (Warsaw local time), the header
    * row frozen; a sheet of the criteria and observations and one of the thermocouples. Staff, or a
-   * viewer of this research (visible observations only).
+   * viewer of this research (visible observations only). Limited and stopped as the CSV is.
    */
   @Get(':id/history.xlsx')
   @ResearchReader('id')
   @ApiProduces(XLSX_TYPE)
   @ApiOkResponse({ description: 'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"', schema: { type: 'string', format: 'binary' } })
   @ApiNotFoundResponse({ description: 'Research not found' })
+  @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
   async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryRangeQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
-    const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer');
-    // exceljs (~30 MB) is loaded on the first workbook, not by every API instance (docs/performance.md, "Exports").
-    const { writeWorkbook } = await import('./xlsx.js');
-    await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
+    await this.heavy.run('xlsx', heavyCaller(principal), res, async (signal) => {
+      const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
+      // exceljs (~30 MB) is loaded on the first workbook, not by every API instance (docs/performance.md, "Exports").
+      const { writeWorkbook } = await import('./xlsx.js');
+      await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
+    });
   }
 }
 

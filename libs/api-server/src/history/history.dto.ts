@@ -1,13 +1,48 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
 import { DAQ_BOUNDS } from '@furnace/contracts';
 
 const MAX_HISTORY_POINTS = 10_000;
 const DEFAULT_HISTORY_POINTS = 1_000;
-/** Highest thermocouple channel and most channels in one history request. */
+/** Highest thermocouple channel. */
 const MAX_THERMO_ID = 4_096;
-const MAX_THERMO_IDS = 1_024;
+/**
+ * Most thermocouple values (points × distinct thermo_ids) in one history response: what one request may
+ * make the API build and hold (each value a min, a max and a mean: at most ~9 MB of JSON). The dashboard
+ * asks for 1000 (overview) or 800 (zoom) points of the ticked thermocouples — every one of a 300-channel
+ * test fits — and 10 000 points of none; the scalar and category series (at most 27) are not counted,
+ * MAX_HISTORY_POINTS bounds them.
+ */
+const MAX_HISTORY_VALUES = 300_000;
+/** Most thermocouples in one history request: the values cap at the default 1000 points. */
+const MAX_THERMO_IDS = MAX_HISTORY_VALUES / DEFAULT_HISTORY_POINTS;
+
+/** points × distinct thermo_ids at most MAX_HISTORY_VALUES; the 422 says the cap and what was asked. */
+function WithinHistoryValues() {
+  const asked = (args: ValidationArguments) => {
+    const points = (args.object as { points?: unknown }).points;
+    const ids = Array.isArray(args.value) ? new Set(args.value).size : 0;
+    return { points: typeof points === 'number' && Number.isFinite(points) ? points : 0, ids };
+  };
+  return ValidateBy({
+    name: 'max_history_values',
+    validator: {
+      validate: (_value: unknown, args?: ValidationArguments) => {
+        if (!args) return true;
+        const { points, ids } = asked(args);
+        return points * ids <= MAX_HISTORY_VALUES;
+      },
+      defaultMessage: (args?: ValidationArguments) => {
+        const { points, ids } = args ? asked(args) : { points: 0, ids: 0 };
+        return (
+          `points × thermo_ids must be at most ${MAX_HISTORY_VALUES} values per request ` +
+          `(asked ${points} × ${ids} = ${points * ids}): ask for fewer points or fewer thermocouples`
+        );
+      },
+    },
+  });
+}
 
 /** A range of the test, in seconds since it started (the DAQ's `time`). */
 export class HistoryRangeQueryDto {
@@ -44,7 +79,8 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
   @ApiPropertyOptional({
     description:
       "Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the " +
-      "measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked.",
+      "measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked. " +
+      `At most ${MAX_THERMO_IDS}, and points × thermo_ids at most ${MAX_HISTORY_VALUES} (422 above).`,
     type: 'array',
     items: { type: 'integer', minimum: 1, maximum: MAX_THERMO_ID },
     maxItems: MAX_THERMO_IDS,
@@ -58,6 +94,7 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
   @IsInt({ each: true, message: 'thermo_ids must be whole numbers' })
   @Min(1, { each: true })
   @Max(MAX_THERMO_ID, { each: true })
+  @WithinHistoryValues()
   thermo_ids?: number[];
 }
 

@@ -5,9 +5,18 @@ import { ROLLUP_WIDTHS } from '@furnace/db';
 import { type Bucketing, type CategoryMember, Downsampler } from './downsample';
 import { HistoryRepository, type Range } from './history.repository';
 import { RealArrayReader } from './real-array';
+import { ResearchEvents } from '../research/research-events';
 
 /** Frames read at a time for the downsampling: the next page is read while this one is folded. */
 const HISTORY_PAGE = 2_000;
+/**
+ * An answer is shared by the identical requests that arrive while it is made and this long after (ms),
+ * while no newer frame is stored: a crowd opening one live view reads its history once, not once per
+ * client (docs/performance.md, "Clients joining a long test").
+ */
+const SHARED_MS = 2_000;
+/** Answers kept at most (the oldest go first). */
+const SHARED_MAX = 64;
 
 /**
  * The history of a research: every series downsampled to at most N points, each point keeping its
@@ -16,10 +25,34 @@ const HISTORY_PAGE = 2_000;
  */
 @Injectable()
 export class HistoryService {
-  constructor(private readonly repository: HistoryRepository) {}
+  private readonly shared = new Map<string, { at: number; answer: Promise<HistoryDto> }>();
 
+  constructor(
+    private readonly repository: HistoryRepository,
+    events: ResearchEvents,
+  ) {
+    // A change through this instance (an exclusion, a config) is seen by the next request at once.
+    events.onLocalChange((researchId) => {
+      for (const key of this.shared.keys()) if (key.startsWith(`${researchId}|`)) this.shared.delete(key);
+    });
+  }
+
+  /** The history as `compute` makes it, shared by identical requests while no newer frame is stored (see SHARED_MS). */
   async history(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
     checkRange(query.from, query.to);
+    const lastTime = await this.repository.lastTime(researchId);
+    const key = `${researchId}|${lastTime}|${query.from ?? ''}|${query.to ?? ''}|${query.points}|${(query.thermo_ids ?? []).join(',')}`;
+    const now = Date.now();
+    const hit = this.shared.get(key);
+    if (hit && now - hit.at < SHARED_MS) return hit.answer;
+    const answer = this.compute(researchId, query);
+    this.shared.set(key, { at: now, answer });
+    answer.catch(() => this.shared.delete(key));
+    for (const [k, v] of this.shared) if (now - v.at >= SHARED_MS || this.shared.size > SHARED_MAX) this.shared.delete(k);
+    return answer;
+  }
+
+  private async compute(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
     // Together (each is one short query). lastTime before the series: they cover frames up to it, and the live tail continues after it.
     const [, lastTime, members, channels, ignition] = await Promise.all([
       this.requireResearch(researchId),

@@ -24,7 +24,7 @@ export async function writeWorkbook(out: Writable, ctx: ExportContext, rows: Asy
   readings.getRow(1).font = { bold: true };
   for await (const page of rows) {
     for (const cells of page) addRow(readings, cells);
-    await drained(readings);
+    await drained(readings, ctx.signal);
   }
   readings.commit();
 
@@ -79,13 +79,15 @@ const QUEUED_AT_MOST = 256 * 1024;
 /**
  * exceljs hands a sheet's XML to the zip's compressor without waiting for it (its stream buffer
  * ignores backpressure), so rows made faster than they are compressed and sent would pile up in
- * memory: wait until the compressor (the buffer's pipe destination) has taken them.
+ * memory: wait until the compressor (the buffer's pipe destination) has taken them. A client that
+ * has gone takes nothing more: `signal` ends the wait (with its reason) instead of leaving it hanging.
  */
-async function drained(sheet: ExcelJS.Worksheet): Promise<void> {
+async function drained(sheet: ExcelJS.Worksheet, signal?: AbortSignal): Promise<void> {
   const target = (sheet as unknown as { stream?: { pipes?: QueuedWritable[] } }).stream?.pipes?.[0];
   // The compressor's input is an older readable-stream PassThrough: no writableLength, the same count in its state.
   const queued = () => target?.writableLength ?? target?._writableState?.length ?? 0;
-  while (target !== undefined && !target.destroyed && queued() > QUEUED_AT_MOST) await once(target, 'drain');
+  while (target !== undefined && !target.destroyed && queued() > QUEUED_AT_MOST) await once(target, 'drain', { signal });
+  signal?.throwIfAborted();
 }
 
 type QueuedWritable = Writable & { _writableState?: { length: number } };

@@ -6,6 +6,8 @@ import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
 import type { AppConfig } from '@furnace/config';
 import { bearerToken } from '../auth/caller.service';
+import { CodeAttempts } from '../auth/code-attempts';
+import { tooManyAttempts } from '../auth/login-throttler.guard';
 import { type Revocation, Revocations } from '../auth/revocations';
 import { API_PREFIX } from '../core/http';
 import { ShutdownGate } from '../core/shutdown-gate';
@@ -41,6 +43,8 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   private readonly alive = new WeakMap<WebSocket, boolean>();
   /** Every open stream and whose access it rests on: a revocation closes the ones it names. */
   private readonly streams = new Map<WebSocket, StreamAccess>();
+  /** Streams open (or being opened) on this instance per credential (`user:{id}`, `email:{id}`): LIVE_STREAMS_PER_USER / _CLIENT at most. */
+  private readonly perCredential = new Map<string, number>();
   private stopRevocations: (() => Promise<void>) | null = null;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Nothing a client sends may crash the process: an unexpected failure closes that one socket.
@@ -57,6 +61,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     private readonly revocations: Revocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly gate: ShutdownGate,
+    private readonly codeAttempts: CodeAttempts,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -110,25 +115,39 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
 
     let lease: LiveLease;
     let access: StreamAccess;
+    let held: (() => void) | null = null;
+    const credentials = { ticket: url.searchParams.get('ticket'), token: url.searchParams.get('token') ?? bearerToken(req), code: url.searchParams.get('code') };
     try {
-      access = await this.access.authorize(researchId, {
-        ticket: url.searchParams.get('ticket'),
-        token: url.searchParams.get('token') ?? bearerToken(req),
-        code: url.searchParams.get('code'),
-      });
+      // A code is guessable: its attempts count with the REST code exchange's, per client address (auth/code-attempts.ts).
+      if (!credentials.ticket && !credentials.token && credentials.code) {
+        const wait = await this.codeAttempts.attempt(req);
+        if (wait !== null) return refuse(socket, 429, tooManyAttempts(wait), { 'Retry-After': String(wait) });
+      }
+      access = await this.access.authorize(researchId, credentials);
+      held = this.hold(access);
+      if (held === null) return refuse(socket, 429, this.tooManyStreams(access));
       lease = await this.live.open(researchId);
     } catch (error) {
+      held?.();
       const { status, detail } = httpError(error);
       if (status >= 500) this.logger.error(`Stream of ${researchId} not opened: ${(error as Error).message}`);
       return refuse(socket, status >= 500 ? 503 : status, status >= 500 ? 'Live stream unavailable' : detail);
     }
-    if (socket.destroyed) return lease.release();
+    const release = held;
+    if (socket.destroyed) {
+      release();
+      return lease.release();
+    }
     if (this.gate.isClosing) {
+      release();
       lease.release();
       return refuse(socket, 503, 'Live stream unavailable');
     }
     // Also when the handshake itself fails (ws answers 400 and never calls back): release is idempotent.
-    socket.once('close', () => lease.release());
+    socket.once('close', () => {
+      release();
+      lease.release();
+    });
     this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, socket, lease, access));
   }
 
@@ -136,6 +155,8 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     this.alive.set(ws, true);
     this.streams.set(ws, access);
     const expiry = access.expiresAt ? this.closeAt(ws, access.expiresAt) : null;
+    // Staff see the lab's criteria; a client those their visible observations give (docs/behaviour.md §7).
+    const audience = access.userId !== null ? 'staff' : 'client';
     const viewer = lease.attach({
       get bufferedAmount() {
         return ws.bufferedAmount;
@@ -147,7 +168,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
         if (ws.readyState === WebSocket.OPEN) socket.write(textFrame(data));
       },
       terminate: () => ws.terminate(),
-    });
+    }, audience);
     ws.on('message', (data: RawData, isBinary: boolean) => {
       this.alive.set(ws, true);
       if (!isBinary) this.live.onClientMessage(viewer, rawToString(data));
@@ -159,6 +180,32 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
       lease.release();
     });
     ws.on('error', () => ws.terminate());
+  }
+
+  /**
+   * Counts one more stream of the access's credential on this instance; null when it already holds its
+   * most (LIVE_STREAMS_PER_USER for staff, LIVE_STREAMS_PER_CLIENT for a client's e-mail record, whatever
+   * carried it: code, viewer token or ticket). Returns the idempotent release.
+   */
+  private hold(access: StreamAccess): (() => void) | null {
+    const key = access.userId !== null ? `user:${access.userId}` : access.emailId !== null ? `email:${access.emailId}` : null;
+    if (key === null) return () => undefined;
+    const open = this.perCredential.get(key) ?? 0;
+    if (open >= (access.userId !== null ? this.config.liveStreamsPerUser : this.config.liveStreamsPerClient)) return null;
+    this.perCredential.set(key, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perCredential.get(key) ?? 1) - 1;
+      if (left > 0) this.perCredential.set(key, left);
+      else this.perCredential.delete(key);
+    };
+  }
+
+  private tooManyStreams(access: StreamAccess): string {
+    const [most, whose] = access.userId !== null ? [this.config.liveStreamsPerUser, 'staff account'] : [this.config.liveStreamsPerClient, 'client access'];
+    return `Too many live streams open: at most ${most} per ${whose} on this server. Close one and try again.`;
   }
 
   /** Closes the stream when its credential expires. */
@@ -238,16 +285,19 @@ function rawToString(data: RawData): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' };
 
-/** Answers the upgrade request with a plain HTTP error ({"detail": …}) and closes the connection. */
-function refuse(socket: Duplex, status: number, detail: string): void {
+/** Answers the upgrade request with a plain HTTP error ({"detail": …}, and `headers`) and closes the connection. */
+function refuse(socket: Duplex, status: number, detail: string, headers: Record<string, string> = {}): void {
   liveMetrics.upgradesRefused.inc({ status: String(status) });
   if (socket.destroyed) return;
   const body = JSON.stringify({ detail });
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json\r\n' +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,

@@ -1,5 +1,15 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type BusMessage, busToLiveMessage, RecentTimes, encodeLiveMessage, isClientStatusMessage, type LiveStatusData, parseBusMessage } from '@furnace/contracts';
+import {
+  type BusMessage,
+  busToLiveMessage,
+  type CriteriaView,
+  RecentTimes,
+  encodeLiveMessage,
+  isClientStatusMessage,
+  type LiveStatusData,
+  parseBusMessage,
+} from '@furnace/contracts';
+import { type Audience, CriteriaKeeper } from '../criteria/criteria-keeper';
 import { liveMetrics } from './live.metrics';
 import { LiveRepository } from './live.repository';
 
@@ -45,6 +55,10 @@ const DEFAULT_LIVE_LIMITS: LiveLimits = {
 
 export interface Viewer {
   readonly researchId: string;
+  /** Which criteria it is sent: the lab's, or those the observations visible to clients give. */
+  readonly audience: Audience;
+  /** A CRITERIA message went out to it (the one of its opening is then not sent: it would be older). */
+  criteriaSent: boolean;
   /** Messages skipped because the socket was backed up. */
   dropped: number;
   consecutiveDrops: number;
@@ -54,8 +68,8 @@ export interface Viewer {
 /** A place reserved for one viewer of one research: the bus subscription is active while any lease is held. */
 export interface LiveLease {
   readonly researchId: string;
-  /** Starts delivering to the socket. */
-  attach(socket: ViewerSocket): Viewer;
+  /** Starts delivering to the socket, and sends it the research's criteria as they stand. */
+  attach(socket: ViewerSocket, audience?: Audience): Viewer;
   /** Ends the lease (and the delivery to its viewer, if attached); the last one unsubscribes. Idempotent. */
   release(): void;
 }
@@ -97,6 +111,7 @@ export class LiveService {
   constructor(
     private readonly repository: LiveRepository,
     @Optional() @Inject(LIVE_LIMITS) limits?: Partial<LiveLimits>,
+    @Optional() private readonly criteria?: CriteriaKeeper,
   ) {
     this.limits = { ...DEFAULT_LIVE_LIMITS, ...limits };
     this.repository.onBusReconnect(() => void this.backfillAll());
@@ -118,13 +133,15 @@ export class LiveService {
     let released = false;
     const lease: LiveLease = {
       researchId,
-      attach: (socket) => {
-        viewer = { researchId, dropped: 0, consecutiveDrops: 0, socket };
+      attach: (socket, audience = 'staff') => {
+        const attached: Viewer = { researchId, audience, criteriaSent: false, dropped: 0, consecutiveDrops: 0, socket };
+        viewer = attached;
         // A lease released before its socket was attached (the client left during the handshake) delivers nothing.
-        if (released) return viewer;
-        held.viewers.add(viewer);
+        if (released) return attached;
+        held.viewers.add(attached);
         liveMetrics.viewers.inc();
-        return viewer;
+        void this.sendCriteria(held, attached);
+        return attached;
       },
       release: () => {
         if (released) return;
@@ -185,6 +202,22 @@ export class LiveService {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /** The criteria as they stand, to a viewer that just joined (unless newer ones reached it meanwhile). */
+  private async sendCriteria(channel: Channel, viewer: Viewer): Promise<void> {
+    if (!this.criteria) return;
+    let view: CriteriaView;
+    try {
+      view = await this.criteria.view(viewer.researchId, viewer.audience);
+    } catch {
+      // Not computable now (the database is unreachable): the next change brings them.
+      liveMetrics.messagesDropped.inc({ reason: 'criteria_unavailable' });
+      return;
+    }
+    if (viewer.criteriaSent || !channel.viewers.has(viewer)) return;
+    viewer.criteriaSent = true;
+    this.sendTo(viewer, Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view })));
+  }
 
   private async backfill(researchId: string, channel: Channel): Promise<void> {
     if (channel.backfilling) return;
@@ -260,10 +293,14 @@ export class LiveService {
   }
 
   private forward(channel: Channel, message: BusMessage): void {
-    // Encoded once; every viewer gets these bytes.
+    // Encoded once (once per audience for criteria); every viewer gets these bytes.
     const data = Buffer.from(encodeLiveMessage(busToLiveMessage(message)));
+    const forClients = message.type === 'criteria' ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client'))) : data;
     let sent = 0;
-    for (const viewer of channel.viewers) if (this.sendTo(viewer, data)) sent++;
+    for (const viewer of channel.viewers) {
+      if (message.type === 'criteria') viewer.criteriaSent = true;
+      if (this.sendTo(viewer, viewer.audience === 'client' ? forClients : data)) sent++;
+    }
     liveMetrics.messagesSent.inc(sent);
   }
 

@@ -50,11 +50,20 @@ export class ReportService {
     private readonly thermo: ThermoService,
   ) {}
 
-  /** The report's file name and its document, a stream to pipe to the response. 404 for an unknown research. */
-  async report(researchId: string, lang: ReportLang, principal: Principal, now = new Date()): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
+  /**
+   * The report's file name and its document, a stream to pipe to the response. 404 for an unknown research.
+   * `signal` (the client went away) stops it between its steps — the reads, each photo, the drawing — with its reason.
+   */
+  async report(
+    researchId: string,
+    lang: ReportLang,
+    principal: Principal,
+    { now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {},
+  ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
     const research = await this.research.get(researchId);
+    signal?.throwIfAborted();
     const [criteria, history, observations, exclusions, configs] = await Promise.all([
-      this.criteria.criteria(researchId, principal, now),
+      this.criteria.criteria(researchId, principal),
       this.history.history(researchId, Object.assign(new HistoryQueryDto(), { points: REPORT_POINTS })),
       this.criteria.observations(researchId, principal),
       this.criteria.exclusions(researchId),
@@ -63,6 +72,7 @@ export class ReportService {
     const names = new Map<number, string>();
     const photos: ReportPhoto[] = [];
     for (const config of configs) {
+      signal?.throwIfAborted();
       const [image, markers] = await Promise.all([this.thermo.image(config.id), this.thermo.markersOfConfig(config.id)]);
       for (const m of markers) if (!names.has(m.thermoId)) names.set(m.thermoId, m.name);
       const jpeg = await reportPhoto(image.data);
@@ -92,6 +102,7 @@ export class ReportService {
     // Loaded on the first report: pdfkit, fontkit and ECharts hold ~35 MB that an API instance which
     // never makes a report does not need (docs/performance.md, "Exports").
     const { renderReport } = await import('./report-pdf.js');
+    signal?.throwIfAborted();
     return { filename: reportFilename(researchId, research.name, lang), document: renderReport(data) };
   }
 }

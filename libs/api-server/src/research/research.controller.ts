@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { UuidParamPipe } from '../core/validation';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
-import { RateLimited } from '../auth/login-throttler.guard';
+import { CodeExchangeLimited } from '../auth/login-throttler.guard';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
@@ -131,8 +131,8 @@ export class ResearchController {
   @Post(':id/viewer-token')
   @Public()
   @HttpCode(200)
-  @RateLimited('address')
-  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address (Retry-After says when to try again)' })
+  @CodeExchangeLimited()
+  @ApiTooManyRequestsResponse({ description: "Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)" })
   @ApiOperation({
     summary: 'Exchange a client access code for a viewer token',
     description:

@@ -21,6 +21,20 @@ export function withinTolerance(dE: number, tolerance: number): boolean {
   return Math.abs(dE) <= tolerance + EPSILON;
 }
 
+import { packFloats, unpackFloats } from './state-codec';
+
+export interface DeviationState {
+  lastT: number | null;
+  lastPk: number;
+  lastStd: number;
+  area: number;
+  areaStd: number;
+  /** Packed floats (keepHistory only). */
+  times: string;
+  areas: string;
+  areasStd: string;
+}
+
 /**
  * Running trapezoid areas under the furnace curve (A) and the standard curve (A_s), from the first frame at
  * t ≥ 0 (frames before ignition do not count). `push` per frame in time order.
@@ -80,6 +94,34 @@ export class DeviationAccumulator {
   deviation(): number | null {
     if (this.areaStd <= 0) return null;
     return ((this.area - this.areaStd) / this.areaStd) * 100;
+  }
+
+  save(): DeviationState {
+    return {
+      lastT: this.lastT,
+      lastPk: this.lastPk,
+      lastStd: this.lastStd,
+      area: this.area,
+      areaStd: this.areaStd,
+      times: packFloats(this.times),
+      areas: packFloats(this.areas),
+      areasStd: packFloats(this.areasStd),
+    };
+  }
+
+  restore(state: DeviationState): void {
+    this.lastT = state.lastT;
+    this.lastPk = state.lastPk;
+    this.lastStd = state.lastStd;
+    this.area = state.area;
+    this.areaStd = state.areaStd;
+    this.times.length = 0;
+    this.areas.length = 0;
+    this.areasStd.length = 0;
+    if (!this.keepHistory) return;
+    for (const t of unpackFloats(state.times)) this.times.push(t);
+    for (const a of unpackFloats(state.areas)) this.areas.push(a);
+    for (const a of unpackFloats(state.areasStd)) this.areasStd.push(a);
   }
 
   get time(): number | null {

@@ -1,13 +1,13 @@
 import { categoryMaxMean } from './category-max-mean';
 import { classify, completedMinutes } from './classification';
-import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
+import { DeviationAccumulator, type DeviationState, furnaceTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
-import { RunTracker } from './exceedance';
-import { FORECAST_WINDOW_S, forecastEta, SlopeWindow } from './forecast';
-import { HealthTracker, type SuspectEvent } from './health';
+import { RunTracker, type RunState } from './exceedance';
+import { FORECAST_WINDOW_S, forecastEta, SlopeWindow, type SlopeState } from './forecast';
+import { HealthTracker, type HealthState, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
 import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
-import { EARLIEST_FRAME_TIME_S, T0Estimator } from './t0';
+import { EARLIEST_FRAME_TIME_S, T0Estimator, type T0State } from './t0';
 import type {
   CategoryView,
   CriteriaEngineInput,
@@ -44,6 +44,33 @@ export interface FrameValues {
   d_e: number | null;
 }
 
+/** Changes whenever the shape of CriteriaEngineState or the meaning of a field in it changes: a kept state of another version is recomputed. */
+export const CRITERIA_STATE_VERSION = 1;
+
+/**
+ * Everything the engine has accumulated from the frames pushed so far, as JSON-able data: an engine
+ * restored from it (`CriteriaEngine.restore`, with the same inputs) goes on exactly as the one saved
+ * would have (docs/architecture.md, "The criteria: computed once, kept, pushed").
+ */
+export interface CriteriaEngineState {
+  version: number;
+  /** `CriteriaEngine.inputKey` of the inputs it was computed with. */
+  input_key: string;
+  frame_count: number;
+  last_time: number | null;
+  radiation_seen: boolean;
+  failed_keys: string[];
+  failures: Failure[];
+  excursions: Excursion[];
+  suspects: Suspect[];
+  categories: { max: number | null; mean: number | null; valid: number }[];
+  t0: T0State;
+  deviation: DeviationState;
+  health: HealthState;
+  runs: { max: RunState; frame: RunState; mean: RunState; w: RunState };
+  slopes: { I_max: SlopeState; I_frame: SlopeState; I_mean: SlopeState[] };
+}
+
 /** One failure is kept per criterion and measurement type (category). */
 const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
 
@@ -74,7 +101,8 @@ export class CriteriaEngine {
   private readonly door: boolean;
   private readonly insulation: 'I1' | 'I2' | null;
   private readonly curve: (tSeconds: number) => number;
-  private readonly ended: boolean;
+  private ended: boolean;
+  private readonly inputs: CriteriaEngineInput;
 
   // Thermocouples, by index: thermo_id, channel (thermo_id − 1), exclusion start.
   private readonly thermoIds: number[] = [];
@@ -114,6 +142,7 @@ export class CriteriaEngine {
   private cached: CriteriaSnapshot | null = null;
 
   constructor(input: CriteriaEngineInput) {
+    this.inputs = input;
     this.rules = profileRules(input.profile);
     this.door = isDoorStandard(input.profile.standard);
     this.insulation = effectiveInsulation(input.profile);
@@ -196,6 +225,97 @@ export class CriteriaEngine {
     this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
     this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
     this.cached = null;
+  }
+
+  /** The test is over (or not): only the snapshot changes. */
+  setEnded(ended: boolean): void {
+    if (ended === this.ended) return;
+    this.ended = ended;
+    this.cached = null;
+  }
+
+  /** Time of the newest frame pushed (s since ignition); null before any. */
+  get lastFrameTime(): number | null {
+    return this.lastTime;
+  }
+
+  /** Frames pushed (and taken) so far. */
+  get framesSeen(): number {
+    return this.frameCount;
+  }
+
+  /**
+   * What the accumulated state depends on besides the frames: the profile, the markers in their order,
+   * each thermocouple's exclusion start and a T0 set by hand. Observations and `ended` are not in it
+   * (they change only the snapshot). Equal keys: a saved state can be restored with these inputs.
+   */
+  static inputKey(input: CriteriaEngineInput): string {
+    const starts = new Map<number, number>();
+    for (const e of input.exclusions ?? []) {
+      const previous = starts.get(e.thermo_id);
+      if (previous === undefined || e.from_time < previous) starts.set(e.thermo_id, e.from_time);
+    }
+    const p = input.profile;
+    return JSON.stringify([
+      CRITERIA_STATE_VERSION,
+      [p.standard, p.insulation, p.heating_curve, p.criteria_basis, p.planned_duration_min, p.pressure_target_pa, p.pressure_tolerance_pa],
+      input.markers.map((m) => [m.thermo_id, m.type_name]),
+      [...starts].sort((a, b) => a[0] - b[0]),
+      input.t0_override ?? null,
+    ]);
+  }
+
+  /** The accumulated state (see CriteriaEngineState). */
+  saveState(): CriteriaEngineState {
+    return {
+      version: CRITERIA_STATE_VERSION,
+      input_key: CriteriaEngine.inputKey(this.inputs),
+      frame_count: this.frameCount,
+      last_time: this.lastTime,
+      radiation_seen: this.radiationSeen,
+      failed_keys: [...this.failedKeys],
+      failures: this.failures.map((f) => ({ ...f })),
+      excursions: this.excursions.map((e) => ({ ...e })),
+      suspects: this.suspects.map((s) => ({ ...s })),
+      categories: this.categories.map((c) => ({ max: c.max, mean: c.mean, valid: c.valid })),
+      t0: this.t0.save(),
+      deviation: this.deviation.save(),
+      health: this.health.save(),
+      runs: { max: this.runsMax.save(), frame: this.runsFrame.save(), mean: this.runsMean.save(), w: this.runsW.save() },
+      slopes: { I_max: this.slopes.I_max.save(), I_frame: this.slopes.I_frame.save(), I_mean: this.slopes.I_mean.map((s) => s.save()) },
+    };
+  }
+
+  /**
+   * An engine with `input` that goes on from `state`. Throws when the state was saved by another
+   * version or with other inputs (see inputKey): the caller then computes from the frames again.
+   */
+  static restore(input: CriteriaEngineInput, state: CriteriaEngineState): CriteriaEngine {
+    if (state.version !== CRITERIA_STATE_VERSION) throw new Error(`criteria state of version ${state.version}, this engine is version ${CRITERIA_STATE_VERSION}`);
+    if (state.input_key !== CriteriaEngine.inputKey(input)) throw new Error('criteria state was computed with other inputs (profile, markers, exclusions or T0)');
+    const engine = new CriteriaEngine(input);
+    if (state.categories.length !== engine.categories.length || state.slopes.I_mean.length !== engine.categories.length) {
+      throw new Error('criteria state does not match the research\'s categories');
+    }
+    engine.frameCount = state.frame_count;
+    engine.lastTime = state.last_time;
+    engine.radiationSeen = state.radiation_seen;
+    for (const key of state.failed_keys) engine.failedKeys.add(key);
+    engine.failures.push(...state.failures.map((f) => ({ ...f })));
+    engine.excursions.push(...state.excursions.map((e) => ({ ...e })));
+    engine.suspects.push(...state.suspects.map((s) => ({ ...s })));
+    state.categories.forEach((saved, i) => Object.assign(engine.categories[i] as Category, saved));
+    engine.t0.restore(state.t0);
+    engine.deviation.restore(state.deviation);
+    engine.health.restore(state.health);
+    engine.runsMax.restore(state.runs.max);
+    engine.runsFrame.restore(state.runs.frame);
+    engine.runsMean.restore(state.runs.mean);
+    engine.runsW.restore(state.runs.w);
+    engine.slopes.I_max.restore(state.slopes.I_max);
+    engine.slopes.I_frame.restore(state.slopes.I_frame);
+    state.slopes.I_mean.forEach((s, i) => (engine.slopes.I_mean[i] as SlopeWindow).restore(s));
+    return engine;
   }
 
   push(frame: CriteriaFrame): void {

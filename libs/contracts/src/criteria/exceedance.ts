@@ -5,6 +5,15 @@
  * than 60 s earlier, the failure is only known to lie in (t_prev, t]: `intervalFrom` is then t_prev.
  */
 
+import { packArray, unpackInto } from './state-codec';
+
+export interface RunState {
+  lastOverFrame: string;
+  runLength: string;
+  runStart: string;
+  runIntervalFrom: string;
+}
+
 /** A gap between frames longer than this makes a failure time an interval, s. */
 const MAX_FRAME_GAP_S = 60;
 
@@ -58,6 +67,22 @@ export class RunTracker {
     }
     this.runLength[entity] = 0;
     return null;
+  }
+
+  save(): RunState {
+    return {
+      lastOverFrame: packArray(this.lastOverFrame),
+      runLength: packArray(this.runLength),
+      runStart: packArray(this.runStart),
+      runIntervalFrom: packArray(this.runIntervalFrom),
+    };
+  }
+
+  restore(state: RunState): void {
+    unpackInto(state.lastOverFrame, this.lastOverFrame);
+    unpackInto(state.runLength, this.runLength);
+    unpackInto(state.runStart, this.runStart);
+    unpackInto(state.runIntervalFrom, this.runIntervalFrom);
   }
 
   /** The time of a single scan over the limit in the last frame (`frame`), still unconfirmed; else null. */

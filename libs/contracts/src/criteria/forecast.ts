@@ -4,7 +4,15 @@
  * counted thermocouple, or the category mean) over the frames of the last 5 minutes; it is given once the
  * test has run 5 minutes, and shown only when the limit is less than 15 minutes away.
  */
+import { packFloats, unpackFloats } from './state-codec';
+
 export const FORECAST_WINDOW_S = 5 * 60;
+
+/** The samples still in the window, packed. */
+export interface SlopeState {
+  times: string;
+  values: string;
+}
 const FORECAST_HORIZON_S = 15 * 60;
 
 /** The (time, value) samples of the last `window` seconds, with their least-squares slope. */
@@ -25,6 +33,17 @@ export class SlopeWindow {
       this.values = this.values.slice(this.head);
       this.head = 0;
     }
+  }
+
+  save(): SlopeState {
+    return { times: packFloats(this.times.slice(this.head)), values: packFloats(this.values.slice(this.head)) };
+  }
+
+  restore(state: SlopeState): void {
+    this.times = Array.from(unpackFloats(state.times));
+    this.values = Array.from(unpackFloats(state.values));
+    if (this.times.length !== this.values.length) throw new Error('criteria state: a slope window with unequal times and values');
+    this.head = 0;
   }
 
   get latest(): { time: number; value: number } | null {

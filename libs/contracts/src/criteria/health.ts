@@ -1,4 +1,12 @@
+import { packArray, unpackInto } from './state-codec';
 import type { SuspectReason } from './types';
+
+export interface HealthState {
+  lastValue: string;
+  lastFrame: string;
+  stuckSince: string;
+  raised: string;
+}
 
 /*
  * Thermocouple health flags: advisory, a flagged thermocouple still counts until staff exclude it (a
@@ -62,6 +70,17 @@ export class HealthTracker {
     }
     this.lastValue[index] = value;
     this.lastFrame[index] = frame;
+  }
+
+  save(): HealthState {
+    return { lastValue: packArray(this.lastValue), lastFrame: packArray(this.lastFrame), stuckSince: packArray(this.stuckSince), raised: packArray(this.raised) };
+  }
+
+  restore(state: HealthState): void {
+    unpackInto(state.lastValue, this.lastValue);
+    unpackInto(state.lastFrame, this.lastFrame);
+    unpackInto(state.stuckSince, this.stuckSince);
+    unpackInto(state.raised, this.raised);
   }
 
   static get reasons(): readonly SuspectReason[] {

@@ -8,3 +8,4 @@ export * from './engine';
 export * from './chart-data';
 export * from './category-max-mean';
 export * from './labels';
+export { EARLIEST_FRAME_TIME_S } from './t0';

@@ -10,7 +10,15 @@ const T0_WINDOW_S = 60;
 /** Earliest accepted frame time (1 h before ignition), s. */
 export const EARLIEST_FRAME_TIME_S = -3600;
 
+import { packArray, unpackInto } from './state-codec';
+
 export type T0Source = 'auto' | 'first_frame' | 'override';
+
+export interface T0State {
+  sums: string;
+  counts: string;
+  fixed: { value: number; source: T0Source } | null;
+}
 
 /**
  * Collects T0 from frames pushed in time order, over `size` thermocouples (those that count for it).
@@ -79,6 +87,18 @@ export class T0Estimator {
     if (this.fixed !== null) return this.fixed;
     const provisional = this.windowMean();
     return provisional === null ? null : { value: provisional, source: 'auto' };
+  }
+
+  /** What `restore` needs to go on exactly where this left off. */
+  save(): T0State {
+    return { sums: packArray(this.sums), counts: packArray(this.counts), fixed: this.fixed === null ? null : { ...this.fixed } };
+  }
+
+  /** Goes on from a saved state of an estimator over the same thermocouples (a T0 set by staff stays). */
+  restore(state: T0State): void {
+    unpackInto(state.sums, this.sums);
+    unpackInto(state.counts, this.counts);
+    if (this.fixed?.source !== 'override') this.fixed = state.fixed === null ? null : { ...state.fixed };
   }
 
   /** True once T0 no longer changes. */

@@ -219,3 +219,14 @@ export interface CriteriaSnapshot {
   /** thermo_ids excluded at the newest frame. */
   excluded: number[];
 }
+
+/**
+ * The criteria of a research as the server keeps them (GET /research/{id}/criteria and the live
+ * stream's CRITERIA message): the engine's snapshot plus what only the server knows.
+ */
+export interface CriteriaView extends CriteriaSnapshot {
+  /** The test is over (past end_at, or a test_stopped observation): criteria not reached are "not reached". */
+  ended: boolean;
+  /** Wall-clock time of ignition (time 0), ISO 8601; null when no frame dates it. */
+  ignition_at: string | null;
+}

@@ -1,3 +1,4 @@
+import { CriteriaStateEntity } from './criteria-state.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
@@ -11,6 +12,7 @@ import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  CriteriaStateEntity,
   ObservationEntity,
   ThermoExclusionEntity,
   ReadingDeadLetterEntity,
@@ -25,6 +27,7 @@ export {
 };
 
 export const entities = [
+  CriteriaStateEntity,
   UserEntity,
   ResearchEntity,
   ResearchUrlEntity,

@@ -5,6 +5,7 @@ import { StreamTicketsAndTokenVersion1796000000000 } from './1796000000000-Strea
 import { ReadingRollups1796200000000 } from './1796200000000-ReadingRollups';
 import { CriteriaProfile1796300000000 } from './1796300000000-CriteriaProfile';
 import { CategoryRollupExclusions1796400000000 } from './1796400000000-CategoryRollupExclusions';
+import { CriteriaState1796500000000 } from './1796500000000-CriteriaState';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -15,4 +16,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ReadingRollups1796200000000,
   CriteriaProfile1796300000000,
   CategoryRollupExclusions1796400000000,
+  CriteriaState1796500000000,
 ];

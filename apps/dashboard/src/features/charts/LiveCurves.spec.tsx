@@ -78,6 +78,8 @@ it('draws the history, then the live frames after its last_time (no gap, no dupl
   // The viewer's token goes with the read; the whole test in ≤ 750 buckets.
   expect(requests[0]?.headers).toEqual({ Authorization: 'Bearer viewer-token' });
   expect(requests[0]?.query).toMatchObject({ points: 750 });
+  // The curves draw each category's max and mean, which the server aggregates: no thermocouple's own series is asked for.
+  expect((requests[0]?.query as { thermo_ids?: unknown }).thermo_ids).toBeUndefined();
 
   // Frames arrive while the history is on its way: two it will contain, one after it.
   const stored = newFrames(0, 60, 1, (t) => ({ pk: 100 + t, thermocouples_out: [t, 2 * t] }));

@@ -22,7 +22,7 @@ import { queryMetaFor, type ReadAuth, readHeaders } from '../live/read-auth';
 
 /*
  * The criteria resources: observations and exclusions (live view, monitor, history) and the
- * criteria snapshot the API computes over the stored frames (history page).
+ * criteria the API keeps (history page, replay; the live view and the monitor get them on the stream).
  */
 
 /** Observations in time order (a viewer gets only those visible to clients). */
@@ -42,7 +42,7 @@ export const exclusionsQuery = (auth: ReadAuth, researchId: string) =>
     meta: queryMetaFor(auth),
   });
 
-/** GET /research/{id}/criteria: the engine run by the server over every stored frame. */
+/** GET /research/{id}/criteria: the criteria the server keeps (history page, the replay's T0, the live view's fallback when the stream sends no CRITERIA). */
 export const criteriaSnapshotQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: [...historyKeys.research(auth, researchId), 'criteria'] as const,

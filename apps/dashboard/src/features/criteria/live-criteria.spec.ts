@@ -82,12 +82,13 @@ describe('LiveCriteria', () => {
     expect(next?.categories[0]?.mean_rise).toBeCloseTo(61, 5);
   });
 
-  it('replays what it has seen with new inputs (T0 by hand), and reports a server T0 as automatic', () => {
+  it('reports a server T0 as automatic; a T0 by hand wins over it', () => {
     const live = new LiveCriteria(inputs({ auto_t0: 18 }));
     live.load(history(300), [{ time: 310, pk: 700, thermocouples_out: [51.5, 50.5] }]);
     expect(live.snapshot()).toMatchObject({ t0: 18, t0_source: 'auto', elapsed: 310 });
-    live.setInputs(inputs({ t0_override: 25 }));
-    const snapshot = live.snapshot();
+    const byHand = new LiveCriteria(inputs({ t0_override: 25, auto_t0: null }));
+    byHand.load(history(300), [{ time: 310, pk: 700, thermocouples_out: [51.5, 50.5] }]);
+    const snapshot = byHand.snapshot();
     expect(snapshot).toMatchObject({ t0: 25, t0_source: 'override', elapsed: 310 });
     expect(snapshot?.categories[0]?.mean_rise).toBeCloseTo(26, 5);
   });

@@ -59,22 +59,18 @@ export function historyToFrames(history: HistoryDto): CriteriaFrame[] {
   });
 }
 
-/** Live frames kept to replay when the inputs change (an exclusion, an observation, T0): about 3 h at 1 Hz. */
-const MAX_LIVE_FRAMES = 10_000;
-
 /**
- * The criteria of a running test in the browser: the engine of @furnace/contracts run over the
- * history read on mount and every live frame after its last_time. New inputs (an exclusion, an
- * observation, a T0 override) rebuild the engine and replay what it has seen.
+ * The criteria engine of @furnace/contracts run in the browser over a history and the frames after
+ * its last_time: the replay's (ReplayCriteria), which computes the criteria at any moment of a stored
+ * test. The live view and the monitor run none: they show the server's, pushed on the live stream
+ * (CRITERIA, docs/criteria-dashboard.md).
  */
 export class LiveCriteria {
   private engine: CriteriaEngine;
-  private history: CriteriaFrame[] = [];
-  private live: CriteriaFrame[] = [];
   private last = Number.NEGATIVE_INFINITY;
   private loaded = false;
 
-  constructor(private inputs: CriteriaInputs) {
+  constructor(private readonly inputs: CriteriaInputs) {
     this.engine = LiveCriteria.build(inputs);
   }
 
@@ -88,43 +84,21 @@ export class LiveCriteria {
     });
   }
 
-  get isLoaded(): boolean {
-    return this.loaded;
-  }
-
-  /** The history (null: it could not be read) then the frames received meanwhile after its last_time. */
+  /** The history (null: it could not be read) then the frames after its last_time (`pending`, in any order). */
   load(history: HistoryDto | null, pending: readonly DaqPayload[]): void {
-    this.history = history ? historyToFrames(history) : [];
     this.last = history?.last_time ?? Number.NEGATIVE_INFINITY;
-    this.live = [];
     this.loaded = true;
     this.engine = LiveCriteria.build(this.inputs);
-    for (const frame of this.history) this.engine.push(frame);
+    for (const frame of history ? historyToFrames(history) : []) this.engine.push(frame);
     for (const frame of [...pending].sort((a, b) => a.time - b.time)) this.push(frame);
   }
 
-  /** A live frame: ignored before the history is loaded (it is replayed then) and when not newer than the last. */
+  /** A frame: ignored before the history is loaded and when not newer than the last. */
   push(frame: DaqPayload): boolean {
     if (!this.loaded || frame.time <= this.last) return false;
     this.last = frame.time;
-    const f = frame as CriteriaFrame;
-    this.live.push(f);
-    if (this.live.length > MAX_LIVE_FRAMES) this.live.splice(0, this.live.length - MAX_LIVE_FRAMES);
-    this.engine.push(f);
+    this.engine.push(frame as CriteriaFrame);
     return true;
-  }
-
-  /** Frames may have been missed (the connection was lost): wait for the history to be read again. */
-  unload(): void {
-    this.loaded = false;
-  }
-
-  /** Other inputs: a new engine over the same frames. */
-  setInputs(inputs: CriteriaInputs): void {
-    this.inputs = inputs;
-    this.engine = LiveCriteria.build(inputs);
-    for (const frame of this.history) this.engine.push(frame);
-    for (const frame of this.live) this.engine.push(frame);
   }
 
   snapshot(): CriteriaSnapshot | null {

@@ -27,19 +27,32 @@ export function profileOf(research: ProfileSource): TestProfile {
 const NONE: readonly never[] = [];
 
 /**
- * The observations and exclusions of a research (refetched on the live UPDATEs) and what the
- * criteria engine is built from; `inputs` is null until both have loaded (or failed: then without them).
+ * The observations and exclusions of a research, refetched on the live UPDATEs (a viewer gets only
+ * the observations visible to clients); `ready` once both have loaded (or failed: then empty).
+ */
+export function useCriteriaLists(
+  auth: ReadAuth,
+  researchId: string,
+): { ready: boolean; observations: readonly ObservationDto[]; exclusions: readonly ThermoExclusionDto[] } {
+  const observations = useQuery(observationsQuery(auth, researchId));
+  const exclusions = useQuery(exclusionsQuery(auth, researchId));
+  return {
+    ready: !observations.isPending && !exclusions.isPending,
+    observations: observations.data ?? NONE,
+    exclusions: exclusions.data ?? NONE,
+  };
+}
+
+/**
+ * What the browser's criteria engine (the replay's) is built from, with the observations and
+ * exclusions it takes; `inputs` is null until both have loaded (or failed: then without them).
  */
 export function useCriteriaInputs(
   auth: ReadAuth,
   research: ResearchDto,
   markers: readonly { thermo_id: number; type_name: string }[],
 ): { inputs: CriteriaInputs | null; observations: readonly ObservationDto[]; exclusions: readonly ThermoExclusionDto[] } {
-  const observations = useQuery(observationsQuery(auth, research.id));
-  const exclusions = useQuery(exclusionsQuery(auth, research.id));
-  const ready = !observations.isPending && !exclusions.isPending;
-  const observationList = observations.data ?? NONE;
-  const exclusionList = exclusions.data ?? NONE;
+  const { ready, observations: observationList, exclusions: exclusionList } = useCriteriaLists(auth, research.id);
   const inputs = useMemo(
     (): CriteriaInputs | null =>
       ready

@@ -2,8 +2,7 @@ import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ObservationList } from '../criteria/ObservationList';
-import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
-import { useLiveCriteria } from '../criteria/use-live-criteria';
+import { useCriteriaLists } from '../criteria/use-criteria-inputs';
 import classes from './live.module.css';
 import { LiveCurvesSlot } from './LiveCurvesSlot';
 import type { LiveData } from './LiveGate';
@@ -18,7 +17,8 @@ const StaffTools = lazy(() => import('../criteria/StaffTools'));
 
 /**
  * The live layout of docs/behaviour.md §2: the main area (photo with thermocouples, or a camera) beside the side
- * panel, the curves below. One socket for the page; its frames feed the canvas, the panel and the curves.
+ * panel, the curves below. One socket for the page; its frames feed the canvas, the panel and the curves,
+ * its CRITERIA messages (the criteria the server keeps) the panel and the curves' limits and marks.
  */
 export function LiveScreen({
   data,
@@ -36,8 +36,9 @@ export function LiveScreen({
   const { research } = data;
   const stream = useLiveStream(research.id, auth, { enabled: true, onRefused });
   const view = useLiveViewState(data);
-  const { inputs, observations, exclusions } = useCriteriaInputs(auth, research, data.markers);
-  const criteria = useLiveCriteria(auth, research.id, stream.frames, data.ready ? inputs : null);
+  // The lists shown (and marked on the curves); the criteria themselves are the server's, pushed on the stream.
+  const { observations, exclusions } = useCriteriaLists(auth, research.id);
+  const { criteria } = stream;
   const names = useMemo(() => new Map(data.markers.map((m) => [m.thermo_id, m.name])), [data.markers]);
   const thermocouples = useMemo(() => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id), [names]);
   const staff = auth.kind === 'staff';

@@ -3,11 +3,14 @@ import * as api from '@furnace/api-client';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import Konva from 'konva/lib/Core';
 import { renderUi } from '../../test/render';
+import { MonitorPage } from '../monitor/MonitorPage';
 import { PublicLiveView } from './PublicLiveView';
 import { stubCanvasForFile } from './testing/canvas-stub';
 import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
 import { FakeSocket } from './testing/fake-socket';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
+import type { CriteriaView } from '@furnace/contracts';
+import { criteriaSnapshot } from '../criteria/testing/snapshot';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
@@ -119,13 +122,29 @@ function serve({
   mocked.thermoList.mockImplementation(() => ok({ data: CONFIGS }));
   mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: MARKERS }));
   mocked.thermoImage.mockImplementation(() => ok(new Blob(['png'], { type: 'image/png' })));
-  // Nothing stored yet: the criteria start from the live frames.
+  // Nothing stored yet.
   mocked.historyRead.mockImplementation(() =>
     ok({ research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, time: [], series: [] }),
   );
   mocked.criteriaObservations.mockImplementation(() => ok({ data: observations }));
   mocked.criteriaExclusions.mockImplementation(() => ok({ data: [] }));
   mocked.criteriaCriteriaOf.mockImplementation(() => fail(404));
+}
+
+/** A CRITERIA message's view: the engine's snapshot for these markers (the first category at 190.3 / 170.1 °C) and what only the server knows. */
+function criteriaView(overrides: Partial<CriteriaView> = {}): CriteriaView {
+  const base = criteriaSnapshot();
+  return {
+    ...base,
+    categories: [
+      { type_name: 'Tśr i Tmax', role: { mean: true, max: true, frame: false }, max: 190.25, mean: 170.13, max_rise: 170, mean_rise: 149.88, valid: 2, thermocouples: 2 },
+      { type_name: 'Tmax', role: { mean: false, max: true, frame: false }, max: 100, mean: 100, max_rise: 79.7, mean_rise: 79.7, valid: 1, thermocouples: 1 },
+      { type_name: 'T', role: { mean: false, max: false, frame: false }, max: 30, mean: 30, max_rise: 9.7, mean_rise: 9.7, valid: 1, thermocouples: 1 },
+    ],
+    ended: false,
+    ignition_at: '2026-01-01T09:48:00.000Z',
+    ...overrides,
+  };
 }
 
 const canvasTexts = () =>
@@ -142,8 +161,9 @@ afterEach(() => {
   globalThis.WebSocket = realWebSocket;
 });
 
-async function openLiveView(options: Parameters<typeof serve>[0] = {}) {
-  serve(options);
+/** `serveFirst` false: the test has set up the server's answers itself. */
+async function openLiveView(options: Parameters<typeof serve>[0] = {}, serveFirst = true) {
+  if (serveFirst) serve(options);
   const view = await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
   expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
   await waitFor(() => expect(screen.getByTestId('thermo-canvas')).toBeInTheDocument());
@@ -257,7 +277,85 @@ describe('the live layout', () => {
     expect(status).toHaveTextContent('Rozłączono');
   });
 
-  it('shows T0 from the frames before ignition, each rise against T0 + K, d_e, and the observations clients may see', async () => {
+  it('shows the criteria the server pushes (CRITERIA): T0, each rise against T0 + K, d_e, the class; the browser computes none', async () => {
+    const { socket } = await openLiveView();
+    // Until the first CRITERIA: what the panel shows while loading, and the frames change nothing of it.
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
+    act(() => socket.receive({ event: 'DATA', data: { time: -10, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
+    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
+    expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('---');
+    const category = () => screen.getAllByTestId('category')[0]!;
+    // Without criteria the categories stand against the type's critical values.
+    await waitFor(() => expect(within(category()).getByTestId('category-max')).toHaveTextContent('190.3 / 180.0 °C'));
+
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView() }));
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
+    expect(screen.getByTestId('criteria-t0-source')).toHaveTextContent('automatycznie');
+    expect(within(category()).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
+    expect(within(category()).getByTestId('category-max-limit')).toHaveTextContent('≤ T0 + 180 K = 200.3 °C');
+    expect(within(category()).getByTestId('category-mean')).toHaveTextContent('+149.9 K · 170.1 °C');
+    expect(within(category()).getByTestId('category-mean')).toHaveAttribute('data-exceeded', 'true');
+    expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('−5.00 %');
+    expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('E 45, EI 45, EW 45');
+
+    // A newer one (an exclusion, a T0 by hand, new frames) replaces it as it is.
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ t0: 25, t0_source: 'override', deviation: { d_e: 12.5, tolerance: 10, ok: false } }) }));
+    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('25.0 °C');
+    expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('12.50 %');
+    expect(screen.getByTestId('criteria-de-value')).toHaveAttribute('data-ok', 'false');
+
+    // The curves draw the same criteria (limits, failures); nothing read the thermocouples' history
+    // for an engine, nor GET …/criteria: the stream sent them.
+    expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+    expect(curves.mock.calls.at(-1)?.[0]).toMatchObject({ criteria: { t0: 25, ended: false } });
+    expect(mocked.historyRead).not.toHaveBeenCalled();
+    expect(mocked.criteriaCriteriaOf).not.toHaveBeenCalled();
+  });
+
+  it('keeps the criteria over a reconnect until the fresh CRITERIA the server sends on open', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      const { socket } = await openLiveView();
+      act(() => socket.receive({ event: 'CRITERIA', data: criteriaView() }));
+      expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
+      act(() => socket.drop(1012));
+      act(() => jest.advanceTimersByTime(250));
+      await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
+      act(() => FakeSocket.latest().open());
+      expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
+      act(() => FakeSocket.latest().receive({ event: 'CRITERIA', data: criteriaView({ t0: 21 }) }));
+      expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('21.0 °C');
+      expect(mocked.criteriaCriteriaOf).not.toHaveBeenCalled();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('a server that sends no CRITERIA: GET …/criteria once, 5 s after the stream opened, never polled', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      serve();
+      mocked.criteriaCriteriaOf.mockImplementation(() => ok(criteriaView({ t0: 19.5 })));
+      const { socket } = await openLiveView({}, false);
+      act(() => jest.advanceTimersByTime(4000));
+      expect(mocked.criteriaCriteriaOf).not.toHaveBeenCalled();
+      act(() => jest.advanceTimersByTime(1000));
+      await waitFor(() => expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('19.5 °C'));
+      expect(mocked.criteriaCriteriaOf).toHaveBeenCalledTimes(1);
+      expect(mocked.criteriaCriteriaOf).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+      act(() => socket.receive({ event: 'DATA', data: { time: 800, pk: 820 } }));
+      act(() => jest.advanceTimersByTime(60_000));
+      expect(mocked.criteriaCriteriaOf).toHaveBeenCalledTimes(1);
+      // A CRITERIA after all (the server was updated): it wins.
+      act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ t0: 22 }) }));
+      expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('22.0 °C');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('shows the observations clients may see: UPDATE OBSERVATION refetches the list', async () => {
     const observation: ObservationDto = {
       id: 'o1',
       research_id: RESEARCH_ID,
@@ -269,20 +367,6 @@ describe('the live layout', () => {
       created_at: '2026-01-01T10:00:00Z',
     };
     const { socket } = await openLiveView();
-    expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
-    // Before ignition the unexposed face reads 20.0 / 20.5 °C: T0 = 20.25 °C.
-    act(() => socket.receive({ event: 'DATA', data: { time: -10, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
-    act(() => socket.receive({ event: 'DATA', data: { time: 0, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
-    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
-    await waitFor(() => expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C'));
-    expect(screen.getByTestId('criteria-t0-source')).toHaveTextContent('automatycznie');
-    const category = screen.getAllByTestId('category')[0]!;
-    expect(within(category).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
-    expect(within(category).getByTestId('category-max-limit')).toHaveTextContent('≤ T0 + 180 K = 200.3 °C');
-    expect(within(category).getByTestId('category-mean')).toHaveTextContent('+149.9 K · 170.1 °C');
-    expect(within(category).getByTestId('category-mean')).toHaveAttribute('data-exceeded', 'true');
-    expect(screen.getByTestId('criteria-de-value')).not.toHaveTextContent('---');
-
     // A client sees no observation list until staff make one visible: UPDATE OBSERVATION refetches.
     expect(screen.queryByTestId('observations')).not.toBeInTheDocument();
     mocked.criteriaObservations.mockImplementation(() => ok({ data: [observation] }));
@@ -396,5 +480,29 @@ describe('the live layout', () => {
     expect(screen.getByText('thermocouples')).toBeInTheDocument();
     await user.selectOptions(select, 'pl');
     expect(await screen.findByRole('button', { name: 'tryb termopar' })).toBeInTheDocument();
+  });
+});
+
+describe('the monitor', () => {
+  it('shows T0 and d_e of the CRITERIA the stream sends (the lab\'s), with no engine run in the browser', async () => {
+    serve();
+    await renderUi(<MonitorPage researchId={RESEARCH_ID} />);
+    expect(await screen.findByTestId('monitor')).toBeInTheDocument();
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    const socket = FakeSocket.latest();
+    act(() => socket.open());
+    expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('---');
+    expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('---');
+    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 12.5, tolerance: 10, ok: false } }) }));
+    expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('20.3');
+    expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('12.50 %');
+    expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-ok', 'false');
+    const category = screen.getAllByTestId('category')[0]!;
+    expect(within(category).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
+    // Read with the staff session: no viewer token; no history and no GET …/criteria for an engine.
+    expect(mocked.researchViewerToken).not.toHaveBeenCalled();
+    expect(mocked.historyRead).not.toHaveBeenCalled();
+    expect(mocked.criteriaCriteriaOf).not.toHaveBeenCalled();
   });
 });

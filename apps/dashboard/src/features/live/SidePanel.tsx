@@ -231,7 +231,7 @@ export interface SidePanelProps {
   markers: readonly Marker[];
   hidden: ReadonlySet<string>;
   onToggleCategory: (name: string) => void;
-  /** The criteria computed over the test so far (null until the history has been read). */
+  /** The criteria so far: the server's, pushed on the live stream (a replay: its own engine's); null until the first. */
   criteria?: CriteriaSnapshot | null;
   /** Thermocouple names by thermo_id (suspect and excluded ones are named). */
   names?: ReadonlyMap<number, string>;

@@ -1,4 +1,5 @@
-import type { DaqPayload, UpdateKind } from '@furnace/contracts';
+import type { CriteriaView, DaqPayload, UpdateKind } from '@furnace/contracts';
+import { criteriaSnapshot } from '../criteria/testing/snapshot';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
 import { FakeSocket } from './testing/fake-socket';
 
@@ -10,6 +11,7 @@ function start(overrides: Partial<Parameters<typeof connectLiveSocket>[0]> = {})
   const statuses: ConnectionStatus[] = [];
   const frames: DaqPayload[] = [];
   const updates: UpdateKind[] = [];
+  const criteria: CriteriaView[] = [];
   const refused = jest.fn();
   let token = 'token-1';
   const log = jest.fn();
@@ -18,12 +20,13 @@ function start(overrides: Partial<Parameters<typeof connectLiveSocket>[0]> = {})
     onStatus: (s) => statuses.push(s),
     onFrame: (f) => frames.push(f),
     onUpdate: (k) => updates.push(k),
+    onCriteria: (view) => criteria.push(view),
     onRefused: refused,
     createSocket: (url) => new FakeSocket(url),
     log,
     ...overrides,
   });
-  return { socket, statuses, frames, updates, refused, log, setToken: (t: string) => (token = t) };
+  return { socket, statuses, frames, updates, criteria, refused, log, setToken: (t: string) => (token = t) };
 }
 
 beforeEach(() => {
@@ -102,6 +105,33 @@ describe('connectLiveSocket', () => {
     expect(updates).toEqual(['RESEARCH', 'LIVESTREAM', 'THERMOCOUPLE']);
     expect(frames).toEqual([]);
     expect(log).toHaveBeenCalledTimes(3);
+  });
+
+  it('passes CRITERIA views on as the server sent them; one without the fields every reader needs is ignored', () => {
+    const { criteria, statuses, frames, updates, log } = start();
+    const ws = FakeSocket.latest();
+    ws.open();
+    const view: CriteriaView = { ...criteriaSnapshot({ t0: 21.5, classification: 'EI 30' }), ended: false, ignition_at: '2026-01-01T10:00:00.000Z' };
+    ws.receive({ event: 'CRITERIA', data: view });
+    ws.receive({ event: 'CRITERIA', data: { ...view, t0: 22, ended: true } });
+    expect(criteria).toEqual([view, { ...view, t0: 22, ended: true }]);
+    // Not a frame: the status stays "connected, no data" and nothing else is told.
+    expect(statuses).toEqual([1]);
+    expect(frames).toEqual([]);
+    expect(updates).toEqual([]);
+    const { ended: _ended, ...withoutEnded } = view;
+    ws.receive({ event: 'CRITERIA', data: withoutEnded });
+    ws.receive({ event: 'CRITERIA', data: null });
+    expect(criteria).toHaveLength(2);
+    expect(log).toHaveBeenCalledTimes(2);
+  });
+
+  it('CRITERIA without an onCriteria (a caller that shows none) is dropped quietly', () => {
+    const { log } = start({ onCriteria: undefined });
+    const ws = FakeSocket.latest();
+    ws.open();
+    ws.receive({ event: 'CRITERIA', data: { ...criteriaSnapshot(), ended: false, ignition_at: null } });
+    expect(log).not.toHaveBeenCalled();
   });
 
   it('reconnects 5 s after a close, asking for the URL again (a renewed token), and stops the old heartbeat', () => {

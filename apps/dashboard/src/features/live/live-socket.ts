@@ -1,5 +1,6 @@
 import {
   CLIENT_STATUS_MESSAGE,
+  type CriteriaView,
   type DaqPayload,
   HEARTBEAT_INTERVAL_MS,
   parseLiveMessage,
@@ -35,6 +36,12 @@ export interface LiveSocketOptions {
   onFrame: (frame: DaqPayload) => void;
   onUpdate: (kind: UpdateKind) => void;
   /**
+   * A CRITERIA message: the criteria the server keeps for the research (staff get the lab's, a
+   * client those of the observations visible to clients). Sent once after the stream opens and again
+   * whenever they change; optional, a caller that shows no criteria ignores them.
+   */
+  onCriteria?: (view: CriteriaView) => void;
+  /**
    * The socket closed without ever opening (refused upgrade, server down), or its URL could not be
    * had (`error`: why, e.g. the ticket request's 403).
    */
@@ -66,7 +73,7 @@ export function streamUrl(location: Pick<Location, 'protocol' | 'host'>, researc
 
 /**
  * The live WebSocket client (docs/behaviour.md §7): sends STATUS on open and every heartbeat, parses each server
- * message, reconnects a while after any close (at once after 1012: the server is restarting). Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
+ * message (DATA, STATUS, UPDATE, CRITERIA), reconnects a while after any close (at once after 1012: the server is restarting). Status (docs/behaviour.md §4): 0 on close or error, 1 on open or on
  * STATUS, 2 on DATA. A STATUS reply that arrives while frames are flowing (one came within the last
  * heartbeat) keeps 2: the indicator means "receiving data", and it would otherwise blink yellow every
  * five seconds of a running test.
@@ -175,6 +182,9 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
           break;
         case 'UPDATE':
           options.onUpdate(message.data);
+          break;
+        case 'CRITERIA':
+          options.onCriteria?.(message.data);
           break;
       }
     };

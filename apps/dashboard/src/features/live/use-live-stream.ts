@@ -1,8 +1,9 @@
-import type { UpdateKind } from '@furnace/contracts';
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import type { CriteriaView, UpdateKind } from '@furnace/contracts';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { streamTicketIssue } from '@furnace/api-client';
 import { unwrap } from '../../api/errors';
+import { criteriaSnapshotQuery } from '../criteria/criteria-api';
 import { createFrameSource, type FrameSource } from './frame-source';
 import { liveKeys } from './live-keys';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
@@ -12,9 +13,20 @@ export interface LiveStream {
   /** Every DATA frame of the page's one socket, for every consumer (canvas, panel, curves). */
   frames: FrameSource;
   status: ConnectionStatus;
+  /**
+   * The newest criteria the server pushed (CRITERIA), as this viewer may see them; null until the
+   * first one. Kept across a reconnect (the server sends a fresh one when the stream opens again).
+   */
+  criteria: CriteriaView | null;
   /** Drops the connection and connects again at once (the monitor's refresh). */
   reconnect: () => void;
 }
+
+/**
+ * After the stream opened, how long to wait for its first CRITERIA before reading GET …/criteria once
+ * instead (a server that does not send them): one heartbeat.
+ */
+const CRITERIA_FALLBACK_MS = 5000;
 
 /** What an UPDATE notice makes stale (docs/behaviour.md §7). */
 function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: string, kind: UpdateKind): Promise<void> {
@@ -44,6 +56,8 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
   const queryClient = useQueryClient();
   const [frames] = useState(createFrameSource);
   const [status, setStatus] = useState<ConnectionStatus>(0);
+  // Tagged with its research: a view of another research (the page was reused) is never shown.
+  const [pushed, setPushed] = useState<{ researchId: string; view: CriteriaView } | null>(null);
   const socket = useRef<LiveSocket | null>(null);
   // Read at every (re)connect: a renewed viewer token is used without tearing the page down.
   const latest = useRef({ auth, onRefused: options.onRefused });
@@ -78,6 +92,8 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
       onStatus,
       onFrame: (frame) => frames.push(frame),
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
+      // At most about once a second: React state, the page re-renders with the new numbers.
+      onCriteria: (view) => setPushed({ researchId, view }),
       onRefused: (error) => latest.current.onRefused?.(error),
     });
     socket.current = live;
@@ -87,5 +103,30 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
     };
   }, [researchId, authKind, options.enabled, frames, queryClient]);
 
-  return { frames, status, reconnect: () => socket.current?.reconnect() };
+  const streamed = pushed?.researchId === researchId ? pushed.view : null;
+  const criteria = useCriteriaFallback(auth, researchId, options.enabled && status !== 0, streamed);
+  return { frames, status, criteria, reconnect: () => socket.current?.reconnect() };
+}
+
+/**
+ * The streamed criteria, or, when the stream has been open for CRITERIA_FALLBACK_MS without sending
+ * any (an older server), GET …/criteria read once: never polled, the first CRITERIA replaces it.
+ */
+function useCriteriaFallback(auth: ReadAuth, researchId: string, open: boolean, streamed: CriteriaView | null): CriteriaView | null {
+  const [waitedFor, setWaitedFor] = useState<string | null>(null);
+  const waited = waitedFor === researchId;
+  useEffect(() => {
+    if (!open || waited || streamed !== null) return undefined;
+    const timer = setTimeout(() => setWaitedFor(researchId), CRITERIA_FALLBACK_MS);
+    return () => clearTimeout(timer);
+  }, [open, waited, streamed, researchId]);
+  const fallback = useQuery({
+    ...criteriaSnapshotQuery(auth, researchId),
+    enabled: waited && streamed === null,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  return streamed ?? fallback.data ?? null;
 }

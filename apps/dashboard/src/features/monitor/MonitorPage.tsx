@@ -2,8 +2,6 @@ import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, 
 import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import { formatDeviation, formatValue } from '@furnace/contracts';
 import { deviationColor } from '../criteria/criteria-format';
-import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
-import { useLiveCriteria } from '../criteria/use-live-criteria';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,8 +64,8 @@ function MonitorScreen({ data }: { data: LiveData }) {
   const stream = useLiveStream(research.id, STAFF_AUTH, { enabled: true });
   const view = useLiveViewState(data);
   const auto = useAutoCycle(view.items.length > 1, () => view.step(1), MONITOR_CYCLE_MS);
-  const { inputs } = useCriteriaInputs(STAFF_AUTH, research, data.markers);
-  const criteria = useLiveCriteria(STAFF_AUTH, research.id, stream.frames, data.ready ? inputs : null);
+  // The lab's criteria as the server keeps them, pushed on the stream (null until the first).
+  const { criteria } = stream;
   const deviation = criteria?.deviation ?? { d_e: null, tolerance: null, ok: null };
   const deColor = deviationColor(deviation);
 

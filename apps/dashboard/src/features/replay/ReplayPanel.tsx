@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { Section } from '../../components/Section';
 import { errorMessage } from '../../lib/notify';
 import { useCriteriaInputs } from '../criteria/use-criteria-inputs';
-import { useCriteriaSeed } from '../criteria/use-live-criteria';
 import classes from '../live/live.module.css';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery } from '../live/live-queries';
 import { MainDisplay } from '../live/MainDisplay';
@@ -17,6 +16,7 @@ import { STAFF_AUTH } from '../live/StaffLiveView';
 import { useLiveViewState, viewControls } from '../live/use-live-view-state';
 import { REPLAY_SPEEDS, type ReplaySpeed } from './replay-clock';
 import type { ReplayPlayer } from './replay-player';
+import { useCriteriaSeed } from './use-criteria-seed';
 import { useReplayCriteria, useReplayState } from './use-replay';
 
 const NONE: readonly never[] = [];

@@ -1,0 +1,578 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Inject, Injectable, Logger, NotFoundException, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import pLimit from 'p-limit';
+import {
+  BUS_CHANNEL_PREFIX,
+  CriteriaEngine,
+  type CriteriaEngineInput,
+  type CriteriaEngineState,
+  type CriteriaView,
+  encodeBusMessage,
+  type Observation,
+  parseBusMessage,
+  parseResearchChannel,
+  researchChannel,
+} from '@furnace/contracts';
+import type { Bus } from '@furnace/bus';
+import type { ResearchEntity } from '@furnace/db';
+import { RealArrayReader } from '../history/real-array';
+import { toCriteriaFrame } from '../history/stored-frame';
+import { BUS } from '../core/tokens';
+import { ResearchEvents } from '../research/research-events';
+import { CriteriaRepository } from './criteria.repository';
+import { CriteriaStateRepository } from './criteria-state.repository';
+import { profileOf, toExclusion, toObservation } from './criteria-inputs';
+
+/** Who reads the criteria: staff see every observation's effect, a client only the visible ones'. */
+export type Audience = 'staff' | 'client';
+
+export interface KeeperOptions {
+  /** How long a lease runs without renewal: an owner that died is replaced after at most this long (ms). */
+  leaseMs: number;
+  /** How often leases are renewed, idle researches released and ended tests noticed (ms). */
+  tickMs: number;
+  /** A research with no frame and no reader for this long is saved and released (ms). */
+  idleMs: number;
+  /** The whole state is saved at least this often while it changes (ms); the views at every push. */
+  saveMs: number;
+  /** Changes brought by frames are pushed at most this often per research (ms); staff changes at once. */
+  pushMs: number;
+  /** A non-owner waits this long for the owner's views of new inputs before computing them itself (ms). */
+  waitMs: number;
+  /** A full pass yields to the event loop after this much work (ms), so no viewer's frame waits behind it. */
+  sliceMs: number;
+}
+
+export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
+
+const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8 };
+
+/** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
+const FRAMES_PAGE = 500;
+/** Inputs read for a research are reused this long (ms) unless a change is announced. */
+const INPUTS_TTL_MS = 1_000;
+
+/** What the criteria of a research are computed from, read from the database. */
+interface Inputs {
+  research: ResearchEntity;
+  /** Every observation (staff's view); `ended` as of reading. */
+  input: CriteriaEngineInput;
+  visible: Observation[];
+  ended: boolean;
+  inputHash: string;
+  viewHash: string;
+  at: number;
+}
+
+interface Views {
+  staff: CriteriaView;
+  client: CriteriaView;
+  viewHash: string;
+}
+
+/** A research whose criteria this instance keeps (holds the lease of). */
+class Kept {
+  engine: CriteriaEngine | null = null;
+  /** inputHash of the inputs the engine was built with. */
+  engineHash: string | null = null;
+  /** The state last saved, to go back to when a frame came late (see verify). */
+  checkpoint: { state: string; covered: number | null; frames: number } | null = null;
+  inputs: Inputs | null = null;
+  views: Views | null = null;
+  ignitionAt: string | null = null;
+  lastActive = Date.now();
+  lastSaved = 0;
+  savedFrames = -1;
+  /** The next sync checks the stored frames against those seen (see verify). */
+  verifyDue = false;
+  /** JSON of the views last pushed, and when. */
+  published = '';
+  publishedAt = 0;
+  publishTimer: NodeJS.Timeout | null = null;
+  /** Every operation on the state runs in turn. */
+  private tail: Promise<void> = Promise.resolve();
+  /** A sync queued and not yet started: later requests join it. */
+  private queued: Promise<void> | null = null;
+  dropped = false;
+
+  constructor(readonly researchId: string) {}
+
+  /** Runs `sync` after whatever runs now; callers arriving before it starts share it. */
+  requestSync(sync: () => Promise<void>): Promise<void> {
+    if (this.queued) return this.queued;
+    const run = this.tail.then(() => {
+      if (this.queued === run) this.queued = null;
+      return this.dropped ? undefined : sync();
+    });
+    this.queued = run;
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Runs `work` after whatever runs now (not shared). */
+  exclusive(work: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The criteria of every research, computed once and kept (docs/architecture.md, "The criteria:
+ * computed once, kept, pushed"). One API instance at a time keeps a research — the holder of its
+ * lease in criteria_state —: it pushes each newly stored frame through the engine (state + new frames
+ * → new state), saves the state with the frame it covers, and publishes the views on the bus; every
+ * instance forwards them to its viewers and answers GET /criteria from them. A change of the past
+ * (T0, an exclusion, the profile, the markers) is computed once, off the request, in slices that
+ * yield to the event loop. When the owner dies its lease runs out and the next instance that sees a
+ * frame or a reader of the research takes it over from the saved state.
+ */
+@Injectable()
+export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Criteria');
+  readonly instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly options: KeeperOptions;
+  private readonly kept = new Map<string, Kept>();
+  /** Views heard on the bus or read from the database, by research (a bounded cache). */
+  private readonly views = new Map<string, Views>();
+  private readonly inputsCache = new Map<string, Promise<Inputs>>();
+  private readonly lastTry = new Map<string, number>();
+  private readonly waiters = new Map<string, Set<{ viewHash: string; resolve: (views: Views) => void }>>();
+  /** Full passes over a test's frames run one at a time per instance. */
+  private readonly fullPasses = pLimit(1);
+  private stopBus: (() => Promise<void>) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  /** Full passes run (for tests and metrics). */
+  fullPassCount = 0;
+
+  constructor(
+    private readonly repo: CriteriaRepository,
+    private readonly states: CriteriaStateRepository,
+    @Inject(BUS) private readonly bus: Bus,
+    events: ResearchEvents,
+    @Inject(KEEPER_OPTIONS) options: Partial<KeeperOptions> | null,
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...(options ?? {}) };
+    events.onLocalChange((researchId) => this.forgetInputs(researchId));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stopBus = await this.bus.subscribePrefix(BUS_CHANNEL_PREFIX, (channel, message) => this.onBus(channel, message));
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs);
+    this.timer.unref();
+  }
+
+  /** Saves every kept state and hands its lease back, so another instance takes over at once. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.stopBus?.().catch(() => undefined);
+    await Promise.all([...this.kept.values()].map((kept) => this.release(kept)));
+  }
+
+  /**
+   * The criteria of a research for a reader, as they stand now: this instance's own when it keeps the
+   * research (brought up to the newest stored frame first), else the owner's, once they reflect the
+   * inputs as they are now. Throws NotFoundException for an unknown research.
+   */
+  async view(researchId: string, audience: Audience): Promise<CriteriaView> {
+    const inputs = await this.inputs(researchId);
+    const kept = this.kept.get(researchId) ?? (await this.adopt(researchId));
+    if (kept) {
+      kept.lastActive = Date.now();
+      await kept.requestSync(() => this.sync(kept));
+      if (kept.views) return kept.views[audience];
+    }
+    const known = this.views.get(researchId) ?? (await this.storedViews(researchId));
+    if (known && known.viewHash === inputs.viewHash) return known[audience];
+    const fresh = await this.waitForViews(researchId, inputs.viewHash);
+    if (fresh) return fresh[audience];
+    // The owner did not answer in time (it may have just died: its lease runs out soon): compute once here.
+    this.logger.warn(`Criteria of ${researchId} computed without keeping them: the owner did not publish within ${this.options.waitMs} ms`);
+    const engine = await this.fullPass(researchId, inputs);
+    return this.viewsOf(engine, inputs, await this.ignitionAt(researchId))[audience];
+  }
+
+  /** The views already known for a research (memory, else the database), without computing anything; null when none. */
+  async known(researchId: string): Promise<Views | null> {
+    const kept = this.kept.get(researchId);
+    if (kept?.views) return kept.views;
+    return this.views.get(researchId) ?? (await this.storedViews(researchId).catch(() => null));
+  }
+
+  /** Researches this instance keeps now (tests, metrics). */
+  get keptResearches(): string[] {
+    return [...this.kept.keys()];
+  }
+
+  // --- The bus ----------------------------------------------------------------------------------
+
+  private onBus(channel: string, message: string): void {
+    const researchId = parseResearchChannel(channel);
+    if (researchId === null) return;
+    // Frames are by far the most frequent: recognised without parsing them (the ingest writes type first).
+    if (message.startsWith('{"type":"frame"')) return this.frameStored(researchId);
+    const parsed = parseBusMessage(message);
+    if (!parsed.ok) return;
+    const bus = parsed.value;
+    if (bus.type === 'frame') return this.frameStored(researchId);
+    if (bus.type === 'update') {
+      this.forgetInputs(researchId);
+      const kept = this.kept.get(researchId);
+      if (kept && bus.kind !== 'LIVESTREAM') void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
+      return;
+    }
+    const views: Views = { staff: bus.staff, client: bus.client, viewHash: bus.fingerprint };
+    this.remember(researchId, views);
+    const waiting = this.waiters.get(researchId);
+    if (waiting) for (const w of [...waiting]) if (w.viewHash === views.viewHash) w.resolve(views);
+  }
+
+  private frameStored(researchId: string): void {
+    const kept = this.kept.get(researchId);
+    if (kept) {
+      kept.lastActive = Date.now();
+      void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
+      return;
+    }
+    // Frames flow and nobody here keeps the research: take it if its lease is free (now and then, not per frame).
+    const now = Date.now();
+    if (this.stopping || now - (this.lastTry.get(researchId) ?? 0) < this.options.tickMs) return;
+    this.lastTry.set(researchId, now);
+    void this.adopt(researchId)
+      .then((adopted) => adopted?.requestSync(() => this.sync(adopted)))
+      .catch((e: Error) => this.logger.warn(`Criteria of ${researchId} not taken over: ${e.message}`));
+  }
+
+  private remember(researchId: string, views: Views): void {
+    this.views.delete(researchId);
+    this.views.set(researchId, views);
+    // A bounded cache: the oldest entries go first.
+    if (this.views.size > 1000) this.views.delete(this.views.keys().next().value as string);
+  }
+
+  private waitForViews(researchId: string, viewHash: string): Promise<Views | null> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(researchId);
+      if (!set) this.waiters.set(researchId, (set = new Set()));
+      const waiter = {
+        viewHash,
+        resolve: (views: Views | null) => {
+          clearTimeout(timer);
+          set.delete(waiter);
+          if (set.size === 0) this.waiters.delete(researchId);
+          resolve(views);
+        },
+      };
+      const timer = setTimeout(() => waiter.resolve(null), this.options.waitMs);
+      set.add(waiter);
+    });
+  }
+
+  private async storedViews(researchId: string): Promise<Views | null> {
+    const row = await this.states.readViews(researchId);
+    if (!row || row.staff === null || row.client === null) return null;
+    const views: Views = { staff: row.staff as CriteriaView, client: row.client as CriteriaView, viewHash: row.viewHash };
+    this.remember(researchId, views);
+    return views;
+  }
+
+  // --- Inputs -----------------------------------------------------------------------------------
+
+  private forgetInputs(researchId: string): void {
+    this.inputsCache.delete(researchId);
+  }
+
+  /** The research's inputs, read once for all callers within INPUTS_TTL_MS (or until a change is announced). */
+  private inputs(researchId: string): Promise<Inputs> {
+    const cached = this.inputsCache.get(researchId);
+    if (cached) return cached;
+    const loading = this.readInputs(researchId);
+    this.inputsCache.set(researchId, loading);
+    const forget = () => {
+      if (this.inputsCache.get(researchId) === loading) this.inputsCache.delete(researchId);
+    };
+    loading.then(() => setTimeout(forget, INPUTS_TTL_MS).unref(), forget);
+    return loading;
+  }
+
+  private async readInputs(researchId: string): Promise<Inputs> {
+    const research = await this.repo.research(researchId);
+    if (!research) throw new NotFoundException('Research not found');
+    const [markers, exclusions, all] = await Promise.all([this.repo.markers(researchId), this.repo.listExclusions(researchId), this.repo.listObservations(researchId, false)]);
+    const observations = all.map(toObservation);
+    const ended = Date.now() > research.endAt.getTime() || observations.some((o) => o.kind === 'test_stopped');
+    const input: CriteriaEngineInput = {
+      profile: profileOf(research),
+      markers,
+      exclusions: exclusions.map(toExclusion),
+      observations,
+      t0_override: research.t0Override,
+      ended,
+    };
+    const inputHash = sha256(CriteriaEngine.inputKey(input));
+    // A note's text changes nothing computed: only what the engine and the two audiences see of them.
+    const judged = observations.map((o) => [o.id, o.time, o.kind, o.visible_to_clients]);
+    const viewHash = sha256(JSON.stringify([inputHash, judged, ended]));
+    return { research, input, visible: observations.filter((o) => o.visible_to_clients), ended, inputHash, viewHash, at: Date.now() };
+  }
+
+  // --- Keeping a research -----------------------------------------------------------------------
+
+  /** Takes the research's lease when free and starts keeping it from its saved state; null when another instance keeps it. */
+  private async adopt(researchId: string): Promise<Kept | null> {
+    if (this.stopping) return null;
+    const existing = this.kept.get(researchId);
+    if (existing) return existing;
+    const row = await this.states.acquire(researchId, this.instanceId, this.options.leaseMs);
+    if (!row) return null;
+    const again = this.kept.get(researchId);
+    if (again) return again;
+    const kept = new Kept(researchId);
+    this.kept.set(researchId, kept);
+    // Restored in the first sync, once the inputs are known (a state of other inputs is computed again).
+    if (row.state !== '') kept.checkpoint = { state: row.state, covered: row.coveredTime, frames: row.frameCount };
+    return kept;
+  }
+
+  /**
+   * Brings a kept research up to date: the inputs as they are now (a change of the past computes the
+   * whole test again, in slices), then the frames stored since the state's newest, then the views
+   * (pushed when they changed), and the state saved when due.
+   */
+  private async sync(kept: Kept): Promise<void> {
+    const id = kept.researchId;
+    let inputs: Inputs;
+    try {
+      inputs = await this.inputs(id);
+    } catch (error) {
+      if (error instanceof NotFoundException) return this.drop(kept);
+      throw error;
+    }
+    if (kept.engine === null && kept.checkpoint !== null) {
+      kept.engine = this.restore(id, inputs, kept.checkpoint.state);
+      kept.engineHash = kept.engine ? inputs.inputHash : null;
+    }
+    if (kept.engine === null || kept.engineHash !== inputs.inputHash) {
+      kept.engine = await this.fullPass(id, inputs);
+      kept.engineHash = inputs.inputHash;
+      kept.checkpoint = null;
+    }
+    kept.inputs = inputs;
+    await this.catchUp(id, kept.engine);
+    if (kept.verifyDue) {
+      kept.verifyDue = false;
+      await this.verify(kept, inputs);
+    }
+    const engine = kept.engine;
+    engine.setObservations(inputs.input.observations ?? []);
+    engine.setEnded(inputs.ended);
+    if (kept.ignitionAt === null) kept.ignitionAt = await this.ignitionAt(id);
+    kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
+    if (kept.savedFrames < 0 || (engine.framesSeen !== kept.savedFrames && Date.now() - kept.lastSaved >= this.options.saveMs)) await this.save(kept);
+    this.publish(kept);
+  }
+
+  /**
+   * Checks that the database holds as many frames up to the engine's newest as the engine took. A frame
+   * that came late (older than the newest, from another ingest instance or out of an outage buffer) was
+   * not seen: the engine goes back to the last saved state, when that still holds, and reads on from
+   * there; else the whole test is computed again.
+   */
+  private async verify(kept: Kept, inputs: Inputs): Promise<void> {
+    const engine = kept.engine!;
+    const covered = engine.lastFrameTime;
+    if (covered === null || (await this.states.countFrames(kept.researchId, covered)) === engine.framesSeen) return;
+    const checkpoint = kept.checkpoint;
+    const back =
+      checkpoint !== null && checkpoint.covered !== null && (await this.states.countFrames(kept.researchId, checkpoint.covered)) === checkpoint.frames
+        ? this.restore(kept.researchId, inputs, checkpoint.state)
+        : null;
+    this.logger.log(`Criteria of ${kept.researchId}: a frame came late; ${back ? `reading again from ${checkpoint!.covered} s` : 'computing the test again'}`);
+    kept.engine = back ?? (await this.fullPass(kept.researchId, inputs));
+    await this.catchUp(kept.researchId, kept.engine);
+  }
+
+  private restore(researchId: string, inputs: Inputs, saved: string): CriteriaEngine | null {
+    try {
+      return CriteriaEngine.restore(inputs.input, JSON.parse(saved) as CriteriaEngineState);
+    } catch (error) {
+      this.logger.log(`Kept criteria of ${researchId} not used (${(error as Error).message}): computing them again`);
+      return null;
+    }
+  }
+
+  /** Frames stored after the engine's newest, in pages. */
+  private async catchUp(researchId: string, engine: CriteriaEngine): Promise<void> {
+    const reader = new RealArrayReader();
+    const scratch: number[] = [];
+    for (;;) {
+      const rows = await this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
+      await this.pushSliced(engine, rows, reader, scratch);
+      if (rows.length < FRAMES_PAGE) return;
+    }
+  }
+
+  /** A fresh engine over every stored frame; one full pass at a time per instance, yielding between slices. */
+  private fullPass(researchId: string, inputs: Inputs): Promise<CriteriaEngine> {
+    return this.fullPasses(async () => {
+      this.fullPassCount++;
+      const engine = new CriteriaEngine(inputs.input);
+      await this.catchUp(researchId, engine);
+      return engine;
+    });
+  }
+
+  private async pushSliced(engine: CriteriaEngine, rows: Awaited<ReturnType<CriteriaRepository['frames']>>, reader: RealArrayReader, scratch: number[]): Promise<void> {
+    let sliceStart = performance.now();
+    for (const row of rows) {
+      engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
+      if (performance.now() - sliceStart >= this.options.sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  private viewsOf(engine: CriteriaEngine, inputs: Inputs, ignitionAt: string | null): Views {
+    const extra = { ended: inputs.ended, ignition_at: ignitionAt };
+    engine.setObservations(inputs.visible);
+    const client: CriteriaView = { ...engine.snapshot(), ...extra };
+    engine.setObservations(inputs.input.observations ?? []);
+    const staff: CriteriaView = { ...engine.snapshot(), ...extra };
+    return { staff, client, viewHash: inputs.viewHash };
+  }
+
+  private async ignitionAt(researchId: string): Promise<string | null> {
+    return (await this.repo.ignitionAt(researchId))?.toISOString() ?? null;
+  }
+
+  /** Pushes the views on the bus when they changed: staff changes at once, frames at most every pushMs. */
+  private publish(kept: Kept): void {
+    const views = kept.views;
+    if (!views) return;
+    this.remember(kept.researchId, views);
+    const text = JSON.stringify([views.staff, views.client]);
+    if (text === kept.published) return;
+    const inputsChanged = kept.published === '' || !kept.published.startsWith(views.viewHash);
+    const wait = kept.publishedAt + this.options.pushMs - Date.now();
+    if (!inputsChanged && wait > 0) {
+      if (!kept.publishTimer) {
+        kept.publishTimer = setTimeout(() => {
+          kept.publishTimer = null;
+          this.publish(kept);
+        }, wait);
+        kept.publishTimer.unref();
+      }
+      return;
+    }
+    if (kept.publishTimer) {
+      clearTimeout(kept.publishTimer);
+      kept.publishTimer = null;
+    }
+    kept.published = views.viewHash + text;
+    kept.publishedAt = Date.now();
+    const message = encodeBusMessage({
+      type: 'criteria',
+      research_id: kept.researchId,
+      fingerprint: views.viewHash,
+      covered_time: kept.engine?.lastFrameTime ?? null,
+      staff: views.staff,
+      client: views.client,
+    });
+    void this.bus.publish(researchChannel(kept.researchId), message).catch((e: Error) => this.logger.warn(`Criteria of ${kept.researchId} not published: ${e.message}`));
+    void this.states
+      .saveViews(kept.researchId, this.instanceId, views.viewHash, views.staff, views.client)
+      .then((held) => (held ? undefined : this.lost(kept)))
+      .catch((e: Error) => this.logger.warn(`Criteria views of ${kept.researchId} not saved: ${e.message}`));
+  }
+
+  /** Saves the whole state with the frame it covers (after checking the frames it saw: see verify). */
+  private async save(kept: Kept): Promise<void> {
+    const inputs = kept.inputs;
+    if (!kept.engine || !inputs || !kept.views) return;
+    await this.verify(kept, inputs);
+    const engine = kept.engine;
+    const views = (kept.views = this.viewsOf(engine, inputs, kept.ignitionAt));
+    const state = JSON.stringify(engine.saveState());
+    const covered = engine.lastFrameTime;
+    const held = await this.states.saveState(kept.researchId, this.instanceId, {
+      inputHash: inputs.inputHash,
+      coveredTime: covered,
+      frameCount: engine.framesSeen,
+      state,
+      viewHash: views.viewHash,
+      staff: views.staff,
+      client: views.client,
+    });
+    if (!held) return this.lost(kept);
+    kept.checkpoint = { state, covered, frames: engine.framesSeen };
+    kept.lastSaved = Date.now();
+    kept.savedFrames = engine.framesSeen;
+  }
+
+  /** Renews the leases, notices tests that ended by the clock, saves and releases idle researches. */
+  private async tick(): Promise<void> {
+    if (this.stopping || this.kept.size === 0) return;
+    const now = Date.now();
+    let held: Set<string>;
+    try {
+      held = await this.states.renew(this.instanceId, [...this.kept.keys()], this.options.leaseMs);
+    } catch (error) {
+      this.logger.warn(`Criteria leases not renewed: ${(error as Error).message}`);
+      return;
+    }
+    for (const kept of [...this.kept.values()]) {
+      if (!held.has(kept.researchId)) {
+        this.lost(kept);
+        continue;
+      }
+      if (now - kept.lastActive >= this.options.idleMs) {
+        void this.release(kept);
+        continue;
+      }
+      const inputs = kept.inputs;
+      const endedByClock = inputs !== null && !inputs.ended && now > inputs.research.endAt.getTime();
+      if (endedByClock) this.forgetInputs(kept.researchId);
+      // Every tick: the frames seen are checked against those stored (a late frame is read within a tick).
+      kept.verifyDue = true;
+      void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
+    }
+  }
+
+  /** Saves and hands the lease back (idle, or stopping). */
+  private release(kept: Kept): Promise<void> {
+    return kept.exclusive(async () => {
+      if (kept.dropped) return;
+      try {
+        if (kept.engine && kept.engine.framesSeen !== kept.savedFrames) await this.save(kept);
+        await this.states.release(kept.researchId, this.instanceId);
+      } catch (error) {
+        this.logger.warn(`Criteria of ${kept.researchId} not released cleanly: ${(error as Error).message}`);
+      } finally {
+        this.drop(kept);
+      }
+    });
+  }
+
+  /** Another instance holds the lease now (this one stalled past it): stop keeping the research. */
+  private lost(kept: Kept): void {
+    if (kept.dropped) return;
+    this.logger.warn(`Criteria of ${kept.researchId} are kept by another instance now`);
+    this.drop(kept);
+  }
+
+  private drop(kept: Kept): void {
+    kept.dropped = true;
+    if (kept.publishTimer) clearTimeout(kept.publishTimer);
+    if (this.kept.get(kept.researchId) === kept) this.kept.delete(kept.researchId);
+  }
+
+  private failed(kept: Kept, error: Error): void {
+    this.logger.warn(`Criteria of ${kept.researchId} not brought up to date: ${error.message}`);
+  }
+}
