@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { login, SUPERUSER } from '@furnace/testing';
+import { ReportRenderer } from '../src/report/report-renderer';
 import { addClient, createResearch, uploadConfig, viewerToken } from './factories';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 import { pdfPages } from './pdf';
@@ -153,5 +154,40 @@ describe('GET /research/{id}/report.pdf', () => {
     // Any member of staff may download it, not only the one who created the research.
     const other = await signUpUser(api);
     expect((await get(path, other.token)).status).toBe(200);
+  });
+
+  it('lays the report out in a worker thread; a render that fails, or a worker that dies, is a 500 and the next report is made', async () => {
+    const renderer = api.app.get(ReportRenderer);
+    const render = renderer.render.bind(renderer);
+    const threads: number[] = [];
+    const spy = jest.spyOn(renderer, 'render').mockImplementation(async (...args) => {
+      const result = await render(...args);
+      threads.push(result.threadId);
+      return result;
+    });
+    try {
+      expect((await report()).pages.length).toBeGreaterThanOrEqual(3);
+      expect(threads).toEqual([expect.any(Number)]);
+      expect(threads[0]).not.toBe(0);
+
+      // The layout throws (data it cannot read): the worker's error, a 500; the worker stays.
+      spy.mockImplementationOnce((data, signal) => render({ ...data, criteria: null as never }, signal));
+      const failed = await get(`/api/v1/research/${researchId}/report.pdf`, staff);
+      expect(failed.status).toBe(500);
+      await report();
+      expect(threads[1]).toBe(threads[0]);
+
+      // The worker dies while rendering: a 500; the next report is made by a new worker.
+      spy.mockImplementationOnce((data, signal) => {
+        const result = render(data, signal);
+        void (renderer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+        return result;
+      });
+      expect((await get(`/api/v1/research/${researchId}/report.pdf`, staff)).status).toBe(500);
+      expect((await report('en')).text).toContain('Fire test report');
+      expect(threads[2]).not.toBe(threads[0]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

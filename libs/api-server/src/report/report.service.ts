@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import type { ObservationKind } from '@furnace/contracts';
@@ -10,6 +11,7 @@ import { HistoryService } from '../history/history.service';
 import { ResearchService } from '../research/research.service';
 import { ThermoService } from '../thermo/thermo.service';
 import type { ReportData, ReportPhoto } from './report-pdf';
+import { ReportRenderer } from './report-renderer';
 import { type ReportLang, reportFilename } from './report-text';
 
 /** Points of each chart series: the dashboard's overview resolution. */
@@ -48,11 +50,14 @@ export class ReportService {
     private readonly criteria: CriteriaService,
     private readonly history: HistoryService,
     private readonly thermo: ThermoService,
+    private readonly renderer: ReportRenderer,
   ) {}
 
   /**
    * The report's file name and its document, a stream to pipe to the response. 404 for an unknown research.
    * `signal` (the client went away) stops it between its steps — the reads, each photo, the drawing — with its reason.
+   * The pages are laid out in a worker thread (ReportRenderer), off the event loop that serves the live
+   * streams; the document streams the bytes it hands back.
    */
   async report(
     researchId: string,
@@ -90,7 +95,20 @@ export class ReportService {
     const data: ReportData = {
       lang,
       lab: this.config.brandName,
-      research,
+      // The fields the report reads, as plain data: the worker receives a structured clone.
+      research: {
+        name: research.name,
+        startAt: research.startAt,
+        endAt: research.endAt,
+        standard: research.standard,
+        insulation: research.insulation,
+        heatingCurve: research.heatingCurve,
+        plannedDurationMin: research.plannedDurationMin,
+        pressureTargetPa: research.pressureTargetPa,
+        pressureTolerancePa: research.pressureTolerancePa,
+        isRadiance: research.isRadiance,
+        isPressure: research.isPressure,
+      },
       criteria,
       history,
       observations: observations.map((o) => ({ time: o.time, kind: o.kind as ObservationKind, note: o.note })),
@@ -99,10 +117,10 @@ export class ReportService {
       photos,
       generatedAt: now,
     };
-    // Loaded on the first report: pdfkit, fontkit and ECharts hold ~35 MB that an API instance which
-    // never makes a report does not need (docs/performance.md, "Exports").
-    const { renderReport } = await import('./report-pdf.js');
     signal?.throwIfAborted();
-    return { filename: reportFilename(researchId, research.name, lang), document: renderReport(data) };
+    // pdfkit, fontkit and ECharts (~35 MB) are loaded by the worker, on the first report: an API
+    // instance which never makes a report does not load them (docs/performance.md, "Exports").
+    const { pdf } = await this.renderer.render(data, signal);
+    return { filename: reportFilename(researchId, research.name, lang), document: Readable.from([pdf], { objectMode: false }) };
   }
 }
