@@ -223,9 +223,14 @@ export async function runJoin(
           });
           exclusionRequestMs = performance.now() - start;
           if (res.status !== 200) throw new Error(`POST exclusion: ${res.status} ${await res.text()}`);
+          // Today's dashboard gets the new criteria pushed (CRITERIA); the one before refetched GET /criteria on UPDATE.
+          const reached = async () =>
+            options.kind === 'new'
+              ? viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.excluded.includes(5))
+              : viewer.messages.some((m) => m.event === 'UPDATE') &&
+                ((await (await fetch(`${system.api.url}/api/v1/research/${long}/criteria`, { headers: staff })).json()) as { excluded: number[] }).excluded.includes(5);
           for (;;) {
-            const got = viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.excluded.includes(5));
-            if (got) break;
+            if (await reached()) break;
             if (performance.now() - start > 120_000) throw new Error('the exclusion did not reach the viewer within 120 s');
             await sleep(20);
           }

@@ -108,9 +108,15 @@ export function categoryRollupCtes(src = 'src', withLevels = false, exclusions =
       (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from` : ''}
     FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
     WHERE c.research_id IN (SELECT research_id FROM ${src})),
+  -- Each member's value alone, before grouping: grouped as (frame, type) directly, every joined row would
+  -- carry its frame's whole array through the sort (300 members × 500 frames of 300 values spilled to
+  -- disk: 0.8 s a batch against 0.3 s so; docs/performance.md, "Ingest").
+  rollup_member_value AS MATERIALIZED (
+    SELECT s.research_id, s."time", mb.type_name, ${member} AS v
+    FROM ${src} s JOIN rollup_members mb ON mb.research_id = s.research_id),
   rollup_frame_category AS (
-    SELECT s.research_id, s."time", mb.type_name, max(${member}) AS cmax, avg(${member}::text::float8) AS cmean
-    FROM ${src} s JOIN rollup_members mb ON mb.research_id = s.research_id GROUP BY 1, 2, 3),
+    SELECT research_id, "time", type_name, max(v) AS cmax, avg(v::text::float8) AS cmean
+    FROM rollup_member_value GROUP BY 1, 2, 3),
   rollup_fine_category AS (
     SELECT research_id, floor("time" / ${FINEST})::bigint AS bucket, type_name, ${stats('cmax')}, ${stats('cmean')}
     FROM rollup_frame_category GROUP BY 1, 2, 3),
