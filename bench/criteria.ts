@@ -1,24 +1,16 @@
 // `npm run bench:criteria`: the fire-test criteria engine (libs/contracts/src/criteria) over a 4-hour,
 // 1 Hz, 300-channel test, against a plain loop over the same frames (max and sum of every channel: the
-// least any criteria computation reads). The dashboard runs the engine in the browser on every live frame
-// (up to 10 Hz), so the figure that matters is the time per frame of `push` + `snapshot`.
+// least any criteria computation reads). The server's criteria keeper pushes every stored frame of a
+// research through it once (docs/architecture.md, "The criteria: computed once, kept, pushed") and takes
+// a snapshot per push to viewers, and the replay runs it in the browser, so the figure that matters is
+// the time per frame of `push` + `snapshot`.
 import { CriteriaEngine, type CriteriaFrame, DEFAULT_TEST_PROFILE, iso834, type Observation } from '@furnace/contracts';
 import { fmt, ratio, table } from './lib/stats';
+import { mulberry32 as random } from '@furnace/simulator';
 
 const CHANNELS = 300;
 const SECONDS = 4 * 3600;
 const ROUNDS = 5;
-
-/** A deterministic pseudo-random source (mulberry32), so every run measures the same frames. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // 200 leaf thermocouples (mean and max), 60 max, 20 on the frame, 20 informative.
 const markers = Array.from({ length: CHANNELS }, (_, i) => ({

@@ -1,3 +1,4 @@
+import { mulberry32 as random } from '@furnace/simulator';
 import { CriteriaEngine, type CriteriaFrame, type CriteriaView, encodeBusMessage, iso834, type LiveServerMessage, type Observation, researchChannel, type ThermoExclusion } from '@furnace/contracts';
 import { createBus } from '@furnace/bus';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
@@ -14,17 +15,6 @@ import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 
 /** Short timings, so a lease runs out and a late frame is read within a test. */
 const FAST: Partial<KeeperOptions> = { tickMs: 150, leaseMs: 1_000, pushMs: 50, saveMs: 0, waitMs: 3_000 };
-
-/** Seeded pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A frame of the three thermocouples of VALID_CONFIG (T1, T2 'Tśr i Tmax', T3 'Tmax ościeżnicy'): rising, sometimes missing. */
 function frameAt(time: number, rnd: () => number): CriteriaFrame {

@@ -1,24 +1,14 @@
+import { seededRandom as random } from './testing/random';
 import { iso834 } from '../iso834';
 import { CRITERIA_STATE_VERSION, CriteriaEngine, type CriteriaEngineState } from './engine';
 import { DEFAULT_TEST_PROFILE } from './profiles';
 import type { CriteriaEngineInput, CriteriaFrame, Observation } from './types';
 
-/** Seeded pseudo-random numbers (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A messy random test: pre-ignition frames, thermocouples that rise, jump, stick, drop readings and
  * fault; gaps of over 60 s; a furnace around ISO 834; radiation that may pass 15 kW/m².
  */
-export function messyTest(seed: number): { input: CriteriaEngineInput; frames: CriteriaFrame[] } {
+function messyTest(seed: number): { input: CriteriaEngineInput; frames: CriteriaFrame[] } {
   const rnd = random(seed);
   const channels = 4 + Math.floor(rnd() * 12);
   const types = ['Tśr i Tmax', 'Tmax', 'Tmax ościeżnicy', 'T'];

@@ -1,19 +1,9 @@
+import { seededRandom as random } from './testing/random';
 import { iso834 } from '../iso834';
 import { classify } from './classification';
 import { CriteriaEngine } from './engine';
 import { DEFAULT_TEST_PROFILE } from './profiles';
 import type { CriteriaFrame } from './types';
-
-/** Seeded pseudo-random numbers (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /*
  * Random synthetic tests whose answers follow from their construction: thermocouples rising linearly
