@@ -176,7 +176,7 @@ describe('the criteria kept by the server', () => {
     expect(keeperOf(api).fullPassCount).toBe(0);
   });
 
-  it('reach a viewer as its first message and again, within 2 s, after an exclusion; the request does not wait for them', async () => {
+  it('reach a viewer as its first message and again, within 2 s, after an exclusion', async () => {
     const rnd = random(9);
     const researchId = await newResearch(api, staff);
     const frames = Array.from({ length: 400 }, (_, i) => frameAt(i - 30, rnd));
