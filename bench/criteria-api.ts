@@ -1,5 +1,6 @@
 // `npm run bench:criteria-api`: GET /research/{id}/criteria over a finished 4-hour test at 1 Hz with
-// 300 thermocouples (14 400 frames, the criteria engine over every stored frame read in pages), against
+// 300 thermocouples (14 400 frames): the first request (nobody keeps the test's criteria yet: the engine
+// over every stored frame, read in pages, once) and the next ones (answered from the kept state), against
 // reading the same frames through the API as the lab's CSV (GET /history.csv: the same pass with the
 // criteria engine, each row also formatted and sent) and with plain SQL, in the same run.
 import request from 'supertest';
@@ -42,7 +43,11 @@ async function main() {
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.slice(0, 200)}`);
       return body;
     };
-    const criteria = await timed('GET /criteria (engine over every frame)', () => get(`/api/v1/research/${researchId}/criteria`));
+    const started = performance.now();
+    await get(`/api/v1/research/${researchId}/criteria`);
+    const firstMs = performance.now() - started;
+    const first: Timing = { label: 'GET /criteria, the first (engine over every frame, then kept)', p50: firstMs, p95: firstMs };
+    const criteria = await timed('GET /criteria, kept', () => get(`/api/v1/research/${researchId}/criteria`));
     const snapshot = JSON.parse(await get(`/api/v1/research/${researchId}/criteria`)) as { t0: number; classification: string; failures: unknown[] };
     const baselines = [
       await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', () =>
@@ -58,7 +63,7 @@ async function main() {
         '',
         table(
           ['read', 'p50 ms', 'p95 ms', 'p50 ÷ raw SQL', 'p95 ÷ raw SQL'],
-          [criteria, ...baselines].map((t) => [t.label, fmt(t.p50), fmt(t.p95), ratio(t.p50, raw.p50), ratio(t.p95, raw.p95)]),
+          [first, criteria, ...baselines].map((t) => [t.label, fmt(t.p50), fmt(t.p95), ratio(t.p50, raw.p50), ratio(t.p95, raw.p95)]),
         ),
       ].join('\n'),
     );

@@ -8,7 +8,7 @@ import { createFrameGenerator } from '@furnace/simulator';
 import { connectPublisher, connectViewer, insertResearch, login, ROOT, streamUrl, SUPERUSER, type TestViewer } from '@furnace/testing';
 import { insertMarkers } from '../libs/api-server/test/live-support';
 import { type ClientKind, type OpenedView, openLiveView } from './lib/live-client';
-import { copyRaw, simulatedFrames } from './lib/readings';
+import { copyRaw, insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, lineFrom, spawnTs, startFurnace } from './lib/services';
 import { fmt, percentile, sleep, sortedCopy, table } from './lib/stats';
 
@@ -76,7 +76,9 @@ async function storeTest(services: BenchServices, client: Client, seconds: numbe
   const startAt = new Date(Date.now() - (seconds + 60) * 1000);
   const researchId = await insertResearch(services.db.url, { startAt, endAt: end });
   // Frames from a minute before ignition (T0) on, in slices: 86 400 frames of 300 values at once would hold ~1 GB.
-  for (let from = -60; from < seconds; from += 7_200) await copyRaw(client, researchId, startAt, simulatedFrames(Math.min(7_200, seconds - from), channels, 1, from));
+  // (COPY where the server takes it; the embedded PGlite's socket server does not.)
+  const write = services.describe.database.startsWith('PostgreSQL') ? copyRaw : insertRaw;
+  for (let from = -60; from < seconds; from += 7_200) await write(client, researchId, startAt, simulatedFrames(Math.min(7_200, seconds - from), channels, 1, from));
   const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
   await dataSource.initialize();
   try {

@@ -41,8 +41,20 @@ function parseConfigFile(config: UploadedFileLike, imageWidth: number, imageHeig
 }
 
 /** Thermocouple configs: a photo of the specimen and the config file placing the thermocouples on it. */
+/** How long a photo read is shared (ms), and how many are kept at most (the oldest go first). */
+const PHOTO_SHARED_MS = 30_000;
+const PHOTOS_KEPT = 16;
+
 @Injectable()
 export class ThermoService {
+  /**
+   * Photos read lately, by config id (a config's photo never changes: a new photo is a new config). A
+   * crowd opening one live view — its viewers reconnecting after a restart — reads it from the database
+   * once, not once per viewer (docs/performance.md, "Clients joining a long test"). Who may read it is
+   * still checked per request, before this (the route's guard finds the config).
+   */
+  private readonly photos = new Map<string, { at: number; image: Promise<{ data: Buffer; mime: string; sha256: string }> }>();
+
   constructor(
     private readonly repo: ThermoRepository,
     private readonly markers: ThermoMarkersRepository,
@@ -118,9 +130,17 @@ export class ThermoService {
     await this.events.changed(config.researchId, 'THERMOCOUPLE');
   }
 
-  async image(id: string) {
-    const image = await this.repo.image(id);
-    if (!image) throw new NotFoundException('Thermocouple config not found');
+  image(id: string): Promise<{ data: Buffer; mime: string; sha256: string }> {
+    const now = Date.now();
+    const hit = this.photos.get(id);
+    if (hit && now - hit.at < PHOTO_SHARED_MS) return hit.image;
+    const image = this.repo.image(id).then((found) => {
+      if (!found) throw new NotFoundException('Thermocouple config not found');
+      return found;
+    });
+    this.photos.set(id, { at: now, image });
+    image.catch(() => this.photos.delete(id));
+    for (const [key, entry] of this.photos) if (now - entry.at >= PHOTO_SHARED_MS || this.photos.size > PHOTOS_KEPT) this.photos.delete(key);
     return image;
   }
 
