@@ -38,6 +38,8 @@ describe('GET /api/v1/metrics', () => {
     await publisher.publishAsync(daqTopic(researchId), JSON.stringify({ time: 1, pk: 20 }), { qos: 1 });
     await publisher.publishAsync(daqTopic(researchId), '{"time": "soon"}', { qos: 1 });
     await waitFor('the frame live', () => viewer.times.length === 1);
+    // And the criteria it changed (CRITERIA: the stream's other messages).
+    await waitFor('the criteria of the frame', () => viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.elapsed === 1));
 
     const res = await api.http.get('/api/v1/metrics');
     expect(res.status).toBe(200);
@@ -49,7 +51,8 @@ describe('GET /api/v1/metrics', () => {
       'furnace_ingest_buffer_frames 0',
       'furnace_ingest_database_up 1',
       'furnace_live_viewers 1',
-      'furnace_live_messages_sent_total 1',
+      // Every message the viewer received (it sent no STATUS, so it got no answer to one).
+      `furnace_live_messages_sent_total ${viewer.messages.length}`,
       'furnace_live_messages_dropped_total{reason="slow_viewer"} 0',
     ]) {
       expect(text).toContain(line);

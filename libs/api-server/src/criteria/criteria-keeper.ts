@@ -84,6 +84,8 @@ class Kept {
   lastActive = Date.now();
   lastSaved = 0;
   savedFrames = -1;
+  /** inputHash of the state last saved: a state of other inputs is saved at once. */
+  savedHash: string | null = null;
   /** The next sync checks the stored frames against those seen (see verify). */
   verifyDue = false;
   /** JSON of the views last pushed, and when. */
@@ -335,7 +337,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     const kept = new Kept(researchId);
     this.kept.set(researchId, kept);
     // Restored in the first sync, once the inputs are known (a state of other inputs is computed again).
-    if (row.state !== '') kept.checkpoint = { state: row.state, covered: row.coveredTime, frames: row.frameCount };
+    if (row.state !== '') {
+      kept.checkpoint = { state: row.state, covered: row.coveredTime, frames: row.frameCount };
+      kept.savedHash = row.inputHash;
+      kept.savedFrames = row.frameCount;
+    }
     return kept;
   }
 
@@ -373,7 +379,10 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     engine.setEnded(inputs.ended);
     if (kept.ignitionAt === null) kept.ignitionAt = await this.ignitionAt(id);
     kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
-    if (kept.savedFrames < 0 || (engine.framesSeen !== kept.savedFrames && Date.now() - kept.lastSaved >= this.options.saveMs)) await this.save(kept);
+    // Saved at once when it rests on other inputs than the saved one (an owner that dies then leaves a
+    // state the next one can go on from), else when new frames came and the last save is saveMs old.
+    const otherInputs = kept.savedHash !== inputs.inputHash;
+    if (otherInputs || (engine.framesSeen !== kept.savedFrames && Date.now() - kept.lastSaved >= this.options.saveMs)) await this.save(kept);
     this.publish(kept);
   }
 
@@ -513,6 +522,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     kept.checkpoint = { state, covered, frames: engine.framesSeen };
     kept.lastSaved = Date.now();
     kept.savedFrames = engine.framesSeen;
+    kept.savedHash = inputs.inputHash;
   }
 
   /** Renews the leases, notices tests that ended by the clock, saves and releases idle researches. */
@@ -549,7 +559,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     return kept.exclusive(async () => {
       if (kept.dropped) return;
       try {
-        if (kept.engine && kept.engine.framesSeen !== kept.savedFrames) await this.save(kept);
+        if (kept.engine && (kept.engine.framesSeen !== kept.savedFrames || kept.savedHash !== kept.inputs?.inputHash)) await this.save(kept);
         await this.states.release(kept.researchId, this.instanceId);
       } catch (error) {
         this.logger.warn(`Criteria of ${kept.researchId} not released cleanly: ${(error as Error).message}`);

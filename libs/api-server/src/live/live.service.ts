@@ -216,7 +216,7 @@ export class LiveService {
     }
     if (viewer.criteriaSent || !channel.viewers.has(viewer)) return;
     viewer.criteriaSent = true;
-    this.sendTo(viewer, Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view })));
+    if (this.sendTo(viewer, Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view })))) liveMetrics.messagesSent.inc();
   }
 
   private async backfill(researchId: string, channel: Channel): Promise<void> {
