@@ -50,6 +50,13 @@ const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs:
 
 /** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
 const FRAMES_PAGE = 500;
+/**
+ * A non-owner answers with the owner's views when they include the frames stored up to this many seconds
+ * (of test time) before the newest: the owner pushes at most once per pushMs, so during a running test the
+ * views it last heard are that much behind; older ones (a newer frame the owner has not pushed yet, or
+ * missed) are waited for.
+ */
+const FRESH_SLACK_S = 5;
 /** Inputs read for a research are reused this long (ms) unless a change is announced. */
 const INPUTS_TTL_MS = 1_000;
 
@@ -142,7 +149,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly views = new Map<string, Views>();
   private readonly inputsCache = new Map<string, Promise<Inputs>>();
   private readonly lastTry = new Map<string, number>();
-  private readonly waiters = new Map<string, Set<{ viewHash: string; resolve: (views: Views) => void }>>();
+  private readonly waiters = new Map<string, Set<{ viewHash: string; covers: (views: Views) => boolean; resolve: (views: Views) => void }>>();
   /** Full passes over a test's frames run one at a time per instance. */
   private readonly fullPasses = pLimit(1);
   private stopBus: (() => Promise<void>) | null = null;
@@ -189,9 +196,12 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       await kept.requestSync(() => this.sync(kept));
       if (kept.views) return kept.views[audience];
     }
+    // The owner's views of the inputs as they are now, covering the frames stored until a push ago.
+    const newest = await this.repo.newestTime(researchId);
+    const covers = (views: Views) => newest === null || (views.staff.elapsed ?? Number.NEGATIVE_INFINITY) >= newest - FRESH_SLACK_S;
     const known = this.views.get(researchId) ?? (await this.storedViews(researchId));
-    if (known && known.viewHash === inputs.viewHash) return known[audience];
-    const fresh = await this.waitForViews(researchId, inputs.viewHash);
+    if (known && known.viewHash === inputs.viewHash && covers(known)) return known[audience];
+    const fresh = await this.waitForViews(researchId, inputs.viewHash, covers);
     if (fresh) return fresh[audience];
     // The owner did not answer in time (it may have just died: its lease runs out soon): compute once here.
     this.logger.warn(`Criteria of ${researchId} computed without keeping them: the owner did not publish within ${this.options.waitMs} ms`);
@@ -231,7 +241,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     const views: Views = { staff: bus.staff, client: bus.client, viewHash: bus.fingerprint };
     this.remember(researchId, views);
     const waiting = this.waiters.get(researchId);
-    if (waiting) for (const w of [...waiting]) if (w.viewHash === views.viewHash) w.resolve(views);
+    if (waiting) for (const w of [...waiting]) if (w.viewHash === views.viewHash && w.covers(views)) w.resolve(views);
   }
 
   private frameStored(researchId: string): void {
@@ -257,12 +267,13 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.views.size > 1000) this.views.delete(this.views.keys().next().value as string);
   }
 
-  private waitForViews(researchId: string, viewHash: string): Promise<Views | null> {
+  private waitForViews(researchId: string, viewHash: string, covers: (views: Views) => boolean): Promise<Views | null> {
     return new Promise((resolve) => {
       let set = this.waiters.get(researchId);
       if (!set) this.waiters.set(researchId, (set = new Set()));
       const waiter = {
         viewHash,
+        covers,
         resolve: (views: Views | null) => {
           clearTimeout(timer);
           set.delete(waiter);

@@ -98,8 +98,20 @@ describe('ReportRenderer', () => {
     expect(result!.pdf.length).toBeGreaterThan(20_000);
     expect(result!.threadId).not.toBe(threadId);
     expect(result!.threadId).toBeGreaterThan(0);
-    // Laid out on this thread, each of these reports blocks it for a few hundred ms.
-    expect(worst).toBeLessThan(100);
+    // The same reports laid out on this thread, in the same run (a ratio, not a time: the machine's load
+    // moves both): there each blocks the loop for its whole layout.
+    const { renderReport } = await import('./report-pdf.js');
+    const onThisThread = await worstLateness(async () => {
+      for (let i = 0; i < 3; i++) {
+        const doc = renderReport(data);
+        await new Promise<void>((resolve, reject) => {
+          doc.on('data', () => undefined);
+          doc.on('end', resolve);
+          doc.on('error', reject);
+        });
+      }
+    });
+    expect(worst).toBeLessThan(onThisThread / 2);
   });
 
   it('reuses one worker, renders reports one at a time in order, and ends it when idle', async () => {
