@@ -212,13 +212,6 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     return this.viewsOf(engine, inputs, await this.ignitionAt(researchId))[audience];
   }
 
-  /** The views already known for a research (memory, else the database), without computing anything; null when none. */
-  async known(researchId: string): Promise<Views | null> {
-    const kept = this.kept.get(researchId);
-    if (kept?.views) return kept.views;
-    return this.views.get(researchId) ?? (await this.storedViews(researchId).catch(() => null));
-  }
-
   /** Researches this instance keeps now (tests, metrics). */
   get keptResearches(): string[] {
     return [...this.kept.keys()];
