@@ -10,6 +10,8 @@ import { fold, type RollupResearch, round1, seededRandom, startRollupResearch } 
  * (read from the rollups) and a narrow zoom (read from the frames), the same as computed here from
  * the frames. The frames go in through the ingest's own insert, part of them after the exclusion
  * exists (the ingest's rollup statement applies it); deleting the exclusion restores the curves.
+ * An exclusion's request only queues the rebuild of the rollups it touches (an API instance makes it
+ * at once, off the request): the checks wait for that queue to drain.
  */
 
 /** thermo_id → measurement type. */
@@ -94,6 +96,17 @@ describe('history category curves honour thermocouple exclusions', () => {
     return res.body.id as string;
   };
 
+  /** Waits until no rebuild of this research's category rollups is queued (the API's refresher drained it). */
+  const rollupsRefreshed = async (): Promise<void> => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [{ n }] = (await api.dataSource.query('SELECT count(*)::int AS n FROM rollup_refresh WHERE research_id = $1', [researchId])) as { n: number }[];
+      if (n === 0) return;
+      if (Date.now() > deadline) throw new Error('the category rollups were not refreshed within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
   beforeAll(async () => {
     fixture = await startRollupResearch(MARKERS, 3);
     ({ api, staff, researchId, repository } = fixture);
@@ -165,10 +178,12 @@ describe('history category curves honour thermocouple exclusions', () => {
 
     const ids = [];
     for (const e of EXCLUDE) ids.push(await exclude(e));
+    await rollupsRefreshed();
     expect(await checkAll(EXCLUDE)).toBeGreaterThan(0);
 
     // Both exclusions gone: the curves are as before.
     for (const id of ids) expect((await api.http.delete(`/api/v1/research/exclusions/${id}`).set(auth(staff))).status).toBe(200);
+    await rollupsRefreshed();
     await checkAll([]);
   });
 
@@ -178,6 +193,7 @@ describe('history category curves honour thermocouple exclusions', () => {
     for (const e of EXCLUDE) await exclude(e);
     // A later exclusion of the same thermocouple changes nothing: the earliest one counts.
     await exclude({ thermo_id: 2, from_time: 2_500 });
+    await rollupsRefreshed();
     await ingest(frames.filter((f) => f.time >= LATE));
     expect(await checkAll(EXCLUDE)).toBeGreaterThan(0);
 

@@ -13,8 +13,8 @@ import { auth, signUpUser, startTestApi, type TestApi } from './harness';
  * inputs as they are then — the full pass the kept state must always equal.
  */
 
-/** Short timings, so a lease runs out and a late frame is read within a test. */
-const FAST: Partial<KeeperOptions> = { tickMs: 150, leaseMs: 1_000, pushMs: 50, saveMs: 0, waitMs: 3_000 };
+/** Short timings, so a lease runs out and a late frame is read within a test; a copy of the state every minute of test time. */
+const FAST: Partial<KeeperOptions> = { tickMs: 150, leaseMs: 1_000, pushMs: 50, saveMs: 0, waitMs: 3_000, copyEveryS: 60 };
 
 /** A frame of the three thermocouples of VALID_CONFIG (T1, T2 'Tśr i Tmax', T3 'Tmax ościeżnicy'): rising, sometimes missing. */
 function frameAt(time: number, rnd: () => number): CriteriaFrame {
@@ -174,6 +174,28 @@ describe('the criteria kept by the server', () => {
     const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
     expect(withoutIgnition(res.body)).toEqual(await fullPass(api, staff, researchId, frames));
     expect(keeperOf(api).fullPassCount).toBe(0);
+  });
+
+  it('after an exclusion from a late time go on from a copy of the state before it, without a pass over the whole test', async () => {
+    const rnd = random(21);
+    const researchId = await newResearch(api, staff);
+    const frames = Array.from({ length: 600 }, (_, i) => frameAt(i - 30, rnd));
+    await insertFrames(api, researchId, frames);
+    expect((await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff))).status).toBe(200);
+    const passes = keeperOf(api).fullPassCount;
+    for (const from_time of [500, 320]) {
+      const res = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 3, from_time, reason: 'came loose' });
+      expect(res.status).toBe(200);
+      const criteria = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
+      expect(withoutIgnition(criteria.body)).toEqual(await fullPass(api, staff, researchId, frames));
+      expect(criteria.body.excluded).toEqual([3]);
+    }
+    expect(keeperOf(api).fullPassCount).toBe(passes);
+    // From before ignition T0 changes too: the whole test again.
+    expect((await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 1, from_time: -10, reason: 'came loose' })).status).toBe(200);
+    const criteria = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
+    expect(withoutIgnition(criteria.body)).toEqual(await fullPass(api, staff, researchId, frames));
+    expect(keeperOf(api).fullPassCount).toBe(passes + 1);
   });
 
   it('reach a viewer as its first message and again after an exclusion', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serializeExchanges } from './pglite-exchanges';
 
 export interface EmbeddedDatabase {
   /** postgres:// URL of the wire-protocol server, for pg/TypeORM (the host is the socket's directory). */
@@ -63,6 +64,7 @@ export async function startEmbeddedDatabase(options: { dataDir?: string } = {}):
   }
   const db = await PGlite.create(dir);
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
+  serializeExchanges(server);
   await server.start();
   chmodSync(socketPath, 0o600);
   return {

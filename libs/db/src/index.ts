@@ -4,3 +4,4 @@ export * from './entities';
 export * from './naming-strategy';
 export * from './rollups';
 export * from './research.queries';
+export * from './rollup-refresh';

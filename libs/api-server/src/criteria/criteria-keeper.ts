@@ -42,11 +42,16 @@ export interface KeeperOptions {
   waitMs: number;
   /** A full pass yields to the event loop after this much work (ms), so no viewer's frame waits behind it. */
   sliceMs: number;
+  /**
+   * The kept engine's state is copied every this many seconds of test time (in memory): an exclusion
+   * that starts later than a copy goes on from it (CriteriaEngine.restore) instead of reading the whole test.
+   */
+  copyEveryS: number;
 }
 
 export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
 
-const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8 };
+const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8, copyEveryS: 1_800 };
 
 /** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
 const FRAMES_PAGE = 500;
@@ -59,6 +64,8 @@ const FRAMES_PAGE = 500;
 const FRESH_SLACK_S = 5;
 /** Inputs read for a research are reused this long (ms) unless a change is announced. */
 const INPUTS_TTL_MS = 1_000;
+/** Copies kept per research at most; past it every other older one goes (the recent ones stay dense). */
+const CHECKPOINTS_AT_MOST = 48;
 
 /** What the criteria of a research are computed from, read from the database. */
 interface Inputs {
@@ -85,6 +92,10 @@ class Kept {
   engineHash: string | null = null;
   /** The state last saved, to go back to when a frame came late (see verify). */
   checkpoint: { state: string; covered: number | null; frames: number } | null = null;
+  /** The engine's state every copyEveryS of test time, oldest first (see resume). */
+  copies: { covered: number; state: string }[] = [];
+  /** viewHash and frames seen of the views made last: equal, nothing to make again. */
+  viewsOf = '';
   inputs: Inputs | null = null;
   views: Views | null = null;
   ignitionAt: string | null = null;
@@ -371,26 +382,70 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       kept.engineHash = kept.engine ? inputs.inputHash : null;
     }
     if (kept.engine === null || kept.engineHash !== inputs.inputHash) {
-      kept.engine = await this.fullPass(id, inputs);
+      kept.engine = (kept.engine && this.resume(kept, inputs)) ?? (await this.fullPass(id, inputs, kept));
       kept.engineHash = inputs.inputHash;
       kept.checkpoint = null;
     }
     kept.inputs = inputs;
-    await this.catchUp(id, kept.engine);
+    await this.catchUp(id, kept.engine, kept);
     if (kept.verifyDue) {
       kept.verifyDue = false;
       await this.verify(kept, inputs);
     }
     const engine = kept.engine;
-    engine.setObservations(inputs.input.observations ?? []);
-    engine.setEnded(inputs.ended);
     if (kept.ignitionAt === null) kept.ignitionAt = await this.ignitionAt(id);
-    kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
+    // Views are made again only when the inputs they show or the frames taken changed.
+    const made = `${inputs.viewHash}|${engine.framesSeen}|${engine.lastFrameTime}|${kept.ignitionAt}`;
+    if (kept.views === null || made !== kept.viewsOf) {
+      engine.setObservations(inputs.input.observations ?? []);
+      engine.setEnded(inputs.ended);
+      kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
+      kept.viewsOf = made;
+    }
     // Saved at once when it rests on other inputs than the saved one (an owner that dies then leaves a
     // state the next one can go on from), else when new frames came and the last save is saveMs old.
     const otherInputs = kept.savedHash !== inputs.inputHash;
     if (otherInputs || (engine.framesSeen !== kept.savedFrames && Date.now() - kept.lastSaved >= this.options.saveMs)) await this.save(kept);
     this.publish(kept);
+  }
+
+  /**
+   * After a change of the inputs that only moves exclusion starts (an exclusion added, changed or
+   * deleted): the engine from the newest state that the change leaves as it was — the kept engine's own
+   * when every changed start lies after its newest frame, else the newest copy before them (see
+   * CriteriaEngine.restore) —, or null (the whole test is read again).
+   */
+  private resume(kept: Kept, inputs: Inputs): CriteriaEngine | null {
+    const candidates = [{ covered: kept.engine?.lastFrameTime ?? null, state: () => kept.engine!.saveState() }];
+    for (const copy of [...kept.copies].reverse()) candidates.push({ covered: copy.covered, state: () => JSON.parse(copy.state) as CriteriaEngineState });
+    for (const candidate of candidates) {
+      let engine: CriteriaEngine;
+      try {
+        engine = CriteriaEngine.restore(inputs.input, candidate.state());
+      } catch {
+        continue;
+      }
+      // Copies after this one were made of the old inputs: made again as the frames are read on.
+      kept.copies = kept.copies.filter((c) => candidate.covered !== null && c.covered <= candidate.covered);
+      this.logger.log(`Criteria of ${kept.researchId}: inputs changed after ${candidate.covered ?? '-'} s; reading on from there`);
+      return engine;
+    }
+    return null;
+  }
+
+  /** Copies the engine's state when its newest frame passed into another copyEveryS of test time. */
+  private copy(kept: Kept, engine: CriteriaEngine): void {
+    const time = engine.lastFrameTime;
+    if (time === null) return;
+    const last = kept.copies[kept.copies.length - 1];
+    const every = this.options.copyEveryS;
+    if (last !== undefined && Math.floor(time / every) <= Math.floor(last.covered / every)) return;
+    if (last === undefined && time < every) return;
+    kept.copies.push({ covered: time, state: JSON.stringify(engine.saveState()) });
+    if (kept.copies.length > CHECKPOINTS_AT_MOST) {
+      const recent = kept.copies.slice(-CHECKPOINTS_AT_MOST / 2);
+      kept.copies = [...kept.copies.slice(0, -CHECKPOINTS_AT_MOST / 2).filter((_, i) => i % 2 === 1), ...recent];
+    }
   }
 
   /**
@@ -409,8 +464,10 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
         ? this.restore(kept.researchId, inputs, checkpoint.state)
         : null;
     this.logger.log(`Criteria of ${kept.researchId}: a frame came late; ${back ? `reading again from ${checkpoint!.covered} s` : 'computing the test again'}`);
-    kept.engine = back ?? (await this.fullPass(kept.researchId, inputs));
-    await this.catchUp(kept.researchId, kept.engine);
+    // Copies after the saved state may have missed the late frame; those before it saw every frame up to it.
+    if (back) kept.copies = kept.copies.filter((c) => c.covered <= (checkpoint!.covered as number));
+    kept.engine = back ?? (await this.fullPass(kept.researchId, inputs, kept));
+    await this.catchUp(kept.researchId, kept.engine, kept);
   }
 
   private restore(researchId: string, inputs: Inputs, saved: string): CriteriaEngine | null {
@@ -422,31 +479,39 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** Frames stored after the engine's newest, in pages. */
-  private async catchUp(researchId: string, engine: CriteriaEngine): Promise<void> {
+  /** Frames stored after the engine's newest, in pages; a kept research's engine copied as it goes (see copy). */
+  private async catchUp(researchId: string, engine: CriteriaEngine, kept?: Kept): Promise<void> {
     const reader = new RealArrayReader();
     const scratch: number[] = [];
     for (;;) {
       const rows = await this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
-      await this.pushSliced(engine, rows, reader, scratch);
+      await this.pushSliced(engine, rows, reader, scratch, kept);
       if (rows.length < FRAMES_PAGE) return;
     }
   }
 
   /** A fresh engine over every stored frame; one full pass at a time per instance, yielding between slices. */
-  private fullPass(researchId: string, inputs: Inputs): Promise<CriteriaEngine> {
+  private fullPass(researchId: string, inputs: Inputs, kept?: Kept): Promise<CriteriaEngine> {
     return this.fullPasses(async () => {
       this.fullPassCount++;
       const engine = new CriteriaEngine(inputs.input);
-      await this.catchUp(researchId, engine);
+      if (kept) kept.copies = [];
+      await this.catchUp(researchId, engine, kept);
       return engine;
     });
   }
 
-  private async pushSliced(engine: CriteriaEngine, rows: Awaited<ReturnType<CriteriaRepository['frames']>>, reader: RealArrayReader, scratch: number[]): Promise<void> {
+  private async pushSliced(
+    engine: CriteriaEngine,
+    rows: Awaited<ReturnType<CriteriaRepository['frames']>>,
+    reader: RealArrayReader,
+    scratch: number[],
+    kept?: Kept,
+  ): Promise<void> {
     let sliceStart = performance.now();
     for (const row of rows) {
       engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
+      if (kept) this.copy(kept, engine);
       if (performance.now() - sliceStart >= this.options.sliceMs) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();

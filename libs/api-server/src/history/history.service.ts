@@ -32,9 +32,12 @@ export class HistoryService {
     events: ResearchEvents,
   ) {
     // A change through this instance (an exclusion, a config) is seen by the next request at once.
-    events.onLocalChange((researchId) => {
-      for (const key of this.shared.keys()) if (key.startsWith(`${researchId}|`)) this.shared.delete(key);
-    });
+    events.onLocalChange((researchId) => this.forget(researchId));
+  }
+
+  /** Answers shared for the research are not given again (a change of what they are made of). */
+  forget(researchId: string): void {
+    for (const key of this.shared.keys()) if (key.startsWith(`${researchId}|`)) this.shared.delete(key);
   }
 
   /** The history as `compute` makes it, shared by identical requests while no newer frame is stored (see SHARED_MS). */

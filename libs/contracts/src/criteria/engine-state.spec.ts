@@ -79,6 +79,27 @@ describe.each(Array.from({ length: 16 }, (_, i) => 7000 + i))('an engine saved a
     expect(engine.lastFrameTime).toBe(frames[frames.length - 1]!.time);
   });
 
+  it('goes on with an exclusion that starts after its newest frame as an engine given it from the start', () => {
+    const rnd = random(seed + 2);
+    const cut = 1 + Math.floor(rnd() * (frames.length - 2));
+    const engine = new CriteriaEngine(input);
+    for (const frame of frames.slice(0, cut)) engine.push(frame);
+    const state = JSON.parse(JSON.stringify(engine.saveState())) as CriteriaEngineState;
+    // A thermocouple excluded from a time after the state's newest frame (and after ignition), and an
+    // exclusion the inputs had that now starts later or is gone.
+    const newest = Math.max(0, frames[cut - 1]!.time);
+    const later = newest + 1 + Math.floor(rnd() * 600);
+    const thermo = input.markers[Math.floor(rnd() * input.markers.length)]!.thermo_id;
+    const moved = (input.exclusions ?? []).filter((e) => e.from_time > newest).map((e) => ({ ...e, from_time: e.from_time + 100 }));
+    const kept = (input.exclusions ?? []).filter((e) => e.from_time <= newest);
+    const changed: CriteriaEngineInput = { ...input, exclusions: [...kept, ...moved, { id: 'late', thermo_id: thermo, from_time: later, reason: 'came loose' }] };
+    const resumed = CriteriaEngine.restore(changed, state);
+    for (const frame of frames.slice(cut)) resumed.push(frame);
+    const fresh = new CriteriaEngine(changed);
+    for (const frame of frames) fresh.push(frame);
+    expect(resumed.snapshot()).toEqual(fresh.snapshot());
+  });
+
   it('restored at the end gives the same snapshot, and the same for other observations and end', () => {
     const restored = CriteriaEngine.restore(input, JSON.parse(JSON.stringify(full.saveState())) as CriteriaEngineState);
     expect(restored.snapshot()).toEqual(expected);
@@ -105,6 +126,19 @@ describe('a kept state that does not fit', () => {
       { ...input, profile: { ...input.profile, heating_curve: 'hydrocarbon' } },
     ];
     for (const other of others) expect(() => CriteriaEngine.restore(other, state)).toThrow(/other inputs/);
+  });
+
+  it('is refused for an exclusion that starts at or before its newest frame, or before ignition', () => {
+    const newest = engine.lastFrameTime!;
+    const thermo = input.markers[0]!.thermo_id;
+    for (const from_time of [newest, newest - 10, -1, 0]) {
+      const other = { ...input, exclusions: [...(input.exclusions ?? []), { id: 'z', thermo_id: thermo, from_time, reason: 'r' }] };
+      expect(() => CriteriaEngine.restore(other, state)).toThrow(/other inputs/);
+    }
+    const fresh = new CriteriaEngine(input).saveState();
+    // A state of no frame takes any exclusion after ignition, none before (T0 leaves those out).
+    expect(() => CriteriaEngine.restore({ ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: 1, reason: 'r' }] }, fresh)).not.toThrow();
+    expect(() => CriteriaEngine.restore({ ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: -1, reason: 'r' }] }, fresh)).toThrow(/other inputs/);
   });
 
   it('is refused from another version', () => {

@@ -150,11 +150,7 @@ export class CriteriaEngine {
     this.curve = (t) => heatingCurve(curveId, t);
     this.ended = input.ended ?? false;
 
-    const exclusionStart = new Map<number, number>();
-    for (const exclusion of input.exclusions ?? []) {
-      const previous = exclusionStart.get(exclusion.thermo_id);
-      if (previous === undefined || exclusion.from_time < previous) exclusionStart.set(exclusion.thermo_id, exclusion.from_time);
-    }
+    const exclusionStart = exclusionStarts(input);
 
     // A thermocouple marked twice in a category (on two photos) counts once there.
     const categoryIndex = new Map<string, number>();
@@ -250,11 +246,7 @@ export class CriteriaEngine {
    * (they change only the snapshot). Equal keys: a saved state can be restored with these inputs.
    */
   static inputKey(input: CriteriaEngineInput): string {
-    const starts = new Map<number, number>();
-    for (const e of input.exclusions ?? []) {
-      const previous = starts.get(e.thermo_id);
-      if (previous === undefined || e.from_time < previous) starts.set(e.thermo_id, e.from_time);
-    }
+    const starts = exclusionStarts(input);
     const p = input.profile;
     return JSON.stringify([
       CRITERIA_STATE_VERSION,
@@ -289,10 +281,20 @@ export class CriteriaEngine {
   /**
    * An engine with `input` that goes on from `state`. Throws when the state was saved by another
    * version or with other inputs (see inputKey): the caller then computes from the frames again.
+   *
+   * Inputs that differ from the state's only in exclusions that start after ignition and after every
+   * frame the state took are not other inputs for it: an exclusion changes nothing before its start
+   * (a frame counts a thermocouple while its time is before the start; T0 leaves out only those excluded
+   * from ignition or earlier), so the state is the one these inputs would have made from the same
+   * frames. A staff member who excludes a thermocouple from a late time thus costs the frames after a
+   * state saved before it, not the whole test (docs/architecture.md, "The criteria: computed once,
+   * kept, pushed").
    */
   static restore(input: CriteriaEngineInput, state: CriteriaEngineState): CriteriaEngine {
     if (state.version !== CRITERIA_STATE_VERSION) throw new Error(`criteria state of version ${state.version}, this engine is version ${CRITERIA_STATE_VERSION}`);
-    if (state.input_key !== CriteriaEngine.inputKey(input)) throw new Error('criteria state was computed with other inputs (profile, markers, exclusions or T0)');
+    if (state.input_key !== CriteriaEngine.inputKey(input) && !unchangedBefore(state, input)) {
+      throw new Error('criteria state was computed with other inputs (profile, markers, exclusions or T0)');
+    }
     const engine = new CriteriaEngine(input);
     if (state.categories.length !== engine.categories.length || state.slopes.I_mean.length !== engine.categories.length) {
       throw new Error('criteria state does not match the research\'s categories');
@@ -598,4 +600,43 @@ export class CriteriaEngine {
     add('I_frame', this.frameMembers.length > 0 ? [this.slopes.I_frame] : [], 'frame');
     return out;
   }
+}
+
+/** Each thermocouple's exclusion start: the earliest from_time of its exclusions. */
+function exclusionStarts(input: CriteriaEngineInput): Map<number, number> {
+  const starts = new Map<number, number>();
+  for (const e of input.exclusions ?? []) {
+    const previous = starts.get(e.thermo_id);
+    if (previous === undefined || e.from_time < previous) starts.set(e.thermo_id, e.from_time);
+  }
+  return starts;
+}
+
+/**
+ * The state's inputs and `input` differ at most in exclusion starts that lie after ignition and after
+ * the state's newest frame (see restore). Compares the keys with the starts taken out.
+ */
+function unchangedBefore(state: CriteriaEngineState, input: CriteriaEngineInput): boolean {
+  let saved: unknown[];
+  try {
+    saved = JSON.parse(state.input_key) as unknown[];
+  } catch {
+    return false;
+  }
+  const current = JSON.parse(CriteriaEngine.inputKey(input)) as unknown[];
+  if (!Array.isArray(saved) || saved.length !== current.length) return false;
+  const startsAt = 3;
+  const rest = (key: unknown[]) => JSON.stringify(key.filter((_, i) => i !== startsAt));
+  if (rest(saved) !== rest(current)) return false;
+  const before = new Map(saved[startsAt] as [number, number][]);
+  const after = exclusionStarts(input);
+  const covered = state.last_time ?? Number.NEGATIVE_INFINITY;
+  for (const thermo of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(thermo) ?? Number.POSITIVE_INFINITY;
+    const b = after.get(thermo) ?? Number.POSITIVE_INFINITY;
+    if (a === b) continue;
+    const changedFrom = Math.min(a, b);
+    if (!(changedFrom > 0 && changedFrom > covered)) return false;
+  }
+  return true;
 }

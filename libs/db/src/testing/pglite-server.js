@@ -3,10 +3,12 @@
 // until its parent closes stdin.
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
+const { serializeExchanges } = require('../pglite-exchanges.js');
 
 (async () => {
   const db = await PGlite.create();
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  serializeExchanges(server);
   await server.start();
   process.stdout.write(`postgres://postgres:postgres@${server.getServerConn()}/postgres\n`);
   const stop = async () => {

@@ -21,9 +21,10 @@ function withDatabase(url: string, database: string): string {
 }
 
 /** The migrated template's name changes whenever the set of migrations does. */
+/** Named by the migrations' names and code: a migration edited while it is being written gets a new template. */
 function templateName(): string {
   const hash = createHash('sha1')
-    .update(migrations.map((m) => m.name).join(','))
+    .update(migrations.map((m) => `${m.name}:${m.prototype.up.toString()}:${m.prototype.down.toString()}`).join(','))
     .digest('hex')
     .slice(0, 12);
   return `furnace_tmpl_${hash}`;
@@ -47,8 +48,8 @@ async function ensureTemplate(admin: Client, adminUrl: string, name: string): Pr
   }
 }
 
-/** An in-memory PGlite served over the wire protocol by a child process (see pglite-server.js). */
-function spawnEmbeddedDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
+/** An in-memory PGlite served over the wire protocol by a child process (see pglite-server.js); not migrated. */
+export function spawnEmbeddedDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(__dirname, 'pglite-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';

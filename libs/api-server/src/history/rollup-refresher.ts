@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { refreshQueuedCategoryRollups } from '@furnace/db';
+import { ResearchEvents } from '../research/research-events';
+import { HistoryService } from './history.service';
+
+/** How often the queue is looked at when nothing here announced a change (ms). */
+const POLL_MS = 1_000;
+
+/**
+ * Drains the queue of category-rollup refreshes (an exclusion changed: @furnace/db rollup-refresh.ts)
+ * off the request that made the change: at once after a change made through this instance, and every
+ * second for those made through another. A history read meanwhile shows the category series as they
+ * were in the hours not yet rebuilt (docs/architecture.md, "Category rollups after an exclusion").
+ */
+@Injectable()
+export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Rollups');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly stop = new AbortController();
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly history: HistoryService,
+    events: ResearchEvents,
+  ) {
+    events.onLocalChange((_, kind) => {
+      if (kind === 'RESEARCH') this.kick();
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.stop.abort();
+    await this.running;
+  }
+
+  /** Drains the queue now (one drain at a time per instance; a kick during one runs another after it). */
+  kick(): Promise<void> {
+    if (this.stop.signal.aborted) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = (async () => {
+      do {
+        this.again = false;
+        try {
+          const start = performance.now();
+          const refreshed = await refreshQueuedCategoryRollups(this.dataSource, { owner: this.owner, signal: this.stop.signal });
+          for (const researchId of refreshed) this.history.forget(researchId);
+          if (refreshed.length > 0) this.logger.log(`Category rollups of ${refreshed.join(', ')} rebuilt in ${Math.round(performance.now() - start)} ms`);
+        } catch (error) {
+          if (!this.stop.signal.aborted) this.logger.warn(`Category rollups not refreshed: ${(error as Error).message}`);
+        }
+      } while (this.again && !this.stop.signal.aborted);
+    })().finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+}

@@ -1,0 +1,96 @@
+// @ts-check
+'use strict';
+
+/*
+ * One connection's protocol exchange at a time on the embedded PGlite.
+ *
+ * PGlite is one PostgreSQL session; pglite-socket (pinned at 0.2.17 in package.json) serves many
+ * connections from it by taking their protocol messages in turn, one message at a time, keeping to one
+ * connection only while a transaction is open. An extended-protocol query (Parse, Bind, Describe,
+ * Execute … Sync: what node-postgres sends for every query with parameters) is not a transaction, so
+ * when messages wait (a long statement runs), two connections' queries are interleaved and one binds
+ * its parameters to the other's unnamed statement: "bind message supplies 2 parameters, but prepared
+ * statement "" requires 1", or rows of the wrong query (electric-sql/pglite issue 1046). Also, a message
+ * that throws there leaves the queue stopped for good.
+ *
+ * `serializeExchanges(server)` replaces the server's queue step (its internal `queryQueue`): a
+ * connection that began an exchange is served alone until it ends (a Sync, a simple Query or a
+ * Terminate), and while its transaction is open; a connection that goes away frees the queue; a
+ * failure never stops it. It is plain JavaScript so that the test database's own process (which runs
+ * without a TypeScript loader) uses the same code. It reaches into pglite-socket's internals: an
+ * upgrade must pass `pglite-exchanges.int-spec.ts`, which fails without this fix.
+ */
+
+/** Message types that leave an exchange open until its Sync: Parse, Bind, Describe, Execute, Close, Flush. */
+const OPENS = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * @typedef {{ handlerId: number, message: Uint8Array, resolve: (bytes: number) => void, reject: (error: unknown) => void, onData: (data: Uint8Array) => void }} QueuedMessage
+ * @typedef {{ isInTransaction(): boolean, runExclusive<T>(fn: () => Promise<T>): Promise<T>, execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void }): Promise<unknown> }} Session
+ * @typedef {{ queue: QueuedMessage[], processing: boolean, lastHandlerId: number | null, db: Session, processQueue(): Promise<void>, clearQueueForHandler(id: number): void }} QueryQueue
+ */
+
+/**
+ * @param {object} server a started or new PGLiteSocketServer
+ * @returns {void}
+ */
+function serializeExchanges(server) {
+  const queue = /** @type {{ queryQueue?: QueryQueue }} */ (server).queryQueue;
+  if (
+    !queue ||
+    !Array.isArray(queue.queue) ||
+    typeof queue.processQueue !== 'function' ||
+    typeof queue.clearQueueForHandler !== 'function' ||
+    !('lastHandlerId' in queue) ||
+    !queue.db ||
+    typeof queue.db.execProtocolRawStream !== 'function'
+  ) {
+    throw new Error('pglite-socket changed: its server has no queryQueue of the shape serializeExchanges fixes (libs/db/src/pglite-exchanges.js)');
+  }
+  /** The connection whose exchange is open (served alone until it ends). */
+  let open = /** @type {number | null} */ (null);
+
+  queue.processQueue = async function processQueue() {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = open ?? (this.db.isInTransaction() ? this.lastHandlerId : null);
+        const at = owner === null ? 0 : this.queue.findIndex((m) => m.handlerId === owner);
+        // That connection's next message has not come yet: the others wait for it.
+        if (at === -1) return;
+        const [item] = this.queue.splice(at, 1);
+        if (!item) return;
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(item.message, {
+              onRawData: (data) => {
+                bytes += data.length;
+                item.onData(data);
+              },
+            }),
+          );
+        } catch (error) {
+          open = null;
+          item.reject(error);
+          continue;
+        }
+        this.lastHandlerId = item.handlerId;
+        open = OPENS.has(item.message[0] ?? 0) ? item.handlerId : null;
+        item.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (id) => {
+    clear(id);
+    if (open === id) open = null;
+    void queue.processQueue();
+  };
+}
+
+module.exports = { serializeExchanges };
