@@ -106,8 +106,9 @@ class Kept {
   savedHash: string | null = null;
   /** The next sync checks the stored frames against those seen (see verify). */
   verifyDue = false;
-  /** JSON of the views last pushed, and when. */
+  /** JSON of the views last pushed, and when; the views object it was made of (the same object: nothing to compare). */
   published = '';
+  publishedViews: Views | null = null;
   publishedAt = 0;
   publishTimer: NodeJS.Timeout | null = null;
   /** Every operation on the state runs in turn. */
@@ -483,10 +484,14 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private async catchUp(researchId: string, engine: CriteriaEngine, kept?: Kept): Promise<void> {
     const reader = new RealArrayReader();
     const scratch: number[] = [];
+    // The next page is read while this one goes through the engine (the database works on the other core).
+    let page = this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
     for (;;) {
-      const rows = await this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
+      const rows = await page;
+      const more = rows.length === FRAMES_PAGE;
+      if (more) page = this.repo.frames(researchId, rows[rows.length - 1]!.time, FRAMES_PAGE);
       await this.pushSliced(engine, rows, reader, scratch, kept);
-      if (rows.length < FRAMES_PAGE) return;
+      if (!more) return;
     }
   }
 
@@ -535,7 +540,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Pushes the views on the bus when they changed: staff changes at once, frames at most every pushMs. */
   private publish(kept: Kept): void {
     const views = kept.views;
-    if (!views) return;
+    if (!views || views === kept.publishedViews) return;
     this.remember(kept.researchId, views);
     const text = JSON.stringify([views.staff, views.client]);
     if (text === kept.published) return;
@@ -556,6 +561,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       kept.publishTimer = null;
     }
     kept.published = views.viewHash + text;
+    kept.publishedViews = views;
     kept.publishedAt = Date.now();
     const message = encodeBusMessage({
       type: 'criteria',
