@@ -96,7 +96,7 @@ async function storeTest(services: BenchServices, client: Client, seconds: numbe
 
 export async function runJoin(
   services: BenchServices,
-  options: { channels: number; hours: number; longHours: number; clients: number[]; kind: ClientKind },
+  options: { channels: number; hours: number; longHours: number; clients: number[]; kind: ClientKind; profileDir?: string },
   log: (line: string) => void,
 ): Promise<JoinResult> {
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
@@ -115,7 +115,9 @@ export async function runJoin(
   log(`  stored a ${options.hours} h running test${long ? ` and a ${options.longHours} h finished one` : ''} (${options.channels} thermocouples, 1 Hz) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
   // Every client comes from this machine's one address: the per-address limit of the code exchange is raised for them.
-  const system = await startFurnace(services, { env: { LOGIN_RATE_LIMIT: '1000000' } });
+  // --cpu-prof=api: the serving process writes a V8 CPU profile when it stops (bench/profile-summary.ts reads it).
+  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : undefined;
+  const system = await startFurnace(services, { env: { LOGIN_RATE_LIMIT: '1000000' }, nodeArgs });
   const publisher = await connectPublisher(services.broker.url);
   const generate = createFrameGenerator({ channels: options.channels, seed: 7 });
   const published = new Map<number, number>();

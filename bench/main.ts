@@ -111,6 +111,7 @@ async function main() {
           longHours: Number(option('join-long-hours') ?? 24),
           clients: list(option('clients'), [1, 100, 1_000]),
           kind: (option('join-client') ?? 'new') as ClientKind,
+          profileDir: profile.length ? profileDir : undefined,
         },
         log,
       );

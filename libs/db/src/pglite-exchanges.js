@@ -50,22 +50,23 @@ function serializeExchanges(server) {
   /** The connection whose exchange is open (served alone until it ends). */
   let open = /** @type {number | null} */ (null);
 
-  queue.processQueue = async function processQueue() {
-    if (this.processing) return;
-    this.processing = true;
+  const q = queue;
+  q.processQueue = async () => {
+    if (q.processing) return;
+    q.processing = true;
     try {
-      while (this.queue.length > 0) {
-        const owner = open ?? (this.db.isInTransaction() ? this.lastHandlerId : null);
-        const at = owner === null ? 0 : this.queue.findIndex((m) => m.handlerId === owner);
+      while (q.queue.length > 0) {
+        const owner = open ?? (q.db.isInTransaction() ? q.lastHandlerId : null);
+        const at = owner === null ? 0 : q.queue.findIndex((m) => m.handlerId === owner);
         // That connection's next message has not come yet: the others wait for it.
         if (at === -1) return;
-        const [item] = this.queue.splice(at, 1);
+        const [item] = q.queue.splice(at, 1);
         if (!item) return;
         let bytes = 0;
         try {
-          await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item.message, {
-              onRawData: (data) => {
+          await q.db.runExclusive(() =>
+            q.db.execProtocolRawStream(item.message, {
+              onRawData: (/** @type {Uint8Array} */ data) => {
                 bytes += data.length;
                 item.onData(data);
               },
@@ -76,12 +77,12 @@ function serializeExchanges(server) {
           item.reject(error);
           continue;
         }
-        this.lastHandlerId = item.handlerId;
+        q.lastHandlerId = item.handlerId;
         open = OPENS.has(item.message[0] ?? 0) ? item.handlerId : null;
         item.resolve(bytes);
       }
     } finally {
-      this.processing = false;
+      q.processing = false;
     }
   };
 

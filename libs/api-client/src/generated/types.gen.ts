@@ -101,6 +101,117 @@ export type StreamTicketDto = {
     expires_in: number;
 };
 
+export type ResearchDto = {
+    id: string;
+    name: string;
+    start_at: string;
+    end_at: string;
+    /**
+     * Radiation is measured (kW/m²)
+     */
+    is_radiance: boolean;
+    /**
+     * Mean furnace temperature is measured (°C)
+     */
+    is_furnance: boolean;
+    /**
+     * Furnace pressure is measured (Pa)
+     */
+    is_pressure: boolean;
+    standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    insulation: 'I1' | 'I2';
+    heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    criteria_basis: 'rise' | 'absolute';
+    planned_duration_min: number | null;
+    pressure_target_pa: number | null;
+    pressure_tolerance_pa: number | null;
+    /**
+     * T0 set by hand, °C; null: taken from the frames
+     */
+    t0_override: number | null;
+    /**
+     * E-mail of who last set or cleared t0_override (null for clients)
+     */
+    t0_set_by: string | null;
+    t0_set_at: string | null;
+};
+
+export type UrlDto = {
+    id: string;
+    url: string;
+    research_id: string;
+};
+
+export type ThermoConfigDto = {
+    id: string;
+    research_id: string;
+    image_filename: string;
+    config_filename: string;
+    /**
+     * Photo width in pixels: markers are in these coordinates
+     */
+    image_width: number;
+    image_height: number;
+};
+
+export type ThermoMarkerDto = {
+    id: string;
+    config_id: string;
+    /**
+     * Channel: thermocouples_out[thermo_id - 1]
+     */
+    thermo_id: number;
+    name: string;
+    type_name: 'Tśr i Tmax' | 'Tśr i Tmax dyskretna' | 'Tmax' | 'TDin' | 'Tmax dyskretna' | 'Tmax 20mm wolny koniec' | 'Tmax uzup' | 'Tmax dyskretna uzup' | 'Tmax ościeżnicy' | 'Tmax obwod' | 'T kątowników' | 'T';
+    color_hex: string;
+    item_x: number;
+    item_y: number;
+    item_size: number;
+    label_x: number;
+    label_y: number;
+    label_width: number;
+    label_height: number;
+};
+
+export type ObservationDto = {
+    id: string;
+    research_id: string;
+    /**
+     * Seconds since ignition
+     */
+    time: number;
+    kind: 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
+    note: string | null;
+    /**
+     * Shown to the invited clients
+     */
+    visible_to_clients: boolean;
+    /**
+     * E-mail of who recorded it (null for clients)
+     */
+    created_by: string | null;
+    created_at: string;
+};
+
+export type ThermoExclusionDto = {
+    id: string;
+    research_id: string;
+    /**
+     * The channel: thermocouples_out[thermo_id - 1]
+     */
+    thermo_id: number;
+    /**
+     * Seconds since ignition from which it no longer counts
+     */
+    from_time: number;
+    reason: string;
+    /**
+     * E-mail of who excluded it (null for clients)
+     */
+    created_by: string | null;
+    created_at: string;
+};
+
 export type HistorySeriesDto = {
     /**
      * Stable key: radiance, pressure, pk, thermo:{id}, category:{type_name}:max or category:{type_name}:mean
@@ -186,39 +297,24 @@ export type HistoryDto = {
     ignition_at: string | null;
 };
 
-export type ResearchDto = {
-    id: string;
-    name: string;
-    start_at: string;
-    end_at: string;
+export type LiveViewDto = {
+    research: ResearchDto;
+    urls: Array<UrlDto>;
+    configs: Array<ThermoConfigDto>;
+    markers: Array<ThermoMarkerDto>;
     /**
-     * Radiation is measured (kW/m²)
+     * A client gets those visible to clients
      */
-    is_radiance: boolean;
+    observations: Array<ObservationDto>;
+    exclusions: Array<ThermoExclusionDto>;
     /**
-     * Mean furnace temperature is measured (°C)
+     * The scalar series and the measurement types’ max and mean, at most `points` points
      */
-    is_furnance: boolean;
+    history: HistoryDto;
     /**
-     * Furnace pressure is measured (Pa)
+     * Opens this caller’s stream once, within its expires_in
      */
-    is_pressure: boolean;
-    standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
-    insulation: 'I1' | 'I2';
-    heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
-    criteria_basis: 'rise' | 'absolute';
-    planned_duration_min: number | null;
-    pressure_target_pa: number | null;
-    pressure_tolerance_pa: number | null;
-    /**
-     * T0 set by hand, °C; null: taken from the frames
-     */
-    t0_override: number | null;
-    /**
-     * E-mail of who last set or cleared t0_override (null for clients)
-     */
-    t0_set_by: string | null;
-    t0_set_at: string | null;
+    stream_ticket: StreamTicketDto;
 };
 
 export type ResearchesDto = {
@@ -270,12 +366,6 @@ export type ResearchCreateDto = {
      * T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).
      */
     t0_override?: number | null;
-};
-
-export type UrlDto = {
-    id: string;
-    url: string;
-    research_id: string;
 };
 
 export type UrlCreateDto = {
@@ -415,39 +505,8 @@ export type ThermoUploadDto = {
     config_file: Blob | File;
 };
 
-export type ThermoConfigDto = {
-    id: string;
-    research_id: string;
-    image_filename: string;
-    config_filename: string;
-    /**
-     * Photo width in pixels: markers are in these coordinates
-     */
-    image_width: number;
-    image_height: number;
-};
-
 export type ThermoConfigsDto = {
     data: Array<ThermoConfigDto>;
-};
-
-export type ThermoMarkerDto = {
-    id: string;
-    config_id: string;
-    /**
-     * Channel: thermocouples_out[thermo_id - 1]
-     */
-    thermo_id: number;
-    name: string;
-    type_name: 'Tśr i Tmax' | 'Tśr i Tmax dyskretna' | 'Tmax' | 'TDin' | 'Tmax dyskretna' | 'Tmax 20mm wolny koniec' | 'Tmax uzup' | 'Tmax dyskretna uzup' | 'Tmax ościeżnicy' | 'Tmax obwod' | 'T kątowników' | 'T';
-    color_hex: string;
-    item_x: number;
-    item_y: number;
-    item_size: number;
-    label_x: number;
-    label_y: number;
-    label_width: number;
-    label_height: number;
 };
 
 export type ThermoMarkersDto = {
@@ -464,26 +523,6 @@ export type ThermoConfigFileDto = {
 export type ObservationUpdateDto = {
     note?: string | null;
     visible_to_clients?: boolean;
-};
-
-export type ObservationDto = {
-    id: string;
-    research_id: string;
-    /**
-     * Seconds since ignition
-     */
-    time: number;
-    kind: 'cotton_pad' | 'gap_6mm' | 'gap_25mm' | 'sustained_flaming' | 'note' | 'test_stopped';
-    note: string | null;
-    /**
-     * Shown to the invited clients
-     */
-    visible_to_clients: boolean;
-    /**
-     * E-mail of who recorded it (null for clients)
-     */
-    created_by: string | null;
-    created_at: string;
 };
 
 export type ObservationsDto = {
@@ -504,25 +543,6 @@ export type ObservationCreateDto = {
      */
     note?: string | null;
     visible_to_clients?: boolean;
-};
-
-export type ThermoExclusionDto = {
-    id: string;
-    research_id: string;
-    /**
-     * The channel: thermocouples_out[thermo_id - 1]
-     */
-    thermo_id: number;
-    /**
-     * Seconds since ignition from which it no longer counts
-     */
-    from_time: number;
-    reason: string;
-    /**
-     * E-mail of who excluded it (null for clients)
-     */
-    created_by: string | null;
-    created_at: string;
 };
 
 export type ThermoExclusionsDto = {
@@ -1089,6 +1109,33 @@ export type StreamTicketIssueResponses = {
 };
 
 export type StreamTicketIssueResponse = StreamTicketIssueResponses[keyof StreamTicketIssueResponses];
+
+export type LiveViewLiveViewData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Most points per series of the curves' history
+         */
+        points?: number;
+    };
+    url: '/api/v1/research/{id}/live-view';
+};
+
+export type LiveViewLiveViewErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type LiveViewLiveViewResponses = {
+    200: LiveViewDto;
+};
+
+export type LiveViewLiveViewResponse = LiveViewLiveViewResponses[keyof LiveViewLiveViewResponses];
 
 export type HistoryReadData = {
     body?: never;

@@ -6,6 +6,7 @@ import { type Bucketing, type CategoryMember, Downsampler } from './downsample';
 import { HistoryRepository, type Range } from './history.repository';
 import { RealArrayReader } from './real-array';
 import { ResearchEvents } from '../research/research-events';
+import { SharedAnswers } from '../core/shared-answers';
 
 /** Frames read at a time for the downsampling: the next page is read while this one is folded. */
 const HISTORY_PAGE = 2_000;
@@ -15,8 +16,6 @@ const HISTORY_PAGE = 2_000;
  * client (docs/performance.md, "Clients joining a long test").
  */
 const SHARED_MS = 2_000;
-/** Answers kept at most (the oldest go first). */
-const SHARED_MAX = 64;
 
 /**
  * The history of a research: every series downsampled to at most N points, each point keeping its
@@ -25,19 +24,19 @@ const SHARED_MAX = 64;
  */
 @Injectable()
 export class HistoryService {
-  private readonly shared = new Map<string, { at: number; answer: Promise<HistoryDto> }>();
+  private readonly shared = new SharedAnswers<HistoryDto>(SHARED_MS, 64);
 
   constructor(
     private readonly repository: HistoryRepository,
     events: ResearchEvents,
   ) {
-    // A change through this instance (an exclusion, a config) is seen by the next request at once.
-    events.onLocalChange((researchId) => this.forget(researchId));
+    // A change (an exclusion, a config), through this instance or another, is seen by the next request at once.
+    events.onChange((researchId) => this.forget(researchId));
   }
 
   /** Answers shared for the research are not given again (a change of what they are made of). */
   forget(researchId: string): void {
-    for (const key of this.shared.keys()) if (key.startsWith(`${researchId}|`)) this.shared.delete(key);
+    this.shared.forget(researchId);
   }
 
   /** The history as `compute` makes it, shared by identical requests while no newer frame is stored (see SHARED_MS). */
@@ -45,14 +44,7 @@ export class HistoryService {
     checkRange(query.from, query.to);
     const lastTime = await this.repository.lastTime(researchId);
     const key = `${researchId}|${lastTime}|${query.from ?? ''}|${query.to ?? ''}|${query.points}|${(query.thermo_ids ?? []).join(',')}`;
-    const now = Date.now();
-    const hit = this.shared.get(key);
-    if (hit && now - hit.at < SHARED_MS) return hit.answer;
-    const answer = this.compute(researchId, query);
-    this.shared.set(key, { at: now, answer });
-    answer.catch(() => this.shared.delete(key));
-    for (const [k, v] of this.shared) if (now - v.at >= SHARED_MS || this.shared.size > SHARED_MAX) this.shared.delete(k);
-    return answer;
+    return this.shared.get(key, () => this.compute(researchId, query));
   }
 
   private async compute(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {

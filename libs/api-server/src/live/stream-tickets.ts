@@ -23,15 +23,24 @@ const digest = (ticket: string) => createHash('sha256').update(ticket).digest('h
  * Kept in the database (only their SHA-256), so any API instance can redeem one another issued; a
  * redeemed ticket is deleted in the same statement that reads it, so it opens one stream at most.
  */
+/** How often an instance drops expired tickets as it issues new ones (ms). */
+const SWEEP_EVERY_MS = 5_000;
+
 @Injectable()
 export class StreamTickets {
+  private sweptAt = 0;
+
   constructor(private readonly dataSource: DataSource) {}
 
   async issue(researchId: string, principal: Principal): Promise<{ ticket: string; expiresIn: number }> {
     const ticket = randomBytes(32).toString('base64url');
     const repo = this.dataSource.getRepository(StreamTicketEntity);
-    // Expired tickets are dropped as new ones are issued: the table holds the last half minute's.
-    await this.dataSource.query('DELETE FROM stream_ticket WHERE expires_at < now()');
+    // Expired tickets are dropped as new ones are issued (at most every few seconds per instance, not per
+    // ticket: a crowd would double its statements): the table holds the last half minute's.
+    if (Date.now() - this.sweptAt >= SWEEP_EVERY_MS) {
+      this.sweptAt = Date.now();
+      await this.dataSource.query('DELETE FROM stream_ticket WHERE expires_at < now()');
+    }
     await repo.insert({
       id: digest(ticket),
       researchId,

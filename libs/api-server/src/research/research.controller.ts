@@ -14,6 +14,7 @@ import {
   ResearchUpdateDto,
   toResearchDto,
   UrlCreateDto,
+  toUrlDto,
   UrlDto,
   UrlsDto,
   UrlUpdateDto,
@@ -33,7 +34,6 @@ const profileInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInpu
   pressureTolerancePa: body.pressure_tolerance_pa,
   t0Override: body.t0_override,
 });
-const toUrlDto = (u: { id: string; url: string; researchId: string }): UrlDto => ({ id: u.id, url: u.url, research_id: u.researchId });
 
 @ApiTags('research')
 @ApiBearerAuth()

@@ -183,6 +183,8 @@ export class UrlDto {
   @ApiProperty({ format: 'uuid' }) research_id!: string;
 }
 
+export const toUrlDto = (u: { id: string; url: string; researchId: string }): UrlDto => ({ id: u.id, url: u.url, research_id: u.researchId });
+
 export class UrlsDto {
   @ApiProperty({ type: [UrlDto] }) data!: UrlDto[];
 }

@@ -3,6 +3,7 @@ import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs
 import { formatThermoConfigError, parseThermoConfig, type ThermoMarker } from '@furnace/contracts';
 import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { validationException, type ValidationDetail } from '../core/errors';
+import { SharedAnswers } from '../core/shared-answers';
 import { ResearchEvents } from '../research/research-events';
 import { ResearchService } from '../research/research.service';
 import { checkImage, MAX_IMAGE_BYTES, reencodeImage } from './image-check';
@@ -53,7 +54,7 @@ export class ThermoService {
    * once, not once per viewer (docs/performance.md, "Clients joining a long test"). Who may read it is
    * still checked per request, before this (the route's guard finds the config).
    */
-  private readonly photos = new Map<string, { at: number; image: Promise<{ data: Buffer; mime: string; sha256: string }> }>();
+  private readonly photos = new SharedAnswers<{ data: Buffer; mime: string; sha256: string }>(PHOTO_SHARED_MS, PHOTOS_KEPT);
 
   constructor(
     private readonly repo: ThermoRepository,
@@ -131,17 +132,12 @@ export class ThermoService {
   }
 
   image(id: string): Promise<{ data: Buffer; mime: string; sha256: string }> {
-    const now = Date.now();
-    const hit = this.photos.get(id);
-    if (hit && now - hit.at < PHOTO_SHARED_MS) return hit.image;
-    const image = this.repo.image(id).then((found) => {
-      if (!found) throw new NotFoundException('Thermocouple config not found');
-      return found;
-    });
-    this.photos.set(id, { at: now, image });
-    image.catch(() => this.photos.delete(id));
-    for (const [key, entry] of this.photos) if (now - entry.at >= PHOTO_SHARED_MS || this.photos.size > PHOTOS_KEPT) this.photos.delete(key);
-    return image;
+    return this.photos.get(id, () =>
+      this.repo.image(id).then((found) => {
+        if (!found) throw new NotFoundException('Thermocouple config not found');
+        return found;
+      }),
+    );
   }
 
   async configFile(id: string) {
