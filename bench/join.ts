@@ -57,6 +57,12 @@ interface Crowd {
   byRequest: Record<string, number>;
 }
 
+const CLIENT_KINDS: Record<ClientKind, string> = {
+  new: 'the dashboard of today: one live-view request',
+  separate: 'the dashboard before the live-view request: a request per resource',
+  old: 'the dashboard before the kept criteria',
+};
+
 export interface JoinResult {
   kind: ClientKind;
   layout: string;
@@ -229,7 +235,7 @@ export async function runJoin(
           if (res.status !== 200) throw new Error(`POST exclusion: ${res.status} ${await res.text()}`);
           // Today's dashboard gets the new criteria pushed (CRITERIA); the one before refetched GET /criteria on UPDATE.
           const reached = async () =>
-            options.kind === 'new'
+            options.kind !== 'old'
               ? viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.excluded.includes(5))
               : viewer.messages.some((m) => m.event === 'UPDATE') &&
                 ((await (await fetch(`${system.api.url}/api/v1/research/${long}/criteria`, { headers: staff })).json()) as { excluded: number[] }).excluded.includes(5);
@@ -303,7 +309,7 @@ export function joinReport(r: JoinResult): string {
     );
   }
   return [
-    `Clients joining a ${r.hours} h running test, ${r.channels} thermocouples at 1 Hz (${r.layout} layout, ${r.kind === 'new' ? 'the dashboard of today' : 'the dashboard before the kept criteria'}); ` +
+    `Clients joining a ${r.hours} h running test, ${r.channels} thermocouples at 1 Hz (${r.layout} layout, ${CLIENT_KINDS[r.kind]}); ` +
       `its DAQ streamed ${fmt(r.streamed)} frames throughout; the watcher's quiet latency p50 ${fmt(r.quiet.p50)}, p99 ${fmt(r.quiet.p99)}, max ${fmt(r.quiet.max)} ms.`,
     '',
     table(['what', 'measured', 'goal'], rows),

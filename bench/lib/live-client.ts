@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 
 /*
@@ -20,12 +21,15 @@ export interface OpenedView {
 }
 
 /**
- * 'new': the dashboard of today: the research, its links, configs, markers, photo, observations,
- * exclusions, the curves' history (furnace and categories, 750 points), a stream ticket, then the stream
- * until its first CRITERIA. 'old': the dashboard before the server kept the criteria: GET /criteria and
- * the history of every thermocouple (1 000 points) for the browser's engine instead of waiting for CRITERIA.
+ * 'new': the dashboard of today: the code exchange, GET …/live-view (the research, its links, configs,
+ * markers, observations, exclusions, the curves' history and a stream ticket in one answer), then the
+ * photo and the stream until its first CRITERIA. 'separate': the dashboard before the live-view request:
+ * each of those read by a request of its own (the research, links, configs, markers, photo,
+ * observations, exclusions, the curves' history of 750 points, a stream ticket). 'old': as 'separate',
+ * from before the server kept the criteria: GET /criteria and the history of every thermocouple (1 000
+ * points) for the browser's engine instead of waiting for CRITERIA.
  */
-export type ClientKind = 'new' | 'old';
+export type ClientKind = 'new' | 'separate' | 'old';
 
 interface Response {
   status: number;
@@ -44,7 +48,17 @@ function send(agent: Agent, base: URL, method: string, path: string, headers: Re
           chunks.push(c);
           wire += c.length;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), wire }));
+        res.on('end', () => {
+          // Counted on the wire as sent; read as the browser reads it.
+          const raw = Buffer.concat(chunks);
+          const encoding = res.headers['content-encoding'];
+          try {
+            const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
+            resolve({ status: res.statusCode ?? 0, body, wire });
+          } catch (error) {
+            reject(error as Error);
+          }
+        });
         res.on('error', reject);
       },
     );
@@ -81,6 +95,12 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
     const token = json(await call('viewer-token', 'POST', `/research/${researchId}/viewer-token`, {}, JSON.stringify({ code }))).access_token as string;
     const auth = { Authorization: `Bearer ${token}` };
     const r = `/research/${researchId}`;
+    if (kind === 'new') {
+      const view = json(await call('live-view', 'GET', `${r}/live-view?points=750`, auth));
+      const photos = (view.configs as { id: string }[]).map((c) => call('photo', 'GET', `/research/thermo/${c.id}/image`, auth));
+      await openStream(view.stream_ticket as { ticket: string }, photos);
+      return out;
+    }
     const [, , configs] = await Promise.all([
       call('research', 'GET', r, auth),
       call('urls', 'GET', `${r}/urls`, auth),
@@ -96,10 +116,22 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
       reads.push(call('criteria', 'GET', `${r}/criteria`, auth), call('history (every thermocouple)', 'GET', `${r}/history?points=1000&thermo_ids=${ids}`, auth));
     }
     const ticketing = call('stream-ticket', 'POST', `${r}/stream-ticket`, auth, '{}');
-    const [ticket] = await Promise.all([ticketing, ...reads]);
+    const [ticket] = (await Promise.all([ticketing, ...reads])) as [Buffer];
+    await openStream(json(ticket) as { ticket: string }, []);
+  } catch (error) {
+    // A request's own failure is recorded as it happens; anything else here.
+    out.failed ??= (error as Error).message;
+  } finally {
+    agent.destroy();
+    out.totalMs = performance.now() - started;
+  }
+  return out;
+
+  /** The stream until its first CRITERIA ('old': until it opened), while `alongside` (the photos) are read. */
+  async function openStream(issued: { ticket: string }, alongside: Promise<unknown>[]): Promise<void> {
     const t = performance.now();
-    const stream = `${apiUrl.replace(/^http/, 'ws')}/api/v1/research/dane/stream/${researchId}?ticket=${encodeURIComponent(json(ticket as Buffer).ticket as string)}`;
-    await new Promise<void>((resolve, reject) => {
+    const stream = `${apiUrl.replace(/^http/, 'ws')}/api/v1/research/dane/stream/${researchId}?ticket=${encodeURIComponent(issued.ticket)}`;
+    const opened = new Promise<void>((resolve, reject) => {
       const ws = new WebSocket(stream);
       const timer = setTimeout(() => {
         ws.terminate();
@@ -127,11 +159,6 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
         throw error;
       },
     );
-  } catch {
-    // Recorded in `failed`.
-  } finally {
-    agent.destroy();
+    await Promise.all([opened, ...alongside]);
   }
-  out.totalMs = performance.now() - started;
-  return out;
 }
