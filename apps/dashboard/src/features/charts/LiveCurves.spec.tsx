@@ -1,7 +1,9 @@
 import type { HistoryDto } from '@furnace/api-client';
+import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { renderUi } from '../../test/render';
+import { historyKeys, LIVE_HISTORY_POINTS } from '../history/history-api';
 import { createFrameSource } from '../live/frame-source';
 import { ReadAuthProvider, type ReadAuth } from '../live/read-auth';
 import type { EChartProps } from './EChart';
@@ -164,4 +166,59 @@ it('reads the history again after a reconnect: the frames of the interruption ar
     [65_000, 165],
     [66_000, 166],
   ]);
+});
+
+describe("the live view's bootstrap", () => {
+  const seeded = (history: HistoryDto, updatedAt = Date.now()) => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    queryClient.setQueryData(historyKeys.series(viewer, research.id, { points: LIVE_HISTORY_POINTS }), history, { updatedAt });
+    return queryClient;
+  };
+
+  it('draws the history it read, then the frames kept since the stream opened: no read of its own', async () => {
+    const source = createFrameSource();
+    const queryClient = seeded(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers));
+    const early = [newFrame(60, { pk: 160 }), newFrame(61, { pk: 161 })];
+    const earlyFrames = jest.fn(() => ({ since: Date.now(), frames: early }));
+    await renderUi(
+      <ReadAuthProvider auth={viewer}>
+        <LiveCurves research={research} markers={markers} frames={source} earlyFrames={earlyFrames} />
+      </ReadAuthProvider>,
+      { queryClient },
+    );
+    await waitFor(() => expect(latestData().get('pk')).toHaveLength(62));
+    expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
+    act(() => source.push(newFrame(62, { pk: 162 })));
+    await waitFor(() => expect(latestData().get('pk')?.at(-1)).toEqual([62_000, 162]));
+    expect(requests).toHaveLength(0);
+    expect(earlyFrames).toHaveBeenCalledTimes(1);
+
+    // A reconnect still reads the history again.
+    act(() => source.markGap());
+    await waitFor(() => expect(requests).toHaveLength(1));
+  });
+
+  it('reads the history again when frames since it are missing, or it was read long before', async () => {
+    for (const [earlyFrames, updatedAt] of [
+      [() => null, Date.now()],
+      [() => ({ since: Date.now(), frames: [] }), Date.now() - 60_000],
+    ] as const) {
+      requests.length = 0;
+      calls.length = 0;
+      const source = createFrameSource();
+      const queryClient = seeded(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers), updatedAt);
+      const view = await renderUi(
+        <ReadAuthProvider auth={viewer}>
+          <LiveCurves research={research} markers={markers} frames={source} earlyFrames={earlyFrames} />
+        </ReadAuthProvider>,
+        { queryClient },
+      );
+      await waitFor(() => expect(requests).toHaveLength(1));
+      // The one in the cache is never drawn.
+      expect(latestData().get('pk') ?? []).toHaveLength(0);
+      await act(async () => resolveHistory(historyFromFrames(newFrames(0, 90, 1, (t) => ({ pk: 100 + t })), markers)));
+      await waitFor(() => expect(latestData().get('pk')).toHaveLength(91));
+      view.unmount();
+    }
+  });
 });

@@ -1,9 +1,9 @@
 import { heatingCurve, type CriteriaSnapshot, type DaqPayload, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
 import { Paper } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { historyQueryOptions } from '../history/history-api';
+import { historyQueryOptions, LIVE_HISTORY_POINTS } from '../history/history-api';
 import type { FrameSource } from '../live/frame-source';
 import { useReadAuth } from '../live/read-auth';
 import { chartCategories, seriesKey, type CurveMarker } from './categories';
@@ -38,13 +38,25 @@ export interface LiveCurvesProps {
   exclusions?: readonly { thermo_id: number; from_time: number }[];
   /** The live criteria: the profile's limits become the critical lines; failures are marked. */
   criteria?: CriteriaSnapshot | null;
+  /** The frames that came before the curves mounted, to go on from a history already read (the live view's). */
+  earlyFrames?: EarlyFrames;
 }
+
+/**
+ * Every frame since `since` (ms since the epoch), handed over once to curves mounted after the stream
+ * opened; null when some are missing.
+ */
+export type EarlyFrames = () => { since: number; frames: readonly DaqPayload[] } | null;
 
 const NONE: readonly never[] = [];
 const NO_PRESSURE = { pressure_target_pa: null, pressure_tolerance_pa: null };
 
-/** Buckets of the history read on mount: ≤ 1 500 chart points, room for 500 live frames before a series is downsampled again. */
-const LIVE_HISTORY_POINTS = 750;
+/**
+ * A history in the cache when the curves mount (the live view's bootstrap read it just before the
+ * stream opened) is drawn, with the early frames, when it was read at most this long before they
+ * began to be kept; otherwise it is read again.
+ */
+const SEEDED_HISTORY_MS = 10_000;
 /** Live frames are drawn in batches, at most this often (ms). */
 const FLUSH_MS = 250;
 /** Frames kept to replay after the history arrives (those after its last_time). */
@@ -57,8 +69,9 @@ const RECENT_FRAMES = 1000;
  * last_time are placed by their time: one partial setOption per batch, the option itself is never rebuilt.
  * Default export too, for React.lazy: ECharts loads only when a chart is shown.
  */
-export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null }: LiveCurvesProps) {
+export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null, earlyFrames }: LiveCurvesProps) {
   const auth = useReadAuth();
+  const queryClient = useQueryClient();
   const { t } = useTranslation('history');
   const { labels, texts } = useCurveLabels(undefined, research.heating_curve);
   // The same markers in a new array (a refetch, a parent's render) change nothing: keyed on their content.
@@ -77,12 +90,25 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
   // Not from `spec`: a language switch must not replace the store (and its live tail).
   const keys = useMemo(() => liveSeriesKeys(withIso, categories), [withIso, categories]);
 
+  const historyOptions = historyQueryOptions(auth, research.id, { points: LIVE_HISTORY_POINTS });
+
   // Subscribed before the history is requested (`enabled` below): no frame can fall between them.
   const [subscribed, setSubscribed] = useState(false);
   const recent = useRef<DaqPayload[]>([]);
   const pending = useRef<DaqPayload[]>([]);
   const flush = useRef<() => void>(() => undefined);
+  const judged = useRef(false);
   useEffect(() => {
+    // Once per mount: a history already there goes on with the frames since it was read, or is read again.
+    if (!judged.current) {
+      judged.current = true;
+      const early = earlyFrames?.() ?? null;
+      const cached = queryClient.getQueryState(historyOptions.queryKey);
+      if (cached?.data !== undefined) {
+        if (early && early.since - cached.dataUpdatedAt <= SEEDED_HISTORY_MS) recent.current.push(...early.frames);
+        else void queryClient.resetQueries({ queryKey: historyOptions.queryKey, exact: true });
+      }
+    }
     let timer: ReturnType<typeof setTimeout> | null = null;
     const stop = frames.subscribeAll((frame) => {
       recent.current.push(frame);
@@ -100,9 +126,10 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
     };
   }, [frames]);
 
-  // Read once per mount (gcTime 0: a remount reads again rather than resume from an old last_time).
+  // Read once per mount (gcTime 0: a remount reads again rather than resume from an old last_time),
+  // unless the live view's bootstrap has just read it (above).
   const history = useQuery({
-    ...historyQueryOptions(auth, research.id, { points: LIVE_HISTORY_POINTS }),
+    ...historyOptions,
     enabled: subscribed,
     staleTime: Infinity,
     gcTime: 0,
@@ -146,12 +173,14 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
 
   const historyError = history.isError;
   useEffect(() => {
+    // Not before the history in the cache was judged (the subscription's effect).
+    if (!subscribed) return;
     if (!history.data && !historyError) return;
     store.loadHistory(history.data ?? null);
     store.append(recent.current);
     pending.current = [];
     pushAll();
-  }, [history.data, historyError, store, pushAll]);
+  }, [subscribed, history.data, historyError, store, pushAll]);
 
   // A new option (language, markers) is merged by the chart: give it its data again.
   useEffect(() => pushAll(), [option, pushAll]);

@@ -18,6 +18,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '../../api/errors';
 import { historyKeys } from '../history/history-api';
 import { liveKeys } from '../live/live-keys';
+import { LIVE_FRESH_MS } from '../live/live-queries';
 import { queryMetaFor, type ReadAuth, readHeaders } from '../live/read-auth';
 
 /*
@@ -31,6 +32,7 @@ export const observationsQuery = (auth: ReadAuth, researchId: string) =>
     queryKey: liveKeys.observations(auth, researchId),
     queryFn: ({ signal }): Promise<ObservationDto[]> =>
       unwrap(criteriaObservations({ path: { id: researchId }, headers: readHeaders(auth), signal })).then((list) => list.data),
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 
@@ -39,6 +41,7 @@ export const exclusionsQuery = (auth: ReadAuth, researchId: string) =>
     queryKey: liveKeys.exclusions(auth, researchId),
     queryFn: ({ signal }): Promise<ThermoExclusionDto[]> =>
       unwrap(criteriaExclusions({ path: { id: researchId }, headers: readHeaders(auth), signal })).then((list) => list.data),
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 

@@ -3,6 +3,12 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
 
+/**
+ * Buckets of the history the live curves start from: ≤ 1 500 chart points, room for 500 live frames
+ * before a series is downsampled again. The live view's bootstrap reads the same, for the curves.
+ */
+export const LIVE_HISTORY_POINTS = 750;
+
 /** The staff session: the API client adds the stored token itself. */
 export const STAFF: ReadAuth = { kind: 'staff' };
 

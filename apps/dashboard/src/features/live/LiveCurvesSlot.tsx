@@ -1,8 +1,9 @@
 import { Box, Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
-import type { CriteriaSnapshot } from '@furnace/contracts';
+import type { CriteriaSnapshot, DaqPayload } from '@furnace/contracts';
 import type { Research, Marker } from '../../api/research-types';
+import type { EarlyFrames } from '../charts/LiveCurves';
 import type { FrameSource } from './frame-source';
 
 export interface LiveCurvesProps {
@@ -36,8 +37,46 @@ function useSeenOnce(margin = '200px') {
   return { ref, seen };
 }
 
+/** Frames kept for curves not mounted yet: as many as the curves keep themselves. */
+const EARLY_FRAMES = 1000;
+
+/**
+ * Keeps the frames from its creation until the curves take them (once), so that curves mounted later
+ * can go on from a history read before the stream opened (the live view's bootstrap) without a gap.
+ * None are handed over when some are missing: a frame had come before, or more than it keeps since.
+ */
+function frameKeeper(frames: FrameSource) {
+  const since = Date.now();
+  let kept: DaqPayload[] | null = frames.latest() === null ? [] : null;
+  let stop: (() => void) | null = null;
+  const end = () => {
+    stop?.();
+    stop = null;
+  };
+  const take: EarlyFrames = () => {
+    const taken = kept;
+    kept = null;
+    end();
+    return taken && { since, frames: taken };
+  };
+  const start = () => {
+    if (kept === null || stop !== null) return end;
+    stop = frames.subscribeAll((frame) => {
+      kept?.push(frame);
+      if (kept && kept.length > EARLY_FRAMES) {
+        kept = null;
+        end();
+      }
+    });
+    return end;
+  };
+  return { start, take };
+}
+
 /** Where the live curves go, below the live view. */
 export function LiveCurvesSlot(props: LiveCurvesProps) {
+  const [keeper] = useState(() => frameKeeper(props.frames));
+  useEffect(keeper.start, [keeper]);
   const { ref, seen } = useSeenOnce();
   const fallback = (
     <Center mih={320}>
@@ -46,7 +85,7 @@ export function LiveCurvesSlot(props: LiveCurvesProps) {
   );
   return (
     <Box ref={ref} mih={320} data-testid="live-curves-slot">
-      {seen ? <Suspense fallback={fallback}>{<LiveCurves {...props} />}</Suspense> : fallback}
+      {seen ? <Suspense fallback={fallback}>{<LiveCurves {...props} earlyFrames={keeper.take} />}</Suspense> : fallback}
     </Box>
   );
 }

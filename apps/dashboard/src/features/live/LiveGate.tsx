@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import type { Research, ResearchUrl, ThermoConfig, Marker } from '../../api/research-types';
+import { type FirstTicket, liveBootstrapQuery } from './live-bootstrap';
 import { liveKeys } from './live-keys';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
 import type { ReadAuth } from './read-auth';
@@ -17,11 +18,14 @@ export interface LiveData {
   markers: readonly Marker[];
   /** The links, configs and markers have loaded (or failed): the layout has its final size. */
   ready: boolean;
+  /** The ticket the bootstrap brought, for the stream's first connection (later ones buy their own). */
+  streamTicket: FirstTicket;
 }
 
 /** While the research has not started, look for a changed start time this often. */
 const NOT_STARTED_POLL_MS = 60_000;
 const NONE: readonly never[] = [];
+const NO_TICKET: FirstTicket = () => null;
 
 function statusOf(error: unknown): number {
   return error instanceof ApiError ? error.status : -1;
@@ -53,6 +57,8 @@ export function LiveLoading() {
 /**
  * Reads the research and decides what the page shows (docs/behaviour.md §2 and §4): does not exist, access denied,
  * not started, ended, or `children` with the research's links, configs and markers while it is live.
+ * Everything is read first in one request (the bootstrap, live-bootstrap.ts), which fills the cache
+ * of the reads below: they mount after it and read only when the stream says something changed.
  * A viewer's 401 (the 12-hour token expired) asks `onUnauthorized` for a new token; the failed reads
  * run again once it arrives.
  */
@@ -71,21 +77,26 @@ export function LiveGate({
   children: (data: LiveData) => ReactNode;
 }) {
   const queryClient = useQueryClient();
+  const bootstrap = useQuery(liveBootstrapQuery(auth, researchId));
+  // Nothing below is read before the bootstrap has filled the cache, even what another screen left there.
+  const booted = bootstrap.isSuccess;
   const research = useQuery({
     ...liveResearchQuery(auth, researchId),
+    enabled: booted,
     refetchInterval: (query) => {
       const data = query.state.data;
       return data && Date.now() < Date.parse(data.start_at) ? NOT_STARTED_POLL_MS : false;
     },
   });
   const phase = useResearchPhase(research.data);
-  const live = phase === 'live';
+  const live = booted && phase === 'live';
   const urls = useQuery({ ...liveUrlsQuery(auth, researchId), enabled: live });
   const configs = useQuery({ ...liveConfigsQuery(auth, researchId), enabled: live });
   const markers = useQuery({ ...liveMarkersQuery(auth, researchId), enabled: live });
 
   const unauthorized =
-    auth.kind === 'viewer' && [research.error, urls.error, configs.error, markers.error].some((error) => statusOf(error) === 401);
+    auth.kind === 'viewer' &&
+    [bootstrap.error, research.error, urls.error, configs.error, markers.error].some((error) => statusOf(error) === 401);
   useEffect(() => {
     if (unauthorized) onUnauthorized?.();
   }, [unauthorized, onUnauthorized]);
@@ -99,16 +110,18 @@ export function LiveGate({
     void queryClient.refetchQueries({ queryKey: liveKeys.scope(auth, researchId), predicate: (query) => query.state.status === 'error' });
   }, [token, auth, researchId, queryClient]);
 
-  if (research.error && !research.data) {
-    const kind = errorScreen(research.error, auth);
+  const failed = bootstrap.error ?? research.error;
+  if (failed && !(booted && research.data)) {
+    const kind = errorScreen(failed, auth);
     if (kind === null) return <LiveLoading />;
+    const retry = () => void (bootstrap.error ? bootstrap.refetch() : research.refetch());
     return (
-      <StatusScreen kind={kind} onRetry={kind === 'error' ? () => void research.refetch() : undefined}>
+      <StatusScreen kind={kind} onRetry={kind === 'error' ? retry : undefined}>
         {statusFooter}
       </StatusScreen>
     );
   }
-  if (!research.data || phase === null) return <LiveLoading />;
+  if (!booted || !research.data || phase === null) return <LiveLoading />;
   // A research deleted while watched.
   if (statusOf(research.error) === 404) return <StatusScreen kind="notFound">{statusFooter}</StatusScreen>;
   if (phase === 'notStarted') return <StatusScreen kind="notStarted">{statusFooter}</StatusScreen>;
@@ -120,5 +133,6 @@ export function LiveGate({
     configs: configs.data ?? NONE,
     markers: markers.data ?? NONE,
     ready: !urls.isPending && !configs.isPending && !markers.isPending,
+    streamTicket: bootstrap.data?.streamTicket ?? NO_TICKET,
   });
 }

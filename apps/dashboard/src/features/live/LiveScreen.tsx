@@ -34,7 +34,7 @@ export function LiveScreen({
   const { t } = useTranslation('live');
   const auth = useReadAuth();
   const { research } = data;
-  const stream = useLiveStream(research.id, auth, { enabled: true, onRefused });
+  const stream = useLiveStream(research.id, auth, { enabled: true, onRefused, firstTicket: data.streamTicket });
   const view = useLiveViewState(data);
   // The lists shown (and marked on the curves); the criteria themselves are the server's, pushed on the stream.
   const { observations, exclusions } = useCriteriaLists(auth, research.id);

@@ -1,10 +1,15 @@
 import type { ObservationDto, ResearchDto, ThermoConfigDto, ThermoMarkerDto, UrlDto } from '@furnace/api-client';
 import * as api from '@furnace/api-client';
+import { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import Konva from 'konva/lib/Core';
 import { renderUi } from '../../test/render';
 import { MonitorPage } from '../monitor/MonitorPage';
 import { PublicLiveView } from './PublicLiveView';
+import { STAFF_AUTH, StaffLiveView } from './StaffLiveView';
+import { liveConfigsQuery, liveResearchQuery } from './live-queries';
+import type { ReadAuth } from './read-auth';
+import { historyKeys, LIVE_HISTORY_POINTS } from '../history/history-api';
 import { stubCanvasForFile } from './testing/canvas-stub';
 import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
 import { FakeSocket } from './testing/fake-socket';
@@ -14,6 +19,7 @@ import { criteriaSnapshot } from '../criteria/testing/snapshot';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
+  liveViewLiveView: jest.fn(),
   streamTicketIssue: jest.fn(),
   researchGet: jest.fn(),
   researchListUrls: jest.fn(),
@@ -38,6 +44,7 @@ jest.mock('../charts/LiveCurves', () => ({
 
 const mocked = api as unknown as Record<
   | 'researchViewerToken'
+  | 'liveViewLiveView'
   | 'streamTicketIssue'
   | 'researchGet'
   | 'researchListUrls'
@@ -107,6 +114,20 @@ const MARKERS = [
   newMarker('cfg-b', 4, 'T', '#FB8C00'),
 ];
 const URLS: UrlDto[] = [{ id: 'u1', url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ', research_id: RESEARCH_ID }];
+/** Nothing stored yet. */
+const NO_HISTORY = { research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, thermo_ids: [], bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: null };
+
+/** The reads GET …/live-view stands for: none of them is made when a live screen opens. */
+const SINGLE_READS = [
+  'researchGet',
+  'researchListUrls',
+  'thermoList',
+  'thermoResearchMarkers',
+  'criteriaObservations',
+  'criteriaExclusions',
+  'historyRead',
+  'streamTicketIssue',
+] as const;
 
 function serve({
   research = newResearch(),
@@ -116,16 +137,26 @@ function serve({
   mocked.researchViewerToken.mockImplementation(() =>
     ok({ access_token: token, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID }),
   );
+  // The live view's bootstrap: the same answers as the single reads, and a ticket of its own.
+  mocked.liveViewLiveView.mockImplementation(() =>
+    ok({
+      research,
+      urls: URLS,
+      configs: CONFIGS,
+      markers: MARKERS,
+      observations,
+      exclusions: [],
+      history: NO_HISTORY,
+      stream_ticket: { ticket: 'ticket-0', expires_in: 30 },
+    }),
+  );
   mocked.researchGet.mockImplementation(() => ok(research));
   mocked.streamTicketIssue.mockImplementation(() => ok({ ticket: 'ticket-1', expires_in: 30 }));
   mocked.researchListUrls.mockImplementation(() => ok({ data: URLS }));
   mocked.thermoList.mockImplementation(() => ok({ data: CONFIGS }));
   mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: MARKERS }));
   mocked.thermoImage.mockImplementation(() => ok(new Blob(['png'], { type: 'image/png' })));
-  // Nothing stored yet.
-  mocked.historyRead.mockImplementation(() =>
-    ok({ research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, time: [], series: [] }),
-  );
+  mocked.historyRead.mockImplementation(() => ok(NO_HISTORY));
   mocked.criteriaObservations.mockImplementation(() => ok({ data: observations }));
   mocked.criteriaExclusions.mockImplementation(() => ok({ data: [] }));
   mocked.criteriaCriteriaOf.mockImplementation(() => fail(404));
@@ -187,6 +218,7 @@ describe('the public live view: who sees what', () => {
     mocked.researchViewerToken.mockImplementation(() => fail(403));
     await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
     expect(await screen.findByText('Brak dostępu')).toBeInTheDocument();
+    expect(mocked.liveViewLiveView).not.toHaveBeenCalled();
     expect(mocked.researchGet).not.toHaveBeenCalled();
     expect(screen.queryByText(/Drzwi/)).not.toBeInTheDocument();
   });
@@ -218,13 +250,28 @@ describe('the public live view: who sees what', () => {
   it('reads with the viewer token and opens the stream with a ticket bought with it, never the token', async () => {
     const { socket } = await openLiveView();
     expect(mocked.researchViewerToken).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, body: { code: CODE } }));
-    for (const call of [mocked.researchGet, mocked.researchListUrls, mocked.thermoList, mocked.thermoResearchMarkers]) {
-      expect(call).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
-    }
-    expect(mocked.streamTicketIssue).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
-    expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-1`);
+    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+    expect(mocked.thermoImage).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
+    // The ticket the live view's answer brought, bought with the viewer token.
+    expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-0`);
     expect(socket.url).not.toContain('tok-1');
     expect(socket.sent).toEqual(['STATUS']);
+  });
+
+  it('a live view refused (404: no such research, 403: the code was revoked) shows the same screens as a refused read', async () => {
+    for (const [status, text] of [
+      [404, 'Badanie nie istnieje'],
+      [403, 'Brak dostępu'],
+    ] as const) {
+      serve();
+      mocked.liveViewLiveView.mockImplementation(() => fail(status));
+      const view = await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      expect(screen.queryByText(/Drzwi/)).not.toBeInTheDocument();
+      expect(FakeSocket.all).toHaveLength(0);
+      view.unmount();
+    }
+    for (const name of SINGLE_READS) expect(mocked[name]).not.toHaveBeenCalled();
   });
 
   it('an expired viewer token (401) is exchanged again and the reads retried with the new one', async () => {
@@ -234,13 +281,81 @@ describe('the public live view: who sees what', () => {
       tokens++;
       return ok({ access_token: `tok-${tokens}`, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID });
     });
-    mocked.researchGet.mockImplementation(({ headers }: { headers: Record<string, string> }) =>
-      headers.Authorization === 'Bearer tok-1' ? fail(401) : ok(newResearch()),
+    const answer = mocked.liveViewLiveView.getMockImplementation()!;
+    mocked.liveViewLiveView.mockImplementation((options: { headers: Record<string, string> }) =>
+      options.headers.Authorization === 'Bearer tok-1' ? fail(401) : answer(options),
     );
     await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
     expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
     expect(tokens).toBe(2);
-    expect(mocked.researchGet).toHaveBeenLastCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-2' } }));
+    expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(2);
+    expect(mocked.liveViewLiveView).toHaveBeenLastCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-2' } }));
+  });
+});
+
+/** The API calls the page made, by name. */
+const calledApi = () =>
+  Object.entries(mocked)
+    .filter(([, fn]) => jest.isMockFunction(fn) && fn.mock.calls.length > 0)
+    .map(([name]) => name)
+    .sort();
+
+/** Lets the page make whatever it would make next. */
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+describe('opening a live screen: one request for everything it shows first', () => {
+  it("a client's: the code's exchange, GET …/live-view, the photo, the stream with the ticket it brought; UPDATEs refetch one resource each", async () => {
+    const { socket, queryClient } = await openLiveView();
+    expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+    await settle();
+    expect(calledApi()).toEqual(['liveViewLiveView', 'researchViewerToken', 'thermoImage']);
+    expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(1);
+    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(
+      expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: { Authorization: 'Bearer tok-1' } }),
+    );
+    expect(mocked.thermoImage).toHaveBeenCalledTimes(1);
+    expect(socket.url).toContain('?ticket=ticket-0');
+    // The curves' history is where they read it (they are not drawn here).
+    const viewer: ReadAuth = { kind: 'viewer', researchId: RESEARCH_ID, token: 'tok-1' };
+    expect(queryClient.getQueryData(historyKeys.series(viewer, RESEARCH_ID, { points: LIVE_HISTORY_POINTS }))).toEqual(NO_HISTORY);
+
+    // What staff change afterwards is read resource by resource, as the stream says.
+    mocked.researchGet.mockImplementation(() => ok(newResearch({ name: 'Drzwi EI60 – próba 8' })));
+    act(() => socket.receive({ event: 'UPDATE', data: 'RESEARCH' }));
+    expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 8' })).toBeInTheDocument();
+    await waitFor(() => expect(mocked.criteriaExclusions).toHaveBeenCalledTimes(1));
+    act(() => socket.receive({ event: 'UPDATE', data: 'OBSERVATION' }));
+    await waitFor(() => expect(mocked.criteriaObservations).toHaveBeenCalledTimes(1));
+    act(() => socket.receive({ event: 'UPDATE', data: 'LIVESTREAM' }));
+    await waitFor(() => expect(mocked.researchListUrls).toHaveBeenCalledTimes(1));
+    act(() => socket.receive({ event: 'UPDATE', data: 'THERMOCOUPLE' }));
+    await waitFor(() => expect(mocked.thermoList).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(mocked.thermoResearchMarkers).toHaveBeenCalledTimes(1));
+    await settle();
+    expect(mocked.researchGet).toHaveBeenCalledTimes(1);
+    expect(mocked.researchGet).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
+    expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(1);
+    expect(mocked.streamTicketIssue).not.toHaveBeenCalled();
+    expect(mocked.historyRead).not.toHaveBeenCalled();
+  });
+
+  it("staff's: GET …/live-view with the session, the photo, the stream with the ticket it brought", async () => {
+    serve();
+    // What another screen (the replay) left in the cache a while ago is not read again either.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    queryClient.setQueryData(liveResearchQuery(STAFF_AUTH, RESEARCH_ID).queryKey, newResearch({ name: 'Stara nazwa' }), { updatedAt: Date.now() - HOUR });
+    queryClient.setQueryData(liveConfigsQuery(STAFF_AUTH, RESEARCH_ID).queryKey, { data: CONFIGS }, { updatedAt: Date.now() - HOUR });
+    await renderUi(<StaffLiveView researchId={RESEARCH_ID} />, { queryClient });
+    expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    act(() => FakeSocket.latest().open());
+    expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
+    await settle();
+    expect(calledApi()).toEqual(['liveViewLiveView', 'thermoImage']);
+    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: undefined }));
+    expect(FakeSocket.latest().url).toContain('?ticket=ticket-0');
+    // The staff tools list what the bootstrap brought.
+    expect(screen.getByText('Brak obserwacji')).toBeInTheDocument();
   });
 });
 
@@ -322,6 +437,10 @@ describe('the live layout', () => {
       act(() => socket.drop(1012));
       act(() => jest.advanceTimersByTime(250));
       await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
+      // The bootstrap's ticket opened one stream once: the next connection buys its own.
+      expect(mocked.streamTicketIssue).toHaveBeenCalledTimes(1);
+      expect(mocked.streamTicketIssue).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+      expect(FakeSocket.latest().url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-1`);
       act(() => FakeSocket.latest().open());
       expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
       act(() => FakeSocket.latest().receive({ event: 'CRITERIA', data: criteriaView({ t0: 21 }) }));
@@ -491,6 +610,10 @@ describe('the monitor', () => {
     await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
     const socket = FakeSocket.latest();
     act(() => socket.open());
+    // One request for what it shows, the photo, the stream with the bootstrap's ticket.
+    await settle();
+    expect(calledApi()).toEqual(['liveViewLiveView', 'thermoImage']);
+    expect(socket.url).toContain('?ticket=ticket-0');
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('---');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('---');
     act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));

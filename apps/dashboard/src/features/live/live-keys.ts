@@ -7,6 +7,8 @@ import { type ReadAuth, readAuthKey } from './read-auth';
 export const liveKeys = {
   all: ['live'] as const,
   scope: (auth: ReadAuth, researchId: string) => [...liveKeys.all, readAuthKey(auth), researchId] as const,
+  /** GET …/live-view, read once per opening of a live screen: its answer seeds the keys below. */
+  bootstrap: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'bootstrap'] as const,
   research: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'research'] as const,
   urls: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'urls'] as const,
   /** Configs and markers share this prefix: a THERMOCOUPLE update refetches both. */

@@ -16,10 +16,18 @@ import { PUBLIC_VIEW_META, type ReadAuth, queryMetaFor, readHeaders } from './re
  * invitation code): one query-options function per resource.
  */
 
+/**
+ * How long a live screen's reads stay fresh (the app's default, stated for them): mounted just after
+ * the bootstrap seeded them (live-bootstrap.ts), they find fresh data and read nothing. The stream's
+ * UPDATE notices refetch them whatever their age.
+ */
+export const LIVE_FRESH_MS = 10_000;
+
 export const liveResearchQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.research(auth, researchId),
     queryFn: ({ signal }) => unwrap(researchGet({ path: { id: researchId }, headers: readHeaders(auth), signal })),
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 
@@ -28,6 +36,7 @@ export const liveUrlsQuery = (auth: ReadAuth, researchId: string) =>
     queryKey: liveKeys.urls(auth, researchId),
     queryFn: ({ signal }) => unwrap(researchListUrls({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
     select: (list) => list.data,
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 
@@ -36,6 +45,7 @@ export const liveConfigsQuery = (auth: ReadAuth, researchId: string) =>
     queryKey: liveKeys.configs(auth, researchId),
     queryFn: ({ signal }) => unwrap(thermoList({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
     select: (list) => list.data,
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 
@@ -46,6 +56,7 @@ export const liveMarkersQuery = (auth: ReadAuth, researchId: string) =>
     queryFn: ({ signal }) =>
       unwrap(thermoResearchMarkers({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
     select: (list) => list.data,
+    staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
 

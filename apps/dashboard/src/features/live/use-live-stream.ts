@@ -5,6 +5,7 @@ import { streamTicketIssue } from '@furnace/api-client';
 import { unwrap } from '../../api/errors';
 import { criteriaSnapshotQuery } from '../criteria/criteria-api';
 import { createFrameSource, type FrameSource } from './frame-source';
+import type { FirstTicket } from './live-bootstrap';
 import { liveKeys } from './live-keys';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
 import { type ReadAuth, readHeaders } from './read-auth';
@@ -48,11 +49,16 @@ function invalidateFor(queryClient: QueryClient, auth: ReadAuth, researchId: str
 
 /**
  * One live socket per page for `researchId`, read with `auth` (the staff session's token or the
- * viewer token), each connection opened with a fresh single-use ticket. `onRefused` runs when a
- * connection closes before it opened or no ticket is given: a viewer's token may have expired, and
- * the caller exchanges the code again.
+ * viewer token), each connection opened with a fresh single-use ticket: the first with the one the
+ * live view's bootstrap brought (`firstTicket`) while it is valid, the others with one bought then.
+ * `onRefused` runs when a connection closes before it opened or no ticket is given: a viewer's token
+ * may have expired, and the caller exchanges the code again.
  */
-export function useLiveStream(researchId: string, auth: ReadAuth, options: { enabled: boolean; onRefused?: (error?: unknown) => void }): LiveStream {
+export function useLiveStream(
+  researchId: string,
+  auth: ReadAuth,
+  options: { enabled: boolean; onRefused?: (error?: unknown) => void; firstTicket?: FirstTicket },
+): LiveStream {
   const queryClient = useQueryClient();
   const [frames] = useState(createFrameSource);
   const [status, setStatus] = useState<ConnectionStatus>(0);
@@ -60,8 +66,8 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
   const [pushed, setPushed] = useState<{ researchId: string; view: CriteriaView } | null>(null);
   const socket = useRef<LiveSocket | null>(null);
   // Read at every (re)connect: a renewed viewer token is used without tearing the page down.
-  const latest = useRef({ auth, onRefused: options.onRefused });
-  latest.current = { auth, onRefused: options.onRefused };
+  const latest = useRef({ auth, onRefused: options.onRefused, firstTicket: options.firstTicket });
+  latest.current = { auth, onRefused: options.onRefused, firstTicket: options.firstTicket };
   const authKind = auth.kind;
 
   useEffect(() => {
@@ -86,7 +92,9 @@ export function useLiveStream(researchId: string, auth: ReadAuth, options: { ena
       // A single-use ticket for each (re)connection, bought with the staff session or the viewer
       // token: neither ever appears in the socket's URL.
       url: async () => {
-        const { ticket } = await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) }));
+        const ticket =
+          latest.current.firstTicket?.() ??
+          (await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) }))).ticket;
         return streamUrl(window.location, researchId, ticket);
       },
       onStatus,

@@ -61,7 +61,7 @@ function MonitorScreen({ data }: { data: LiveData }) {
   const { t } = useTranslation('live');
   const queryClient = useQueryClient();
   const { research } = data;
-  const stream = useLiveStream(research.id, STAFF_AUTH, { enabled: true });
+  const stream = useLiveStream(research.id, STAFF_AUTH, { enabled: true, firstTicket: data.streamTicket });
   const view = useLiveViewState(data);
   const auto = useAutoCycle(view.items.length > 1, () => view.step(1), MONITOR_CYCLE_MS);
   // The lab's criteria as the server keeps them, pushed on the stream (null until the first).
