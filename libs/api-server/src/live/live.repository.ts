@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Bus } from '@furnace/bus';
-import { type DaqPayload, researchChannel } from '@furnace/contracts';
-import { findResearchHeader, lastFrameTime, queryOn } from '@furnace/db';
+import { type DaqPayload, isUuid, researchChannel } from '@furnace/contracts';
+import { lastFrameTime, queryOn } from '@furnace/db';
 import { FRAMES_SINCE_SQL } from './live.queries';
+import { batched } from '../core/batched';
 import { BUS } from '../core/tokens';
 
 /** All I/O of the live stream: the database (access codes, last frame) and the bus. */
@@ -14,8 +15,15 @@ export class LiveRepository {
     @Inject(BUS) private readonly bus: Bus,
   ) {}
 
+  /** Which of the researches asked for in one turn exist, in one statement (core/batched.ts: a crowd's streams open at once). */
+  private readonly existing = batched(async (ids: readonly string[]) => {
+    const rows: { id: string }[] = await this.dataSource.query('SELECT id FROM research WHERE id = ANY($1::uuid[])', [ids]);
+    const found = new Set(rows.map((r) => r.id));
+    return ids.map((id) => found.has(id));
+  });
+
   async researchExists(researchId: string): Promise<boolean> {
-    return (await findResearchHeader(queryOn(this.dataSource), researchId)) !== null;
+    return isUuid(researchId) && this.existing(researchId.toLowerCase());
   }
 
   /** `time` of the research's latest stored frame; null before the first. */
