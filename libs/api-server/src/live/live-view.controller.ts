@@ -1,4 +1,5 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
@@ -24,7 +25,15 @@ export class LiveViewController {
   })
   @ApiOkResponse({ type: LiveViewDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  liveView(@Param('id', UuidParamPipe) id: string, @Query() query: LiveViewQueryDto, @CurrentPrincipal() principal: Principal): Promise<LiveViewDto> {
-    return this.liveViews.liveView(id, principal, query.points);
+  async liveView(
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: LiveViewQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    // Sent as the JSON text the service made (most of it shared by the crowd), not serialised again per caller.
+    const body = await this.liveViews.liveView(id, principal, query.points);
+    res.type('application/json');
+    return body;
   }
 }
