@@ -26,20 +26,20 @@ export function serveDashboard(app: NestExpressApplication, distDir: string): bo
     if (req.path === '/index.html' || req.path.startsWith('/index.html.')) req.url = '/';
     next();
   });
-  app.use(
-    expressStaticGzip(distDir, {
-      enableBrotli: true,
-      orderPreference: ['br', 'gzip'],
+  const assets = expressStaticGzip(distDir, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
       index: false,
-      serveStatic: {
-        index: false,
-        setHeaders: (res, path) => {
-          // Hashed assets never change.
-          res.setHeader('Cache-Control', path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-        },
+      setHeaders: (res, path) => {
+        // Hashed assets never change.
+        res.setHeader('Cache-Control', path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
-    }),
-  );
+    },
+  });
+  // Not for the API: each request there would cost a look at the disk for a file of its path.
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/api/') ? next() : assets(req, res, next)));
   const compressHtml = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
