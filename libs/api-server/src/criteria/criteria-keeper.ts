@@ -43,15 +43,16 @@ export interface KeeperOptions {
   /** A full pass yields to the event loop after this much work (ms), so no viewer's frame waits behind it. */
   sliceMs: number;
   /**
-   * The kept engine's state is copied every this many seconds of test time (in memory): an exclusion
-   * that starts later than a copy goes on from it (CriteriaEngine.restore) instead of reading the whole test.
+   * The kept engine's state is copied every this many seconds of test time as the frames come (in
+   * memory; not along a pass over the whole test): an exclusion that starts later than a copy goes on from
+   * it (CriteriaEngine.restore) instead of reading the whole test.
    */
   copyEveryS: number;
 }
 
 export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
 
-const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8, copyEveryS: 1_800 };
+const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8, copyEveryS: 3_600 };
 
 /** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
 const FRAMES_PAGE = 500;
@@ -64,8 +65,12 @@ const FRAMES_PAGE = 500;
 const FRESH_SLACK_S = 5;
 /** Inputs read for a research are reused this long (ms) unless a change is announced. */
 const INPUTS_TTL_MS = 1_000;
-/** Copies kept per research at most; past it every other older one goes (the recent ones stay dense). */
-const CHECKPOINTS_AT_MOST = 48;
+/**
+ * Copies kept per research at most; past it every other older one goes (the recent ones stay dense). A
+ * state grows with the test (d_e keeps the furnace's curve: 2.5 MB as JSON after 24 h at 1 Hz): 8 copies
+ * of a day-long test are ~20 MB.
+ */
+const CHECKPOINTS_AT_MOST = 8;
 
 /** What the criteria of a research are computed from, read from the database. */
 interface Inputs {
@@ -500,8 +505,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     return this.fullPasses(async () => {
       this.fullPassCount++;
       const engine = new CriteriaEngine(inputs.input);
+      // No copies along a pass over the whole test (a finished test's, or after T0 changed): each is as large
+      // as the state, and a 24-hour pass making them held the API at 336 MB. A live test gets its copies as
+      // its frames come.
       if (kept) kept.copies = [];
-      await this.catchUp(researchId, engine, kept);
+      await this.catchUp(researchId, engine);
       return engine;
     });
   }
