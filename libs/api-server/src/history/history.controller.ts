@@ -82,7 +82,7 @@ export class HistoryController {
   async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryRangeQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
     await this.heavy.run('xlsx', heavyCaller(principal), res, async (signal) => {
       const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
-      // exceljs (~30 MB) is loaded on the first workbook, not by every API instance (docs/performance.md, "Exports").
+      // The workbook writer and its zip (~6 MB) load on the first workbook, not in every API instance (docs/performance.md, "Exports").
       const { writeWorkbook } = await import('./xlsx.js');
       await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
     });
