@@ -107,6 +107,12 @@ class Channel {
 export class LiveService {
   private readonly channels = new Map<string, Channel>();
   private readonly limits: LiveLimits;
+  /**
+   * The CRITERIA message of each views object the keeper answers with (the same object for every viewer
+   * until the criteria change): a crowd's viewers opening at once get bytes encoded once, not a
+   * serialisation each (1 000 at once held the live frames for seconds).
+   */
+  private readonly encodedCriteria = new WeakMap<CriteriaView, Buffer>();
 
   constructor(
     private readonly repository: LiveRepository,
@@ -216,7 +222,9 @@ export class LiveService {
     }
     if (viewer.criteriaSent || !channel.viewers.has(viewer)) return;
     viewer.criteriaSent = true;
-    if (this.sendTo(viewer, Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view })))) liveMetrics.messagesSent.inc();
+    let bytes = this.encodedCriteria.get(view);
+    if (!bytes) this.encodedCriteria.set(view, (bytes = Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view }))));
+    if (this.sendTo(viewer, bytes)) liveMetrics.messagesSent.inc();
   }
 
   private async backfill(researchId: string, channel: Channel): Promise<void> {
