@@ -8,7 +8,7 @@ import { ThermoConfigDto, ThermoMarkerDto } from '../thermo/thermo.dto';
 import { StreamTicketDto } from './stream-ticket.controller';
 
 /** Points of the curves' history a live view reads (the dashboard asks for 750). */
-export const LIVE_VIEW_POINTS = { default: 750, min: 2, max: 2_000 } as const;
+const LIVE_VIEW_POINTS = { default: 750, min: 2, max: 2_000 } as const;
 
 export class LiveViewQueryDto {
   @ApiPropertyOptional({ description: "Most points per series of the curves' history", type: 'integer', minimum: LIVE_VIEW_POINTS.min, maximum: LIVE_VIEW_POINTS.max, default: LIVE_VIEW_POINTS.default })
