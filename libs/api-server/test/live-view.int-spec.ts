@@ -50,6 +50,7 @@ describe('GET /research/{id}/live-view', () => {
   ])('answers %s what each endpoint answers them, and a ticket that opens their stream once', async (_, token) => {
     const res = await get(a, token(), '/live-view?points=750');
     expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
     const [research, urls, configs, markers, observations, exclusions, history] = await Promise.all(
       ['', '/urls', '/thermo', '/thermo/coords', '/observations', '/exclusions', '/history?points=750'].map((p) => get(a, token(), p)),
     );

@@ -34,6 +34,8 @@ export class LiveViewController {
     // Sent as the JSON text the service made (most of it shared by the crowd), not serialised again per caller.
     const body = await this.liveViews.liveView(id, principal, query.points);
     res.type('application/json');
+    // It carries a single-use stream ticket: no cache keeps it.
+    res.setHeader('Cache-Control', 'no-store');
     return body;
   }
 }
