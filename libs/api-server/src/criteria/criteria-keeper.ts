@@ -100,7 +100,7 @@ class Kept {
   /** The engine's state every copyEveryS of test time, oldest first (see resume). */
   copies: { covered: number; state: string }[] = [];
   /** viewHash and frames seen of the views made last: equal, nothing to make again. */
-  viewsOf = '';
+  viewsMadeOf = '';
   inputs: Inputs | null = null;
   views: Views | null = null;
   ignitionAt: string | null = null;
@@ -402,11 +402,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (kept.ignitionAt === null) kept.ignitionAt = await this.ignitionAt(id);
     // Views are made again only when the inputs they show or the frames taken changed.
     const made = `${inputs.viewHash}|${engine.framesSeen}|${engine.lastFrameTime}|${kept.ignitionAt}`;
-    if (kept.views === null || made !== kept.viewsOf) {
+    if (kept.views === null || made !== kept.viewsMadeOf) {
       engine.setObservations(inputs.input.observations ?? []);
       engine.setEnded(inputs.ended);
       kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
-      kept.viewsOf = made;
+      kept.viewsMadeOf = made;
     }
     // Saved at once when it rests on other inputs than the saved one (an owner that dies then leaves a
     // state the next one can go on from), else when new frames came and the last save is saveMs old.

@@ -44,14 +44,14 @@ export class HistoryService {
     checkRange(query.from, query.to);
     const lastTime = await this.repository.lastTime(researchId);
     const key = `${researchId}|${lastTime}|${query.from ?? ''}|${query.to ?? ''}|${query.points}|${(query.thermo_ids ?? []).join(',')}`;
-    return this.shared.get(key, () => this.compute(researchId, query));
+    return this.shared.get(key, () => this.compute(researchId, query, lastTime));
   }
 
-  private async compute(researchId: string, query: HistoryQueryDto): Promise<HistoryDto> {
-    // Together (each is one short query). lastTime before the series: they cover frames up to it, and the live tail continues after it.
-    const [, lastTime, members, channels, ignition] = await Promise.all([
+  /** `lastTime` was read before the series (the answer's key): they cover frames up to it, and the live tail continues after it. */
+  private async compute(researchId: string, query: HistoryQueryDto, lastTime: number | null): Promise<HistoryDto> {
+    // Together (each is one short query).
+    const [, members, channels, ignition] = await Promise.all([
       this.requireResearch(researchId),
-      this.repository.lastTime(researchId),
       this.repository.categoryMembers(researchId),
       this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
       this.repository.ignitionAt(researchId),

@@ -13,21 +13,7 @@ export class CategoryRollupExclusions1796400000000 implements MigrationInterface
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(rebuildFunction(true));
-    await queryRunner.query(`
-      CREATE FUNCTION thermo_exclusion_rollup_refresh() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      BEGIN
-        -- Only researches still there: deleting a research deletes its exclusions too (cascade).
-        IF TG_OP = 'INSERT' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM new_rows WHERE research_id IN (SELECT id FROM research)));
-        ELSIF TG_OP = 'DELETE' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM old_rows WHERE research_id IN (SELECT id FROM research)));
-        ELSE
-          PERFORM reading_rollup_category_refresh(ARRAY(
-            SELECT research_id FROM (SELECT research_id FROM old_rows UNION SELECT research_id FROM new_rows) u WHERE research_id IN (SELECT id FROM research)));
-        END IF;
-        RETURN NULL;
-      END
-      $fn$`);
+    await queryRunner.query(REFRESH_IN_STATEMENT);
     await queryRunner.query(`CREATE TRIGGER thermo_exclusion_rollup_insert AFTER INSERT ON thermo_exclusion REFERENCING NEW TABLE AS new_rows
       FOR EACH STATEMENT EXECUTE FUNCTION thermo_exclusion_rollup_refresh()`);
     await queryRunner.query(`CREATE TRIGGER thermo_exclusion_rollup_update AFTER UPDATE ON thermo_exclusion REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
@@ -44,6 +30,26 @@ export class CategoryRollupExclusions1796400000000 implements MigrationInterface
     await queryRunner.query('SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM thermo_exclusion))');
   }
 }
+
+/**
+ * The trigger function of this migration: a statement that changes exclusions refreshes its researches'
+ * category rollups itself (RollupRefreshQueue1796600000000 queues them instead; its down restores this).
+ */
+export const REFRESH_IN_STATEMENT = `
+      CREATE OR REPLACE FUNCTION thermo_exclusion_rollup_refresh() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        -- Only researches still there: deleting a research deletes its exclusions too (cascade).
+        IF TG_OP = 'INSERT' THEN
+          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM new_rows WHERE research_id IN (SELECT id FROM research)));
+        ELSIF TG_OP = 'DELETE' THEN
+          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM old_rows WHERE research_id IN (SELECT id FROM research)));
+        ELSE
+          PERFORM reading_rollup_category_refresh(ARRAY(
+            SELECT research_id FROM (SELECT research_id FROM old_rows UNION SELECT research_id FROM new_rows) u WHERE research_id IN (SELECT id FROM research)));
+        END IF;
+        RETURN NULL;
+      END
+      $fn$`;
 
 /** reading_rollup_rebuild as ReadingRollups1796200000000 created it, its category rollups with or without the exclusions. */
 function rebuildFunction(exclusions: boolean): string {

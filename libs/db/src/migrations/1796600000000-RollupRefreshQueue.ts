@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { REFRESH_IN_STATEMENT } from './1796400000000-CategoryRollupExclusions';
 
 /**
  * A change of a research's exclusions no longer rebuilds its category rollups inside the statement
@@ -45,20 +46,7 @@ export class RollupRefreshQueue1796600000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     // As CategoryRollupExclusions1796400000000 made it: the refresh inside the statement.
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION thermo_exclusion_rollup_refresh() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM new_rows WHERE research_id IN (SELECT id FROM research)));
-        ELSIF TG_OP = 'DELETE' THEN
-          PERFORM reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM old_rows WHERE research_id IN (SELECT id FROM research)));
-        ELSE
-          PERFORM reading_rollup_category_refresh(ARRAY(
-            SELECT research_id FROM (SELECT research_id FROM old_rows UNION SELECT research_id FROM new_rows) u WHERE research_id IN (SELECT id FROM research)));
-        END IF;
-        RETURN NULL;
-      END
-      $fn$`);
+    await queryRunner.query(REFRESH_IN_STATEMENT);
     await queryRunner.query('SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM rollup_refresh))');
     await queryRunner.query('DROP TABLE rollup_refresh_claim');
     await queryRunner.query('DROP TABLE rollup_refresh');
