@@ -155,21 +155,27 @@ describe('observations and thermocouple exclusions', () => {
     expect((await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(viewer)).send({ thermo_id: 1, from_time: 0, reason: 'x' })).status).toBe(403);
   });
 
-  it('tells live viewers: UPDATE OBSERVATION after an observation changes, UPDATE RESEARCH after an exclusion', async () => {
-    const socket = await connectViewer(streamUrl(api, researchId, { token: viewer }));
-    sockets.push(socket);
-    const updates = () => socket.messages.filter((m) => m.event === 'UPDATE').map((m) => m.data);
-    socket.ws.send('STATUS'); // as the dashboard does on open: the answer says the stream is subscribed
-    await waitFor('the STATUS answer', () => socket.messages.some((m) => m.event === 'STATUS'));
+  it('tells live viewers: UPDATE OBSERVATION after an observation changes (a hidden one: staff only), UPDATE RESEARCH after an exclusion', async () => {
+    const client = await connectViewer(streamUrl(api, researchId, { token: viewer }));
+    const lab = await connectViewer(streamUrl(api, researchId, { token: staff }));
+    sockets.push(client, lab);
+    const updates = (socket: typeof client) => socket.messages.filter((m) => m.event === 'UPDATE').map((m) => m.data);
+    for (const socket of [client, lab]) socket.ws.send('STATUS'); // as the dashboard does on open: the answer says the stream is subscribed
+    await waitFor('the STATUS answers', () => [client, lab].every((socket) => socket.messages.some((m) => m.event === 'STATUS')));
+    // Recorded hidden from clients, changed while hidden: only staff hear of it.
     const o = (await observe({ time: 20, kind: 'sustained_flaming' })).body.id;
-    await waitFor('UPDATE after recording', () => updates().length === 1);
+    await waitFor('UPDATE to staff after recording', () => updates(lab).length === 1);
     await api.http.patch(`/api/v1/research/observations/${o}`).set(auth(staff)).send({ note: 'on the hinge side' });
+    await waitFor('UPDATE to staff after changing', () => updates(lab).length === 2);
+    // Shown to clients, then deleted: both hear of each.
+    await api.http.patch(`/api/v1/research/observations/${o}`).set(auth(staff)).send({ visible_to_clients: true });
     await api.http.delete(`/api/v1/research/observations/${o}`).set(auth(staff));
-    await waitFor('UPDATE after changing and deleting', () => updates().length === 3);
+    await waitFor('UPDATE to both after showing and deleting', () => updates(lab).length === 4 && updates(client).length === 2);
     const exclusion = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 2, from_time: 90, reason: 'came loose' });
     expect(exclusion.status).toBe(200);
-    await waitFor('UPDATE after excluding', () => updates().length === 4);
-    expect(updates()).toEqual(['OBSERVATION', 'OBSERVATION', 'OBSERVATION', 'RESEARCH']);
+    await waitFor('UPDATE after excluding', () => updates(lab).length === 5 && updates(client).length === 3);
+    expect(updates(lab)).toEqual(['OBSERVATION', 'OBSERVATION', 'OBSERVATION', 'OBSERVATION', 'RESEARCH']);
+    expect(updates(client)).toEqual(['OBSERVATION', 'OBSERVATION', 'RESEARCH']);
   });
 
   it('keeps exclusions with who, when and why; refuses a thermocouple the research does not have', async () => {
@@ -228,8 +234,9 @@ describe('GET /research/{id}/criteria over the stored frames', () => {
        FROM research r, jsonb_to_recordset($3::jsonb) AS f(time float8, pk real, tc text, faults text) WHERE r.id = $1`,
       [researchId, IGNITION, JSON.stringify(frames.map((f) => ({ ...f, tc: `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`, faults: f.faults ? `{${f.faults.join(',')}}` : null })))],
     );
-    // An integrity failure at 50:00 that clients are not shown.
-    expect((await api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 3000, kind: 'cotton_pad' })).status).toBe(200);
+    // An integrity failure at 50:00 that clients are not shown (sustained flaming: after the insulation
+    // failure at 44:20 a cotton pad would no longer count, EN 1363-1 §11.2).
+    expect((await api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 3000, kind: 'sustained_flaming' })).status).toBe(200);
   });
   afterAll(() => api?.close());
 
@@ -246,6 +253,13 @@ describe('GET /research/{id}/criteria over the stored frames', () => {
     expect(c.deviation.d_e).toBeCloseTo(-5, 2);
     expect(c.deviation.tolerance).toBeCloseTo(2.51, 2);
     expect(c.deviation.ok).toBe(false);
+    // −5 % leaves the tolerance once it falls below 5 %: 15 − 0.5 · (t − 10) < 5 after 30:00, so from the frame at
+    // 30:10 to the end, the worst at 60:00 where the tolerance is smallest (EN 1363-1 §5.1.2).
+    expect(c.deviation.conforming).toBe(false);
+    expect(c.deviation.periods).toHaveLength(1);
+    expect(c.deviation.periods[0]).toMatchObject({ from: 1810, to: 3600, open: true, worst_time: 3600 });
+    expect(c.deviation.periods[0].worst).toBeCloseTo(-5, 2);
+    expect(c.deviation.periods[0].worst_tolerance).toBeCloseTo(2.51, 2);
     // Mean rise (t/20 + t/18)/2 > 140 K first at t = 2660 (two scans: 2660 and 2670); T2's rise t/18 − 0.5 + 1 > 180 K first at 3240.
     const failure = (criterion: string) => c.failures.find((f: { criterion: string }) => f.criterion === criterion);
     expect(failure('I_mean')).toMatchObject({ time: 2660, interval_from: null });
@@ -288,19 +302,31 @@ describe('GET /research/{id}/criteria over the stored frames', () => {
     const staffRows = await csv(staff);
     expect(staffRows.get(1790)).toEqual(['', '']);
     expect(staffRows.get(1800)).toEqual(['3', 'note']); // T3 broke; the note at 29:55 is on the first frame after it
-    expect(staffRows.get(3000)).toEqual(['3', 'cotton_pad']);
+    expect(staffRows.get(3000)).toEqual(['3', 'sustained_flaming']);
     const clientRows = await csv(viewer);
     expect(clientRows.get(1800)).toEqual(['3', 'note']);
-    expect(clientRows.get(3000)).toEqual(['3', '']); // the cotton pad is not shown to clients
+    expect(clientRows.get(3000)).toEqual(['3', '']); // the flaming is not shown to clients
     await api.http.delete(`/api/v1/research/observations/${note.body.id}`).set(auth(staff));
   });
 
-  it("computes a client's criteria from the observations visible to clients only", async () => {
-    const res = await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(viewer));
-    expect(res.status).toBe(200);
-    // No visible integrity observation: E holds to the end of the test (60:00).
-    expect(res.body.criteria.E).toMatchObject({ time: null, reached: false, minutes: 60 });
-    expect(res.body.classification).toMatch(/^E 60, EI 30\b/);
+  it('gives a client the same criteria as staff, though the flaming that ended E is hidden from them; staff may withhold the classification', async () => {
+    const asClient = async () => (await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(viewer))).body;
+    const asStaff = (await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff))).body;
+    const client = await asClient();
+    // E at 50:00 for everyone: a hidden observation does not give a client a better class.
+    expect(client.criteria.E).toMatchObject({ time: 3000, reached: true, minutes: 50 });
+    expect(client.classification).toBe(asStaff.classification);
+    expect(client).toEqual(asStaff);
+    expect(client.classification_withheld).toBe(false);
+
+    expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(staff)).send({ classification_to_clients: false })).body.classification_to_clients).toBe(false);
+    const withheld = await asClient();
+    expect(withheld).toMatchObject({ classification: null, classification_withheld: true, failures: asStaff.failures, deviation: asStaff.deviation });
+    expect(withheld.criteria.E).toMatchObject({ time: 3000, reached: true, minutes: null, held_minutes: null });
+    const stillStaff = (await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff))).body;
+    expect(stillStaff).toMatchObject({ classification: asStaff.classification, classification_withheld: false });
+    expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(staff)).send({ classification_to_clients: true })).status).toBe(200);
+    expect((await asClient()).classification).toBe(asStaff.classification);
   });
 
   it('takes a T0 set by hand instead, and a thermocouple excluded from a time on no longer counts', async () => {

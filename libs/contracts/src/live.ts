@@ -121,6 +121,8 @@ export const busUpdateMessageSchema = z.object({
   type: z.literal('update'),
   research_id: researchIdSchema,
   kind: updateKindSchema,
+  /** Only staff's streams are told (a change to what clients are not shown: a hidden observation). */
+  staff_only: z.boolean().optional(),
 });
 /**
  * The criteria of a research, published by the instance that keeps them (its owner) after every change:

@@ -463,7 +463,7 @@ export const criteriaCreateExclusion = <ThrowOnError extends boolean = false>(op
 /**
  * The fire-test criteria over the stored frames
  *
- * T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, the forecast and suspect thermocouples, computed from every stored frame. For a client, only the observations visible to clients count (E and the class follow what they can see).
+ * T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, the forecast and suspect thermocouples, computed from every stored frame and every observation: a client gets the same result as staff, without the classification when staff do not show it to clients (classification_withheld).
  */
 export const criteriaCriteriaOf = <ThrowOnError extends boolean = false>(options: Options<CriteriaCriteriaOfData, ThrowOnError>) => (options.client ?? client).get<CriteriaCriteriaOfResponses, CriteriaCriteriaOfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -118,6 +118,10 @@ export type ResearchDto = {
      * Furnace pressure is measured (Pa)
      */
     is_pressure: boolean;
+    /**
+     * The research's clients see its classification (staff always do; nobody sees a different one)
+     */
+    classification_to_clients: boolean;
     standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
     insulation: 'I1' | 'I2';
     heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
@@ -334,6 +338,7 @@ export type ResearchCreateDto = {
     is_radiance?: boolean;
     is_furnance?: boolean;
     is_pressure?: boolean;
+    classification_to_clients?: boolean;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -387,6 +392,7 @@ export type ResearchUpdateDto = {
     is_radiance?: boolean;
     is_furnance?: boolean;
     is_pressure?: boolean;
+    classification_to_clients?: boolean;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -611,16 +617,75 @@ export type CategoryViewDto = {
     thermocouples: number;
 };
 
+export type TolerancePeriodDto = {
+    /**
+     * Seconds since ignition: the first frame outside the tolerance
+     */
+    from: number;
+    /**
+     * Seconds: the last frame outside (so far, while open)
+     */
+    to: number;
+    /**
+     * Still outside at the newest judged frame
+     */
+    open: boolean;
+    /**
+     * The value at the frame furthest outside (d_e in %; pressure minus target in Pa), signed
+     */
+    worst: number;
+    /**
+     * The tolerance (±) at that frame
+     */
+    worst_tolerance: number;
+    /**
+     * Seconds: that frame
+     */
+    worst_time: number;
+};
+
 export type DeviationDto = {
     /**
-     * d_e, percent
+     * d_e, percent, at the newest frame (at the stop once the test was stopped)
      */
     d_e: number | null;
     /**
-     * Tolerance at the newest frame, percent; null up to 5 min
+     * Tolerance at that frame, percent; null up to 5 min
+     */
+    tolerance: number | null;
+    /**
+     * d_e within its tolerance at that frame
+     */
+    ok: boolean | null;
+    /**
+     * Every period with d_e outside its tolerance (EN 1363-1 §5.1.2), in time order
+     */
+    periods: Array<TolerancePeriodDto>;
+    /**
+     * The verdict: false once d_e was outside its tolerance at any frame; null before one was judged
+     */
+    conforming: boolean | null;
+};
+
+export type PressureDto = {
+    /**
+     * Target, Pa
+     */
+    target: number;
+    /**
+     * The newest reading, Pa
+     */
+    value: number | null;
+    /**
+     * ± Pa at the newest reading (EN 1363-1 §5.2.2: 5 from 5 min, 3 from 10 min, or the profile's own); null before 5 min
      */
     tolerance: number | null;
     ok: boolean | null;
+    periods: Array<TolerancePeriodDto>;
+    /**
+     * false once the pressure was outside its band at any frame
+     */
+    conforming: boolean | null;
 };
 
 export type FailureDto = {
@@ -654,9 +719,17 @@ export type CriterionResultDto = {
     minutes: number | null;
     reached: boolean;
     /**
-     * Live: completed minutes held so far
+     * Live: completed minutes held so far; null when not measured
      */
     held_minutes: number | null;
+    /**
+     * false when nothing measured it (I: no thermocouple counts for insulation; W: no radiation reading)
+     */
+    measured: boolean;
+    /**
+     * W only: not measured, deemed met while I holds (EN 13501-2); its minutes are I's
+     */
+    deemed: boolean;
 };
 
 export type CriteriaResultsDto = {
@@ -701,13 +774,24 @@ export type CriteriaDto = {
     limits: CriteriaLimitsDto;
     categories: Array<CategoryViewDto>;
     deviation: DeviationDto;
+    /**
+     * null when the profile sets no pressure target
+     */
+    pressure: PressureDto | null;
     failures: Array<FailureDto>;
     /**
      * Single-scan excursions over a limit: not failures
      */
     excursions: Array<ExcursionDto>;
     criteria: CriteriaResultsDto;
+    /**
+     * The class in the standard's own notation from the element's own period lists (EN 13501-2; DIN 4102-5: 'T 30'); null before ignition, and for a client when staff do not show clients the classification
+     */
     classification: string | null;
+    /**
+     * Staff chose not to show clients the classification: classification and E/I/W minutes are null in this (client) view
+     */
+    classification_withheld: boolean;
     /**
      * Only criteria less than 15 minutes away
      */

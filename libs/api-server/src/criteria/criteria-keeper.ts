@@ -9,7 +9,7 @@ import {
   type CriteriaEngineState,
   type CriteriaView,
   encodeBusMessage,
-  type Observation,
+  type CriterionResult,
   parseBusMessage,
   parseResearchChannel,
   researchChannel,
@@ -24,7 +24,10 @@ import { CriteriaRepository } from './criteria.repository';
 import { CriteriaStateRepository } from './criteria-state.repository';
 import { profileOf, toExclusion, toObservation } from './criteria-inputs';
 
-/** Who reads the criteria: staff see every observation's effect, a client only the visible ones'. */
+/**
+ * Who reads the criteria. Both get the one result computed from every observation; a client's view
+ * withholds the classification when staff chose so (research.classification_to_clients), nothing else.
+ */
 export type Audience = 'staff' | 'client';
 
 export interface KeeperOptions {
@@ -75,9 +78,8 @@ const CHECKPOINTS_AT_MOST = 8;
 /** What the criteria of a research are computed from, read from the database. */
 interface Inputs {
   research: ResearchEntity;
-  /** Every observation (staff's view); `ended` as of reading. */
+  /** Every observation; `ended` as of reading. */
   input: CriteriaEngineInput;
-  visible: Observation[];
   ended: boolean;
   inputHash: string;
   viewHash: string;
@@ -341,10 +343,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       ended,
     };
     const inputHash = sha256(CriteriaEngine.inputKey(input));
-    // A note's text changes nothing computed: only what the engine and the two audiences see of them.
-    const judged = observations.map((o) => [o.id, o.time, o.kind, o.visible_to_clients]);
-    const viewHash = sha256(JSON.stringify([inputHash, judged, ended]));
-    return { research, input, visible: observations.filter((o) => o.visible_to_clients), ended, inputHash, viewHash, at: Date.now() };
+    // A note's text and who sees an observation change nothing computed: only what the engine sees of them,
+    // and whether clients see the classification.
+    const judged = observations.map((o) => [o.id, o.time, o.kind]);
+    const viewHash = sha256(JSON.stringify([inputHash, judged, ended, research.classificationToClients]));
+    return { research, input, ended, inputHash, viewHash, at: Date.now() };
   }
 
   // --- Keeping a research -----------------------------------------------------------------------
@@ -533,12 +536,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private viewsOf(engine: CriteriaEngine, inputs: Inputs, ignitionAt: string | null): Views {
-    const extra = { ended: inputs.ended, ignition_at: ignitionAt };
-    engine.setObservations(inputs.visible);
-    const client: CriteriaView = { ...engine.snapshot(), ...extra };
-    engine.setObservations(inputs.input.observations ?? []);
-    const staff: CriteriaView = { ...engine.snapshot(), ...extra };
-    return { staff, client, viewHash: inputs.viewHash };
+    const staff: CriteriaView = { ...engine.snapshot(), ended: inputs.ended, classification_withheld: false, ignition_at: ignitionAt };
+    return { staff, client: inputs.research.classificationToClients ? staff : withholdClassification(staff), viewHash: inputs.viewHash };
   }
 
   private async ignitionAt(researchId: string): Promise<string | null> {
@@ -671,4 +670,15 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private failed(kept: Kept, error: Error): void {
     this.logger.warn(`Criteria of ${kept.researchId} not brought up to date: ${error.message}`);
   }
+}
+
+/** A client's view when staff do not show clients the classification: the class and the minutes that make it are left out. */
+function withholdClassification(view: CriteriaView): CriteriaView {
+  const withheld = (r: CriterionResult): CriterionResult => ({ ...r, minutes: null, held_minutes: null });
+  return {
+    ...view,
+    classification: null,
+    classification_withheld: true,
+    criteria: { E: withheld(view.criteria.E), I: withheld(view.criteria.I), W: withheld(view.criteria.W) },
+  };
 }

@@ -103,8 +103,8 @@ export class CriteriaController {
     summary: 'The fire-test criteria over the stored frames',
     description:
       'T0, limits, category means and maxima, furnace conformity d_e, failures, excursions, E/I/W times, the classification, ' +
-      'the forecast and suspect thermocouples, computed from every stored frame. For a client, only the observations visible ' +
-      'to clients count (E and the class follow what they can see).',
+      'the forecast and suspect thermocouples, computed from every stored frame and every observation: a client gets the same ' +
+      'result as staff, without the classification when staff do not show it to clients (classification_withheld).',
   })
   @ApiOkResponse({ type: CriteriaDto })
   @ApiNotFoundResponse({ description: 'No such research' })

@@ -37,10 +37,30 @@ export class CategoryViewDto {
   @ApiProperty({ type: 'integer', description: 'Thermocouples of the category on the specimen' }) thermocouples!: number;
 }
 
+export class TolerancePeriodDto {
+  @ApiProperty({ description: 'Seconds since ignition: the first frame outside the tolerance' }) from!: number;
+  @ApiProperty({ description: 'Seconds: the last frame outside (so far, while open)' }) to!: number;
+  @ApiProperty({ description: 'Still outside at the newest judged frame' }) open!: boolean;
+  @ApiProperty({ description: 'The value at the frame furthest outside (d_e in %; pressure minus target in Pa), signed' }) worst!: number;
+  @ApiProperty({ description: 'The tolerance (±) at that frame' }) worst_tolerance!: number;
+  @ApiProperty({ description: 'Seconds: that frame' }) worst_time!: number;
+}
+
 export class DeviationDto {
-  @nullableNumber('d_e, percent') d_e!: number | null;
-  @nullableNumber('Tolerance at the newest frame, percent; null up to 5 min') tolerance!: number | null;
+  @nullableNumber('d_e, percent, at the newest frame (at the stop once the test was stopped)') d_e!: number | null;
+  @nullableNumber('Tolerance at that frame, percent; null up to 5 min') tolerance!: number | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'd_e within its tolerance at that frame' }) ok!: boolean | null;
+  @ApiProperty({ type: [TolerancePeriodDto], description: 'Every period with d_e outside its tolerance (EN 1363-1 §5.1.2), in time order' }) periods!: TolerancePeriodDto[];
+  @ApiProperty({ type: Boolean, nullable: true, description: 'The verdict: false once d_e was outside its tolerance at any frame; null before one was judged' }) conforming!: boolean | null;
+}
+
+export class PressureDto {
+  @ApiProperty({ description: 'Target, Pa' }) target!: number;
+  @nullableNumber('The newest reading, Pa') value!: number | null;
+  @nullableNumber('± Pa at the newest reading (EN 1363-1 §5.2.2: 5 from 5 min, 3 from 10 min, or the profile\'s own); null before 5 min') tolerance!: number | null;
   @ApiProperty({ type: Boolean, nullable: true }) ok!: boolean | null;
+  @ApiProperty({ type: [TolerancePeriodDto] }) periods!: TolerancePeriodDto[];
+  @ApiProperty({ type: Boolean, nullable: true, description: 'false once the pressure was outside its band at any frame' }) conforming!: boolean | null;
 }
 
 export class FailureDto {
@@ -61,7 +81,9 @@ export class CriterionResultDto {
   @nullableNumber('Seconds since ignition at which it failed; null: not reached') time!: number | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Completed minutes that count for the classification' }) minutes!: number | null;
   @ApiProperty() reached!: boolean;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Live: completed minutes held so far' }) held_minutes!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Live: completed minutes held so far; null when not measured' }) held_minutes!: number | null;
+  @ApiProperty({ description: 'false when nothing measured it (I: no thermocouple counts for insulation; W: no radiation reading)' }) measured!: boolean;
+  @ApiProperty({ description: 'W only: not measured, deemed met while I holds (EN 13501-2); its minutes are I\'s' }) deemed!: boolean;
 }
 
 export class CriteriaResultsDto {
@@ -91,10 +113,19 @@ export class CriteriaDto {
   @ApiProperty({ type: CriteriaLimitsDto }) limits!: CriteriaLimitsDto;
   @ApiProperty({ type: [CategoryViewDto] }) categories!: CategoryViewDto[];
   @ApiProperty({ type: DeviationDto }) deviation!: DeviationDto;
+  @ApiProperty({ type: PressureDto, nullable: true, description: 'null when the profile sets no pressure target' }) pressure!: PressureDto | null;
   @ApiProperty({ type: [FailureDto] }) failures!: FailureDto[];
   @ApiProperty({ type: [ExcursionDto], description: 'Single-scan excursions over a limit: not failures' }) excursions!: ExcursionDto[];
   @ApiProperty({ type: CriteriaResultsDto }) criteria!: CriteriaResultsDto;
-  @ApiProperty({ type: String, nullable: true, example: 'E 60, EI 45, EW 60' }) classification!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'E 60, EI 45, EW 60',
+    description:
+      "The class in the standard's own notation from the element's own period lists (EN 13501-2; DIN 4102-5: 'T 30'); null before ignition, and for a client when staff do not show clients the classification",
+  })
+  classification!: string | null;
+  @ApiProperty({ description: 'Staff chose not to show clients the classification: classification and E/I/W minutes are null in this (client) view' }) classification_withheld!: boolean;
   @ApiProperty({ type: [ForecastDto], description: 'Only criteria less than 15 minutes away' }) forecast!: ForecastDto[];
   @ApiProperty({ type: [SuspectDto] }) suspects!: SuspectDto[];
   @ApiProperty({ type: [Number], description: 'thermo_ids excluded at the newest frame' }) excluded!: number[];

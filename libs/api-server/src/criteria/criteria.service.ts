@@ -47,12 +47,14 @@ export class CriteriaService {
       time = newest;
     }
     const created = await this.repo.createObservation({ researchId, time, kind: input.kind, note, visibleToClients: input.visibleToClients ?? false, createdBy: by });
-    await this.events.changed(researchId, 'OBSERVATION');
+    // Clients are not told of what they are not shown (the criteria everyone sees follow on their own).
+    await this.events.changed(researchId, 'OBSERVATION', { staffOnly: !created.visibleToClients });
     return created;
   }
 
   async updateObservation(id: string, input: { note?: string | null; visibleToClients?: boolean }): Promise<ObservationEntity> {
     const observation = await this.observation(id);
+    const wasVisible = observation.visibleToClients;
     const fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>> = {};
     if (input.note !== undefined) {
       const note = input.note === null || input.note === '' ? null : input.note;
@@ -63,14 +65,14 @@ export class CriteriaService {
     }
     if (input.visibleToClients !== undefined) fields.visibleToClients = input.visibleToClients;
     const updated = await this.repo.updateObservation(observation, fields);
-    await this.events.changed(observation.researchId, 'OBSERVATION');
+    await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !wasVisible && !updated.visibleToClients });
     return updated;
   }
 
   async deleteObservation(id: string): Promise<void> {
     const observation = await this.observation(id);
     await this.repo.deleteObservation(id);
-    await this.events.changed(observation.researchId, 'OBSERVATION');
+    await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !observation.visibleToClients });
   }
 
   async exclusions(researchId: string): Promise<ThermoExclusionEntity[]> {
@@ -100,9 +102,8 @@ export class CriteriaService {
 
   /**
    * The criteria as kept by the server (CriteriaKeeper): computed once as the frames are stored, not per
-   * request. A client's are those the observations visible to clients give: E (and so the class)
-   * follows the integrity observations they can see, and nothing staff keep to themselves leaks
-   * through the numbers.
+   * request. Everyone's are computed from every observation (a client never sees a better class because an
+   * observation is hidden from them); a client's view leaves the classification out when staff chose so.
    */
   criteria(researchId: string, principal: Principal): Promise<CriteriaView> {
     return this.keeper.view(researchId, principal.kind === 'viewer' ? 'client' : 'staff');

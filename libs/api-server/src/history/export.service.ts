@@ -53,7 +53,8 @@ export class ExportService {
   ) {}
 
   /**
-   * `visibleObservationsOnly`: a client's export has the observations visible to clients only (and the criteria they give).
+   * `visibleObservationsOnly`: a client's export lists the observations visible to clients only; its criteria are
+   * everyone's, computed from every observation (docs/behaviour.md: a client never gets a different result).
    * `signal`: the client went away; every read of frames (here for T0, then the rows) stops at its next page.
    */
   async prepare(researchId: string, query: ExportQuery, visibleObservationsOnly: boolean, signal?: AbortSignal, now = new Date()): Promise<ExportContext> {
@@ -88,7 +89,7 @@ export class ExportService {
       profile,
       markers: engineMarkers,
       exclusions: exclusions.map(toExclusion),
-      observations: observations.map(toObservation),
+      observations: all.map(toObservation),
       t0_override: research.t0Override,
       ended: now.getTime() > research.endAt.getTime() || all.some((o) => o.kind === 'test_stopped'),
     };

@@ -301,13 +301,16 @@ export class LiveService {
   }
 
   private forward(channel: Channel, message: BusMessage): void {
-    // Encoded once (once per audience for criteria); every viewer gets these bytes.
+    // Encoded once (once per audience for criteria); every viewer gets these bytes. A change to what
+    // clients are not shown (a hidden observation) reaches staff only.
     const data = Buffer.from(encodeLiveMessage(busToLiveMessage(message)));
-    const forClients = message.type === 'criteria' ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client'))) : data;
+    const forClients =
+      message.type === 'criteria' ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client'))) : message.type === 'update' && message.staff_only === true ? null : data;
     let sent = 0;
     for (const viewer of channel.viewers) {
       if (message.type === 'criteria') viewer.criteriaSent = true;
-      if (this.sendTo(viewer, viewer.audience === 'client' ? forClients : data)) sent++;
+      const bytes = viewer.audience === 'client' ? forClients : data;
+      if (bytes !== null && this.sendTo(viewer, bytes)) sent++;
     }
     liveMetrics.messagesSent.inc(sent);
   }

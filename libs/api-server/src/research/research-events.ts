@@ -53,11 +53,15 @@ export class ResearchEvents implements OnApplicationBootstrap, OnModuleDestroy {
     this.any.push(listener);
   }
 
-  /** Best effort: a lost notice costs a viewer a refresh, never a stored change. */
-  async changed(researchId: string, kind: UpdateKind): Promise<void> {
+  /**
+   * Best effort: a lost notice costs a viewer a refresh, never a stored change. `staffOnly`: the change is
+   * to something clients are not shown (a hidden observation): their streams are not told.
+   */
+  async changed(researchId: string, kind: UpdateKind, { staffOnly = false }: { staffOnly?: boolean } = {}): Promise<void> {
     for (const listener of this.local) listener(researchId, kind);
     try {
-      await this.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'update', research_id: researchId, kind }));
+      const message = encodeBusMessage({ type: 'update', research_id: researchId, kind, ...(staffOnly ? { staff_only: true } : {}) });
+      await this.bus.publish(researchChannel(researchId), message);
     } catch (e) {
       this.logger.warn(`UPDATE ${kind} for ${researchId} not published: ${(e as Error).message}`);
     }

@@ -60,6 +60,7 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
+      classificationToClients: body.classification_to_clients,
       ...profileInput(body),
     }, user.email);
     return toResearchDto(r);
@@ -115,6 +116,7 @@ export class ResearchController {
       isRadiance: body.is_radiance,
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
+      classificationToClients: body.classification_to_clients,
       ...profileInput(body),
     }, user.email);
     return toResearchDto(r);

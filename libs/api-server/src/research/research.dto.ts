@@ -94,6 +94,7 @@ export class ResearchDto {
   @ApiProperty({ description: 'Radiation is measured (kW/m²)' }) is_radiance!: boolean;
   @ApiProperty({ description: 'Mean furnace temperature is measured (°C)' }) is_furnance!: boolean;
   @ApiProperty({ description: 'Furnace pressure is measured (Pa)' }) is_pressure!: boolean;
+  @ApiProperty({ description: "The research's clients see its classification (staff always do; nobody sees a different one)" }) classification_to_clients!: boolean;
   @ApiProperty({ enum: TEST_STANDARD_IDS }) standard!: string;
   @ApiProperty({ enum: INSULATION_CLASSES, nullable: true, type: String }) insulation!: string | null;
   @ApiProperty({ enum: HEATING_CURVE_IDS }) heating_curve!: string;
@@ -119,6 +120,7 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   is_radiance: r.isRadiance,
   is_furnance: r.isFurnance,
   is_pressure: r.isPressure,
+  classification_to_clients: r.classificationToClients,
   standard: r.standard,
   insulation: r.insulation,
   heating_curve: r.heatingCurve,
@@ -138,6 +140,7 @@ export class ResearchCreateDto {
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_radiance?: boolean;
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
+  @ApiPropertyOptional({ default: true }) @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
@@ -156,6 +159,7 @@ export class ResearchUpdateDto {
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_radiance?: boolean;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];

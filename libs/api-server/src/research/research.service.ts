@@ -16,6 +16,7 @@ export interface ResearchInput {
   isRadiance?: boolean;
   isFurnance?: boolean;
   isPressure?: boolean;
+  classificationToClients?: boolean;
   /** The test profile; null clears a nullable field, undefined leaves it. */
   standard?: string;
   insulation?: string | null;
@@ -127,6 +128,7 @@ export class ResearchService {
         isRadiance: input.isRadiance ?? false,
         isFurnance: input.isFurnance ?? false,
         isPressure: input.isPressure ?? false,
+        classificationToClients: input.classificationToClients ?? true,
         ...profile,
         t0Override: null,
         t0SetBy: null,

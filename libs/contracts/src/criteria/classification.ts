@@ -1,17 +1,12 @@
-import type { ClassifyOptions, CriterionTimes } from './types';
-
-/** EN 13501-2 §7.5 classification periods, minutes. */
-export const CLASSIFICATION_PERIODS = Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240, 360] as const);
-/** EN 13501-2 §7.5.5 (doors and shutters): EW is given only for 20, 30 and 60 minutes. */
-export const DOOR_EW_PERIODS = Object.freeze([20, 30, 60] as const);
+import type { ClassifyOptions, ClassSystem, CriterionTimes } from './types';
 
 /** Completed minutes of a time in seconds (63:40 → 63). */
 export function completedMinutes(seconds: number): number {
   return Math.floor(Math.max(0, seconds) / 60 + 1e-9);
 }
 
-/** The largest period not above `minutes`, or null when even the smallest is above it. */
-export function classPeriod(minutes: number, periods: readonly number[] = CLASSIFICATION_PERIODS): number | null {
+/** The largest period of `periods` not above `minutes`, or null when even the smallest is above it. */
+export function classPeriod(minutes: number, periods: readonly number[]): number | null {
   let best: number | null = null;
   for (const period of periods) if (period <= minutes) best = period;
   return best;
@@ -31,18 +26,27 @@ export function criterionMinutes(times: CriterionTimes): { E: number; I: number;
 }
 
 /**
- * The class per EN 13501-2, e.g. "E 60, EI 45, EW 60" ("EI2 45" for an EN 1634-1 door given its insulation
- * class). A part whose time is below its smallest period, or whose criterion was not measured, is left out;
- * '' when even E is below 15 minutes.
+ * The class in the standard's own notation (README.md, "Class periods"):
+ * - EN 13501-2: "E 60, EI 45, EW 60" ("EI2 45" for an EN 1634-1 door given its insulation class), each part
+ *   the largest period of the element's own list not above its time. A part below its smallest period, or
+ *   whose criterion was not measured, is left out (W deemed met by I adds nothing EI does not say);
+ * - DIN 4102-5: "T 30" … "T 180", the period both E and I held; none without an insulation measurement.
+ * '' when no part reaches a period.
  */
 export function classify(times: CriterionTimes, opts: ClassifyOptions): string {
   const minutes = criterionMinutes(times);
+  const system: ClassSystem = opts.classes;
+  if (system.system === 'DIN_4102_5') {
+    if (times.measured?.I === false) return '';
+    const t = classPeriod(Math.min(minutes.E, minutes.I), system.periods);
+    return t === null ? '' : `T ${t}`;
+  }
   const parts: string[] = [];
-  const e = classPeriod(minutes.E);
+  const e = classPeriod(minutes.E, system.periods.E);
   if (e !== null) parts.push(`E ${e}`);
-  const i = classPeriod(minutes.I);
+  const i = classPeriod(minutes.I, system.periods.EI);
   if (i !== null && times.measured?.I !== false) parts.push(`EI${opts.insulation === 'I1' ? '1' : opts.insulation === 'I2' ? '2' : ''} ${i}`);
-  const w = classPeriod(minutes.W, opts.door ? DOOR_EW_PERIODS : CLASSIFICATION_PERIODS);
+  const w = classPeriod(minutes.W, system.periods.EW);
   if (w !== null && times.measured?.W !== false) parts.push(`EW ${w}`);
   return parts.join(', ');
 }

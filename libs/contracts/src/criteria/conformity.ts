@@ -1,3 +1,6 @@
+import { packFloats, unpackFloats } from './state-codec';
+import type { TestProfile } from './types';
+
 /*
  * Furnace conformity, EN 1363-1:2020 §5.1.2: the percentage deviation d_e of the area under the mean
  * furnace temperature curve from the area under the standard curve, both from t = 0, and its tolerance.
@@ -14,16 +17,23 @@ export function furnaceTolerance(tSeconds: number): number | null {
   return 2.5;
 }
 
-/** Floating-point slack when comparing d_e with its tolerance (−5.000000000001 % is still −5.00 %). */
-const EPSILON = 1e-9;
-
-export function withinTolerance(dE: number, tolerance: number): boolean {
-  return Math.abs(dE) <= tolerance + EPSILON;
+/**
+ * Furnace pressure tolerance, EN 1363-1:2020 §5.2.2: ±5 Pa of the target from 5 min, ±3 Pa from 10 min;
+ * null before 5 min (no requirement). A profile's own `pressure_tolerance_pa` (a method that sets another
+ * band) replaces both from 5 min on.
+ */
+export function pressureTolerance(profile: Pick<TestProfile, 'pressure_tolerance_pa'>, tSeconds: number): number | null {
+  if (!Number.isFinite(tSeconds) || tSeconds < 5 * 60) return null;
+  const own = profile.pressure_tolerance_pa;
+  if (own !== null && own !== undefined && Number.isFinite(own)) return Math.abs(own);
+  return tSeconds < 10 * 60 ? 5 : 3;
 }
 
-import { packFloats, unpackFloats } from './state-codec';
+export { withinTolerance } from './periods';
 
 export interface DeviationState {
+  /** The newest furnace reading before ignition (the furnace at t = 0), °C; null without one. */
+  preIgnitionPk: number | null;
   lastT: number | null;
   lastPk: number;
   lastStd: number;
@@ -36,10 +46,14 @@ export interface DeviationState {
 }
 
 /**
- * Running trapezoid areas under the furnace curve (A) and the standard curve (A_s), from the first frame at
- * t ≥ 0 (frames before ignition do not count). `push` per frame in time order.
+ * Running trapezoid areas under the furnace curve (A) and the standard curve (A_s), both from t = 0.
+ * `push` per frame in time order. When the first frame with a reading comes after ignition, the first
+ * trapezoid spans (0, t1]: the furnace at t = 0 is its newest reading before ignition (it had not been lit
+ * yet), or without one the curve's own value at 0 (20 °C, the ambient the curves start from); the
+ * standard curve at 0 is its formula's. Frames before ignition add no area.
  */
 export class DeviationAccumulator {
+  private preIgnitionPk: number | null = null;
   private lastT: number | null = null;
   private lastPk = 0;
   private lastStd = 0;
@@ -57,9 +71,18 @@ export class DeviationAccumulator {
 
   /** A frame; `pk` null or missing is skipped (the trapezoid spans the gap). */
   push(tSeconds: number, pk: number | null | undefined): void {
-    if (tSeconds < 0 || pk === null || pk === undefined || !Number.isFinite(pk)) return;
+    if (pk === null || pk === undefined || !Number.isFinite(pk)) return;
+    if (tSeconds < 0) {
+      if (this.lastT === null) this.preIgnitionPk = pk;
+      return;
+    }
     if (this.lastT !== null && tSeconds <= this.lastT) return;
     const std = this.curve(tSeconds);
+    if (this.lastT === null && tSeconds > 0) {
+      this.lastT = 0;
+      this.lastPk = this.preIgnitionPk ?? this.curve(0);
+      this.lastStd = this.curve(0);
+    }
     if (this.lastT !== null) {
       const dt = tSeconds - this.lastT;
       this.area += ((this.lastPk + pk) / 2) * dt;
@@ -98,6 +121,7 @@ export class DeviationAccumulator {
 
   save(): DeviationState {
     return {
+      preIgnitionPk: this.preIgnitionPk,
       lastT: this.lastT,
       lastPk: this.lastPk,
       lastStd: this.lastStd,
@@ -110,6 +134,7 @@ export class DeviationAccumulator {
   }
 
   restore(state: DeviationState): void {
+    this.preIgnitionPk = state.preIgnitionPk;
     this.lastT = state.lastT;
     this.lastPk = state.lastPk;
     this.lastStd = state.lastStd;

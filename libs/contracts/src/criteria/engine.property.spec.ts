@@ -2,7 +2,7 @@ import { seededRandom as random } from './testing/random';
 import { iso834 } from '../iso834';
 import { classify } from './classification';
 import { CriteriaEngine } from './engine';
-import { DEFAULT_TEST_PROFILE } from './profiles';
+import { classSystemOf, DEFAULT_TEST_PROFILE } from './profiles';
 import type { CriteriaFrame } from './types';
 
 /*
@@ -68,8 +68,27 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
     expect(snapshot.deviation.ok).toBe(Math.abs((k - 1) * 100) <= 2.5);
   });
 
+  // EN 1363-1 §5.1.2: a constant d_e D leaves the tolerance (15 % to 10 min, then falling to 2.5 % at 60 min)
+  // at the first frame after 5 min whose tolerance is below |D|, and never comes back (the tolerance only falls).
+  it('d_e outside its tolerance: one period, from the first frame whose tolerance is below |d_e| to the end', () => {
+    const d = Math.abs((k - 1) * 100);
+    const tolerance = (t: number) => (t <= 600 ? 15 : t <= 1800 ? 15 - 0.5 * (t / 60 - 10) : t <= 3600 ? 5 - 0.083 * (t / 60 - 30) : 2.5);
+    const from = times.find((t) => t > 300 && d > tolerance(t) + 1e-9);
+    if (from === undefined) {
+      expect(snapshot.deviation).toMatchObject({ periods: [], conforming: true });
+    } else {
+      const last = times[times.length - 1] as number;
+      // The worst frame: the first with the smallest tolerance (d_e is the same at every frame).
+      const worstTime = times.filter((t) => t >= from).reduce((best, t) => (tolerance(t) < tolerance(best) - 1e-9 ? t : best));
+      expect(snapshot.deviation.conforming).toBe(false);
+      expect(snapshot.deviation.periods).toHaveLength(1);
+      expect(snapshot.deviation.periods[0]).toMatchObject({ from, to: last, open: true, worst_time: worstTime });
+      expect(snapshot.deviation.periods[0]!.worst).toBeCloseTo((k - 1) * 100, 8);
+    }
+  });
+
   it('the classification follows from the failure times', () => {
-    expect(snapshot.classification).toBe(classify({ E: eSeen, I: iFailure, W: wFailure, end: times[times.length - 1] as number }, { door: false }));
+    expect(snapshot.classification).toBe(classify({ E: eSeen, I: iFailure, W: wFailure, end: times[times.length - 1] as number }, { classes: classSystemOf('EN_1363_1') }));
     const eMinutes = Math.floor((eSeen ?? (times[times.length - 1] as number)) / 60);
     expect(snapshot.criteria.E.minutes).toBe(eMinutes);
     expect(snapshot.criteria.I.minutes).toBe(Math.min(Math.floor((iFailure ?? (times[times.length - 1] as number)) / 60), eMinutes));

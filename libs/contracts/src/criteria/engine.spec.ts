@@ -66,10 +66,12 @@ describe('CriteriaEngine on a synthetic door test', () => {
   it('failures, excursions and the classification', () => {
     expect(end.failures).toEqual([{ criterion: 'I_max', time: 47 * 60 + 10, interval_from: null, thermo_id: 6, type_name: 'Tmax' }]);
     expect(end.excursions).toEqual([{ criterion: 'I_max', time: 20 * 60, thermo_id: 6 }]);
-    expect(end.criteria.E).toEqual({ time: 63 * 60 + 40, minutes: 63, reached: true, held_minutes: 63 });
-    expect(end.criteria.I).toEqual({ time: 47 * 60 + 10, minutes: 47, reached: true, held_minutes: 47 });
-    expect(end.criteria.W).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
-    // EN 1634-1 door, insulation I2: EI2.
+    // The cotton pad at 63:40 came after the insulation failure at 47:10: EN 1363-1 §11.2 no longer applies
+    // it then, so E holds to the stop at 66:00.
+    expect(end.criteria.E).toEqual({ time: null, minutes: 66, reached: false, held_minutes: 66, measured: true, deemed: false });
+    expect(end.criteria.I).toEqual({ time: 47 * 60 + 10, minutes: 47, reached: true, held_minutes: 47, measured: true, deemed: false });
+    expect(end.criteria.W).toEqual({ time: null, minutes: 66, reached: false, held_minutes: 66, measured: true, deemed: false });
+    // EN 1634-1 door, insulation I2: EI2; E 66 → 60 and EW 66 → 60 from the door's lists (EN 13501-2 §7.5.5).
     expect(end.classification).toBe('E 60, EI2 45, EW 60');
     expect(end.forecast).toEqual([]);
   });
@@ -106,8 +108,8 @@ describe('CriteriaEngine on a synthetic door test', () => {
   it('live at 50:00: the time each criterion has held so far, and the class so far', () => {
     const live = run(50 * 60).snapshot();
     expect(live.elapsed).toBe(3000);
-    expect(live.criteria.E).toEqual({ time: null, minutes: null, reached: false, held_minutes: 50 });
-    expect(live.criteria.I).toEqual({ time: 2830, minutes: 47, reached: true, held_minutes: 47 });
+    expect(live.criteria.E).toEqual({ time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false });
+    expect(live.criteria.I).toEqual({ time: 2830, minutes: 47, reached: true, held_minutes: 47, measured: true, deemed: false });
     expect(live.criteria.W.held_minutes).toBe(50);
     expect(live.classification).toBe('E 45, EI2 45, EW 30');
   });
@@ -126,7 +128,7 @@ describe('CriteriaEngine on a synthetic door test', () => {
   it('an exclusion from before the failure moves it to the next thermocouple', () => {
     const snapshot = run(66 * 60, { ended: true, exclusions: [{ id: 'x', thermo_id: 6, from_time: 0, reason: 'off the face' }] }).snapshot();
     expect(snapshot.failures).toEqual([]);
-    expect(snapshot.criteria.I).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63 });
+    expect(snapshot.criteria.I).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63, measured: true, deemed: false });
     expect(snapshot.classification).toBe('E 60, EI2 60, EW 60');
   });
 
@@ -142,14 +144,14 @@ describe('CriteriaEngine on a synthetic door test', () => {
     const engine = run(50 * 60, { observations: [] });
     expect(engine.snapshot().criteria.E.held_minutes).toBe(50);
     engine.setObservations([{ id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false }]);
-    expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45 });
+    expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45, measured: true, deemed: false });
     expect(engine.snapshot().classification).toBe('E 45, EI2 45, EW 30');
 
     // Stopped at 40:00: the failure at 47:10 came after the stop.
     engine.setObservations([{ id: 's', time: 40 * 60, kind: 'test_stopped', note: null, visible_to_clients: true }]);
     const stopped = engine.snapshot();
     expect(stopped.failures).toEqual([]);
-    expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40 });
+    expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40, measured: true, deemed: false });
     expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
     expect(stopped.forecast).toEqual([]);
     // d_e as it was at the stop (1.02·ISO: +2.00 %, tolerance at 40:00 = 5 − 0.083·10 %).
@@ -175,7 +177,7 @@ describe('CriteriaEngine details', () => {
     expect(snapshot.elapsed).toBeNull();
     expect(snapshot.classification).toBeNull();
     expect(snapshot.limits.max).toBeNull();
-    expect(snapshot.deviation).toEqual({ d_e: null, tolerance: null, ok: null });
+    expect(snapshot.deviation).toEqual({ d_e: null, tolerance: null, ok: null, periods: [], conforming: null });
 
     // Before ignition: T0 taking shape, no class yet.
     engine.push({ time: -20, thermocouples_out: [20, 21] });
@@ -275,7 +277,7 @@ describe('CriteriaEngine details', () => {
     engine.push({ time: 1910, thermocouples_out: [30, 250] });
     const snapshot = engine.snapshot();
     expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 1900, interval_from: 1790, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
-    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
+    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29, measured: true, deemed: false });
     // No radiation reading in this test: no EW.
     expect(snapshot.classification).toBe('E 30, EI 20');
   });
@@ -293,9 +295,9 @@ describe('CriteriaEngine details', () => {
       ['Tśr i Tmax', 1900, 1790],
       ['Tmax', 1930, null],
     ]);
-    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29 });
+    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29, measured: true, deemed: false });
     // The cotton pad at 41:40 came after the stop at 40:00: E held to the stop.
-    expect(snapshot.criteria.E).toEqual({ time: null, minutes: 40, reached: false, held_minutes: 40 });
+    expect(snapshot.criteria.E).toEqual({ time: null, minutes: 40, reached: false, held_minutes: 40, measured: true, deemed: false });
   });
 
   it('a failure at the first frame after a late start is an interval from ignition', () => {

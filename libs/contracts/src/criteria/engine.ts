@@ -1,12 +1,14 @@
 import { categoryMaxMean } from './category-max-mean';
 import { classify, completedMinutes } from './classification';
-import { DeviationAccumulator, type DeviationState, furnaceTolerance, withinTolerance } from './conformity';
+import { DAQ_BOUNDS } from '../daq';
+import { DeviationAccumulator, type DeviationState, furnaceTolerance, pressureTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
 import { RunTracker, type RunState } from './exceedance';
 import { FORECAST_WINDOW_S, forecastEta, SlopeWindow, type SlopeState } from './forecast';
 import { HealthTracker, type HealthState, type SuspectEvent } from './health';
 import { isIntegrityObservation } from './observations';
-import { effectiveInsulation, isDoorStandard, profileRules, roleOf } from './profiles';
+import { PeriodTracker, type PeriodState } from './periods';
+import { classSystemOf, effectiveInsulation, profileRules, roleOf } from './profiles';
 import { EARLIEST_FRAME_TIME_S, T0Estimator, type T0State } from './t0';
 import type {
   CategoryView,
@@ -16,12 +18,15 @@ import type {
   CriterionResult,
   Excursion,
   Failure,
+  DeviationView,
   ForecastEntry,
   InsulationCriterion,
   LimitView,
   Observation,
+  PressureView,
   ProfileRules,
   Suspect,
+  TestProfile,
   TypeRole,
 } from './types';
 
@@ -45,7 +50,7 @@ export interface FrameValues {
 }
 
 /** Changes whenever the shape of CriteriaEngineState or the meaning of a field in it changes: a kept state of another version is recomputed. */
-export const CRITERIA_STATE_VERSION = 1;
+export const CRITERIA_STATE_VERSION = 2;
 
 /**
  * Everything the engine has accumulated from the frames pushed so far, as JSON-able data: an engine
@@ -66,6 +71,8 @@ export interface CriteriaEngineState {
   categories: { max: number | null; mean: number | null; valid: number }[];
   t0: T0State;
   deviation: DeviationState;
+  deviation_periods: PeriodState;
+  pressure: { value: number | null; time: number | null; periods: PeriodState };
   health: HealthState;
   runs: { max: RunState; frame: RunState; mean: RunState; w: RunState };
   slopes: { I_max: SlopeState; I_frame: SlopeState; I_mean: SlopeState[] };
@@ -98,7 +105,7 @@ interface Category {
  */
 export class CriteriaEngine {
   private readonly rules: ProfileRules;
-  private readonly door: boolean;
+  private readonly profile: TestProfile;
   private readonly insulation: 'I1' | 'I2' | null;
   private readonly curve: (tSeconds: number) => number;
   private ended: boolean;
@@ -119,6 +126,10 @@ export class CriteriaEngine {
   private readonly t0Markers: number[];
   private readonly t0: T0Estimator;
   private readonly deviation: DeviationAccumulator;
+  private readonly deviationPeriods = new PeriodTracker();
+  private readonly pressurePeriods = new PeriodTracker();
+  /** The newest pressure reading after ignition and its time. */
+  private pressure: { value: number | null; time: number | null } = { value: null, time: null };
   private readonly health: HealthTracker;
   private readonly runsMax: RunTracker;
   private readonly runsFrame: RunTracker;
@@ -126,7 +137,8 @@ export class CriteriaEngine {
   private readonly runsW = new RunTracker(1);
   private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
 
-  private eTime: number | null = null;
+  /** Integrity observations in time order (README.md, "Integrity": a cotton pad after I no longer counts). */
+  private integrity: Observation[] = [];
   private stoppedAt: number | null = null;
 
   private frameCount = 0;
@@ -144,7 +156,7 @@ export class CriteriaEngine {
   constructor(input: CriteriaEngineInput) {
     this.inputs = input;
     this.rules = profileRules(input.profile);
-    this.door = isDoorStandard(input.profile.standard);
+    this.profile = input.profile;
     this.insulation = effectiveInsulation(input.profile);
     const curveId = input.profile.heating_curve;
     this.curve = (t) => heatingCurve(curveId, t);
@@ -218,7 +230,7 @@ export class CriteriaEngine {
    */
   setObservations(observations: readonly Observation[]): void {
     const sorted = [...observations].sort((a, b) => a.time - b.time);
-    this.eTime = sorted.find(isIntegrityObservation)?.time ?? null;
+    this.integrity = sorted.filter(isIntegrityObservation);
     this.stoppedAt = sorted.find((o) => o.kind === 'test_stopped')?.time ?? null;
     this.cached = null;
   }
@@ -272,6 +284,8 @@ export class CriteriaEngine {
       categories: this.categories.map((c) => ({ max: c.max, mean: c.mean, valid: c.valid })),
       t0: this.t0.save(),
       deviation: this.deviation.save(),
+      deviation_periods: this.deviationPeriods.save(),
+      pressure: { ...this.pressure, periods: this.pressurePeriods.save() },
       health: this.health.save(),
       runs: { max: this.runsMax.save(), frame: this.runsFrame.save(), mean: this.runsMean.save(), w: this.runsW.save() },
       slopes: { I_max: this.slopes.I_max.save(), I_frame: this.slopes.I_frame.save(), I_mean: this.slopes.I_mean.map((s) => s.save()) },
@@ -309,6 +323,9 @@ export class CriteriaEngine {
     state.categories.forEach((saved, i) => Object.assign(engine.categories[i] as Category, saved));
     engine.t0.restore(state.t0);
     engine.deviation.restore(state.deviation);
+    engine.deviationPeriods.restore(state.deviation_periods);
+    engine.pressure = { value: state.pressure.value, time: state.pressure.time };
+    engine.pressurePeriods.restore(state.pressure.periods);
     engine.health.restore(state.health);
     engine.runsMax.restore(state.runs.max);
     engine.runsFrame.restore(state.runs.frame);
@@ -324,7 +341,6 @@ export class CriteriaEngine {
     const time = frame.time;
     if (!Number.isFinite(time) || time < EARLIEST_FRAME_TIME_S) return;
     if (this.lastTime !== null && time <= this.lastTime) return;
-    const prevTime = this.lastTime;
     this.lastTime = time;
     const n = this.frameCount++;
     this.cached = null;
@@ -332,21 +348,21 @@ export class CriteriaEngine {
     const values = frame.thermocouples_out;
     const suspects: SuspectEvent[] = [];
 
-    // Which channels count in this frame: a reading, not faulted, not excluded.
+    // Which channels count in this frame: a reading, not faulted, not excluded. A value outside the DAQ
+    // contract's bounds is a fault here too (the engine also runs on replays and imports, not only on
+    // what the ingest let through).
     this.faulted.fill(0);
-    if (frame.faults !== undefined && frame.faults.length > 0) {
-      const faults = new Set(frame.faults);
-      for (let i = 0; i < this.thermoIds.length; i += 1) {
-        if (faults.has(this.thermoIds[i] as number)) {
-          this.faulted[i] = 1;
-          this.health.fault(i, time, suspects);
-        }
-      }
-    }
+    const faults = frame.faults !== undefined && frame.faults.length > 0 ? new Set(frame.faults) : null;
     const valid = this.valid;
     for (let i = 0; i < this.channels.length; i += 1) {
       const value = values?.[this.channels[i] as number];
-      valid[i] = value !== null && value !== undefined && Number.isFinite(value) && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
+      // NaN is how a stored frame marks a channel it has no value for: no reading, not a fault.
+      const present = value !== null && value !== undefined && !Number.isNaN(value);
+      if (faults?.has(this.thermoIds[i] as number) || (present && !inBounds(value, TEMPERATURE))) {
+        this.faulted[i] = 1;
+        this.health.fault(i, time, suspects);
+      }
+      valid[i] = present && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
     }
 
     // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
@@ -367,13 +383,14 @@ export class CriteriaEngine {
       category.mean = stats.mean;
     }
 
+    const pk = boundedOrNull(frame.pk, TEMPERATURE);
+    this.deviation.push(time, pk);
     if (time >= 0) {
-      this.deviation.push(time, frame.pk);
+      this.judgeFurnace(time, pk, boundedOrNull(frame.pressure, DAQ_BOUNDS.pressure));
       for (let i = 0; i < this.channels.length; i += 1) {
         if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
       }
-      // Criteria start at ignition: a failure can lie no earlier than t = 0.
-      this.judge(values, n, time, Math.max(prevTime ?? 0, 0), t0, frame.radiance);
+      this.judge(values, time, t0, boundedOrNull(frame.radiance, DAQ_BOUNDS.radiance));
     }
     for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
   }
@@ -400,7 +417,20 @@ export class CriteriaEngine {
     return t0 === null ? null : t0 + limit;
   }
 
-  private judge(values: CriteriaFrame['thermocouples_out'], n: number, time: number, prevTime: number, t0: number | null, radiance: number | null | undefined): void {
+  /** d_e and the furnace pressure against their tolerances (EN 1363-1 §5.1.2, §5.2.2): the periods outside. */
+  private judgeFurnace(time: number, pk: number | null, pressure: number | null): void {
+    const tolerance = furnaceTolerance(time);
+    const dE = pk === null ? null : this.deviation.deviation();
+    if (tolerance !== null && dE !== null) this.deviationPeriods.judge(time, dE, tolerance);
+    const target = this.profile.pressure_target_pa;
+    if (pressure === null || target === null) return;
+    this.pressure = { value: pressure, time };
+    const band = pressureTolerance(this.profile, time);
+    if (band !== null) this.pressurePeriods.judge(time, pressure - target, band);
+  }
+
+  /** One frame after ignition against the insulation and radiation limits; a missing reading is skipped (RunTracker). */
+  private judge(values: CriteriaFrame['thermocouples_out'], time: number, t0: number | null, radiance: number | null): void {
     const valid = this.valid;
     const perThermo = (kind: Kind, members: number[], runs: RunTracker, slope: SlopeWindow) => {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
@@ -410,7 +440,7 @@ export class CriteriaEngine {
         const i = this.entryThermo[e] as number;
         const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
         if (value !== null && value > hottest) hottest = value;
-        const event = runs.scan(e, c !== null && value !== null && value > c, n, time, prevTime);
+        const event = runs.scan(e, value === null ? null : c !== null && value > c, time);
         if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
       }
       if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
@@ -421,14 +451,13 @@ export class CriteriaEngine {
     const cMean = this.threshold('mean', t0);
     for (const c of this.meanCategories) {
       const mean = (this.categories[c] as Category).mean;
-      const event = this.runsMean.scan(c, cMean !== null && mean !== null && mean > cMean, n, time, prevTime);
+      const event = this.runsMean.scan(c, mean === null ? null : cMean !== null && mean > cMean, time);
       if (event !== null) this.record('I_mean', event, null, c);
       if (mean !== null) (this.slopes.I_mean[c] as SlopeWindow).push(time, mean);
     }
 
-    if (radiance !== null && radiance !== undefined && Number.isFinite(radiance)) this.radiationSeen = true;
-    const over = radiance !== null && radiance !== undefined && radiance > RADIATION_LIMIT_KW_M2;
-    const event = this.runsW.scan(0, over, n, time, prevTime);
+    if (radiance !== null) this.radiationSeen = true;
+    const event = this.runsW.scan(0, radiance === null ? null : radiance > RADIATION_LIMIT_KW_M2, time);
     if (event !== null) this.record('W', event, null, null);
   }
 
@@ -450,18 +479,17 @@ export class CriteriaEngine {
     this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
   }
 
-  /** Once the test is over, a single scan over the limit in the last frame will not be confirmed: an excursion. */
+  /** Once the test is over, a single scan over the limit not yet confirmed never will be: an excursion. */
   private unconfirmedAtEnd(): Excursion[] {
     const out: Excursion[] = [];
     if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
-    const last = this.frameCount - 1;
     const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
       if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
     };
-    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e, last), e, this.categoryOf[e] as number);
-    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e, last), e, this.categoryOf[e] as number);
-    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c, last), null, c);
-    add('W', this.runsW.pending(0, last), null, null);
+    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e), e, this.categoryOf[e] as number);
+    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e), e, this.categoryOf[e] as number);
+    for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c), null, c);
+    add('W', this.runsW.pending(0), null, null);
     return out;
   }
 
@@ -498,24 +526,16 @@ export class CriteriaEngine {
       thermocouples: category.members.length,
     }));
 
-    // The furnace is off after the test is stopped: d_e stays as it was then.
-    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
-    const dE = at !== null ? at.d_e : this.deviation.deviation();
-    const devTime = at !== null ? at.time : this.deviation.time;
-    const tolerance = devTime === null ? null : furnaceTolerance(devTime);
-    const deviation = { d_e: dE, tolerance, ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance) };
-
     const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
     const criteria = this.criteria(elapsed, failures);
-    const insulationCounted = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
     // Nothing to classify before ignition.
     const classification = elapsed === null || elapsed < 0 ? null : classify({
       E: criteria.countE,
       I: criteria.countI,
       W: criteria.countW,
       end: criteria.end,
-      measured: { I: insulationCounted, W: this.radiationSeen },
-    }, { door: this.door, insulation: this.insulation });
+      measured: { I: criteria.I.measured, W: criteria.W.measured },
+    }, { classes: classSystemOf(this.profile.standard), insulation: this.insulation });
 
     this.cached = {
       t0,
@@ -524,7 +544,8 @@ export class CriteriaEngine {
       basis: this.rules.basis,
       limits: { mean: limitView('mean'), max: limitView('max'), frame: limitView('frame') },
       categories,
-      deviation,
+      deviation: this.deviationView(elapsed),
+      pressure: this.pressureView(),
       failures,
       excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
@@ -536,24 +557,61 @@ export class CriteriaEngine {
     return this.cached;
   }
 
+  /** d_e now (at the stop once the test was stopped: the furnace is off after it) and every period outside its tolerance. */
+  private deviationView(elapsed: number | null): DeviationView {
+    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const dE = at !== null ? at.d_e : this.deviation.deviation();
+    const devTime = at !== null ? at.time : this.deviation.time;
+    const tolerance = devTime === null ? null : furnaceTolerance(devTime);
+    return {
+      d_e: dE,
+      tolerance,
+      ok: dE === null || tolerance === null ? null : withinTolerance(dE, tolerance),
+      ...this.deviationPeriods.view(this.stoppedAt),
+    };
+  }
+
+  private pressureView(): PressureView | null {
+    const target = this.profile.pressure_target_pa;
+    if (target === null) return null;
+    const { value, time } = this.pressure;
+    const tolerance = time === null ? null : pressureTolerance(this.profile, time);
+    return {
+      target,
+      value,
+      tolerance,
+      ok: value === null || tolerance === null ? null : withinTolerance(value - target, tolerance),
+      ...this.pressurePeriods.view(this.stoppedAt),
+    };
+  }
+
   /**
    * E, I, W results. A failure known only as an interval (t_prev, t] counts from t_prev: the specimen is
-   * only known to have held until then.
+   * only known to have held until then. E ends at the first integrity observation, except a cotton pad at
+   * or after the first insulation failure (EN 1363-1 §11.2: the pad is no longer applied once I has
+   * failed; the gap gauges and sustained flaming still judge E). I not measured (no thermocouple counts
+   * for it) and W not measured (no radiation reading) are never reported as held; W without a radiometer
+   * is deemed met while I holds (EN 13501-2, the W criterion).
    */
   private criteria(elapsed: number | null, failures: readonly Failure[]) {
     const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
     const stopped = seen(this.stoppedAt);
     const end = stopped ?? Math.max(0, elapsed ?? 0);
-    const countE = this.eTime !== null && this.counts(this.eTime) ? seen(this.eTime) : null;
     const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
     const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
     const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
     const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    const iMeasured = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
+    const wMeasured = this.radiationSeen;
+    const iFailed = iMeasured ? firstTime(false) : null;
+    const integrity = this.integrity.find((o) => o.kind !== 'cotton_pad' || iFailed === null || o.time < iFailed);
+    const countE = integrity !== undefined && this.counts(integrity.time) ? seen(integrity.time) : null;
     const countI = held(false);
     const countW = held(true);
 
     const eMinutes = completedMinutes(countE ?? end);
-    const result = (time: number | null, countTime: number | null, cap: number | null): CriterionResult => {
+    const result = (time: number | null, countTime: number | null, cap: number | null, measured = true): CriterionResult => {
+      if (!measured) return { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
       const reached = time !== null;
       const own = completedMinutes(countTime ?? end);
       const minutes = cap === null ? own : Math.min(own, cap);
@@ -562,17 +620,13 @@ export class CriteriaEngine {
         minutes: reached || this.ended ? minutes : null,
         reached,
         held_minutes: elapsed === null ? null : minutes,
+        measured: true,
+        deemed: false,
       };
     };
-    return {
-      E: result(countE, countE, null),
-      I: result(firstTime(false), countI, eMinutes),
-      W: result(firstTime(true), countW, eMinutes),
-      countE,
-      countI,
-      countW,
-      end,
-    };
+    const I = result(iFailed, countI, eMinutes, iMeasured);
+    const W = wMeasured ? result(firstTime(true), countW, eMinutes) : iMeasured ? { ...I, time: null, reached: false, measured: false, deemed: true } : result(null, null, null, false);
+    return { E: result(countE, countE, null), I, W, countE, countI, countW, end };
   }
 
   private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
@@ -600,6 +654,17 @@ export class CriteriaEngine {
     add('I_frame', this.frameMembers.length > 0 ? [this.slopes.I_frame] : [], 'frame');
     return out;
   }
+}
+
+const TEMPERATURE = DAQ_BOUNDS.temperature;
+
+function inBounds(value: number, bounds: { min: number; max: number }): boolean {
+  return Number.isFinite(value) && value >= bounds.min && value <= bounds.max;
+}
+
+/** A reading within the DAQ contract's bounds, else null (not a reading). */
+function boundedOrNull(value: number | null | undefined, bounds: { min: number; max: number }): number | null {
+  return value !== null && value !== undefined && inBounds(value, bounds) ? value : null;
 }
 
 /** Each thermocouple's exclusion start: the earliest from_time of its exclusions. */

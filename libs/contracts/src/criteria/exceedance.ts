@@ -1,20 +1,21 @@
 /*
  * An exceedance counts as a failure only when two consecutive valid scans are over the limit; the failure
- * time is the first of them. A single scan over the limit, followed by one that is not (or by no valid
- * reading), is an excursion, listed apart. When the frame before the first scan over the limit lies more
- * than 60 s earlier, the failure is only known to lie in (t_prev, t]: `intervalFrom` is then t_prev.
+ * time is the first of them; a missing scan between them is skipped. A single scan over the limit followed
+ * by a valid one that is not is an excursion, listed apart. When the entity's valid scan before the first one over the
+ * limit lies more than 60 s earlier, the failure is only known to lie in (t_prev, t]: `intervalFrom` is
+ * then t_prev (ignition at the latest).
  */
 
 import { packArray, unpackInto } from './state-codec';
 
 export interface RunState {
-  lastOverFrame: string;
   runLength: string;
   runStart: string;
   runIntervalFrom: string;
+  lastValid: string;
 }
 
-/** A gap between frames longer than this makes a failure time an interval, s. */
+/** A gap longer than this before the first scan over the limit makes a failure time an interval, s. */
 const MAX_FRAME_GAP_S = 60;
 
 export type RunEvent =
@@ -23,70 +24,70 @@ export type RunEvent =
   | null;
 
 /**
- * Tracks runs of scans over a limit for many entities (thermocouples or category means) at once.
- * Call `scan` once per frame for every entity, with `over` false when the entity has no valid reading.
+ * Tracks runs of scans over a limit for many entities (thermocouples, category means, the radiometer) at
+ * once. Call `scan` once per frame after ignition for every entity: `over` true or false for a valid
+ * reading, null when the entity has none in this frame (missing, faulted, excluded).
+ *
+ * A missing scan is skipped: it neither confirms nor breaks a run, so "over, missing, over" is two
+ * consecutive valid scans over the limit and fails at the first (README.md, "Missing scans"). The interval
+ * is measured from the entity's own last valid scan: a thermocouple silent for 5 minutes that comes back
+ * over the limit failed somewhere in those 5 minutes.
  */
 export class RunTracker {
-  private readonly lastOverFrame: Int32Array;
+  /** 0: the last valid scan was not over; 1: one scan over (unconfirmed); 2: failed. */
   private readonly runLength: Uint8Array;
   private readonly runStart: Float64Array;
   private readonly runIntervalFrom: Float64Array;
+  /** Time of the entity's last valid scan; ignition (0) before its first. */
+  private readonly lastValid: Float64Array;
 
   constructor(size: number) {
-    this.lastOverFrame = new Int32Array(size).fill(-2);
     this.runLength = new Uint8Array(size);
     this.runStart = new Float64Array(size);
     this.runIntervalFrom = new Float64Array(size).fill(Number.NaN);
+    this.lastValid = new Float64Array(size);
   }
 
-  /**
-   * `frame`: a counter that grows by one per frame; `time`, `prevTime`: this frame's and the previous
-   * frame's time (null for the first frame).
-   */
-  scan(entity: number, over: boolean, frame: number, time: number, prevTime: number | null): RunEvent {
-    const continues = this.lastOverFrame[entity] === frame - 1;
+  /** `time`: this frame's, s since ignition (≥ 0). */
+  scan(entity: number, over: boolean | null, time: number): RunEvent {
+    if (over === null) return null;
+    const previous = this.lastValid[entity] as number;
+    this.lastValid[entity] = time;
+    const length = this.runLength[entity] as number;
     if (over) {
-      this.lastOverFrame[entity] = frame;
-      if (continues) {
-        const length = this.runLength[entity] as number;
-        if (length === 1) {
-          this.runLength[entity] = 2;
-          const from = this.runIntervalFrom[entity] as number;
-          return { kind: 'failure', time: this.runStart[entity] as number, intervalFrom: Number.isNaN(from) ? null : from };
-        }
-        return null;
+      if (length === 1) {
+        this.runLength[entity] = 2;
+        const from = this.runIntervalFrom[entity] as number;
+        return { kind: 'failure', time: this.runStart[entity] as number, intervalFrom: Number.isNaN(from) ? null : from };
       }
+      if (length === 2) return null;
       this.runLength[entity] = 1;
       this.runStart[entity] = time;
-      this.runIntervalFrom[entity] = prevTime !== null && time - prevTime > MAX_FRAME_GAP_S ? prevTime : Number.NaN;
+      this.runIntervalFrom[entity] = time - previous > MAX_FRAME_GAP_S ? previous : Number.NaN;
       return null;
     }
-    if (continues && this.runLength[entity] === 1) {
-      this.runLength[entity] = 0;
-      return { kind: 'excursion', time: this.runStart[entity] as number };
-    }
     this.runLength[entity] = 0;
-    return null;
+    return length === 1 ? { kind: 'excursion', time: this.runStart[entity] as number } : null;
   }
 
   save(): RunState {
     return {
-      lastOverFrame: packArray(this.lastOverFrame),
       runLength: packArray(this.runLength),
       runStart: packArray(this.runStart),
       runIntervalFrom: packArray(this.runIntervalFrom),
+      lastValid: packArray(this.lastValid),
     };
   }
 
   restore(state: RunState): void {
-    unpackInto(state.lastOverFrame, this.lastOverFrame);
     unpackInto(state.runLength, this.runLength);
     unpackInto(state.runStart, this.runStart);
     unpackInto(state.runIntervalFrom, this.runIntervalFrom);
+    unpackInto(state.lastValid, this.lastValid);
   }
 
-  /** The time of a single scan over the limit in the last frame (`frame`), still unconfirmed; else null. */
-  pending(entity: number, frame: number): number | null {
-    return this.lastOverFrame[entity] === frame && this.runLength[entity] === 1 ? (this.runStart[entity] as number) : null;
+  /** The time of a single scan over the limit not yet confirmed (the entity's last valid scan); else null. */
+  pending(entity: number): number | null {
+    return this.runLength[entity] === 1 ? (this.runStart[entity] as number) : null;
   }
 }

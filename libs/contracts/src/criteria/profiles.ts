@@ -1,26 +1,62 @@
 import { z } from 'zod';
 import { criticalFor, MEASUREMENT_TYPE_NAMES } from '../measurement-types';
 import { HEATING_CURVE_IDS } from './curves';
-import type { CriteriaBasis, InsulationClass, ProfileRules, TestProfile, TestStandard, TypeRole } from './types';
+import type { ClassPeriods, ClassSystem, CriteriaBasis, InsulationClass, ProfileRules, TestProfile, TestStandard, TypeRole } from './types';
 
 export const TEST_STANDARD_IDS = Object.freeze(['EN_1363_1', 'EN_1634_1', 'EN_1364_1', 'DIN_4102_5'] as const) satisfies readonly TestStandard[];
 export const INSULATION_CLASSES = Object.freeze(['I1', 'I2'] as const) satisfies readonly InsulationClass[];
 export const CRITERIA_BASES = Object.freeze(['rise', 'absolute'] as const) satisfies readonly CriteriaBasis[];
 
-/** `door`: classified as a door or shutter (EN 13501-2 §7.5.5: EW only 20, 30, 60; a frame criterion). */
+/** `door`: a door or shutter (a frame criterion; EN 1634-1's insulation classes I1 / I2). */
 export interface TestStandardInfo {
   readonly id: TestStandard;
   readonly label_pl: string;
   readonly label_en: string;
   readonly door: boolean;
+  readonly classes: ClassSystem;
 }
 
+/*
+ * The period lists, per element (README.md, "Class periods"). From published summaries of EN 13501-2:2016;
+ * the clause numbers were not checked against the standard's text.
+ * - Non-loadbearing walls (partitions), EN 13501-2 §7.5.2 (tested to EN 1364-1): E 20, 30, 60, 90, 120;
+ *   EI 15, 20, 30, 45, 60, 90, 120, 180, 240; EW 20, 30, 60, 90, 120.
+ * - Fire doors and shutter assemblies, EN 13501-2 §7.5.5 (tested to EN 1634-1): E and EI1 / EI2 15, 20, 30,
+ *   45, 60, 90, 120, 180, 240; EW 20, 30, 60.
+ * - EN 1363-1 alone names no element: every period EN 13501-2 uses (15 … 360) for each part. A lab classifies
+ *   a real element with its own test standard.
+ * - DIN 4102-5:1977 (Feuerschutzabschlüsse): classes T 30, T 60, T 90, T 120, T 180, for as long as both the
+ *   room closure and the temperature criteria hold (checked against published summaries only).
+ */
+const EVERY_PERIOD = Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240, 360]);
+const WALL_CLASSES: ClassPeriods = Object.freeze({
+  E: Object.freeze([20, 30, 60, 90, 120]),
+  EI: Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240]),
+  EW: Object.freeze([20, 30, 60, 90, 120]),
+});
+const DOOR_CLASSES: ClassPeriods = Object.freeze({
+  E: Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240]),
+  EI: Object.freeze([15, 20, 30, 45, 60, 90, 120, 180, 240]),
+  EW: Object.freeze([20, 30, 60]),
+});
+const GENERIC_CLASSES: ClassPeriods = Object.freeze({ E: EVERY_PERIOD, EI: EVERY_PERIOD, EW: EVERY_PERIOD });
+const DIN_T_CLASSES = Object.freeze([30, 60, 90, 120, 180]);
+
 export const TEST_STANDARDS: readonly TestStandardInfo[] = Object.freeze(([
-  { id: 'EN_1363_1', label_pl: 'EN 1363-1 — element ogólny', label_en: 'EN 1363-1 — generic element', door: false },
-  { id: 'EN_1634_1', label_pl: 'EN 1634-1 — drzwi lub zamknięcie', label_en: 'EN 1634-1 — door or shutter', door: true },
-  { id: 'EN_1364_1', label_pl: 'EN 1364-1 — ściana', label_en: 'EN 1364-1 — wall', door: false },
-  { id: 'DIN_4102_5', label_pl: 'DIN 4102-5 — zamknięcie przeciwpożarowe', label_en: 'DIN 4102-5 — fire door or shutter', door: true },
+  { id: 'EN_1363_1', label_pl: 'EN 1363-1 — element ogólny', label_en: 'EN 1363-1 — generic element', door: false, classes: { system: 'EN_13501_2', periods: GENERIC_CLASSES } },
+  { id: 'EN_1634_1', label_pl: 'EN 1634-1 — drzwi lub zamknięcie', label_en: 'EN 1634-1 — door or shutter', door: true, classes: { system: 'EN_13501_2', periods: DOOR_CLASSES } },
+  { id: 'EN_1364_1', label_pl: 'EN 1364-1 — ściana nienośna', label_en: 'EN 1364-1 — non-loadbearing wall', door: false, classes: { system: 'EN_13501_2', periods: WALL_CLASSES } },
+  { id: 'DIN_4102_5', label_pl: 'DIN 4102-5 — zamknięcie przeciwpożarowe', label_en: 'DIN 4102-5 — fire door or shutter', door: true, classes: { system: 'DIN_4102_5', periods: DIN_T_CLASSES } },
 ] satisfies TestStandardInfo[]).map((standard) => Object.freeze(standard)));
+
+function standardInfo(standard: TestStandard): TestStandardInfo {
+  return TEST_STANDARDS.find((s) => s.id === standard) ?? (TEST_STANDARDS[0] as TestStandardInfo);
+}
+
+/** How a result of `standard` is classified (see TEST_STANDARDS). */
+export function classSystemOf(standard: TestStandard): ClassSystem {
+  return standardInfo(standard).classes;
+}
 
 export function isDoorStandard(standard: TestStandard): boolean {
   return TEST_STANDARDS.find((s) => s.id === standard)?.door ?? false;

@@ -64,9 +64,25 @@ export interface CriterionTimes {
   measured?: { I?: boolean; W?: boolean };
 }
 
+/**
+ * The periods (minutes) EN 13501-2 gives an element for each part of its class. A time is classified
+ * as the largest period of its list not above it; a period not in the list is never given.
+ */
+export interface ClassPeriods {
+  readonly E: readonly number[];
+  readonly EI: readonly number[];
+  readonly EW: readonly number[];
+}
+
+/**
+ * How a standard's result is classified: EN 13501-2 with the element's own period lists, or DIN 4102-5's
+ * own fire-resistance classes "T 30" … "T 180" (never in EN 13501-2's terms).
+ */
+export type ClassSystem = { readonly system: 'EN_13501_2'; readonly periods: ClassPeriods } | { readonly system: 'DIN_4102_5'; readonly periods: readonly number[] };
+
 export interface ClassifyOptions {
-  /** Door or shutter: EW only for 20, 30, 60 min. */
-  door: boolean;
+  /** The element's period lists or the standard's own classes: `classSystemOf(profile.standard)`. */
+  classes: ClassSystem;
   /** EN 1634-1 insulation class: written "EI1 …" / "EI2 …" instead of "EI …". */
   insulation?: InsulationClass | null;
 }
@@ -172,11 +188,21 @@ export interface Excursion {
 export interface CriterionResult {
   /** s since ignition at which it failed; null = not reached. */
   time: number | null;
-  /** Completed minutes that count for the classification (I, W capped at E; the end when not reached and ended). */
+  /** Completed minutes that count for the classification (I, W capped at E; the end when not reached and ended); null when not measured. */
   minutes: number | null;
   reached: boolean;
-  /** Live: completed minutes the criterion has held so far. */
+  /** Live: completed minutes the criterion has held so far; null when not measured. */
   held_minutes: number | null;
+  /**
+   * false when nothing measured it: I without a thermocouple counted for insulation, W without a radiation
+   * reading after ignition. A criterion not measured is never reported as held (README.md, "Not measured").
+   */
+  measured: boolean;
+  /**
+   * W only: not measured, but deemed met for as long as I holds (EN 13501-2, W criterion): its minutes are
+   * I's. Always false for E and I.
+   */
+  deemed: boolean;
 }
 
 export interface ForecastEntry {
@@ -198,6 +224,52 @@ export interface Suspect {
   time: number;
 }
 
+/**
+ * A stretch of consecutive judged frames outside a tolerance: d_e outside EN 1363-1 §5.1.2's, or the furnace
+ * pressure outside §5.2's band. A frame without the value (no pk, no pressure reading) neither ends nor
+ * starts a period.
+ */
+export interface TolerancePeriod {
+  /** s since ignition: the first frame outside. */
+  from: number;
+  /** s: the last frame outside (so far, while `open`). */
+  to: number;
+  /** Still outside at the newest judged frame. */
+  open: boolean;
+  /** The value at the frame furthest outside (d_e in %; pressure minus its target in Pa), signed. */
+  worst: number;
+  /** The tolerance (±) at that frame. */
+  worst_tolerance: number;
+  /** s: the time of that frame. */
+  worst_time: number;
+}
+
+export interface DeviationView {
+  /** Percent, at the newest frame (at the stop, once a test_stopped observation is past). */
+  d_e: number | null;
+  /** ±%, at that frame; null for t ≤ 5 min. */
+  tolerance: number | null;
+  /** d_e within its tolerance at that frame; null without a tolerance. */
+  ok: boolean | null;
+  /** Every period with d_e outside its tolerance, in time order (the first MAX_PERIODS). */
+  periods: TolerancePeriod[];
+  /** false once any frame was outside (see periods); true when every judged frame was within; null before any was judged. */
+  conforming: boolean | null;
+}
+
+/** The furnace pressure judged against the profile's target (EN 1363-1 §5.2); absent from a snapshot whose profile sets no target. */
+export interface PressureView {
+  /** Pa, at the stated measurement height. */
+  target: number;
+  /** Pa, the newest reading; null without one. */
+  value: number | null;
+  /** ±Pa at the newest reading; null before 5 min. */
+  tolerance: number | null;
+  ok: boolean | null;
+  periods: TolerancePeriod[];
+  conforming: boolean | null;
+}
+
 export interface CriteriaSnapshot {
   t0: number | null;
   t0_source: 'auto' | 'first_frame' | 'override' | null;
@@ -206,12 +278,16 @@ export interface CriteriaSnapshot {
   basis: CriteriaBasis;
   limits: { mean: LimitView | null; max: LimitView | null; frame: LimitView | null };
   categories: CategoryView[];
-  /** Percent. */
-  deviation: { d_e: number | null; tolerance: number | null; ok: boolean | null };
+  deviation: DeviationView;
+  /** null when the profile sets no pressure target. */
+  pressure: PressureView | null;
   failures: Failure[];
   excursions: Excursion[];
   criteria: { E: CriterionResult; I: CriterionResult; W: CriterionResult };
-  /** "E 60, EI 45, EW 60"; null before any data. */
+  /**
+   * The class in the standard's own notation, from the element's own period lists: "E 60, EI 45, EW 60"
+   * (EN 13501-2), "T 30" (DIN 4102-5); '' when no period is reached; null before ignition.
+   */
   classification: string | null;
   /** Only those less than 15 minutes away. */
   forecast: ForecastEntry[];
@@ -227,6 +303,12 @@ export interface CriteriaSnapshot {
 export interface CriteriaView extends CriteriaSnapshot {
   /** The test is over (past end_at, or a test_stopped observation): criteria not reached are "not reached". */
   ended: boolean;
+  /**
+   * Staff chose not to show the research's clients the classification: in the clients' view the class
+   * and the E/I/W minutes are null (never different numbers: everyone's view is computed from every
+   * observation). Always false in the staff view.
+   */
+  classification_withheld: boolean;
   /** Wall-clock time of ignition (time 0), ISO 8601; null when no frame dates it. */
   ignition_at: string | null;
 }

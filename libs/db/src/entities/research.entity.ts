@@ -52,6 +52,10 @@ export class ResearchEntity {
   @Column({ type: 'real', nullable: true })
   pressureTolerancePa!: number | null;
 
+  /** The research's clients see its classification (and E/I/W minutes); staff always do. */
+  @Column({ type: 'boolean', default: true })
+  classificationToClients!: boolean;
+
   /** T0 set by hand (°C), instead of the one taken from the frames before ignition. */
   @Column({ type: 'double precision', nullable: true })
   t0Override!: number | null;

@@ -7,6 +7,7 @@ import { CriteriaProfile1796300000000 } from './1796300000000-CriteriaProfile';
 import { CategoryRollupExclusions1796400000000 } from './1796400000000-CategoryRollupExclusions';
 import { CriteriaState1796500000000 } from './1796500000000-CriteriaState';
 import { RollupRefreshQueue1796600000000 } from './1796600000000-RollupRefreshQueue';
+import { ClassificationToClients1796700000000 } from './1796700000000-ClassificationToClients';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -19,4 +20,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   CategoryRollupExclusions1796400000000,
   CriteriaState1796500000000,
   RollupRefreshQueue1796600000000,
+  ClassificationToClients1796700000000,
 ];
