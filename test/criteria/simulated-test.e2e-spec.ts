@@ -20,6 +20,7 @@ interface Published {
   time: number;
   pk?: number | null;
   radiance?: number | null;
+  pressure?: number | null;
   thermocouples_out?: (number | null)[];
 }
 
@@ -27,9 +28,34 @@ const iso834 = (t: number) => 20 + 345 * Math.log10((8 * Math.max(0, t)) / 60 + 
 /** A broken thermocouple reads over-range: not a reading. */
 const valid = (v: number | null | undefined): v is number => typeof v === 'number' && v >= -273.15 && v <= 3000;
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
-const PERIODS = [15, 20, 30, 45, 60, 90, 120, 180, 240, 360];
+const DOOR_PERIODS = [15, 20, 30, 45, 60, 90, 120, 180, 240];
 const DOOR_EW_PERIODS = [20, 30, 60];
-const period = (minutes: number, periods = PERIODS) => periods.filter((p) => p <= minutes).pop();
+const period = (minutes: number, periods: number[]) => periods.filter((p) => p <= minutes).pop();
+
+/**
+ * d_e at the last frame and the periods outside EN 1363-1 §5.1.2's tolerance: trapezoids under the furnace
+ * mean and under ISO 834 from t = 0 (frames from t = 0), each frame after 5 min against the tolerance.
+ */
+function deviationByHand(fired: Published[]): { dE: number; periods: { from: number; to: number }[] } {
+  let area = 0;
+  let areaStd = 0;
+  let dE = 0;
+  const periods: { from: number; to: number }[] = [];
+  let outside = false;
+  for (let i = 1; i < fired.length; i++) {
+    const [a, b] = [fired[i - 1]!, fired[i]!];
+    area += ((a.pk! + b.pk!) / 2) * (b.time - a.time);
+    areaStd += ((iso834(a.time) + iso834(b.time)) / 2) * (b.time - a.time);
+    dE = ((area - areaStd) / areaStd) * 100;
+    const m = b.time / 60;
+    const tolerance = m <= 5 ? null : m <= 10 ? 15 : m <= 30 ? 15 - 0.5 * (m - 10) : m <= 60 ? 5 - 0.083 * (m - 30) : 2.5;
+    const out = tolerance !== null && Math.abs(dE) > tolerance;
+    if (out && outside) periods[periods.length - 1]!.to = b.time;
+    else if (out) periods.push({ from: b.time, to: b.time });
+    outside = out;
+  }
+  return { dE, periods };
+}
 
 /** The first time from which `over(frame)` holds in two consecutive frames, per entity, earliest over all entities. */
 function firstTwoScanFailure(frames: Published[], entities: number[], over: (frame: Published, entity: number) => boolean): { time: number; entity: number } | null {
@@ -101,9 +127,11 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
       return history.body.frames === expected && published.length === expected;
     });
     published.sort((a, b) => a.time - b.time);
-    // The engineer saw the cotton pad ignite at 95:00 and stopped the test at 100:00.
+    // The engineer saw the cotton pad ignite at 95:00 (after the insulation failure: it no longer counts,
+    // EN 1363-1 §11.2), a 25 mm gap open at 97:00 (kept from the clients), and stopped the test at 100:00.
     const observe = (body: object) => http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
     expect((await observe({ time: 5700, kind: 'cotton_pad', visible_to_clients: true })).status).toBe(200);
+    expect((await observe({ time: 5820, kind: 'gap_25mm', visible_to_clients: false })).status).toBe(200);
     expect((await observe({ kind: 'test_stopped' })).body.time).toBe(DURATION);
   });
   afterAll(async () => {
@@ -133,19 +161,16 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     expect(c.t0_source).toBe('auto');
     expect(c.limits.max.text).toBe(`T0 + 180 K = ${(t0 + 180).toFixed(1)} °C`);
 
-    // d_e: trapezoids under the furnace mean and under ISO 834 from t = 0 to the last frame.
+    // d_e: trapezoids under the furnace mean and under ISO 834 from t = 0 to the last frame; after 5 min
+    // each frame against EN 1363-1 §5.1.2's tolerance, and the periods outside it.
     const fired = published.filter((f) => f.time >= 0);
-    let area = 0;
-    let areaStd = 0;
-    for (let i = 1; i < fired.length; i++) {
-      const [a, b] = [fired[i - 1]!, fired[i]!];
-      area += ((a.pk! + b.pk!) / 2) * (b.time - a.time);
-      areaStd += ((iso834(a.time) + iso834(b.time)) / 2) * (b.time - a.time);
-    }
-    const dE = ((area - areaStd) / areaStd) * 100;
+    expect(fired[0]!.time).toBe(0);
+    const { dE, periods } = deviationByHand(fired);
     expect(c.deviation.d_e).toBeCloseTo(dE, 3);
     expect(c.deviation.tolerance).toBeCloseTo(2.5, 6);
     expect(c.deviation.ok).toBe(Math.abs(dE) <= 2.5);
+    expect(c.deviation.periods.map((p: { from: number; to: number }) => ({ from: p.from, to: p.to }))).toEqual(periods);
+    expect(c.deviation.conforming).toBe(periods.length === 0);
 
     // Insulation: two consecutive scans over T0 + 140 K (mean of the valid mean thermocouples),
     // T0 + 180 K (any max thermocouple) and T0 + 360 K (any frame thermocouple, I2).
@@ -166,18 +191,92 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     const brokenAt = published.find((f) => f.thermocouples_out![profile.failing.thermo_id - 1] === 3276.7)!.time;
     expect(c.suspects).toEqual(expect.arrayContaining([{ thermo_id: profile.failing.thermo_id, reason: 'fault', time: brokenAt }]));
 
-    // E at the cotton pad (95:00); I at the first insulation failure, capped at E; W never (radiation
-    // stays under 15 kW/m²), so it holds to E. Completed minutes, then the largest class period; a
-    // door's insulation class names its I1/I2 (EN 13501-2 §7.5.5).
+    // E at the gap gauge (97:00): the cotton pad at 95:00 came after I; I at the first insulation failure,
+    // capped at E; W never (radiation stays under 15 kW/m²), so it holds to E. Completed minutes, then the
+    // largest period of a door's own lists (EN 13501-2 §7.5.5: E and EI to 240, EW 20, 30, 60); a door's
+    // insulation class names its I1/I2.
+    const firstI = Math.min(meanOver!.time, maxOver!.time, frameOver!.time);
+    expect(firstI).toBeLessThan(5700);
     expect(published.every((f) => !valid(f.radiance) || f.radiance <= 15)).toBe(true);
-    const E = Math.floor(5700 / 60);
-    const I = Math.min(Math.floor(Math.min(meanOver!.time, maxOver!.time, frameOver!.time) / 60), E);
-    expect(c.criteria.E).toMatchObject({ time: 5700, minutes: E, reached: true });
-    expect(c.criteria.I).toMatchObject({ minutes: I, reached: true });
-    expect(c.classification).toBe(`E ${period(E)}, EI2 ${period(I)}, EW ${period(E, DOOR_EW_PERIODS)}`);
+    const E = Math.floor(5820 / 60);
+    const I = Math.min(Math.floor(firstI / 60), E);
+    expect(c.criteria.E).toMatchObject({ time: 5820, minutes: E, reached: true });
+    expect(c.criteria.I).toMatchObject({ minutes: I, reached: true, measured: true });
+    expect(c.criteria.W).toMatchObject({ measured: true, deemed: false });
+    expect(c.classification).toBe(`E ${period(E, DOOR_PERIODS)}, EI2 ${period(I, DOOR_PERIODS)}, EW ${period(E, DOOR_EW_PERIODS)}`);
     console.log(
       `simulated door: T0 ${t0.toFixed(2)} °C, d_e ${dE.toFixed(2)} %, I_mean ${meanOver!.time} s, I_max ${maxOver!.time} s (T${maxOver!.entity + 1}), ` +
         `I_frame ${frameOver!.time} s, class "${c.classification}"`,
     );
+  });
+
+  it('gives an invited client the same criteria as staff, though the gap that ended E is hidden from them', async () => {
+    const invited = await http.post('/api/v1/research/emails').set(auth(staff)).send({ research_id: researchId, email: 'client-e2e@example.com' });
+    expect(invited.status).toBe(200);
+    const token = await http.post(`/api/v1/research/${researchId}/viewer-token`).send({ code: invited.body.id });
+    expect(token.status).toBe(200);
+    const asClient = await http.get(`/api/v1/research/${researchId}/criteria`).set(auth(token.body.access_token));
+    const asStaff = await http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff));
+    expect(asClient.status).toBe(200);
+    expect(asClient.body.criteria.E).toMatchObject({ time: 5820, reached: true });
+    expect(asClient.body).toEqual(asStaff.body);
+    const seen = await http.get(`/api/v1/research/${researchId}/observations`).set(auth(token.body.access_token));
+    // The test_stopped observation recorded without visible_to_clients is hidden too.
+    expect(seen.body.data.map((o: { kind: string }) => o.kind)).toEqual(['cotton_pad']);
+  });
+
+  it('judges a wall test whose DAQ drops every other reading of a thermocouple, whose furnace leaves its tolerance and whose pressure leaves its band', async () => {
+    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
+      name: 'Ściana nienośna (ręcznie)',
+      start_at: new Date(Date.now() - 60_000).toISOString(),
+      end_at: new Date(Date.now() + 3600_000).toISOString(),
+      standard: 'EN_1364_1',
+      pressure_target_pa: 20,
+      t0_override: 20,
+    });
+    expect(created.status).toBe(200);
+    const wall = created.body.id as string;
+    const config = demoConfigText().split('\n').slice(0, 3).join('\n');
+    const upload = await http
+      .post('/api/v1/research/thermo')
+      .set(auth(staff))
+      .field('research_id', wall)
+      .attach('image_file', Buffer.from(demoSpecimenPng()), 'wall.png')
+      .attach('config_file', Buffer.from(config, 'utf8'), 'wall.txt');
+    expect(upload.status).toBe(200);
+    // Every 10 s to 15:00: the furnace at 1.2·ISO 834 to 12:00 then 0.8·ISO 834; T2 ('Tśr i Tmax') at 250 °C
+    // from 10:00 but only every other scan (null between: a loose connector); the pressure 20 Pa except
+    // 27 Pa 8:00–8:30 (8:10 missing), 24 Pa at 9:00, 24 Pa 12:00–12:20 and 16 Pa at 15:00.
+    const pressure = (t: number): number | null =>
+      t === 490 ? null : t >= 480 && t <= 510 ? 27 : t === 540 ? 24 : t >= 720 && t <= 740 ? 24 : t === 900 ? 16 : 20;
+    const frames: Published[] = [];
+    for (let t = 0; t <= 900; t += 10) {
+      frames.push({ time: t, pk: (t <= 720 ? 1.2 : 0.8) * iso834(t), thermocouples_out: [30, t < 600 ? 30 : t % 20 === 0 ? 250 : null], pressure: pressure(t) });
+    }
+    for (const frame of frames) await listener.publishAsync(daqTopic(wall), JSON.stringify(frame), { qos: 1 });
+    await waitFor('the wall frames stored', async () => (await http.get(`/api/v1/research/${wall}/history?points=2`).set(auth(staff))).body.frames === frames.length);
+    const c = (await http.get(`/api/v1/research/${wall}/criteria`).set(auth(staff))).body;
+
+    // T0 set by hand at 20 °C: the max limit 200 °C. T2 over it at 10:00, missing at 10:10, over at 10:20:
+    // two consecutive scans of T2, the failure at 10:00 (EN 1363-1 §11.3; a missing scan is no scan).
+    expect(c.failures).toEqual([{ criterion: 'I_max', time: 600, interval_from: null, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
+    // d_e and its periods by hand (EN 1363-1 §5.1.2).
+    const { dE, periods } = deviationByHand(frames);
+    expect(periods.length).toBeGreaterThanOrEqual(1);
+    expect(periods[0]!.from).toBe(310);
+    expect(c.deviation.d_e).toBeCloseTo(dE, 6);
+    expect(c.deviation.periods.map((p: { from: number; to: number }) => ({ from: p.from, to: p.to }))).toEqual(periods);
+    expect(c.deviation.conforming).toBe(false);
+    // The pressure by EN 1363-1 §5.2.2: ±5 Pa from 5:00 (27 Pa is +7), ±3 Pa from 10:00 (24 Pa is +4, 16 Pa −4).
+    expect(c.pressure).toMatchObject({ target: 20, value: 16, tolerance: 3, ok: false, conforming: false });
+    expect(c.pressure.periods).toEqual([
+      { from: 480, to: 510, open: false, worst: 7, worst_tolerance: 5, worst_time: 480 },
+      { from: 720, to: 740, open: false, worst: 4, worst_tolerance: 3, worst_time: 720 },
+      { from: 900, to: 900, open: true, worst: -4, worst_tolerance: 3, worst_time: 900 },
+    ]);
+    // No radiometer: W deemed met while I holds (EN 13501-2), no EW; a wall's own lists (EN 13501-2 §7.5.2):
+    // E 15:00 → no E period under 20; EI 10:00 → none under 15.
+    expect(c.criteria.W).toMatchObject({ measured: false, deemed: true });
+    expect(c.classification).toBe('');
   });
 });

@@ -1,4 +1,4 @@
-import type { Observation, ObservationKind, TestProfile, ThermoExclusion } from '@furnace/contracts';
+import type { CriteriaSnapshot, CriterionResult, Observation, ObservationKind, TestProfile, ThermoExclusion } from '@furnace/contracts';
 import type { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
 
 /** Rows of the database as the criteria engine takes them. */
@@ -22,3 +22,12 @@ export const toObservation = (o: ObservationEntity): Observation => ({
 });
 
 export const toExclusion = (e: ThermoExclusionEntity): ThermoExclusion => ({ id: e.id, thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason });
+
+/**
+ * What a client gets when staff do not show clients the classification (research.classification_to_clients):
+ * the class and the E/I/W minutes that make it are left out; everything else is everyone's one result.
+ */
+export function withoutClassification<T extends CriteriaSnapshot>(view: T): T {
+  const withheld = (r: CriterionResult): CriterionResult => ({ ...r, minutes: null, held_minutes: null });
+  return { ...view, classification: null, criteria: { E: withheld(view.criteria.E), I: withheld(view.criteria.I), W: withheld(view.criteria.W) } };
+}

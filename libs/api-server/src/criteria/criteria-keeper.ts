@@ -9,7 +9,6 @@ import {
   type CriteriaEngineState,
   type CriteriaView,
   encodeBusMessage,
-  type CriterionResult,
   parseBusMessage,
   parseResearchChannel,
   researchChannel,
@@ -22,7 +21,7 @@ import { BUS } from '../core/tokens';
 import { ResearchEvents } from '../research/research-events';
 import { CriteriaRepository } from './criteria.repository';
 import { CriteriaStateRepository } from './criteria-state.repository';
-import { profileOf, toExclusion, toObservation } from './criteria-inputs';
+import { profileOf, toExclusion, toObservation, withoutClassification } from './criteria-inputs';
 
 /**
  * Who reads the criteria. Both get the one result computed from every observation; a client's view
@@ -537,7 +536,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   private viewsOf(engine: CriteriaEngine, inputs: Inputs, ignitionAt: string | null): Views {
     const staff: CriteriaView = { ...engine.snapshot(), ended: inputs.ended, classification_withheld: false, ignition_at: ignitionAt };
-    return { staff, client: inputs.research.classificationToClients ? staff : withholdClassification(staff), viewHash: inputs.viewHash };
+    return { staff, client: inputs.research.classificationToClients ? staff : { ...withoutClassification(staff), classification_withheld: true }, viewHash: inputs.viewHash };
   }
 
   private async ignitionAt(researchId: string): Promise<string | null> {
@@ -672,13 +671,3 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-/** A client's view when staff do not show clients the classification: the class and the minutes that make it are left out. */
-function withholdClassification(view: CriteriaView): CriteriaView {
-  const withheld = (r: CriterionResult): CriterionResult => ({ ...r, minutes: null, held_minutes: null });
-  return {
-    ...view,
-    classification: null,
-    classification_withheld: true,
-    criteria: { E: withheld(view.criteria.E), I: withheld(view.criteria.I), W: withheld(view.criteria.W) },
-  };
-}

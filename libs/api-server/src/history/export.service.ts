@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { CriteriaEngine, type CriteriaEngineInput, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
-import { profileOf, toExclusion, toObservation } from '../criteria/criteria-inputs';
+import { profileOf, toExclusion, toObservation, withoutClassification } from '../criteria/criteria-inputs';
 import { type ChannelLabel, type ExportCell, exportCells, type ExportLayout, type ExportMeta, warsawWallClock } from './export-format';
 import { type ExportFrameRow, ExportRepository } from './export.repository';
 import { HistoryRepository } from './history.repository';
@@ -34,6 +34,8 @@ export interface ExportContext {
   profile: TestProfile;
   /** The engine the rows are pushed through: after the last row, its snapshot is the criteria of the export's range. */
   engine: CriteriaEngine;
+  /** A client's export of a research whose classification staff do not show clients. */
+  classificationWithheld: boolean;
   range: { from: number; to: number };
   ignitionAt: Date | null;
   /** Fires when the export's client has gone: the reads stop at the next page (see HeavyWork). */
@@ -113,6 +115,7 @@ export class ExportService {
       observations,
       profile,
       engine,
+      classificationWithheld: visibleObservationsOnly && !research.classificationToClients,
       range,
       ignitionAt,
       signal,
@@ -172,7 +175,8 @@ export class ExportService {
 
   /** The criteria over the frames pushed so far (after `rows` is done: those of the export's range and before). */
   criteria(ctx: ExportContext): CriteriaSnapshot {
-    return ctx.engine.snapshot();
+    const snapshot = ctx.engine.snapshot();
+    return ctx.classificationWithheld ? withoutClassification(snapshot) : snapshot;
   }
 
   /** T0 as the criteria define it: from the minute before ignition up to the first frame after it with a reading. */

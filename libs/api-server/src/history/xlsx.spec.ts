@@ -27,23 +27,26 @@ function context(signal?: AbortSignal): ExportContext {
     observations: [{ time: 305, kind: 'note', note: 'dym "gęsty" & iskry', visibleToClients: false } as ObservationEntity],
     profile: DEFAULT_TEST_PROFILE,
     engine: new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: [] }),
+    classificationWithheld: false,
     range: { from: Number.NEGATIVE_INFINITY, to: Number.MAX_VALUE },
     ignitionAt: IGNITION,
     signal,
   };
 }
 
+const measured = { measured: true, deemed: false };
+
 function snapshot(): CriteriaSnapshot {
   const empty = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: [], ended: true }).snapshot();
   return {
     ...empty,
     criteria: {
-      E: { time: 410, minutes: 6, reached: true, held_minutes: 6 },
-      I: { time: null, minutes: 6, reached: false, held_minutes: 6 },
-      W: { time: null, minutes: null, reached: false, held_minutes: 5 },
+      E: { time: 410, minutes: 6, reached: true, held_minutes: 6, ...measured },
+      I: { time: null, minutes: 6, reached: false, held_minutes: 6, ...measured },
+      W: { time: null, minutes: null, reached: false, held_minutes: 5, ...measured },
     },
     classification: '',
-    deviation: { d_e: 1.23456, tolerance: 15, ok: true },
+    deviation: { d_e: 1.23456, tolerance: 15, ok: true, periods: [], conforming: true },
     failures: [{ criterion: 'I_max', time: 400, interval_from: null, thermo_id: 1, type_name: 'Tmax' }],
     suspects: [{ thermo_id: 1, reason: 'stuck', time: 200 }],
   };
@@ -59,11 +62,47 @@ async function* pages(...list: ExportCell[][][]): AsyncGenerator<ExportCell[][]>
   for (const page of list) yield page;
 }
 
+/**
+ * A test ended at 30:30: d_e out of tolerance twice (the second still at the last reading), the pressure
+ * once; I measured and failed at 25:00, W without a radiometer (deemed met while I held).
+ */
+function periodsSnapshot(): CriteriaSnapshot {
+  return {
+    ...snapshot(),
+    elapsed: 1830,
+    criteria: {
+      E: { time: null, minutes: 30, reached: false, held_minutes: 30, ...measured },
+      I: { time: 1500, minutes: 25, reached: true, held_minutes: 25, ...measured },
+      W: { time: null, minutes: 25, reached: false, held_minutes: 25, measured: false, deemed: true },
+    },
+    classification: 'E 30, EI 20',
+    deviation: {
+      d_e: 9.5,
+      tolerance: 4.9585,
+      ok: false,
+      periods: [
+        { from: 420, to: 510, open: false, worst: -16.2, worst_tolerance: 15, worst_time: 480 },
+        { from: 1500, to: 1830, open: true, worst: 9.87, worst_tolerance: 5.8333, worst_time: 1700 },
+      ],
+      conforming: false,
+    },
+    pressure: {
+      target: 20,
+      value: 21.5,
+      tolerance: 3,
+      ok: true,
+      periods: [{ from: 660, to: 700, open: false, worst: -4.6, worst_tolerance: 3, worst_time: 680 }],
+      conforming: false,
+    },
+    failures: [],
+  };
+}
+
 /** The workbook written into memory, read back by exceljs. */
-async function workbookOf(rows: AsyncIterable<ExportCell[][]>, ctx = context()): Promise<ExcelJS.Workbook> {
+async function workbookOf(rows: AsyncIterable<ExportCell[][]>, ctx = context(), criteria = snapshot): Promise<ExcelJS.Workbook> {
   const chunks: Buffer[] = [];
   const out = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk), done()) });
-  await writeWorkbook(out, ctx, rows, snapshot);
+  await writeWorkbook(out, ctx, rows, criteria);
   const workbook = new ExcelJS.Workbook();
   const bytes = Buffer.concat(chunks);
   await workbook.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as Parameters<ExcelJS.Xlsx['load']>[0]);
@@ -123,6 +162,10 @@ describe('the history workbook', () => {
     expect(find('T0 [°C]')?.slice(2)).toEqual([21, 'średnia z 60 s przed zapłonem']);
     expect(find('Termopara uszkodzona')?.slice(2)).toEqual(['kanał 2', 'poza zakresem od 00:06:40 do 00:06:50', 'odczyty: 2']);
     expect(find('d_e [%]')?.slice(2)).toEqual([1.235, 'w tolerancji']);
+    expect(find('Zgodność pieca (d_e)')?.slice(2)).toEqual(['zgodne']);
+    expect(rows.some((r) => r[1] === 'd_e poza tolerancją (od, do)')).toBe(false);
+    // The profile sets no pressure target: no pressure rows.
+    expect(rows.some((r) => String(r[1]).startsWith('Ciśnienie w piecu') || r[1] === 'Zgodność ciśnienia')).toBe(false);
     expect(rows.find((r) => String(r[1]).startsWith('Przekroczenie'))?.slice(2)).toEqual([6, new Date(Date.UTC(1899, 11, 30, 0, 6, 40)), 'kanał 1 (Tmax)']);
     const observations = rows.findIndex((r) => r[1] === 'Obserwacja');
     expect(rows[observations]).toEqual([undefined, 'Obserwacja', 'Data i godzina (Europe/Warsaw)', 'Czas od zapłonu', 'Notatka', 'Widoczna dla klientów']);
@@ -135,6 +178,42 @@ describe('the history workbook', () => {
     expect(thermo.getRow(1).values).toEqual([undefined, 'Kanał', 'Nazwa', 'Typ', 'Konfiguracja', 'Wyłączona', 'Uszkodzona / podejrzana']);
     expect(thermo.getRow(2).values).toEqual([undefined, 1, 'Ściana Ł', 'Tmax', 'config.txt', 'od 00:05:00: odpadła <&>', 'stała wartość przez 2 min od 00:03:20']);
     expect([1, 2, 3, 4, 5, 6].map((c) => thermo.getColumn(c).width)).toEqual([8, 14, 22, 30, 44, 44]);
+  });
+
+  it('gives the d_e and pressure verdicts with a row per period out of tolerance, I measured and W deemed', async () => {
+    const workbook = await workbookOf(pages([frame(0, 21)]), context(), periodsSnapshot);
+    const rows = workbook.getWorksheet('Kryteria i obserwacje')!.getSheetValues().filter(Boolean) as unknown[][];
+    const find = (label: string) => rows.filter((r) => r[1] === label).map((r) => r.slice(2));
+    const elapsed = (s: number) => new Date(Date.UTC(1899, 11, 30) + s * 1000);
+    expect(find('E (szczelność)')).toEqual([[30, undefined, 'nieosiągnięte']]);
+    expect(find('I (izolacyjność)')).toEqual([[25, elapsed(1500), 'osiągnięte']]);
+    expect(find('W (promieniowanie)')).toEqual([[25, undefined, 'nie mierzono; uznane za spełnione, dopóki spełnione jest I']]);
+    expect(find('Klasyfikacja')).toEqual([['E 30, EI 20']]);
+    expect(find('d_e [%]')).toEqual([[9.5, 'poza tolerancją']]);
+    expect(find('Zgodność pieca (d_e)')).toEqual([['niezgodne']]);
+    expect(find('d_e poza tolerancją (od, do)')).toEqual([
+      [elapsed(420), elapsed(510), 'najgorsze d_e -16.20 % przy tolerancji ±15 % (00:08:00)'],
+      [elapsed(1500), elapsed(1830), 'najgorsze d_e 9.87 % przy tolerancji ±5.83 % (00:28:20)', 'trwa'],
+    ]);
+    expect(find('Ciśnienie w piecu [Pa]')).toEqual([[21.5, 'w tolerancji', 'cel 20 Pa ±3 Pa']]);
+    expect(find('Zgodność ciśnienia')).toEqual([['niezgodne']]);
+    expect(find('Ciśnienie poza tolerancją (od, do)')).toEqual([[elapsed(660), elapsed(700), 'najdalej od celu -4.6 Pa przy tolerancji ±3 Pa (00:11:20)']]);
+    // In the order a reader takes them: the value now, the verdict, its periods; d_e, then the pressure.
+    const order = ['d_e [%]', 'Zgodność pieca (d_e)', 'd_e poza tolerancją (od, do)', 'Ciśnienie w piecu [Pa]', 'Zgodność ciśnienia', 'Ciśnienie poza tolerancją (od, do)'];
+    const at = rows.map((r) => r[1]).filter((label) => order.includes(label as string));
+    expect(at).toEqual(['d_e [%]', 'Zgodność pieca (d_e)', 'd_e poza tolerancją (od, do)', 'd_e poza tolerancją (od, do)', 'Ciśnienie w piecu [Pa]', 'Zgodność ciśnienia', 'Ciśnienie poza tolerancją (od, do)']);
+  });
+
+  it('writes "nie mierzono" for a criterion nothing measured, never minutes held, and says why no class was given', async () => {
+    const notMeasured = { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
+    const base = periodsSnapshot();
+    const workbook = await workbookOf(pages([frame(0, 21)]), context(), () => ({ ...base, classification: '', criteria: { E: { ...base.criteria.E, minutes: 20, held_minutes: 20 }, I: notMeasured, W: notMeasured } }));
+    const rows = workbook.getWorksheet('Kryteria i obserwacje')!.getSheetValues().filter(Boolean) as unknown[][];
+    const find = (label: string) => rows.find((r) => r[1] === label)?.slice(2);
+    expect(find('I (izolacyjność)')).toEqual([undefined, undefined, 'nie mierzono']);
+    expect(find('W (promieniowanie)')).toEqual([undefined, undefined, 'nie mierzono']);
+    // E held 20 min: not under 15 min, but under the shortest class of its standard (DIN 4102-5's T 30).
+    expect(find('Klasyfikacja')).toEqual(['brak (poniżej najkrótszego okresu klasyfikacji)']);
   });
 
   it('is a header alone without readings', async () => {

@@ -3,7 +3,16 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ZipStream from 'zip-stream';
-import { completedMinutes, CRITERION_LABELS_PL, type CriteriaSnapshot, OBSERVATION_LABELS_PL, type ObservationKind, SUSPECT_LABELS_PL } from '@furnace/contracts';
+import {
+  completedMinutes,
+  CRITERION_LABELS_PL,
+  type CriteriaSnapshot,
+  type CriterionResult,
+  OBSERVATION_LABELS_PL,
+  type ObservationKind,
+  SUSPECT_LABELS_PL,
+  type TolerancePeriod,
+} from '@furnace/contracts';
 import { Elapsed, EXPORT_TIME_ZONE, type ExportCell, exportHeader, hms, metaRows, SHEET, warsawWallClock } from './export-format';
 import type { ExportContext } from './export.service';
 import { SheetXml, sheetPath, workbookParts } from './xlsx-sheet';
@@ -84,13 +93,24 @@ function criteriaSheet(ctx: ExportContext, snapshot: CriteriaSnapshot): Buffer {
     [CRITERION_LABELS_PL.I, snapshot.criteria.I],
     [CRITERION_LABELS_PL.W, snapshot.criteria.W],
   ] as const;
-  for (const [label, result] of results) {
-    sheet.row([label, result.minutes ?? result.held_minutes, result.time === null ? null : new Elapsed(result.time), result.reached ? 'osiągnięte' : 'nieosiągnięte']);
-  }
+  for (const [label, result] of results) sheet.row(criterionCells(label, result));
   sheet.row([]);
-  sheet.row(['Klasyfikacja', snapshot.classification === null ? 'brak danych' : snapshot.classification || 'brak (E poniżej 15 min)']);
+  sheet.row(['Klasyfikacja', snapshot.classification === null ? 'brak danych' : snapshot.classification || noClassification(snapshot.criteria.E)]);
   for (const cells of metaRows(ctx.meta)) sheet.row(cells);
-  sheet.row(['d_e [%]', snapshot.deviation.d_e === null ? null : Math.round(snapshot.deviation.d_e * 1000) / 1000, snapshot.deviation.ok === null ? '' : snapshot.deviation.ok ? 'w tolerancji' : 'poza tolerancją']);
+  // d_e and the pressure now, then the verdict over the whole range: out of tolerance once is not conforming (EN 1363-1 §5.1.2, §5.2.2).
+  const d = snapshot.deviation;
+  sheet.row(['d_e [%]', d.d_e === null ? null : Math.round(d.d_e * 1000) / 1000, tolerance(d.ok)]);
+  sheet.row(['Zgodność pieca (d_e)', verdict(d.conforming)]);
+  for (const p of d.periods) sheet.row(periodCells('d_e poza tolerancją (od, do)', p, `najgorsze d_e ${p.worst.toFixed(2)} % przy tolerancji ±${round2(p.worst_tolerance)} %`));
+  const pressure = snapshot.pressure;
+  if (pressure !== null) {
+    sheet.row(['Ciśnienie w piecu [Pa]', pressure.value, tolerance(pressure.ok), `cel ${round2(pressure.target)} Pa${pressure.tolerance === null ? '' : ` ±${round2(pressure.tolerance)} Pa`}`]);
+    sheet.row(['Zgodność ciśnienia', verdict(pressure.conforming)]);
+    for (const p of pressure.periods) {
+      const offset = `${p.worst > 0 ? '+' : ''}${p.worst.toFixed(1)}`;
+      sheet.row(periodCells('Ciśnienie poza tolerancją (od, do)', p, `najdalej od celu ${offset} Pa przy tolerancji ±${round2(p.worst_tolerance)} Pa`));
+    }
+  }
   for (const failure of snapshot.failures) {
     const who = failure.thermo_id === null ? (failure.type_name ?? '') : `kanał ${failure.thermo_id}${failure.type_name ? ` (${failure.type_name})` : ''}`;
     sheet.row([`Przekroczenie: ${CRITERION_LABELS_PL[failure.criterion]}`, completedMinutes(failure.interval_from ?? failure.time), new Elapsed(failure.time), who]);
@@ -102,6 +122,38 @@ function criteriaSheet(ctx: ExportContext, snapshot: CriteriaSnapshot): Buffer {
     sheet.row([OBSERVATION_LABELS_PL[o.kind as ObservationKind] ?? o.kind, at, new Elapsed(o.time), o.note ?? '', o.visibleToClients ? 'tak' : 'nie']);
   }
   return sheet.end();
+}
+
+/** A criterion's row: completed minutes, when reached, and whether it was; nothing measured is never shown as held. */
+function criterionCells(label: string, result: CriterionResult): ExportCell[] {
+  // W without a radiometer: I's minutes, deemed met while I holds (EN 13501-2).
+  if (result.deemed) return [label, result.minutes ?? result.held_minutes, null, 'nie mierzono; uznane za spełnione, dopóki spełnione jest I'];
+  if (!result.measured) return [label, null, null, 'nie mierzono'];
+  return [label, result.minutes ?? result.held_minutes, result.time === null ? null : new Elapsed(result.time), result.reached ? 'osiągnięte' : 'nieosiągnięte'];
+}
+
+/** No class: E under 15 min, or a time that reaches none of the element's periods (a wall's E from 20 min, DIN 4102-5's T 30). */
+function noClassification(e: CriterionResult): string {
+  const minutes = e.minutes ?? e.held_minutes;
+  return minutes !== null && minutes >= 15 ? 'brak (poniżej najkrótszego okresu klasyfikacji)' : 'brak (E poniżej 15 min)';
+}
+
+/** "12.42", "10", "2.5": the d_e tolerance falls linearly from 10 to 60 min (EN 1363-1 §5.1.2), between whole numbers. */
+function round2(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}
+
+function tolerance(ok: boolean | null): string {
+  return ok === null ? '' : ok ? 'w tolerancji' : 'poza tolerancją';
+}
+
+function verdict(conforming: boolean | null): string {
+  return conforming === null ? 'brak oceny' : conforming ? 'zgodne' : 'niezgodne';
+}
+
+/** A period outside a tolerance: from, to (the last reading outside), the worst value and when, "trwa" while still outside at the newest reading. */
+function periodCells(label: string, p: TolerancePeriod, worst: string): ExportCell[] {
+  return [label, new Elapsed(p.from), new Elapsed(p.to), `${worst} (${hms(p.worst_time)})`, p.open ? 'trwa' : ''];
 }
 
 function thermocouplesSheet(ctx: ExportContext, snapshot: CriteriaSnapshot): Buffer {

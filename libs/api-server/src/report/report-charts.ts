@@ -1,15 +1,16 @@
 import * as echarts from 'echarts';
 import {
+  type CategoryView,
+  type CriteriaView,
   deviationSeries,
   heatingCurvePoints,
   type HeatingCurveId,
   type LimitView,
-  pressureBand,
   formatValue,
+  pressureTolerance,
   RADIATION_LIMIT_KW_M2,
   type TestProfile,
 } from '@furnace/contracts';
-import type { CriteriaDto } from '../criteria/criteria.dto';
 import type { HistoryDto } from '../history/history.dto';
 import { measureText, REGULAR } from './report-fonts';
 import { fill, type ReportTexts } from './report-text';
@@ -170,7 +171,7 @@ export function furnaceChartSvg(input: {
 }
 
 /** The limit a category's max line and mean line are judged by (max, or the frame limit for frame thermocouples). */
-export function categoryLimits(category: CriteriaDto['categories'][number], limits: CriteriaDto['limits']): { max: LimitView | null; mean: LimitView | null } {
+export function categoryLimits(category: CategoryView, limits: CriteriaView['limits']): { max: LimitView | null; mean: LimitView | null } {
   const max = category.role.max ? limits.max : category.role.frame ? limits.frame : null;
   return { max, mean: category.role.mean ? limits.mean : null };
 }
@@ -181,8 +182,8 @@ export function categoryLimits(category: CriteriaDto['categories'][number], limi
  */
 export function categoryChartSvg(input: {
   history: Pick<HistoryDto, 'time' | 'series'>;
-  category: CriteriaDto['categories'][number];
-  criteria: Pick<CriteriaDto, 't0' | 'basis' | 'limits'>;
+  category: CategoryView;
+  criteria: Pick<CriteriaView, 't0' | 'basis' | 'limits'>;
   endS: number;
   marks: readonly ChartMark[];
   texts: ReportTexts;
@@ -242,7 +243,33 @@ function mergeMarkLines(a: MarkLine | undefined, b: MarkLine | undefined): MarkL
   return { ...a, data: [...a.data, ...b.data.map((d) => ({ ...d, lineStyle: b.lineStyle, label: b.label }))] };
 }
 
-/** Furnace pressure against the profile's band (a shaded area between its low and high). */
+/** A stretch of the pressure band: the target ± `tolerance` from `from` to `to`, s. */
+interface PressureBandPiece {
+  from: number;
+  to: number;
+  tolerance: number;
+}
+
+/**
+ * The band the criteria judge the pressure by, up to `endS`: none before 5 min, then ±5 Pa, ±3 Pa from
+ * 10 min (EN 1363-1 §5.2.2), or the profile's own tolerance from 5 min on (one stretch).
+ */
+export function pressureBandPieces(profile: Pick<TestProfile, 'pressure_tolerance_pa'>, endS: number): PressureBandPiece[] {
+  const pieces: PressureBandPiece[] = [];
+  for (const [from, to] of [
+    [5 * 60, 10 * 60],
+    [10 * 60, endS],
+  ] as const) {
+    const tolerance = pressureTolerance(profile, from);
+    if (tolerance === null || !(Math.min(to, endS) > from)) continue;
+    const last = pieces[pieces.length - 1];
+    if (last && last.tolerance === tolerance) last.to = Math.min(to, endS);
+    else pieces.push({ from, to: Math.min(to, endS), tolerance });
+  }
+  return pieces;
+}
+
+/** Furnace pressure against its band (shaded areas between the target's low and high, as the criteria judge it). */
 export function pressureChartSvg(input: {
   history: Pick<HistoryDto, 'time' | 'series'>;
   profile: Pick<TestProfile, 'pressure_target_pa' | 'pressure_tolerance_pa'>;
@@ -251,7 +278,10 @@ export function pressureChartSvg(input: {
   texts: ReportTexts;
   width: number;
 }): ChartSvg {
-  const band = pressureBand(input.profile);
+  const target = input.profile.pressure_target_pa;
+  const pieces = target === null || !Number.isFinite(target) ? [] : pressureBandPieces(input.profile, input.endS);
+  const widest = Math.max(0, ...pieces.map((b) => b.tolerance));
+  const band = target === null || pieces.length === 0 ? null : { low: target - widest, high: target + widest };
   const { texts } = input;
   return renderSvg({
     width: input.width,
@@ -272,14 +302,24 @@ export function pressureChartSvg(input: {
       series: [
         line(texts.pressure, seriesPoints(input.history, 'pressure'), COLORS.pressure, {
           markLine: markLines(input.marks),
-          markArea: band
-            ? {
-                silent: true,
-                itemStyle: { color: COLORS.band },
-                label: { formatter: fill(texts.pressureBand, { target: formatValue(band.target), tolerance: formatValue(band.high - band.target) }), fontSize: 6, position: 'insideTopLeft', color: COLORS.pressure },
-                data: [[{ yAxis: band.low }, { yAxis: band.high }]],
-              }
-            : undefined,
+          markArea:
+            target !== null && pieces.length > 0
+              ? {
+                  silent: true,
+                  itemStyle: { color: COLORS.band },
+                  label: { fontSize: 6, position: 'insideTopLeft', color: COLORS.pressure },
+                  // Each stretch named by its band, but one too narrow to hold the name (5–10 min of a long test); the last always.
+                  data: pieces.map((b, i) => [
+                    {
+                      xAxis: minutes(b.from),
+                      yAxis: target - b.tolerance,
+                      name: fill(texts.pressureBand, { target: formatValue(target), tolerance: formatValue(b.tolerance) }),
+                      label: { show: i === pieces.length - 1 || (b.to - b.from) / Math.max(input.endS, 1) > 0.2 },
+                    },
+                    { xAxis: minutes(b.to), yAxis: target + b.tolerance },
+                  ]),
+                }
+              : undefined,
         }),
       ],
     },

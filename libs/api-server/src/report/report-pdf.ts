@@ -1,7 +1,16 @@
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { formatDeviation, formatTestTime, formatValue, formatWarsawDateTime, type ObservationKind } from '@furnace/contracts';
-import type { CriteriaDto } from '../criteria/criteria.dto';
+import {
+  type CriteriaView,
+  type CriterionResult,
+  formatDeviation,
+  formatTestTime,
+  formatValue,
+  formatWarsawDateTime,
+  type ObservationKind,
+  type PressureView,
+  type TolerancePeriod,
+} from '@furnace/contracts';
 import type { HistoryDto } from '../history/history.dto';
 import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
 import { BOLD, REGULAR, withFonts } from './report-fonts';
@@ -55,7 +64,7 @@ export interface ReportData {
   lang: ReportLang;
   lab: string;
   research: ReportResearch;
-  criteria: CriteriaDto;
+  criteria: CriteriaView;
   history: HistoryDto;
   observations: { time: number; kind: ObservationKind; note: string | null }[];
   exclusions: { thermo_id: number; from_time: number; reason: string }[];
@@ -238,10 +247,79 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
   const w = contentWidth(doc);
   doc.roundedRect(MARGIN, y, w, 34, 4).fillColor('#e6f4f3').fill();
   doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(t.classification, MARGIN + 10, y + 6);
-  doc.font(BOLD).fontSize(15).fillColor(INK).text(criteria.classification || t.noClassification, MARGIN + 150, y + 9, { width: w - 160 });
+  doc.font(BOLD).fontSize(15).fillColor(INK).text(criteria.classification || noClassification(criteria, t), MARGIN + 150, y + 9, { width: w - 160 });
   // A test still running: the class so far, at the newest frame.
   if (!criteria.ended) doc.font(REGULAR).fontSize(8).fillColor(MUTED).text(fill(t.running, { time: formatTestTime(criteria.elapsed) }), MARGIN + 10, y + 20, { width: 135 });
   doc.y = y + 40;
+  doc.font(REGULAR).fontSize(9);
+}
+
+/**
+ * No class: E under EN 13501-2's shortest period (15 min), or a time that reaches none of the element's
+ * own periods (a wall's E from 20 min, DIN 4102-5's T 30).
+ */
+function noClassification(criteria: Pick<CriteriaView, 'criteria'>, t: ReportTexts): string {
+  const e = criteria.criteria.E.minutes ?? criteria.criteria.E.held_minutes;
+  return e !== null && e >= 15 ? t.noClassPeriod : t.noClassification;
+}
+
+/**
+ * A row of the criteria table: time, completed minutes, state. A criterion nothing measured is never
+ * shown as held; W without a radiometer shows I's minutes, deemed met while I holds (EN 13501-2).
+ */
+function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts): string[] {
+  const minutes = r.minutes === null ? '---' : fill(t.minutes, { n: r.minutes });
+  if (r.deemed) return [t.criterionName[key], formatTestTime(r.time), minutes, t.deemedW];
+  if (!r.measured) return [t.criterionName[key], '---', t.notMeasured, key === 'E' ? t.notMeasured : t.notMeasuredWhy[key]];
+  return [t.criterionName[key], formatTestTime(r.time), minutes, r.reached ? t.failedAt : t.notReached];
+}
+
+/** "conforming …" / "non-conforming …" / "not judged …": the verdict over the whole test, not the newest frame. */
+function verdict(conforming: boolean | null, t: ReportTexts): string {
+  return conforming === null ? t.notJudged : conforming ? t.conforming : t.nonConforming;
+}
+
+/** "+7.2", "−1.3", "0.0": a signed value with one decimal and a real minus. */
+function signed(value: number): string {
+  const size = formatValue(Math.abs(value));
+  return `${size === '0.0' ? '' : value < 0 ? '−' : '+'}${size}`;
+}
+
+/** The newest pressure against the target: "21.5 Pa, cel 20.0 Pa (tolerancja ±3.0 Pa, w tolerancji)". */
+function pressureLine(p: PressureView, t: ReportTexts): string {
+  const value = p.value === null ? '---' : `${formatValue(p.value)} Pa`;
+  const against = fill(t.pressureAgainst, { value, target: formatValue(p.target) });
+  if (p.tolerance === null || p.ok === null) return against;
+  return `${against} (${fill(t.pressureTolerance, { v: formatValue(p.tolerance) })}, ${p.ok ? t.deviationOk : t.deviationBad})`;
+}
+
+/**
+ * The periods outside a tolerance as table rows: from, to ("ongoing" while still outside at the newest
+ * frame), the worst value against the tolerance then, and its time.
+ */
+function periodRows(periods: readonly TolerancePeriod[], worst: (p: TolerancePeriod) => string, t: ReportTexts): string[][] {
+  return periods.map((p) => [formatTestTime(p.from), p.open ? fill(t.ongoing, { time: formatTestTime(p.to) }) : formatTestTime(p.to), worst(p), formatTestTime(p.worst_time)]);
+}
+
+function periodsTable(doc: Doc, title: string, worstTitle: string, rows: string[][], t: ReportTexts): void {
+  if (rows.length === 0) return;
+  subheading(doc, title);
+  table(
+    doc,
+    [
+      { title: t.from, width: 0.18 },
+      { title: t.to, width: 0.3 },
+      { title: worstTitle, width: 0.34 },
+      { title: t.worstAt, width: 0.18 },
+    ],
+    rows,
+  );
+}
+
+function subheading(doc: Doc, text: string): void {
+  // With room for a table's header and first row below it.
+  ensureSpace(doc, 50);
+  doc.font(BOLD).fontSize(10).fillColor(INK).text(text, MARGIN, doc.y);
   doc.font(REGULAR).fontSize(9);
 }
 
@@ -257,20 +335,30 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
       { title: t.completed, width: 0.2 },
       { title: t.state, width: 0.3 },
     ],
-    keys.map((k) => {
-      const r = c.criteria[k];
-      return [t.criterionName[k], formatTestTime(r.time), r.minutes === null ? '---' : fill(t.minutes, { n: r.minutes }), r.reached ? t.failedAt : t.notReached];
-    }),
+    keys.map((k) => criterionRow(k, c.criteria[k], t)),
   );
   const limits: string[] = [];
   if (c.limits.mean) limits.push(`${t.limitMean}: ${c.limits.mean.text}`);
   if (c.limits.max) limits.push(`${t.limitMax}: ${c.limits.max.text}`);
   if (c.limits.frame) limits.push(`${t.limitFrame}: ${c.limits.frame.text}`);
   const d = c.deviation;
+  // The newest d_e says how the furnace is now; the verdict, whether it ever left its tolerance (EN 1363-1 §5.1.2).
   fields(doc, [
     [t.limits, limits.join('; ') || t.none],
     [t.deviation, d.d_e === null ? '---' : `${formatDeviation(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
+    [t.deviationVerdict, verdict(d.conforming, t)],
   ]);
+  periodsTable(doc, t.deviationPeriods, t.worstDeviation, periodRows(d.periods, (p) => `${formatDeviation(p.worst)} (${fill(t.tolerance, { v: formatValue(p.worst_tolerance) })})`, t), t);
+  const p = c.pressure;
+  if (p !== null) {
+    fields(doc, [
+      [t.furnacePressure, pressureLine(p, t)],
+      [t.pressureVerdict, verdict(p.conforming, t)],
+    ]);
+    // The worst reading, and how far from the target it was (what the tolerance is about).
+    const worst = (q: TolerancePeriod) => `${formatValue(p.target + q.worst)} Pa (${signed(q.worst)} Pa, ${fill(t.pressureTolerance, { v: formatValue(q.worst_tolerance) })})`;
+    periodsTable(doc, t.pressurePeriods, t.worstPressure, periodRows(p.periods, worst, t), t);
+  }
   const counted = c.categories.filter((cat) => cat.role.max || cat.role.mean || cat.role.frame);
   if (counted.length > 0) {
     doc.moveDown(0.3);
@@ -285,8 +373,7 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
       counted.map((cat) => [cat.type_name, withRise(cat.max, cat.max_rise), withRise(cat.mean, cat.mean_rise), `${cat.valid} / ${cat.thermocouples}`]),
     );
   }
-  doc.font(BOLD).fontSize(10).text(t.failures, MARGIN, doc.y);
-  doc.font(REGULAR).fontSize(9);
+  subheading(doc, t.failures);
   listOf(
     doc,
     [

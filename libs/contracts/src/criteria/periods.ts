@@ -1,7 +1,7 @@
 import type { TolerancePeriod } from './types';
 
 /** At most this many periods outside a tolerance are kept per quantity (the first ones); `overflow` counts the rest. */
-export const MAX_PERIODS = 100;
+const MAX_PERIODS = 100;
 
 /** Floating-point slack when comparing a value with its tolerance (−5.000000000001 % is still −5.00 %). */
 const EPSILON = 1e-9;

@@ -251,7 +251,7 @@ export interface DeviationView {
   tolerance: number | null;
   /** d_e within its tolerance at that frame; null without a tolerance. */
   ok: boolean | null;
-  /** Every period with d_e outside its tolerance, in time order (the first MAX_PERIODS). */
+  /** Every period with d_e outside its tolerance, in time order (the first 100). */
   periods: TolerancePeriod[];
   /** false once any frame was outside (see periods); true when every judged frame was within; null before any was judged. */
   conforming: boolean | null;
