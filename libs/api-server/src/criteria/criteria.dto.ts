@@ -69,6 +69,7 @@ export class FailureDto {
   @nullableNumber('Set when a gap > 60 s makes the failure time the interval (interval_from, time]') interval_from!: number | null;
   @ApiProperty({ type: 'integer', nullable: true }) thermo_id!: number | null;
   @ApiProperty({ type: String, nullable: true }) type_name!: string | null;
+  @ApiPropertyOptional({ enum: ['I1', 'I2'], description: "A zoned door's leaf or frame failure: the insulation class it counts for" }) insulation_class?: 'I1' | 'I2';
 }
 
 export class ExcursionDto {
@@ -90,6 +91,11 @@ export class CriteriaResultsDto {
   @ApiProperty({ type: CriterionResultDto }) E!: CriterionResultDto;
   @ApiProperty({ type: CriterionResultDto }) I!: CriterionResultDto;
   @ApiProperty({ type: CriterionResultDto }) W!: CriterionResultDto;
+}
+
+export class InsulationClassesDto {
+  @ApiProperty({ type: CriterionResultDto }) I1!: CriterionResultDto;
+  @ApiProperty({ type: CriterionResultDto }) I2!: CriterionResultDto;
 }
 
 export class ForecastDto {
@@ -116,7 +122,13 @@ export class CriteriaDto {
   @ApiProperty({ type: PressureDto, nullable: true, description: 'null when the profile sets no pressure target' }) pressure!: PressureDto | null;
   @ApiProperty({ type: [FailureDto] }) failures!: FailureDto[];
   @ApiProperty({ type: [ExcursionDto], description: 'Single-scan excursions over a limit: not failures' }) excursions!: ExcursionDto[];
-  @ApiProperty({ type: CriteriaResultsDto }) criteria!: CriteriaResultsDto;
+  @ApiProperty({ type: CriteriaResultsDto, description: "I is the profile's insulation class" }) criteria!: CriteriaResultsDto;
+  @ApiProperty({
+    type: InsulationClassesDto,
+    nullable: true,
+    description: 'An EN 1634-1 door whose thermocouples name their zones: I1 and I2 each judged on its own thermocouples; null otherwise',
+  })
+  insulation_classes!: InsulationClassesDto | null;
   @ApiProperty({
     type: String,
     nullable: true,

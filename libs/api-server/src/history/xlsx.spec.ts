@@ -45,6 +45,7 @@ function snapshot(): CriteriaSnapshot {
       I: { time: null, minutes: 6, reached: false, held_minutes: 6, ...measured },
       W: { time: null, minutes: null, reached: false, held_minutes: 5, ...measured },
     },
+    insulation_classes: null,
     classification: '',
     deviation: { d_e: 1.23456, tolerance: 15, ok: true, periods: [], conforming: true },
     failures: [{ criterion: 'I_max', time: 400, interval_from: null, thermo_id: 1, type_name: 'Tmax' }],
@@ -75,6 +76,7 @@ function periodsSnapshot(): CriteriaSnapshot {
       I: { time: 1500, minutes: 25, reached: true, held_minutes: 25, ...measured },
       W: { time: null, minutes: 25, reached: false, held_minutes: 25, measured: false, deemed: true },
     },
+    insulation_classes: null,
     classification: 'E 30, EI 20',
     deviation: {
       d_e: 9.5,

@@ -112,6 +112,7 @@ function criteriaView(): CriteriaView {
       I: { time: 1500, minutes: 25, reached: true, held_minutes: 25, ...held },
       W: { time: null, minutes: 25, reached: false, held_minutes: 25, measured: false, deemed: true },
     },
+    insulation_classes: null,
     classification: 'E 30, EI 20',
     forecast: [],
     suspects: [],
@@ -207,6 +208,7 @@ describe('the report of the criteria', () => {
         deviation: { ...view.deviation, d_e: 1.2, ok: true, periods: [], conforming: true },
         pressure: null,
         criteria: { E: view.criteria.E, I: notMeasured, W: notMeasured },
+        insulation_classes: null,
         classification: 'E 30',
       }),
     );

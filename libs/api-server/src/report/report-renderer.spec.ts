@@ -40,6 +40,7 @@ function bigReport(): ReportData {
       elapsed: 4 * 3600,
       ended: true,
       basis: 'rise',
+      insulation_classes: null,
       classification: 'EI 240',
       ignition_at: '2026-03-01T08:07:00Z',
       criteria: {

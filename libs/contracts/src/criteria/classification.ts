@@ -27,7 +27,8 @@ export function criterionMinutes(times: CriterionTimes): { E: number; I: number;
 
 /**
  * The class in the standard's own notation (README.md, "Class periods"):
- * - EN 13501-2: "E 60, EI 45, EW 60" ("EI2 45" for an EN 1634-1 door given its insulation class), each part
+ * - EN 13501-2: "E 60, EI 45, EW 60" ("EI2 45" for an EN 1634-1 door given its insulation class; "EI1 30,
+ *   EI2 60" for a door judged for both, `times.insulation_classes`), each part
  *   the largest period of the element's own list not above its time. A part below its smallest period, or
  *   whose criterion was not measured, is left out (W deemed met by I adds nothing EI does not say);
  * - DIN 4102-5: "T 30" … "T 180", the period both E and I held; none without an insulation measurement.
@@ -44,8 +45,16 @@ export function classify(times: CriterionTimes, opts: ClassifyOptions): string {
   const parts: string[] = [];
   const e = classPeriod(minutes.E, system.periods.E);
   if (e !== null) parts.push(`E ${e}`);
-  const i = classPeriod(minutes.I, system.periods.EI);
-  if (i !== null && times.measured?.I !== false) parts.push(`EI${opts.insulation === 'I1' ? '1' : opts.insulation === 'I2' ? '2' : ''} ${i}`);
+  const insulation: [string, number][] = times.insulation_classes
+    ? [
+        ['1', Math.min(completedMinutes(times.insulation_classes.I1 ?? times.end), minutes.E)],
+        ['2', Math.min(completedMinutes(times.insulation_classes.I2 ?? times.end), minutes.E)],
+      ]
+    : [[opts.insulation === 'I1' ? '1' : opts.insulation === 'I2' ? '2' : '', minutes.I]];
+  for (const [suffix, held] of insulation) {
+    const i = classPeriod(held, system.periods.EI);
+    if (i !== null && times.measured?.I !== false) parts.push(`EI${suffix} ${i}`);
+  }
   const w = classPeriod(minutes.W, system.periods.EW);
   if (w !== null && times.measured?.W !== false) parts.push(`EW ${w}`);
   return parts.join(', ');

@@ -20,6 +20,7 @@ import type {
   Failure,
   DeviationView,
   ForecastEntry,
+  InsulationClass,
   InsulationCriterion,
   LimitView,
   Observation,
@@ -74,12 +75,30 @@ export interface CriteriaEngineState {
   deviation_periods: PeriodState;
   pressure: { value: number | null; time: number | null; periods: PeriodState };
   health: HealthState;
-  runs: { max: RunState; frame: RunState; mean: RunState; w: RunState };
+  /** Per insulation class judged (one, or I1 and I2 for a zoned door): the leaf and frame runs. */
+  runs: { classes: { max: RunState; frame: RunState }[]; mean: RunState; w: RunState };
   slopes: { I_max: SlopeState; I_frame: SlopeState; I_mean: SlopeState[] };
 }
 
-/** One failure is kept per criterion and measurement type (category). */
-const failureKey = (criterion: Failure['criterion'], category: number | null) => `${criterion}:${category ?? ''}`;
+/** One failure is kept per criterion, measurement type (category) and insulation class (a zoned door's I1 / I2). */
+const failureKey = (criterion: Failure['criterion'], category: number | null, insulationClass: InsulationClass | null = null) => `${criterion}:${category ?? ''}:${insulationClass ?? ''}`;
+
+/**
+ * An insulation class judged on its own thermocouples: an EN 1634-1 door whose unexposed-face
+ * thermocouples name their zones is judged for I1 and I2 at once (README.md, "Doors: I1 and I2"); any
+ * other test for the one class its profile gives (or none).
+ */
+interface ClassJudge {
+  /** null: not a door's class (only one judged, no zones). */
+  readonly id: InsulationClass | null;
+  /** The frame limit of this class (K above T0, or °C on the absolute basis). */
+  readonly frameLimit: number;
+  /** Entries counted for the leaf maximum / the frame. */
+  readonly maxMembers: number[];
+  readonly frameMembers: number[];
+  readonly runsMax: RunTracker;
+  readonly runsFrame: RunTracker;
+}
 
 interface Category {
   readonly typeName: string;
@@ -131,8 +150,10 @@ export class CriteriaEngine {
   /** The newest pressure reading after ignition and its time. */
   private pressure: { value: number | null; time: number | null } = { value: null, time: null };
   private readonly health: HealthTracker;
-  private readonly runsMax: RunTracker;
-  private readonly runsFrame: RunTracker;
+  /** The insulation classes judged (see ClassJudge). */
+  private readonly judges: ClassJudge[];
+  /** A zoned EN 1634-1 door: I1 and I2 are both judged. */
+  private readonly dual: boolean;
   private readonly runsMean: RunTracker;
   private readonly runsW = new RunTracker(1);
   private readonly slopes: { I_max: SlopeWindow; I_frame: SlopeWindow; I_mean: SlopeWindow[] };
@@ -165,6 +186,7 @@ export class CriteriaEngine {
     const exclusionStart = exclusionStarts(input);
 
     // A thermocouple marked twice in a category (on two photos) counts once there.
+    const entryZone: (InsulationClass | null)[] = [];
     const categoryIndex = new Map<string, number>();
     const thermoIndex = new Map<number, number>();
     const seen = new Set<string>();
@@ -190,6 +212,7 @@ export class CriteriaEngine {
       }
       const entry = this.entryThermo.length;
       this.entryThermo.push(thermo);
+      entryZone.push(marker.zone ?? null);
       this.categoryOf.push(category);
       const cat = this.categories[category] as Category;
       cat.members.push(entry);
@@ -206,8 +229,21 @@ export class CriteriaEngine {
     this.valid = new Uint8Array(size);
     this.faulted = new Uint8Array(size);
     this.health = new HealthTracker(size);
-    this.runsMax = new RunTracker(this.entryThermo.length);
-    this.runsFrame = new RunTracker(this.entryThermo.length);
+    // EN 1634-1 §13.2 (I1 / I2): a door's thermocouples that name a zone make it judged for both classes, each
+    // on the thermocouples of its zone and those of none; the frame limit is the class's own.
+    this.dual = input.profile.standard === 'EN_1634_1' && this.rules.basis === 'rise' && entryZone.some((z) => z !== null);
+    const classes: (InsulationClass | null)[] = this.dual ? ['I1', 'I2'] : [this.insulation];
+    this.judges = classes.map((id) => {
+      const counts = (e: number) => !this.dual || entryZone[e] === null || entryZone[e] === id;
+      return {
+        id: this.dual ? id : null,
+        frameLimit: this.dual ? profileRules({ ...input.profile, insulation: id }).limits.frame : this.rules.limits.frame,
+        maxMembers: this.maxMembers.filter(counts),
+        frameMembers: this.frameMembers.filter(counts),
+        runsMax: new RunTracker(this.entryThermo.length),
+        runsFrame: new RunTracker(this.entryThermo.length),
+      };
+    });
     this.runsMean = new RunTracker(this.categories.length);
     this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
 
@@ -253,7 +289,7 @@ export class CriteriaEngine {
   }
 
   /**
-   * What the accumulated state depends on besides the frames: the profile, the markers in their order,
+   * What the accumulated state depends on besides the frames: the profile, the markers in their order (with their zones),
    * each thermocouple's exclusion start and a T0 set by hand. Observations and `ended` are not in it
    * (they change only the snapshot). Equal keys: a saved state can be restored with these inputs.
    */
@@ -263,7 +299,7 @@ export class CriteriaEngine {
     return JSON.stringify([
       CRITERIA_STATE_VERSION,
       [p.standard, p.insulation, p.heating_curve, p.criteria_basis, p.planned_duration_min, p.pressure_target_pa, p.pressure_tolerance_pa],
-      input.markers.map((m) => [m.thermo_id, m.type_name]),
+      input.markers.map((m) => [m.thermo_id, m.type_name, m.zone ?? null]),
       [...starts].sort((a, b) => a[0] - b[0]),
       input.t0_override ?? null,
     ]);
@@ -287,7 +323,7 @@ export class CriteriaEngine {
       deviation_periods: this.deviationPeriods.save(),
       pressure: { ...this.pressure, periods: this.pressurePeriods.save() },
       health: this.health.save(),
-      runs: { max: this.runsMax.save(), frame: this.runsFrame.save(), mean: this.runsMean.save(), w: this.runsW.save() },
+      runs: { classes: this.judges.map((j) => ({ max: j.runsMax.save(), frame: j.runsFrame.save() })), mean: this.runsMean.save(), w: this.runsW.save() },
       slopes: { I_max: this.slopes.I_max.save(), I_frame: this.slopes.I_frame.save(), I_mean: this.slopes.I_mean.map((s) => s.save()) },
     };
   }
@@ -327,8 +363,12 @@ export class CriteriaEngine {
     engine.pressure = { value: state.pressure.value, time: state.pressure.time };
     engine.pressurePeriods.restore(state.pressure.periods);
     engine.health.restore(state.health);
-    engine.runsMax.restore(state.runs.max);
-    engine.runsFrame.restore(state.runs.frame);
+    if (state.runs.classes.length !== engine.judges.length) throw new Error("criteria state does not match the research's insulation classes");
+    state.runs.classes.forEach((runs, i) => {
+      const judge = engine.judges[i] as ClassJudge;
+      judge.runsMax.restore(runs.max);
+      judge.runsFrame.restore(runs.frame);
+    });
     engine.runsMean.restore(state.runs.mean);
     engine.runsW.restore(state.runs.w);
     engine.slopes.I_max.restore(state.slopes.I_max);
@@ -410,9 +450,9 @@ export class CriteriaEngine {
     };
   }
 
-  /** Threshold in °C of a criterion; null on the rise basis while T0 is unknown. */
-  private threshold(kind: 'mean' | 'max' | 'frame', t0: number | null): number | null {
-    const limit = this.rules.limits[kind];
+  /** Threshold in °C of a criterion (the frame: of `judge`'s class); null on the rise basis while T0 is unknown. */
+  private threshold(kind: 'mean' | 'max' | 'frame', t0: number | null, judge?: ClassJudge): number | null {
+    const limit = kind === 'frame' && judge !== undefined ? judge.frameLimit : this.rules.limits[kind];
     if (this.rules.basis === 'absolute') return limit;
     return t0 === null ? null : t0 + limit;
   }
@@ -432,21 +472,34 @@ export class CriteriaEngine {
   /** One frame after ignition against the insulation and radiation limits; a missing reading is skipped (RunTracker). */
   private judge(values: CriteriaFrame['thermocouples_out'], time: number, t0: number | null, radiance: number | null): void {
     const valid = this.valid;
-    const perThermo = (kind: Kind, members: number[], runs: RunTracker, slope: SlopeWindow) => {
-      const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
-      const c = this.threshold(kind, t0);
-      let hottest = Number.NEGATIVE_INFINITY;
-      for (const e of members) {
-        const i = this.entryThermo[e] as number;
-        const value = valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
-        if (value !== null && value > hottest) hottest = value;
-        const event = runs.scan(e, value === null ? null : c !== null && value > c, time);
-        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number);
-      }
-      if (hottest > Number.NEGATIVE_INFINITY) slope.push(time, hottest);
+    const valueOf = (e: number) => {
+      const i = this.entryThermo[e] as number;
+      return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
     };
-    perThermo('max', this.maxMembers, this.runsMax, this.slopes.I_max);
-    perThermo('frame', this.frameMembers, this.runsFrame, this.slopes.I_frame);
+    const perThermo = (kind: Kind, members: number[], runs: RunTracker, judge: ClassJudge) => {
+      const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
+      const c = this.threshold(kind, t0, judge);
+      for (const e of members) {
+        const value = valueOf(e);
+        const event = runs.scan(e, value === null ? null : c !== null && value > c, time);
+        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number, judge.id);
+      }
+    };
+    for (const judge of this.judges) {
+      perThermo('max', judge.maxMembers, judge.runsMax, judge);
+      perThermo('frame', judge.frameMembers, judge.runsFrame, judge);
+    }
+    // The forecast follows the hottest thermocouple counted for the leaf and for the frame.
+    const hottest = (members: number[], slope: SlopeWindow) => {
+      let top = Number.NEGATIVE_INFINITY;
+      for (const e of members) {
+        const value = valueOf(e);
+        if (value !== null && value > top) top = value;
+      }
+      if (top > Number.NEGATIVE_INFINITY) slope.push(time, top);
+    };
+    hottest(this.maxMembers, this.slopes.I_max);
+    hottest(this.frameMembers, this.slopes.I_frame);
 
     const cMean = this.threshold('mean', t0);
     for (const c of this.meanCategories) {
@@ -466,8 +519,8 @@ export class CriteriaEngine {
     return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
   }
 
-  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null): void {
-    const key = failureKey(criterion, category);
+  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null, insulationClass: InsulationClass | null = null): void {
+    const key = failureKey(criterion, category, insulationClass);
     if (this.failedKeys.has(key)) return;
     const thermoId = this.thermoOf(entry);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
@@ -476,18 +529,20 @@ export class CriteriaEngine {
       return;
     }
     this.failedKeys.add(key);
-    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName });
+    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName, ...(insulationClass === null ? {} : { insulation_class: insulationClass }) });
   }
 
   /** Once the test is over, a single scan over the limit not yet confirmed never will be: an excursion. */
   private unconfirmedAtEnd(): Excursion[] {
     const out: Excursion[] = [];
     if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
-    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null) => {
-      if (time !== null && !this.failedKeys.has(failureKey(criterion, category))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
+    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null, insulationClass: InsulationClass | null = null) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category, insulationClass))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
     };
-    for (const e of this.maxMembers) add('I_max', this.runsMax.pending(e), e, this.categoryOf[e] as number);
-    for (const e of this.frameMembers) add('I_frame', this.runsFrame.pending(e), e, this.categoryOf[e] as number);
+    for (const judge of this.judges) {
+      for (const e of judge.maxMembers) add('I_max', judge.runsMax.pending(e), e, this.categoryOf[e] as number, judge.id);
+      for (const e of judge.frameMembers) add('I_frame', judge.runsFrame.pending(e), e, this.categoryOf[e] as number, judge.id);
+    }
     for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c), null, c);
     add('W', this.runsW.pending(0), null, null);
     return out;
@@ -535,6 +590,7 @@ export class CriteriaEngine {
       W: criteria.countW,
       end: criteria.end,
       measured: { I: criteria.I.measured, W: criteria.W.measured },
+      ...(criteria.countByClass === null ? {} : { insulation_classes: criteria.countByClass }),
     }, { classes: classSystemOf(this.profile.standard), insulation: this.insulation });
 
     this.cached = {
@@ -549,6 +605,7 @@ export class CriteriaEngine {
       failures,
       excursions: [...this.excursions, ...this.unconfirmedAtEnd()].filter((e) => this.counts(e.time)),
       criteria: { E: criteria.E, I: criteria.I, W: criteria.W },
+      insulation_classes: criteria.byClass,
       classification,
       forecast: this.forecast(t0, failures),
       suspects: this.suspects.filter((f) => this.counts(f.time)),
@@ -598,16 +655,21 @@ export class CriteriaEngine {
     const stopped = seen(this.stoppedAt);
     const end = stopped ?? Math.max(0, elapsed ?? 0);
     const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
-    const group = (w: boolean) => failures.filter((f) => (f.criterion === 'W') === w);
-    const firstTime = (w: boolean) => earliest(group(w).map((f) => f.time));
-    const held = (w: boolean) => earliest(group(w).map((f) => f.interval_from ?? f.time));
+    // A zoned door's class counts the failures of its own thermocouples and the mean's (shared by both).
+    const ofClass = (id: InsulationClass | null) => (f: Failure) => f.criterion !== 'W' && (id === null || f.insulation_class === undefined || f.insulation_class === id);
+    const firstOf = (list: Failure[]) => earliest(list.map((f) => f.time));
+    const heldOf = (list: Failure[]) => earliest(list.map((f) => f.interval_from ?? f.time));
+    const primary = this.dual ? (this.insulation ?? 'I2') : null;
+    const insulationFailures = failures.filter(ofClass(primary));
+    const wFailures = failures.filter((f) => f.criterion === 'W');
     const iMeasured = this.maxMembers.length + this.frameMembers.length + this.meanCategories.length > 0;
     const wMeasured = this.radiationSeen;
-    const iFailed = iMeasured ? firstTime(false) : null;
+    // For a zoned door, the profile's own class decides when the cotton pad stops counting.
+    const iFailed = iMeasured ? firstOf(insulationFailures) : null;
     const integrity = this.integrity.find((o) => o.kind !== 'cotton_pad' || iFailed === null || o.time < iFailed);
     const countE = integrity !== undefined && this.counts(integrity.time) ? seen(integrity.time) : null;
-    const countI = held(false);
-    const countW = held(true);
+    const countI = heldOf(insulationFailures);
+    const countW = heldOf(wFailures);
 
     const eMinutes = completedMinutes(countE ?? end);
     const result = (time: number | null, countTime: number | null, cap: number | null, measured = true): CriterionResult => {
@@ -625,8 +687,18 @@ export class CriteriaEngine {
       };
     };
     const I = result(iFailed, countI, eMinutes, iMeasured);
-    const W = wMeasured ? result(firstTime(true), countW, eMinutes) : iMeasured ? { ...I, time: null, reached: false, measured: false, deemed: true } : result(null, null, null, false);
-    return { E: result(countE, countE, null), I, W, countE, countI, countW, end };
+    const W = wMeasured ? result(firstOf(wFailures), countW, eMinutes) : iMeasured ? { ...I, time: null, reached: false, measured: false, deemed: true } : result(null, null, null, false);
+    let byClass: { I1: CriterionResult; I2: CriterionResult } | null = null;
+    let countByClass: { I1: number | null; I2: number | null } | null = null;
+    if (this.dual) {
+      const of = (id: InsulationClass) => failures.filter(ofClass(id));
+      countByClass = { I1: heldOf(of('I1')), I2: heldOf(of('I2')) };
+      byClass = {
+        I1: result(iMeasured ? firstOf(of('I1')) : null, countByClass.I1, eMinutes, iMeasured),
+        I2: result(iMeasured ? firstOf(of('I2')) : null, countByClass.I2, eMinutes, iMeasured),
+      };
+    }
+    return { E: result(countE, countE, null), I, W, byClass, countE, countI, countW, countByClass, end };
   }
 
   private forecast(t0: number | null, failures: readonly Failure[]): ForecastEntry[] {
@@ -637,7 +709,7 @@ export class CriteriaEngine {
     if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
       if (failures.some((f) => f.criterion === criterion)) return;
-      const c = this.threshold(kind, t0);
+      const c = this.threshold(kind, t0, this.judges.find((j) => j.id === (this.dual ? (this.insulation ?? 'I2') : null)));
       if (c === null) return;
       let best: ForecastEntry | null = null;
       for (const window of windows) {

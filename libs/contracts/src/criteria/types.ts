@@ -62,6 +62,8 @@ export interface CriterionTimes {
    * reading): its part (EI, EW) is left out of the class. Missing = measured.
    */
   measured?: { I?: boolean; W?: boolean };
+  /** A zoned EN 1634-1 door: I1's and I2's own failure times (null = not reached); EI1 and EI2 are both written. */
+  insulation_classes?: { I1: number | null; I2: number | null };
 }
 
 /**
@@ -129,6 +131,11 @@ export interface CriteriaFrame {
 export interface CriteriaMarker {
   thermo_id: number;
   type_name: string;
+  /**
+   * EN 1634-1 door: the insulation class this unexposed-face thermocouple counts for (its zone: I1 at
+   * 25 mm, I2 at 100 mm from the edge); null or absent: both. Any zone makes a door judged for I1 and I2.
+   */
+  zone?: InsulationClass | null;
 }
 
 export interface CriteriaEngineInput {
@@ -177,6 +184,8 @@ export interface Failure {
   /** The thermocouple (max, frame) or null (mean, W). */
   thermo_id: number | null;
   type_name: string | null;
+  /** A zoned door's leaf or frame failure: the insulation class it counts for (absent otherwise). */
+  insulation_class?: InsulationClass;
 }
 
 export interface Excursion {
@@ -283,7 +292,10 @@ export interface CriteriaSnapshot {
   pressure: PressureView | null;
   failures: Failure[];
   excursions: Excursion[];
+  /** I is the profile's insulation class (I2 for a door unless I1 is set). */
   criteria: { E: CriterionResult; I: CriterionResult; W: CriterionResult };
+  /** A door whose thermocouples name their zones: I1 and I2 each on its own (null otherwise). */
+  insulation_classes: { I1: CriterionResult; I2: CriterionResult } | null;
   /**
    * The class in the standard's own notation, from the element's own period lists: "E 60, EI 45, EW 60"
    * (EN 13501-2), "T 30" (DIN 4102-5); '' when no period is reached; null before ignition.

@@ -241,3 +241,48 @@ describe('the engine trusts no input outside the DAQ contract\'s bounds', () => 
     expect(Math.abs(snapshot.deviation.d_e!)).toBeLessThan(0.1);
   });
 });
+
+describe('a door judged for I1 and I2 at once (EN 1634-1 §13.2: each class on the thermocouples of its zone)', () => {
+  // T0 = 20 °C by hand. I1: leaf 180 K (200 °C), frame 180 K (200 °C); I2: leaf 180 K, frame 360 K (380 °C).
+  // T3 ('Tmax', zone I1, 25 mm from the edge) reads 250 °C from 30:00; T4 ('Tmax', zone I2) from 60:00;
+  // T5 (frame, zone I1) 250 °C from 45:00 (over I1's 200 °C); T6 (frame, zone I2) 250 °C from 45:00 (under
+  // I2's 380 °C). A 25 mm gap at 92:00 ends E; radiation 1 kW/m² throughout; the test ends at 95:00.
+  const profile: TestProfile = { ...DEFAULT_TEST_PROFILE, standard: 'EN_1634_1', insulation: 'I2' };
+  const markers = [
+    { thermo_id: 1, type_name: 'Tśr i Tmax' },
+    { thermo_id: 2, type_name: 'Tśr i Tmax' },
+    { thermo_id: 3, type_name: 'Tmax', zone: 'I1' as const },
+    { thermo_id: 4, type_name: 'Tmax', zone: 'I2' as const },
+    { thermo_id: 5, type_name: 'Tmax ościeżnicy', zone: 'I1' as const },
+    { thermo_id: 6, type_name: 'Tmax ościeżnicy', zone: 'I2' as const },
+  ];
+  const frames = () =>
+    every(10, 0, 95 * 60, (t) => ({
+      radiance: 1,
+      thermocouples_out: [30, 30, t >= 1800 ? 250 : 30, t >= 3600 ? 250 : 30, t >= 2700 ? 250 : 30, t >= 2700 ? 250 : 30],
+    }));
+
+  it('"E 90, EI1 30, EI2 60, EW 60": each class from its own thermocouples and frame limit', () => {
+    const snapshot = engineOf({ profile, markers, observations: [observation(92 * 60, 'gap_25mm')] }, frames());
+    expect(snapshot.failures.map((f) => [f.criterion, f.thermo_id, f.time, f.insulation_class])).toEqual([
+      ['I_max', 3, 1800, 'I1'],
+      ['I_frame', 5, 2700, 'I1'],
+      ['I_max', 4, 3600, 'I2'],
+    ]);
+    expect(snapshot.insulation_classes?.I1).toMatchObject({ time: 1800, minutes: 30, reached: true });
+    expect(snapshot.insulation_classes?.I2).toMatchObject({ time: 3600, minutes: 60, reached: true });
+    // I is the profile's own class, I2.
+    expect(snapshot.criteria.I).toMatchObject({ time: 3600, minutes: 60 });
+    // E 92 → 90 (a door's E list), EI1 30, EI2 60, EW 92 → 60 (a door's EW list: 20, 30, 60).
+    expect(snapshot.classification).toBe('E 90, EI1 30, EI2 60, EW 60');
+  });
+
+  it('without zones a door is judged for its profile\'s class only, every thermocouple counting', () => {
+    const plain = markers.map(({ thermo_id, type_name }) => ({ thermo_id, type_name }));
+    const snapshot = engineOf({ profile, markers: plain, observations: [observation(92 * 60, 'gap_25mm')] }, frames());
+    expect(snapshot.insulation_classes).toBeNull();
+    // T3 over 200 °C at 30:00 counts for I2's leaf maximum too.
+    expect(snapshot.criteria.I).toMatchObject({ time: 1800, minutes: 30 });
+    expect(snapshot.classification).toBe('E 90, EI2 30, EW 60');
+  });
+});
