@@ -44,10 +44,13 @@ export interface VerticalBand {
   readonly color: string;
 }
 
-/** A shaded value range on a series' axis (the pressure target ± tolerance). */
+/** A shaded value range on a series' axis over a time range (the pressure target ± the tolerance of that time). */
 export interface HorizontalBand {
   readonly from: number;
   readonly to: number;
+  /** ms since the start, like the points. */
+  readonly start: number;
+  readonly end: number;
   readonly label: string;
   readonly color: string;
 }
@@ -73,7 +76,7 @@ export interface SeriesSpec {
   /** Listed in the legend (default true); thermocouples are toggled by their own list instead. */
   readonly legend?: boolean;
   readonly thresholds?: readonly Threshold[];
-  readonly band?: HorizontalBand;
+  readonly bands?: readonly HorizontalBand[];
 }
 
 export interface ChartSpec {
@@ -195,11 +198,12 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
   const thresholdMax = new Map<string, number>();
   const bandMin = new Map<string, number>();
   for (const series of spec.series) {
-    const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value), series.band?.to ?? 0);
+    const bands = series.bands ?? [];
+    const top = Math.max(0, ...(series.thresholds ?? []).map((th) => th.value), ...bands.map((b) => b.to));
     const key = `${series.grid}:${series.axis ?? 0}`;
     if (top > 0) thresholdMax.set(key, Math.max(thresholdMax.get(key) ?? 0, top));
     // A band (the pressure target ± tolerance) stays on the chart whole.
-    if (series.band) bandMin.set(key, Math.min(bandMin.get(key) ?? Number.POSITIVE_INFINITY, series.band.from));
+    for (const band of bands) bandMin.set(key, Math.min(bandMin.get(key) ?? Number.POSITIVE_INFINITY, band.from));
   }
   spec.grids.forEach((grid, i) => {
     axisBase.push(yAxis.length);
@@ -237,6 +241,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
     const marks = first ? (spec.marks ?? []).filter((m) => !m.grids || m.grids.includes(grid?.id ?? '')) : [];
     const bands = first ? (spec.bands ?? []) : [];
     const thresholds = s.thresholds ?? [];
+    const valueBands = s.bands ?? [];
     return {
       type: 'line',
       id: s.id,
@@ -284,7 +289,7 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
             },
           }
         : {}),
-      ...(bands.length > 0 || s.band
+      ...(bands.length > 0 || valueBands.length > 0
         ? {
             markArea: {
               silent: true,
@@ -294,14 +299,10 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
                   { name: b.label, xAxis: b.from, itemStyle: { color: b.color, opacity: 0.18 }, label: { color: b.color, fontSize: 11, position: 'insideTop' } },
                   { xAxis: b.to },
                 ]),
-                ...(s.band
-                  ? [
-                      [
-                        { name: s.band.label, yAxis: s.band.from, itemStyle: { color: s.band.color, opacity: 0.15 }, label: { color: s.band.color, fontSize: 11, position: 'insideTopRight' } },
-                        { yAxis: s.band.to },
-                      ] as [Record<string, unknown>, Record<string, unknown>],
-                    ]
-                  : []),
+                ...valueBands.map((b): [Record<string, unknown>, Record<string, unknown>] => [
+                  { name: b.label, xAxis: b.start, yAxis: b.from, itemStyle: { color: b.color, opacity: 0.15 }, label: { color: b.color, fontSize: 11, position: 'insideTopRight' } },
+                  { xAxis: b.end, yAxis: b.to },
+                ]),
               ],
             },
           }

@@ -74,7 +74,8 @@ function categorySeries(grid: number, categories: readonly ChartCategory[], labe
 export interface CriteriaOverlay {
   readonly marks: readonly VerticalMark[];
   readonly bands: readonly VerticalBand[];
-  readonly pressureBand?: HorizontalBand;
+  /** The pressure target ± its tolerance, one per stretch of time with the same tolerance. */
+  readonly pressureBands?: readonly HorizontalBand[];
   readonly radiationLimit?: Threshold;
   readonly deviation?: { readonly title: string; readonly series: readonly SeriesSpec[] };
 }
@@ -152,7 +153,7 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec | null {
       series.push({ id: seriesKey.radiance, name: input.labels.radiance, grid, color: CURVE_COLORS.radiance, width: 1.5, thresholds });
     }
     if (input.pressure) {
-      series.push({ id: seriesKey.pressure, name: input.labels.pressure, grid, axis: input.radiance ? 1 : 0, color: CURVE_COLORS.pressure, width: 1.5, band: overlay?.pressureBand });
+      series.push({ id: seriesKey.pressure, name: input.labels.pressure, grid, axis: input.radiance ? 1 : 0, color: CURVE_COLORS.pressure, width: 1.5, bands: overlay?.pressureBands });
     }
     const title = input.radiance && input.pressure ? input.labels.scalars : input.radiance ? `${input.labels.radiance} [kW/m²]` : `${input.labels.pressure} [Pa]`;
     grids.push({ id: 'scalars', title, units });

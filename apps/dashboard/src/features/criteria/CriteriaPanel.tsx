@@ -1,14 +1,18 @@
-import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue } from '@furnace/contracts';
+import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   type Category,
+  conformityColor,
+  criterionState,
   type CriterionKey,
-  deviationColor,
   formatEta,
   formatRise,
+  NO_DEVIATION,
   overLimit,
+  pressureTargetText,
 } from './criteria-format';
+import { TolerancePeriods } from './TolerancePeriods';
 
 type Limits = CriteriaSnapshot['limits'];
 
@@ -41,27 +45,54 @@ function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   );
 }
 
-/** d_e with its tolerance, green inside and red outside. */
-function DeviationValue({ snapshot, size = 'sm' }: { snapshot: CriteriaSnapshot | null; size?: 'sm' | 'lg' | 'xl' }) {
+/** d_e with its tolerance now; green while it never left the tolerance, red once it did (see the periods). */
+function DeviationValue({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   const { t } = useTranslation('criteria');
-  const deviation = snapshot?.deviation ?? { d_e: null, tolerance: null, ok: null };
-  const color = deviationColor(deviation);
+  const deviation = snapshot?.deviation ?? NO_DEVIATION;
+  const color = conformityColor(deviation);
   return (
     <Stack gap={2} align="flex-end">
       <Badge
-        size={size}
+        size="sm"
         color={color}
         variant={color === 'gray' ? 'light' : 'filled'}
         ff="monospace"
         data-testid="criteria-de-value"
         data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}
-        title={deviation.ok === null ? undefined : t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
+        data-conforming={deviation.conforming === null ? 'unknown' : String(deviation.conforming)}
+        title={deviation.conforming === false ? t('panel.nonConforming') : deviation.ok === null ? undefined : t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
         styles={{ label: { textTransform: 'none' } }}
       >
         {formatDeviation(deviation.d_e)}
       </Badge>
       <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-de-tolerance">
         {deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The newest furnace pressure against its target ± tolerance, coloured like d_e. */
+function PressureValue({ pressure }: { pressure: PressureView }) {
+  const { t } = useTranslation('criteria');
+  const color = conformityColor(pressure);
+  return (
+    <Stack gap={2} align="flex-end">
+      <Badge
+        size="sm"
+        color={color}
+        variant={color === 'gray' ? 'light' : 'filled'}
+        ff="monospace"
+        data-testid="criteria-pressure-value"
+        data-ok={pressure.ok === null ? 'unknown' : String(pressure.ok)}
+        data-conforming={pressure.conforming === null ? 'unknown' : String(pressure.conforming)}
+        title={pressure.conforming === false ? t('panel.nonConforming') : pressure.ok === null ? undefined : t(pressure.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
+        styles={{ label: { textTransform: 'none' } }}
+      >
+        {pressure.value === null ? '---' : `${formatValue(pressure.value)} Pa`}
+      </Badge>
+      <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-pressure-target">
+        {pressureTargetText(pressure, t)}
       </Text>
     </Stack>
   );
@@ -129,7 +160,10 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
-/** Each criterion: held so far (completed minutes), or the time it failed; W only where radiation is measured. */
+/**
+ * Each criterion: held so far (completed minutes), the time it failed, or "not measured" (never shown as
+ * held); W without a radiometer held as long as I, with a note. W only where radiation is measured.
+ */
 function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapshot | null; radiation?: boolean }) {
   const { t } = useTranslation('criteria');
   return (
@@ -139,18 +173,28 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
       </Text>
       {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
         const result = snapshot?.criteria[key];
-        const failed = result?.reached ?? false;
+        const state = result ? criterionState(result) : null;
+        const failed = state === 'failed';
         return (
-          <Group key={key} justify="space-between" wrap="nowrap" gap="xs" data-testid={`criterion-${key}`} data-failed={failed}>
-            <Text size="sm">{t(`criterion.${key}`)}</Text>
-            <Text size="sm" ff="monospace" fw={700} c={failed ? 'red.7' : undefined}>
-              {!result
-                ? '---'
-                : failed
-                  ? t('panel.failedAt', { time: formatTestTime(result.time) })
-                  : t('panel.heldFor', { minutes: result.held_minutes ?? 0 })}
-            </Text>
-          </Group>
+          <Stack key={key} gap={0} data-testid={`criterion-${key}`} data-failed={failed} data-state={state ?? 'unknown'}>
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Text size="sm">{t(`criterion.${key}`)}</Text>
+              <Text size="sm" ff="monospace" fw={700} c={failed ? 'red.7' : state === 'notMeasured' ? 'dimmed' : undefined}>
+                {!result
+                  ? '---'
+                  : failed
+                    ? t('panel.failedAt', { time: formatTestTime(result.time) })
+                    : state === 'notMeasured'
+                      ? t('panel.notMeasured')
+                      : t('panel.heldFor', { minutes: result.held_minutes ?? 0 })}
+              </Text>
+            </Group>
+            {state === 'deemed' ? (
+              <Text size="xs" c="dimmed" ta="right" data-testid={`criterion-${key}-deemed`}>
+                {t('panel.deemed')}
+              </Text>
+            ) : null}
+          </Stack>
         );
       })}
     </Stack>
@@ -212,7 +256,7 @@ function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; 
   );
 }
 
-/** The criteria block of the live side panel: T0, d_e, criteria held, classification, forecast, health. */
+/** The criteria block of the live side panel: T0, d_e, the furnace pressure, criteria held, classification, forecast, health. */
 export function CriteriaPanel({
   snapshot,
   names,
@@ -233,6 +277,15 @@ export function CriteriaPanel({
       <Row label={t('panel.deviation')} testId="criteria-de">
         <DeviationValue snapshot={snapshot} />
       </Row>
+      <TolerancePeriods periods={snapshot?.deviation.periods ?? []} quantity="deviation" testId="criteria-de" />
+      {snapshot?.pressure ? (
+        <>
+          <Row label={t('panel.pressure')} testId="criteria-pressure">
+            <PressureValue pressure={snapshot.pressure} />
+          </Row>
+          <TolerancePeriods periods={snapshot.pressure.periods} quantity="pressure" testId="criteria-pressure" />
+        </>
+      ) : null}
       <CriteriaHeld snapshot={snapshot} radiation={radiation} />
       <Row label={t('panel.classification')} testId="criteria-class">
         <span data-testid="criteria-class-value">{snapshot?.classification || '---'}</span>

@@ -1,10 +1,11 @@
-import type { CriteriaDto, ObservationDto } from '@furnace/api-client';
-import { formatDeviation, formatTestTime, formatValue } from '@furnace/contracts';
+import type { ObservationDto } from '@furnace/api-client';
+import { type CriteriaView, formatDeviation, formatTestTime, formatValue } from '@furnace/contracts';
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
-import { type CriterionKey, deviationColor, failureTime } from './criteria-format';
+import { conformityColor, criterionState, type CriterionKey, failureTime, pressureTargetText } from './criteria-format';
 import { ObservationList } from './ObservationList';
+import { TolerancePeriods } from './TolerancePeriods';
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
@@ -29,9 +30,10 @@ function Figure({ label, children, testId }: { label: string; children: React.Re
 }
 
 /**
- * The history's criteria: T0 (and who set it), the limits, the final d_e, the classification, each
- * criterion in completed minutes, the failures (an interval where a gap hides the moment), the
- * single-scan excursions and the observations.
+ * The history's criteria: T0 (and who set it), the limits, the final d_e and the furnace pressure with
+ * their periods outside tolerance, the classification, each criterion in completed minutes (or not
+ * measured), the failures (an interval where a gap hides the moment), the single-scan excursions and
+ * the observations.
  */
 export function CriteriaSummary({
   criteria,
@@ -40,7 +42,7 @@ export function CriteriaSummary({
   names,
   radiation = true,
 }: {
-  criteria: CriteriaDto;
+  criteria: CriteriaView;
   /** The research measures radiation: W is a criterion. */
   radiation?: boolean;
   audit: T0Audit;
@@ -49,7 +51,9 @@ export function CriteriaSummary({
 }) {
   const { t } = useTranslation('criteria');
   const name = (id: number | null) => (id === null ? '' : (names.get(id) ?? `#${id}`));
-  const color = deviationColor(criteria.deviation);
+  const color = conformityColor(criteria.deviation);
+  const { pressure } = criteria;
+  const pressureColor = pressure ? conformityColor(pressure) : 'gray';
   const limits = [
     criteria.limits.mean ? t('history.limitMean', { text: criteria.limits.mean.text }) : null,
     criteria.limits.max ? t('history.limitMax', { text: criteria.limits.max.text }) : null,
@@ -58,7 +62,7 @@ export function CriteriaSummary({
 
   return (
     <Stack gap="md" data-testid="criteria-summary" data-ended={criteria.ended}>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+      <SimpleGrid cols={{ base: 2, sm: 3, md: pressure ? 5 : 4 }} spacing="md">
         <Figure label={t('t0.title')} testId="history-t0">
           <span data-testid="history-t0-value">{criteria.t0 === null ? '---' : `${formatValue(criteria.t0)} °C`}</span>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
@@ -68,13 +72,43 @@ export function CriteriaSummary({
           </Text>
         </Figure>
         <Figure label={t('panel.deviation')} testId="history-de">
-          <Badge size="lg" color={color} variant={color === 'gray' ? 'light' : 'filled'} ff="monospace" data-testid="history-de-value" data-ok={String(criteria.deviation.ok)} styles={{ label: { textTransform: 'none' } }}>
+          <Badge
+            size="lg"
+            color={color}
+            variant={color === 'gray' ? 'light' : 'filled'}
+            ff="monospace"
+            data-testid="history-de-value"
+            data-ok={String(criteria.deviation.ok)}
+            data-conforming={String(criteria.deviation.conforming)}
+            styles={{ label: { textTransform: 'none' } }}
+          >
             {formatDeviation(criteria.deviation.d_e)}
           </Badge>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
             {criteria.deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: criteria.deviation.tolerance.toFixed(2) })}
           </Text>
+          <TolerancePeriods periods={criteria.deviation.periods} quantity="deviation" testId="history-de" />
         </Figure>
+        {pressure ? (
+          <Figure label={t('panel.pressure')} testId="history-pressure">
+            <Badge
+              size="lg"
+              color={pressureColor}
+              variant={pressureColor === 'gray' ? 'light' : 'filled'}
+              ff="monospace"
+              data-testid="history-pressure-value"
+              data-ok={String(pressure.ok)}
+              data-conforming={String(pressure.conforming)}
+              styles={{ label: { textTransform: 'none' } }}
+            >
+              {pressure.value === null ? '---' : `${formatValue(pressure.value)} Pa`}
+            </Badge>
+            <Text size="xs" c="dimmed" ff="body" fw={400} data-testid="history-pressure-target">
+              {pressureTargetText(pressure, t)}
+            </Text>
+            <TolerancePeriods periods={pressure.periods} quantity="pressure" testId="history-pressure" />
+          </Figure>
+        ) : null}
         <Figure label={t('panel.classification')} testId="history-class">
           <span data-testid="history-class-value">{criteria.classification || '---'}</span>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
@@ -109,11 +143,18 @@ export function CriteriaSummary({
         <Table.Tbody>
           {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
             const result = criteria.criteria[key];
+            const state = criterionState(result);
             return (
-              <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached}>
+              <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached} data-state={state}>
                 <Table.Td>{t(`criterion.${key}`)}</Table.Td>
-                <Table.Td ff="monospace" c={result.reached ? 'red.7' : undefined}>
-                  {result.reached ? formatTestTime(result.time) : t('panel.notReached')}
+                <Table.Td ff={state === 'failed' || state === 'held' ? 'monospace' : undefined} c={state === 'failed' ? 'red.7' : state === 'held' ? undefined : 'dimmed'}>
+                  {state === 'failed'
+                    ? formatTestTime(result.time)
+                    : state === 'notMeasured'
+                      ? t('panel.notMeasured')
+                      : state === 'deemed'
+                        ? t('panel.deemed')
+                        : t('panel.notReached')}
                 </Table.Td>
                 <Table.Td ff="monospace" fw={700}>
                   {result.minutes ?? result.held_minutes ?? '---'}

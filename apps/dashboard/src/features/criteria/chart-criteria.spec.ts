@@ -34,7 +34,8 @@ describe('the criteria on the curves', () => {
       }),
       observations: [{ time: 3820, kind: 'cotton_pad', note: null }],
       exclusions: [{ thermo_id: 2, from_time: 1200 }],
-      profile: { pressure_target_pa: 20, pressure_tolerance_pa: 3 },
+      profile: { pressure_target_pa: 20, pressure_tolerance_pa: null },
+      until: 3600,
       names: new Map([[2, 'T2']]),
       texts: {
         observation: (kind) => kind,
@@ -50,7 +51,11 @@ describe('the criteria on the curves', () => {
       [1_200_000, 'T2 off'],
     ]);
     expect(overlay.bands).toEqual([expect.objectContaining({ from: 2_800_000, to: 2_900_000, label: 'I_mean' })]);
-    expect(overlay.pressureBand).toMatchObject({ from: 17, to: 23, label: '20±3' });
+    // EN 1363-1 §5.2: nothing before 5 min, ±5 Pa to 10 min, ±3 Pa after, to the end of the test.
+    expect(overlay.pressureBands).toEqual([
+      expect.objectContaining({ start: 300_000, end: 600_000, from: 15, to: 25, label: '20±5' }),
+      expect.objectContaining({ start: 600_000, end: 3_600_000, from: 17, to: 23, label: '20±3' }),
+    ]);
     expect(overlay.radiationLimit).toMatchObject({ value: 15, label: 'W 15' });
 
     // In the option: the marks as vertical lines on the first series of each grid, the band as an area.
@@ -65,8 +70,31 @@ describe('the criteria on the curves', () => {
     expect(pk?.markLine?.data.map((d) => d.xAxis)).toEqual([3_820_000]);
     expect(pk?.markArea?.data).toHaveLength(1);
     const pressure = series.find((s) => s.id === 'pressure');
-    expect(pressure?.markArea?.data[0]).toEqual([expect.objectContaining({ yAxis: 17 }), { yAxis: 23 }]);
+    expect(pressure?.markArea?.data).toEqual([
+      [expect.objectContaining({ xAxis: 300_000, yAxis: 15 }), { xAxis: 600_000, yAxis: 25 }],
+      [expect.objectContaining({ xAxis: 600_000, yAxis: 17 }), { xAxis: 3_600_000, yAxis: 23 }],
+    ]);
     expect(series.find((s) => s.id === 'radiance')?.markLine?.data.some((d) => d.yAxis === 15)).toBe(true);
+  });
+
+  it("draws the profile's own pressure tolerance from 5 min, and no band without a target or before 5 min", () => {
+    const overlay = (profile: { pressure_target_pa: number | null; pressure_tolerance_pa: number | null }, until: number | null) =>
+      criteriaOverlay({
+        snapshot: null,
+        observations: [],
+        exclusions: [],
+        profile,
+        until,
+        names: new Map(),
+        texts: { observation: String, failure: String, exclusion: String, pressureBand: (target, tolerance) => `${target}±${tolerance}`, radiationLimit: 'W' },
+      }).pressureBands;
+    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: 2 }, 1800)).toEqual([
+      expect.objectContaining({ start: 300_000, end: 1_800_000, from: 18, to: 22, label: '20±2' }),
+    ]);
+    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: null }, 420)).toEqual([expect.objectContaining({ start: 300_000, end: 420_000, from: 15, to: 25 })]);
+    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: null }, 240)).toEqual([]);
+    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: 3 }, null)).toEqual([]);
+    expect(overlay({ pressure_target_pa: null, pressure_tolerance_pa: 3 }, 3600)).toEqual([]);
   });
 
   it('computes d_e along the furnace curve: −5.00 % for 0.95 · ISO 834, with the tolerance envelope', () => {

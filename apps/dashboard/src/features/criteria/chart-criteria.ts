@@ -6,16 +6,17 @@ import {
   heatingCurve,
   type HeatingCurveId,
   type ObservationKind,
+  pressureTolerance,
 } from '@furnace/contracts';
 import type { ChartCategory } from '../charts/categories';
-import type { Threshold, VerticalBand, VerticalMark } from '../charts/chart-option';
+import type { HorizontalBand, Threshold, VerticalBand, VerticalMark } from '../charts/chart-option';
 
 import { type CriteriaOverlay, deviationKey } from '../charts/curve-specs';
 import { type Point, secondsToMs } from '../charts/points';
 
 /*
  * The criteria drawn on the curves: the profile's limits as the categories' critical lines, marks for
- * observations, failures and exclusions, the pressure band, the radiation limit and the d_e curve.
+ * observations, failures and exclusions, the pressure band over time, the radiation limit and the d_e curve.
  */
 
 const CRITERIA_COLORS = {
@@ -64,6 +65,8 @@ export interface OverlayInput {
   observations: readonly { time: number; kind: ObservationKind; note: string | null }[];
   exclusions: readonly { thermo_id: number; from_time: number }[];
   profile: { pressure_target_pa: number | null; pressure_tolerance_pa: number | null };
+  /** s since ignition: the end of the test drawn (the pressure band reaches it); null without frames. */
+  until?: number | null;
   names: ReadonlyMap<number, string>;
   texts: {
     observation: (kind: ObservationKind) => string;
@@ -72,6 +75,34 @@ export interface OverlayInput {
     pressureBand: (target: number, tolerance: number) => string;
     radiationLimit: string;
   };
+}
+
+/**
+ * The pressure target ± its tolerance from ignition to `until` (EN 1363-1 §5.2): one stretch per tolerance
+ * as `pressureTolerance` gives it second by second (none before 5 min, where nothing is required).
+ */
+function pressureBands(profile: OverlayInput['profile'], until: number | null | undefined, label: (target: number, tolerance: number) => string): HorizontalBand[] {
+  const target = profile.pressure_target_pa;
+  if (target === null || !Number.isFinite(target) || typeof until !== 'number' || !(until > 0)) return [];
+  const stretches: { from: number; tolerance: number | null }[] = [];
+  for (let t = 0; t < until; t += 1) {
+    const tolerance = pressureTolerance(profile, t);
+    if (stretches.at(-1)?.tolerance !== tolerance) stretches.push({ from: t, tolerance });
+  }
+  return stretches.flatMap(({ from, tolerance }, i) =>
+    tolerance === null
+      ? []
+      : [
+          {
+            from: target - tolerance,
+            to: target + tolerance,
+            start: secondsToMs(from),
+            end: secondsToMs(stretches[i + 1]?.from ?? until),
+            label: label(target, tolerance),
+            color: CRITERIA_COLORS.pressure,
+          },
+        ],
+  );
 }
 
 /** The marks, bands and lines of the criteria on the curves. */
@@ -95,17 +126,8 @@ export function criteriaOverlay(input: OverlayInput): CriteriaOverlay {
       grids: ['categories', 'thermocouples'],
     });
   }
-  const { pressure_target_pa: target, pressure_tolerance_pa: tolerance } = input.profile;
   const radiationLimit: Threshold = { value: RADIATION_LIMIT_KW, label: input.texts.radiationLimit, color: CRITERIA_COLORS.radiation };
-  return {
-    marks,
-    bands,
-    radiationLimit,
-    pressureBand:
-      target !== null && tolerance !== null
-        ? { from: target - tolerance, to: target + tolerance, label: input.texts.pressureBand(target, tolerance), color: CRITERIA_COLORS.pressure }
-        : undefined,
-  };
+  return { marks, bands, radiationLimit, pressureBands: pressureBands(input.profile, input.until, input.texts.pressureBand) };
 }
 
 /**

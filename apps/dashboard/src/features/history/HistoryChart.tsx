@@ -74,7 +74,7 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
 
   const { t: tc } = useTranslation('criteria');
   const byKey = useMemo(() => historySeriesByKey(overview), [overview]);
-  const { categories, overlay } = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile, names });
+  const { categories, overlay } = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile, until: overview.to, names });
   const furnaceDrawn = flags.furnace || hasValues(byKey.get(seriesKey.pk));
   const curve = profile.heating_curve;
   const fullOverlay = useMemo(

@@ -162,6 +162,9 @@ function serve({
   mocked.criteriaCriteriaOf.mockImplementation(() => fail(404));
 }
 
+/** d_e outside its tolerance since 12:00, still. */
+const OPEN_PERIOD = { from: 720, to: 754, open: true, worst: 12.5, worst_tolerance: 10, worst_time: 754 };
+
 /** A CRITERIA message's view: the engine's snapshot for these markers (the first category at 190.3 / 170.1 °C) and what only the server knows. */
 function criteriaView(overrides: Partial<CriteriaView> = {}): CriteriaView {
   const base = criteriaSnapshot();
@@ -173,6 +176,7 @@ function criteriaView(overrides: Partial<CriteriaView> = {}): CriteriaView {
       { type_name: 'T', role: { mean: false, max: false, frame: false }, max: 30, mean: 30, max_rise: 9.7, mean_rise: 9.7, valid: 1, thermocouples: 1 },
     ],
     ended: false,
+    classification_withheld: false,
     ignition_at: '2026-01-01T09:48:00.000Z',
     ...overrides,
   };
@@ -415,10 +419,11 @@ describe('the live layout', () => {
     expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('E 45, EI 45, EW 45');
 
     // A newer one (an exclusion, a T0 by hand, new frames) replaces it as it is.
-    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ t0: 25, t0_source: 'override', deviation: { d_e: 12.5, tolerance: 10, ok: false } }) }));
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ t0: 25, t0_source: 'override', deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false } }) }));
     expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('25.0 °C');
     expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('12.50 %');
     expect(screen.getByTestId('criteria-de-value')).toHaveAttribute('data-ok', 'false');
+    expect(screen.getByTestId('criteria-de-period')).toHaveTextContent('00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %');
 
     // The curves draw the same criteria (limits, failures); nothing read the thermocouples' history
     // for an engine, nor GET …/criteria: the stream sent them.
@@ -617,15 +622,37 @@ describe('the monitor', () => {
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('---');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('---');
     act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
-    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 12.5, tolerance: 10, ok: false } }) }));
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false } }) }));
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('20.3');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('12.50 %');
     expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-ok', 'false');
+    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent('00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %');
     const category = screen.getAllByTestId('category')[0]!;
     expect(within(category).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
     // Read with the staff session: no viewer token; no history and no GET …/criteria for an engine.
     expect(mocked.researchViewerToken).not.toHaveBeenCalled();
     expect(mocked.historyRead).not.toHaveBeenCalled();
     expect(mocked.criteriaCriteriaOf).not.toHaveBeenCalled();
+  });
+
+  it('keeps d_e red once it was outside its tolerance, and judges the pressure against its target', async () => {
+    serve({ research: newResearch({ is_pressure: true }) });
+    await renderUi(<MonitorPage researchId={RESEARCH_ID} />);
+    expect(await screen.findByTestId('monitor')).toBeInTheDocument();
+    await waitFor(() => expect(FakeSocket.all.length).toBeGreaterThan(0));
+    const socket = FakeSocket.latest();
+    act(() => socket.open());
+    await settle();
+    const closed = { ...OPEN_PERIOD, to: 740, open: false };
+    const pressure = { target: 20, value: 21.2, tolerance: 3, ok: true, periods: [{ from: 330, to: 420, open: false, worst: -6.4, worst_tolerance: 5, worst_time: 400 }], conforming: false };
+    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 8, tolerance: 13.7, ok: true, periods: [closed], conforming: false }, pressure }) }));
+    // Within tolerance now, but the test no longer conforms: red, with the period it was outside.
+    expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-ok', 'true');
+    expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-conforming', 'false');
+    expect(screen.getByTestId('monitor-de').getAttribute('style')).toContain('--mantine-color-red-6');
+    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent('00:12:00–00:12:20, najgorsze +12.50 % przy ±10.00 %');
+    expect(screen.getByTestId('monitor-pressure-target')).toHaveTextContent('cel 20.0 ± 3.0 Pa');
+    expect(screen.getByTestId('monitor-pressure').getAttribute('style')).toContain('--mantine-color-red-6');
+    expect(screen.getByTestId('monitor-pressure-period')).toHaveTextContent('00:05:30–00:07:00, najgorsze −6.4 Pa przy ±5.0 Pa');
   });
 });

@@ -1,7 +1,8 @@
 import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
 import { formatDeviation, formatValue } from '@furnace/contracts';
-import { deviationColor } from '../criteria/criteria-format';
+import { conformityColor, NO_DEVIATION, pressureTargetText } from '../criteria/criteria-format';
+import { TolerancePeriods } from '../criteria/TolerancePeriods';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -54,6 +55,9 @@ function ThermoSummary({ frames, markers, which }: { frames: FrameSource; marker
   return <>{useFrameValue(frames, (frame) => formatValue(overallStats(markers, frame?.thermocouples_out)[which]))}</>;
 }
 
+/** Periods outside a tolerance a tile lists (the newest): a wall display has no room for a long test's list. */
+const MONITOR_PERIODS = 3;
+
 /** Space for the header bar when the photo is fitted to the screen. */
 const photoHeight = (viewportHeight: number) => Math.max(240, viewportHeight - 110);
 
@@ -66,8 +70,11 @@ function MonitorScreen({ data }: { data: LiveData }) {
   const auto = useAutoCycle(view.items.length > 1, () => view.step(1), MONITOR_CYCLE_MS);
   // The lab's criteria as the server keeps them, pushed on the stream (null until the first).
   const { criteria } = stream;
-  const deviation = criteria?.deviation ?? { d_e: null, tolerance: null, ok: null };
-  const deColor = deviationColor(deviation);
+  const deviation = criteria?.deviation ?? NO_DEVIATION;
+  const deColor = conformityColor(deviation);
+  const pressure = criteria?.pressure ?? null;
+  const pressureColor = pressure ? conformityColor(pressure) : 'gray';
+  const { t: tc } = useTranslation('criteria');
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: liveKeys.scope(STAFF_AUTH, research.id) });
@@ -141,11 +148,31 @@ function MonitorScreen({ data }: { data: LiveData }) {
             <Tile label={t('monitor.duration')} testId="monitor-duration">
               <ElapsedTime frames={stream.frames} />
             </Tile>
-            {measurementsOf(research).map((m) => (
-              <Tile key={m.field} label={t(`monitor.${m.field === 'pk' ? 'furnace' : m.field}`)} unit={t(m.unit)} testId={`monitor-${m.field}`}>
-                <FrameValue frames={stream.frames} field={m.field} />
-              </Tile>
-            ))}
+            {measurementsOf(research).map((m) => {
+              // The pressure against the profile's target, where it sets one.
+              const judged = m.field === 'pressure' ? pressure : null;
+              return (
+                <Tile
+                  key={m.field}
+                  label={t(`monitor.${m.field === 'pk' ? 'furnace' : m.field}`)}
+                  unit={t(m.unit)}
+                  testId={`monitor-${m.field}`}
+                  color={judged && pressureColor !== 'gray' ? pressureColor : undefined}
+                  extra={
+                    judged ? (
+                      <>
+                        <Text size="sm" c="dimmed" data-testid="monitor-pressure-target" data-ok={judged.ok === null ? 'unknown' : String(judged.ok)}>
+                          {pressureTargetText(judged, tc)}
+                        </Text>
+                        <TolerancePeriods periods={judged.periods} quantity="pressure" testId="monitor-pressure" latest={MONITOR_PERIODS} />
+                      </>
+                    ) : undefined
+                  }
+                >
+                  <FrameValue frames={stream.frames} field={m.field} />
+                </Tile>
+              );
+            })}
             <Tile label={t('t0.title', { ns: 'criteria' })} unit={t('units.temperature')} testId="monitor-t0">
               {formatValue(criteria?.t0)}
             </Tile>
@@ -154,11 +181,20 @@ function MonitorScreen({ data }: { data: LiveData }) {
               testId="monitor-de"
               color={deColor === 'gray' ? undefined : deColor}
               extra={
-                <Text size="sm" c="dimmed" data-testid="monitor-de-tolerance" data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}>
-                  {deviation.tolerance === null
-                    ? t('panel.noTolerance', { ns: 'criteria' })
-                    : `${t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad', { ns: 'criteria' })} · ${t('panel.tolerance', { ns: 'criteria', value: deviation.tolerance.toFixed(2) })}`}
-                </Text>
+                <>
+                  <Text
+                    size="sm"
+                    c="dimmed"
+                    data-testid="monitor-de-tolerance"
+                    data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}
+                    data-conforming={deviation.conforming === null ? 'unknown' : String(deviation.conforming)}
+                  >
+                    {deviation.tolerance === null
+                      ? t('panel.noTolerance', { ns: 'criteria' })
+                      : `${t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad', { ns: 'criteria' })} · ${t('panel.tolerance', { ns: 'criteria', value: deviation.tolerance.toFixed(2) })}`}
+                  </Text>
+                  <TolerancePeriods periods={deviation.periods} quantity="deviation" testId="monitor-de" latest={MONITOR_PERIODS} />
+                </>
               }
             >
               <Text span inherit c={deColor === 'gray' ? undefined : `${deColor}.8`}>

@@ -1,6 +1,6 @@
 import type { CriteriaSnapshot } from '@furnace/contracts';
 
-/** A criteria snapshot for tests: T0 20.3 °C, rise basis, three categories, d_e −5 % within 5 %. */
+/** A criteria snapshot for tests: T0 20.3 °C, rise basis, three categories, d_e −5 % within 5 % throughout, no pressure target. */
 const role = (mean: boolean, max: boolean, frame = false) => ({ mean, max, frame });
 
 export function criteriaSnapshot(overrides: Partial<CriteriaSnapshot> = {}): CriteriaSnapshot {
@@ -16,14 +16,16 @@ export function criteriaSnapshot(overrides: Partial<CriteriaSnapshot> = {}): Cri
       frame: { k: 360, c: 380.3, text: 'T0 + 360 K = 380.3 °C' },
     },
     categories: [category('Tśr i Tmax', role(true, true)), category('TDin', role(false, false, true)), category('T', role(false, false))],
-    deviation: { d_e: -5, tolerance: 5, ok: true },
+    deviation: { d_e: -5, tolerance: 5, ok: true, periods: [], conforming: true },
+    pressure: null,
     failures: [],
     excursions: [],
     criteria: {
-      E: { time: null, minutes: null, reached: false, held_minutes: 50 },
-      I: { time: null, minutes: null, reached: false, held_minutes: 50 },
-      W: { time: null, minutes: null, reached: false, held_minutes: 50 },
+      E: { time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false },
+      I: { time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false },
+      W: { time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false },
     },
+    insulation_classes: null,
     classification: 'E 45, EI 45, EW 45',
     forecast: [],
     suspects: [],
