@@ -6,6 +6,8 @@ export const criteriaEn: CriteriaTranslation = {
     title: 'Test profile',
     standard: 'Standard / element',
     insulation: 'Insulation class (doors)',
+    insulationBoth:
+      "A door gets both classes, EI1 and EI2, from one test when its thermocouples name their zone (the config file's zone column): I1 — leaf 180 K, frame 180 K; I2 — leaf 180 K, frame 360 K. The class chosen here is shown as I.",
     heatingCurve: 'Heating curve',
     basis: 'Criteria basis',
     basisRise: 'Rise above T0',
@@ -59,6 +61,7 @@ export const criteriaEn: CriteriaTranslation = {
     failedAt: 'failed at {{time}}',
     heldFor: '{{minutes}} min',
     notMeasured: 'not measured',
+    classificationWithheld: 'not shared by the laboratory',
     deemed: 'deemed met while I holds (no radiometer)',
     forecast: 'Forecast',
     forecastRow: '{{criterion}} in {{eta}} (rising {{rate}} K/min)',

@@ -7,6 +7,8 @@ export const criteriaPl = {
     title: 'Profil badania',
     standard: 'Norma / element',
     insulation: 'Klasa izolacyjności (drzwi)',
+    insulationBoth:
+      'Drzwi dostają z jednego badania obie klasy, EI1 i EI2, gdy termopary mają strefę (kolumna zone pliku konfiguracji): I1 — skrzydło 180 K, ościeżnica 180 K; I2 — skrzydło 180 K, ościeżnica 360 K. Wybrana klasa jest pokazywana jako I.',
     heatingCurve: 'Krzywa nagrzewania',
     basis: 'Podstawa kryteriów',
     basisRise: 'Przyrost ponad T0',
@@ -60,6 +62,7 @@ export const criteriaPl = {
     failedAt: 'przekroczone w {{time}}',
     heldFor: '{{minutes}} min',
     notMeasured: 'nie mierzono',
+    classificationWithheld: 'laboratorium nie udostępnia klasyfikacji',
     deemed: 'uznane za spełnione, dopóki spełnione jest I (brak radiometru)',
     forecast: 'Prognoza',
     forecastRow: '{{criterion}} za {{eta}} (przyrost {{rate}} K/min)',

@@ -22,6 +22,36 @@ describe('CriteriaPanel', () => {
     expect(screen.queryByTestId('criteria-forecast')).not.toBeInTheDocument();
   });
 
+  it('a zoned door: I1 and I2 each with its own time; a client from whom the lab withholds the class sees neither class nor minutes', async () => {
+    const held = { measured: true, deemed: false };
+    const door = criteriaSnapshot({
+      insulation_classes: {
+        I1: { time: 1800, minutes: 30, reached: true, held_minutes: 30, ...held },
+        I2: { time: null, minutes: null, reached: false, held_minutes: 50, ...held },
+      },
+      classification: 'E 45, EI1 30, EI2 45, EW 45',
+    });
+    const { unmount } = await renderUi(<CriteriaPanel snapshot={door} names={NAMES} />);
+    expect(screen.queryByTestId('criterion-I')).not.toBeInTheDocument();
+    expect(screen.getByTestId('criterion-I1')).toHaveAttribute('data-failed', 'true');
+    expect(screen.getByTestId('criterion-I1')).toHaveTextContent('00:30:00');
+    expect(screen.getByTestId('criterion-I2')).toHaveTextContent('I250 min');
+    unmount();
+    const withheld = {
+      ...criteriaSnapshot({ classification: null }),
+      classification_withheld: true,
+      criteria: {
+        E: { time: null, minutes: null, reached: false, held_minutes: null, ...held },
+        I: { time: null, minutes: null, reached: false, held_minutes: null, ...held },
+        W: { time: null, minutes: null, reached: false, held_minutes: null, ...held },
+      },
+    };
+    await renderUi(<CriteriaPanel snapshot={withheld} names={NAMES} />);
+    expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('laboratorium nie udostępnia klasyfikacji');
+    expect(screen.getByTestId('criterion-E')).toHaveTextContent('---');
+    expect(screen.getByTestId('criterion-E')).not.toHaveTextContent('0 min');
+  });
+
   it('turns d_e red outside the tolerance, shows failures, the forecast, suspects and exclusions', async () => {
     const snapshot = criteriaSnapshot({
       deviation: { d_e: -20.42, tolerance: 15, ok: false, periods: [{ from: 700, to: 760, open: true, worst: -20.42, worst_tolerance: 15, worst_time: 760 }], conforming: false },

@@ -1,4 +1,4 @@
-import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
+import { type CriteriaSnapshot, type CriterionResult, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,6 +15,11 @@ import {
 import { TolerancePeriods } from './TolerancePeriods';
 
 type Limits = CriteriaSnapshot['limits'];
+
+/** A client's view of a research whose classification staff do not show clients (the server leaves it out). */
+function withheld(snapshot: CriteriaSnapshot | null): boolean {
+  return snapshot !== null && 'classification_withheld' in snapshot && snapshot.classification_withheld === true;
+}
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
   return (
@@ -160,6 +165,21 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
 
 const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
+/** E, I (or a zoned door's I1 and I2, each judged on its own thermocouples), W where radiation is measured. */
+function heldRows(snapshot: CriteriaSnapshot | null, radiation: boolean): { key: string; label?: string; result: CriterionResult | undefined }[] {
+  const rows: { key: string; label?: string; result: CriterionResult | undefined }[] = [];
+  for (const key of CRITERIA) {
+    if (key === 'W' && !radiation) continue;
+    const classes = snapshot?.insulation_classes;
+    if (key === 'I' && classes) {
+      rows.push({ key: 'I1', label: 'I1', result: classes.I1 }, { key: 'I2', label: 'I2', result: classes.I2 });
+    } else {
+      rows.push({ key, result: snapshot?.criteria[key] });
+    }
+  }
+  return rows;
+}
+
 /**
  * Each criterion: held so far (completed minutes), the time it failed, or "not measured" (never shown as
  * held); W without a radiometer held as long as I, with a note. W only where radiation is measured.
@@ -171,14 +191,13 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
       <Text size="xs" c="dimmed">
         {t('panel.held')}
       </Text>
-      {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
-        const result = snapshot?.criteria[key];
+      {heldRows(snapshot, radiation).map(({ key, label, result }) => {
         const state = result ? criterionState(result) : null;
         const failed = state === 'failed';
         return (
           <Stack key={key} gap={0} data-testid={`criterion-${key}`} data-failed={failed} data-state={state ?? 'unknown'}>
             <Group justify="space-between" wrap="nowrap" gap="xs">
-              <Text size="sm">{t(`criterion.${key}`)}</Text>
+              <Text size="sm">{label ?? t(`criterion.${key as CriterionKey}`)}</Text>
               <Text size="sm" ff="monospace" fw={700} c={failed ? 'red.7' : state === 'notMeasured' ? 'dimmed' : undefined}>
                 {!result
                   ? '---'
@@ -186,7 +205,9 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
                     ? t('panel.failedAt', { time: formatTestTime(result.time) })
                     : state === 'notMeasured'
                       ? t('panel.notMeasured')
-                      : t('panel.heldFor', { minutes: result.held_minutes ?? 0 })}
+                      : result.held_minutes === null
+                        ? '---'
+                        : t('panel.heldFor', { minutes: result.held_minutes })}
               </Text>
             </Group>
             {state === 'deemed' ? (
@@ -288,7 +309,7 @@ export function CriteriaPanel({
       ) : null}
       <CriteriaHeld snapshot={snapshot} radiation={radiation} />
       <Row label={t('panel.classification')} testId="criteria-class">
-        <span data-testid="criteria-class-value">{snapshot?.classification || '---'}</span>
+        <span data-testid="criteria-class-value">{withheld(snapshot) ? t('panel.classificationWithheld') : snapshot?.classification || '---'}</span>
       </Row>
       <Forecast snapshot={snapshot} />
       <ThermoHealth snapshot={snapshot} names={names} />

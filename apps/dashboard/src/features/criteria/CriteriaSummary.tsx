@@ -110,7 +110,7 @@ export function CriteriaSummary({
           </Figure>
         ) : null}
         <Figure label={t('panel.classification')} testId="history-class">
-          <span data-testid="history-class-value">{criteria.classification || '---'}</span>
+          <span data-testid="history-class-value">{criteria.classification_withheld ? t('panel.classificationWithheld') : criteria.classification || '---'}</span>
           <Text size="xs" c="dimmed" ff="body" fw={400}>
             {t(criteria.ended ? 'history.ended' : 'history.running')}
           </Text>

@@ -60,6 +60,7 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
               render={({ field }) => (
                 <Select
                   label={t('profile.insulation')}
+                  description={t('profile.insulationBoth')}
                   data={['I1', 'I2']}
                   value={field.value ?? 'I2'}
                   onChange={(value) => value && field.onChange(value)}
