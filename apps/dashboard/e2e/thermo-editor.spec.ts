@@ -6,7 +6,7 @@ import { createResearchByApi, photo } from './support/research';
 
 /*
  * The thermocouple editor driven with the mouse and the keyboard (docs/behaviour.md §4.8): a photo
- * alone, three markers placed, one dragged, one nudged, a type changed, undo and redo, saved; the
+ * alone, three markers placed, one dragged, one nudged, a type and a zone changed, undo and redo, saved; the
  * markers persist, the live view redraws them, and the downloaded file uploads back to the same markers.
  */
 
@@ -139,6 +139,13 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await expect(position(page, 'T1')).toHaveText(`${t1[0] + 3}, ${t1[1] + 10}`);
     await editor(page).getByRole('button', { name: 'Ponów (Ctrl+Shift+Z)' }).click();
     await expect(editor(page).getByLabel('Typ termopary T3')).toHaveValue('Tmax ościeżnicy');
+    // T2 counts for I2 only (EN 1634-1: a leaf thermocouple within 100 mm of the edge); undone and redone like the rest.
+    const zoneT2 = editor(page).getByLabel('Strefa izolacyjności termopary T2');
+    await zoneT2.selectOption('I2');
+    await editor(page).getByRole('button', { name: 'Cofnij (Ctrl+Z)' }).click();
+    await expect(zoneT2).toHaveValue('');
+    await editor(page).getByRole('button', { name: 'Ponów (Ctrl+Shift+Z)' }).click();
+    await expect(zoneT2).toHaveValue('I2');
     await shot(page, '2-placed-markers');
 
     // A fourth marker whose label covers T3's is flagged; undone, the warning goes.
@@ -166,10 +173,10 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     const configs = await request.get(`${API}/research/${researchId}/thermo`, { headers: { Authorization: `Bearer ${token}` } });
     configId = ((await configs.json()) as { data: { id: string }[] }).data[0]?.id ?? '';
     const saved: [number, number][] = [[t1[0] + 3, t1[1] + 10], t2moved, t3];
-    expect((await markersOf(request, configId)).map((m) => [m.name, m.type_name, m.item_x, m.item_y])).toEqual([
-      ['T1', 'Tśr i Tmax', ...saved[0]!],
-      ['T2', 'Tśr i Tmax', ...saved[1]!],
-      ['T3', 'Tmax ościeżnicy', ...saved[2]!],
+    expect((await markersOf(request, configId)).map((m) => [m.name, m.type_name, m.item_x, m.item_y, m.zone])).toEqual([
+      ['T1', 'Tśr i Tmax', ...saved[0]!, null],
+      ['T2', 'Tśr i Tmax', ...saved[1]!, 'I2'],
+      ['T3', 'Tmax ościeżnicy', ...saved[2]!, null],
     ]);
 
     // A live view open meanwhile redraws as soon as the next save lands.
@@ -198,13 +205,16 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await expect(position(page, 'T1')).toHaveText(savedT1.join(', '));
     await expect(position(page, 'T2')).toHaveText(savedT2.join(', '));
     await expect(editor(page).getByLabel('Typ termopary T3')).toHaveValue('Tmax ościeżnicy');
+    await expect(editor(page).getByLabel('Strefa izolacyjności termopary T2')).toHaveValue('I2');
+    await expect(editor(page).getByLabel('Strefa izolacyjności termopary T1')).toHaveValue('');
 
     const downloading = page.waitForEvent('download');
     await editor(page).getByRole('button', { name: 'Pobierz .txt' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('piec-edytor.txt');
     const text = readFileSync(await download.path(), 'utf8');
-    expect(text.split('\n')[0]).toBe('thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height');
+    // T2's zone adds the 12th column.
+    expect(text.split('\n')[0]).toBe('thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone');
     await editor(page).getByRole('button', { name: 'Zamknij' }).click();
     await expect(editor(page)).toHaveCount(0);
 

@@ -19,6 +19,10 @@ const EDITED = configText([
   '5;T5;T;#FB8C00;600;440;20;560;400;64;24',
 ]);
 
+/** The header with the optional 12th column, the thermocouple's insulation zone. */
+const ZONED_HEADER = `${configText([]).trimEnd()};zone`;
+const zonedConfig = (rows: string[]): string => `${ZONED_HEADER}\r\n${configText(rows, false)}`;
+
 describe('the editor saves a config file over a config', () => {
   let api: TestApi;
   let staff: string;
@@ -100,6 +104,46 @@ describe('the editor saves a config file over a config', () => {
 
     expect(await markersOf(config.id)).toEqual(before);
     expect(await fileOf(config.id)).toBe(VALID_CONFIG);
+  });
+
+  it("carries each thermocouple's insulation zone (EN 1634-1) from an uploaded file to the markers, and the editor's save too", async () => {
+    const r = await createResearch(api, staff);
+    const zoned = zonedConfig([
+      '1;T1;Tśr i Tmax;#E53935;40;60;14;58;40;64;24;',
+      '2;Skrzydło 100 mm;Tmax;#1E88E5;100;60;14;120;40;64;24;I2',
+      '3;Skrzydło 25 mm;Tmax;#1E88E5;200;60;14;220;40;64;24;I1',
+      '4;Ościeżnica;Tmax ościeżnicy;#43A047;300;60;14;320;40;64;24;i2',
+    ]);
+    const config = (await uploadConfig(api, staff, r.id, SPECIMEN_PNG, zoned).expect(200)).body;
+    const zones = (markers: { thermo_id: number; zone: string | null }[]) => markers.map((m) => [m.thermo_id, m.zone]);
+    const expected = [
+      [1, null],
+      [2, 'I2'],
+      [3, 'I1'],
+      [4, 'I2'],
+    ];
+    expect(zones(await markersOf(config.id))).toEqual(expected);
+    expect(zones((await api.http.get(`/api/v1/research/${r.id}/thermo/coords`).set(auth(staff)).expect(200)).body.data)).toEqual(expected);
+
+    // A file of 11 columns, as written before zones: every thermocouple counts for both classes.
+    const old = (await uploadConfig(api, staff, r.id, SPECIMEN_PNG, EDITED).expect(200)).body;
+    expect((await markersOf(old.id)).map((m) => m.zone)).toEqual([null, null, null]);
+
+    // The editor's save takes the zones; written back they make the same markers.
+    const parsed = parseThermoConfig(Buffer.from(zoned));
+    if (!parsed.ok) throw new Error('the test config does not parse');
+    const edited = parsed.markers.map((m) => (m.thermo_id === 1 ? { ...m, zone: 'I1' as const } : m));
+    await save(old.id, formatThermoConfig(edited)).expect(200);
+    expect(await markersOf(old.id)).toEqual(edited);
+    expect((await fileOf(old.id)).split('\n')[0]).toBe(ZONED_HEADER);
+
+    // A bad zone is refused by line and field, and changes nothing.
+    const bad = await save(old.id, zonedConfig(['1;T1;Tmax;#E53935;40;60;14;58;40;64;24;I3']));
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([
+      { loc: ['body', 'config_file', 2, 'zone'], msg: 'line 2, zone: "I3" is not an insulation zone (I1, I2, or empty for both)', type: 'thermo_config' },
+    ]);
+    expect(await markersOf(old.id)).toEqual(edited);
   });
 
   it('refuses a missing file, an empty one and one of another kind', async () => {

@@ -5,6 +5,7 @@ import {
   formatThermoConfigErrors,
   parseThermoConfig,
   thermoMarkerSchema,
+  zoneApplies,
   type ThermoConfigError,
   type ThermoConfigResult,
   type ThermoMarker,
@@ -12,7 +13,11 @@ import {
 
 // --- test data builders -------------------------------------------------------------------------
 
-type Row = Record<(typeof THERMO_CONFIG_FIELDS)[number], string | number>;
+type Row = Record<Exclude<(typeof THERMO_CONFIG_FIELDS)[number], 'zone'>, string | number> & { zone?: string };
+
+/** The 11 fields every file has; a line of a file written before zones existed. */
+const ELEVEN_FIELDS = THERMO_CONFIG_FIELDS.filter((field) => field !== 'zone');
+const ELEVEN_FIELD_HEADER = ELEVEN_FIELDS.join(';');
 
 function newRow(overrides: Partial<Row> = {}): Row {
   return {
@@ -31,8 +36,9 @@ function newRow(overrides: Partial<Row> = {}): Row {
   };
 }
 
+/** A line of 11 fields, or of 12 when the overrides give a zone. */
 const row = (overrides: Partial<Row> = {}, separator = ';'): string =>
-  THERMO_CONFIG_FIELDS.map((field) => String(newRow(overrides)[field])).join(separator);
+  ('zone' in overrides ? THERMO_CONFIG_FIELDS : ELEVEN_FIELDS).map((field) => String(newRow(overrides)[field])).join(separator);
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const withBom = (bytes: Uint8Array): Uint8Array => new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
@@ -89,6 +95,7 @@ function newRowMarker(): ThermoMarker {
     label_y: 372,
     label_width: 64,
     label_height: 24,
+    zone: null,
   };
 }
 
@@ -163,6 +170,7 @@ describe('parseThermoConfig: format', () => {
         label_y: 0,
         label_width: 64.75,
         label_height: 24,
+        zone: null,
       },
     ]);
   });
@@ -181,7 +189,7 @@ describe('parseThermoConfig: format', () => {
 
   it('writes markers that read back the same', () => {
     const text = formatThermoConfig(POLISH_MARKERS);
-    expect(text.split('\n')[0]).toBe(THERMO_CONFIG_HEADER);
+    expect(text.split('\n')[0]).toBe(ELEVEN_FIELD_HEADER);
     expect(markersOf(parseThermoConfig(utf8(text)))).toEqual(POLISH_MARKERS);
     expect(() => formatThermoConfig([{ ...newRowMarker(), name: 'a;b' }])).toThrow(RangeError);
   });
@@ -190,6 +198,92 @@ describe('parseThermoConfig: format', () => {
     for (const marker of POLISH_MARKERS) expect(thermoMarkerSchema.parse(marker)).toEqual(marker);
     expect(thermoMarkerSchema.safeParse({ ...newRowMarker(), item_size: 0 }).success).toBe(false);
     expect(thermoMarkerSchema.safeParse({ ...newRowMarker(), type_name: 'tmax' }).success).toBe(false);
+  });
+});
+
+// --- zones --------------------------------------------------------------------------------------
+
+describe('parseThermoConfig: insulation zones (EN 1634-1, I1 / I2)', () => {
+  it('reads a file of 11 columns, as written before zones existed, as thermocouples counting for both', () => {
+    const text = [ELEVEN_FIELD_HEADER, row({ thermo_id: 1 }), row({ thermo_id: 2 })].join('\r\n');
+    expect(markersOf(parseThermoConfig(utf8(text))).map((m) => [m.thermo_id, m.zone])).toEqual([
+      [1, null],
+      [2, null],
+    ]);
+  });
+
+  it('reads the 12th column: I1, I2 or empty, in any case, with either header', () => {
+    for (const header of [THERMO_CONFIG_HEADER, ELEVEN_FIELD_HEADER]) {
+      const text = [
+        header,
+        row({ thermo_id: 1, zone: 'I1' }),
+        row({ thermo_id: 2, zone: 'I2' }),
+        row({ thermo_id: 3, zone: '' }),
+        row({ thermo_id: 4, zone: ' i2 ' }, '\t'),
+        `${row({ thermo_id: 5, zone: 'I1' })};;`,
+        row({ thermo_id: 6 }),
+        `${row({ thermo_id: 7, zone: 'I2' })} # krawędź skrzydła, 100 mm`,
+      ].join('\n');
+      expect(markersOf(parseThermoConfig(utf8(text))).map((m) => [m.thermo_id, m.zone])).toEqual([
+        [1, 'I1'],
+        [2, 'I2'],
+        [3, null],
+        [4, 'I2'],
+        [5, 'I1'],
+        [6, null],
+        [7, 'I2'],
+      ]);
+    }
+  });
+
+  it('refuses any other zone, naming the line and the field', () => {
+    const text = [THERMO_CONFIG_HEADER, row({ thermo_id: 1, zone: 'I1' }), row({ thermo_id: 2, zone: 'EI2' }), row({ thermo_id: 3, zone: 'I3', color_hex: 'red' })].join('\n');
+    const errors = errorsOf(parseThermoConfig(utf8(text)));
+    expect(errors).toEqual([
+      { line: 3, field: 'zone', message: '"EI2" is not an insulation zone (I1, I2, or empty for both)' },
+      { line: 4, field: 'color_hex', message: '"red" is not a colour in the form #RRGGBB' },
+      { line: 4, field: 'zone', message: '"I3" is not an insulation zone (I1, I2, or empty for both)' },
+    ]);
+    expect(formatThermoConfigErrors(errors).split('\n')[0]).toBe('line 3, zone: "EI2" is not an insulation zone (I1, I2, or empty for both)');
+  });
+
+  it('writes a config without zones byte for byte as before: 11 columns', () => {
+    const text = [ELEVEN_FIELD_HEADER, '1;T1;Tmax;#E53935;412;388;14;430;372;64;24', '2;T2;Tmax;#E53935;412.5;388;14;430;372;64;24', ''].join('\n');
+    const markers = markersOf(parseThermoConfig(utf8(text)));
+    expect(formatThermoConfig(markers)).toBe(text);
+  });
+
+  it('writes the zone column when a marker has a zone, empty for the others, and reads it back the same', () => {
+    const markers: ThermoMarker[] = [
+      { ...newRowMarker(), thermo_id: 1, zone: 'I1' },
+      { ...newRowMarker(), thermo_id: 2, zone: null },
+      { ...newRowMarker(), thermo_id: 3, zone: 'I2' },
+    ];
+    const text = formatThermoConfig(markers);
+    expect(text.split('\n')).toEqual([
+      THERMO_CONFIG_HEADER,
+      '1;T1;Tmax;#E53935;412;388;14;430;372;64;24;I1',
+      '2;T1;Tmax;#E53935;412;388;14;430;372;64;24;',
+      '3;T1;Tmax;#E53935;412;388;14;430;372;64;24;I2',
+      '',
+    ]);
+    expect(markersOf(parseThermoConfig(utf8(text)))).toEqual(markers);
+    expect(formatThermoConfig(markersOf(parseThermoConfig(utf8(text))))).toBe(text);
+  });
+
+  it('gives the marker schema a zone, none when absent', () => {
+    const { zone: _zone, ...withoutZone } = newRowMarker();
+    expect(thermoMarkerSchema.parse(withoutZone).zone).toBeNull();
+    expect(thermoMarkerSchema.parse({ ...newRowMarker(), zone: 'I2' }).zone).toBe('I2');
+    expect(thermoMarkerSchema.safeParse({ ...newRowMarker(), zone: 'I3' }).success).toBe(false);
+  });
+
+  it('means a zone only for the insulation types of the unexposed face', () => {
+    expect(zoneApplies('Tśr i Tmax')).toBe(true);
+    expect(zoneApplies('Tmax ościeżnicy')).toBe(true);
+    expect(zoneApplies('T kątowników')).toBe(false);
+    expect(zoneApplies('T')).toBe(false);
+    expect(zoneApplies('nonsense')).toBe(false);
   });
 });
 
@@ -216,7 +310,7 @@ describe('parseThermoConfig: errors', () => {
       { line: 6, field: 'type_name', message: '"Tmax dyskretna uzupełniająca" is not one of the 12 measurement types' },
       { line: 6, field: 'item_x', message: '-3 is negative; positions and sizes are ≥ 0' },
       { line: 6, field: 'item_size', message: 'must be greater than 0' },
-      { line: 7, field: null, message: 'found 9 fields, expected 11' },
+      { line: 7, field: null, message: 'found 9 fields, expected 11 or 12' },
       { line: 8, field: 'type_name', message: '"tsr i tmax" is not one of the 12 measurement types (did you mean "Tśr i Tmax"?)' },
       { line: 8, field: 'label_width', message: '"abc" is not a number' },
       { line: 8, field: 'label_height', message: '"12px" is not a number' },
@@ -225,7 +319,7 @@ describe('parseThermoConfig: errors', () => {
       'line 4, thermo_id: "x" is not a positive integer',
       'line 4, color_hex: "#E5393" is not a colour in the form #RRGGBB',
     ]);
-    expect(formatThermoConfigErrors(errors)).toContain('\nline 7: found 9 fields, expected 11\n');
+    expect(formatThermoConfigErrors(errors)).toContain('\nline 7: found 9 fields, expected 11 or 12\n');
   });
 
   it('refuses markers and labels reaching outside the photo, naming the field', () => {
@@ -258,11 +352,11 @@ describe('parseThermoConfig: errors', () => {
   });
 
   it('explains a wrong field count', () => {
-    const text = ['1,T1,Tmax,#E53935,412,388,14,430,372,64,24', row({ name: 'T#1' }), `${row()};12`].join('\n');
+    const text = ['1,T1,Tmax,#E53935,412,388,14,430,372,64,24', row({ name: 'T#1' }), `${row()};I1;12`].join('\n');
     expect(errorsOf(parseThermoConfig(utf8(text)))).toEqual([
-      { line: 1, field: null, message: "found 1 field, expected 11 (separate fields with ';' or a tab)" },
-      { line: 2, field: null, message: "found 2 fields, expected 11 ('#' starts a comment)" },
-      { line: 3, field: null, message: 'found 12 fields, expected 11' },
+      { line: 1, field: null, message: "found 1 field, expected 11 or 12 (separate fields with ';' or a tab)" },
+      { line: 2, field: null, message: "found 2 fields, expected 11 or 12 ('#' starts a comment)" },
+      { line: 3, field: null, message: 'found 13 fields, expected 11 or 12' },
     ]);
   });
 

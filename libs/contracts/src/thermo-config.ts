@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { MAX_CHANNELS } from './daq';
-import { MEASUREMENT_TYPE_NAMES, isMeasurementTypeName, measurementTypeNameSchema } from './measurement-types';
+import { MEASUREMENT_TYPE_NAMES, isMeasurementTypeName, measurementTypeNameSchema, type MeasurementTypeName } from './measurement-types';
 
 /*
  * The thermocouple config file (.txt) uploaded with an object photo, see the README's
- * "Thermocouple config files". One thermocouple per line:
- *   thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height
+ * "Thermocouple config files". One thermocouple per line, the 12th field optional:
+ *   thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone
  */
 
-export const THERMO_CONFIG_FIELDS = [
+/** The fields every line has; files written before zones existed have exactly these. */
+const REQUIRED_FIELDS = [
   'thermo_id',
   'name',
   'type_name',
@@ -21,9 +22,31 @@ export const THERMO_CONFIG_FIELDS = [
   'label_width',
   'label_height',
 ] as const;
+export const THERMO_CONFIG_FIELDS = [...REQUIRED_FIELDS, 'zone'] as const;
 export type ThermoConfigField = (typeof THERMO_CONFIG_FIELDS)[number];
 
 export const THERMO_CONFIG_HEADER = THERMO_CONFIG_FIELDS.join(';');
+
+/**
+ * EN 1634-1 classifies a door for both insulation classes from one test ("E 90, EI1 30, EI2 60"), and
+ * the two classes read different thermocouples near the edges: for I2 those of the leaf within 100 mm
+ * of its edge and those of the frame at 100 mm, for I1 those at 25 mm. A thermocouple's zone says which
+ * class it counts for: I1 only, I2 only, or (no zone) both.
+ */
+export const THERMO_ZONES = ['I1', 'I2'] as const;
+export type ThermoZone = (typeof THERMO_ZONES)[number];
+
+/*
+ * The fixing system's ('T kątowników') and the plain ('T') thermocouples count for no insulation
+ * criterion, so a zone would mean nothing on them.
+ */
+const ZONELESS_TYPES: ReadonlySet<string> = new Set<MeasurementTypeName>(['T kątowników', 'T']);
+
+/** Whether a zone means anything for a thermocouple of this type (one of the unexposed face's insulation types). */
+export function zoneApplies(typeName: string): boolean {
+  return isMeasurementTypeName(typeName) && !ZONELESS_TYPES.has(typeName);
+}
+
 export const MAX_THERMO_NAME_LENGTH = 64;
 /** Default for `maxLines`: physical lines in one file (comments and blank lines included). */
 export const DEFAULT_MAX_CONFIG_LINES = 10_000;
@@ -44,6 +67,8 @@ export const thermoMarkerSchema = z.object({
   label_y: z.number().min(0),
   label_width: z.number().positive(),
   label_height: z.number().positive(),
+  /** Which insulation class the thermocouple counts for; null (or absent) for both. */
+  zone: z.enum(THERMO_ZONES).nullable().default(null),
 });
 export type ThermoMarker = z.output<typeof thermoMarkerSchema>;
 
@@ -183,6 +208,14 @@ function parseNumber(raw: string, positive: boolean): FieldResult<number> {
   return { ok: true, value };
 }
 
+function parseZone(raw: string): FieldResult<ThermoZone | null> {
+  if (raw === '') return { ok: true, value: null };
+  // Read like a colour: a hand-typed "i2" can mean nothing else.
+  const zone = THERMO_ZONES.find((name) => name === raw.toUpperCase());
+  if (zone === undefined) return fail(`"${raw}" is not an insulation zone (I1, I2, or empty for both)`);
+  return { ok: true, value: zone };
+}
+
 const SIZE_FIELDS: ReadonlySet<ThermoConfigField> = new Set(['item_size', 'label_width', 'label_height']);
 
 // ---------------------------------------------------------------------------------------------
@@ -250,7 +283,8 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
     const fields = content.split(FIELD_SEPARATOR).map((field) => field.normalize('NFC').trim());
     // Tolerate separators after the last field (spreadsheet exports add them).
     while (fields.length > THERMO_CONFIG_FIELDS.length && fields[fields.length - 1] === '') fields.pop();
-    if (fields.length !== THERMO_CONFIG_FIELDS.length) {
+    // The zone column is optional: a file written before it existed has one field fewer.
+    if (fields.length !== REQUIRED_FIELDS.length && fields.length !== THERMO_CONFIG_FIELDS.length) {
       let hint = '';
       if (fields.length === 1 && physical.includes(',') && !FIELD_SEPARATOR.test(physical)) {
         hint = " (separate fields with ';' or a tab)";
@@ -258,7 +292,7 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
         hint = " ('#' starts a comment)";
       }
       const found = fields.length === 1 ? '1 field' : `${fields.length} fields`;
-      error(null, `found ${found}, expected ${THERMO_CONFIG_FIELDS.length}${hint}`);
+      error(null, `found ${found}, expected ${REQUIRED_FIELDS.length} or ${THERMO_CONFIG_FIELDS.length}${hint}`);
       return;
     }
 
@@ -283,7 +317,7 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
     const typeName = take('type_name', parseTypeName(raw('type_name')));
     const color = take('color_hex', parseColor(raw('color_hex')));
     const numbers = new Map<ThermoConfigField, number>();
-    for (const field of THERMO_CONFIG_FIELDS.slice(4)) {
+    for (const field of REQUIRED_FIELDS.slice(4)) {
       const value = take(field, parseNumber(raw(field), SIZE_FIELDS.has(field)));
       if (value !== undefined) numbers.set(field, value);
     }
@@ -301,7 +335,8 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
     within('label_y', 'label_height', imageHeight, 'label box', 'height');
 
     const num = (field: ThermoConfigField): number | undefined => numbers.get(field);
-    const [itemX, itemY, itemSize, labelX, labelY, labelWidth, labelHeight] = THERMO_CONFIG_FIELDS.slice(4).map(num);
+    const [itemX, itemY, itemSize, labelX, labelY, labelWidth, labelHeight] = REQUIRED_FIELDS.slice(4).map(num);
+    const zone = take('zone', parseZone(raw('zone')));
     if (
       thermoId !== undefined &&
       name !== undefined &&
@@ -313,7 +348,8 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
       labelX !== undefined &&
       labelY !== undefined &&
       labelWidth !== undefined &&
-      labelHeight !== undefined
+      labelHeight !== undefined &&
+      zone !== undefined
     ) {
       markers.push({
         thermo_id: thermoId,
@@ -327,6 +363,7 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
         label_y: labelY,
         label_width: labelWidth,
         label_height: labelHeight,
+        zone,
       });
     }
   });
@@ -350,15 +387,18 @@ export function formatThermoConfigErrors(errors: readonly ThermoConfigError[]): 
 
 /**
  * Writes markers in the canonical format (header, `;`, decimal point; encode the text as UTF-8),
- * which parseThermoConfig reads back to the same markers. Throws RangeError for a name that
- * the format cannot carry (a separator, `#` or a line break in it).
+ * which parseThermoConfig reads back to the same markers. The zone column is written only when some
+ * marker has a zone, so a config without zones is the same file, byte for byte, as before zones
+ * existed (and tools that read 11 columns still read it). Throws RangeError for a name that the
+ * format cannot carry (a separator, `#` or a line break in it).
  */
 export function formatThermoConfig(markers: readonly ThermoMarker[]): string {
+  const fields = markers.some((marker) => marker.zone !== null) ? THERMO_CONFIG_FIELDS : REQUIRED_FIELDS;
   const rows = markers.map((marker) => {
     if (/[;\t#\r\n]/.test(marker.name)) {
       throw new RangeError(`formatThermoConfig: name ${JSON.stringify(marker.name)} cannot be written to a config file`);
     }
-    return THERMO_CONFIG_FIELDS.map((field) => String(marker[field])).join(';');
+    return fields.map((field) => String(marker[field] ?? '')).join(';');
   });
-  return [THERMO_CONFIG_HEADER, ...rows].join('\n') + '\n';
+  return [fields.join(';'), ...rows].join('\n') + '\n';
 }

@@ -1,3 +1,4 @@
+import type { ThermoZone } from '@furnace/contracts';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -36,11 +37,23 @@ export async function lastFrameTime(run: RunQuery, researchId: string): Promise<
 
 /**
  * The research $1's thermocouples as its configs' markers place them: the distinct (thermo_id,
- * type_name) pairs. A statement of its own (`researchMarkers`) or a subquery of a larger one.
+ * type_name) pairs, as a subquery of a larger statement. `researchMarkers` gives the same pairs
+ * with each one's zone.
  */
 export const RESEARCH_MARKERS_SQL = 'SELECT DISTINCT m.thermo_id, m.type_name FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id WHERE c.research_id = $1';
 
-/** The research's (thermo_id, type_name) pairs, ordered by thermocouple then type. */
-export function researchMarkers(run: RunQuery, researchId: string): Promise<{ thermo_id: number; type_name: string }[]> {
-  return run(`${RESEARCH_MARKERS_SQL} ORDER BY m.thermo_id, m.type_name`, [researchId]);
+/**
+ * The research's (thermo_id, type_name) pairs, ordered by thermocouple then type, each with its EN 1634-1
+ * insulation zone (null: counts for both I1 and I2). A pair marked on several configs with different zones
+ * takes the zone of the newest of them: the configs are the research's photos, and the newest one is the
+ * layout staff placed last.
+ */
+export function researchMarkers(run: RunQuery, researchId: string): Promise<{ thermo_id: number; type_name: string; zone: ThermoZone | null }[]> {
+  return run(
+    `SELECT DISTINCT ON (m.thermo_id, m.type_name) m.thermo_id, m.type_name, m.zone
+       FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
+      WHERE c.research_id = $1
+      ORDER BY m.thermo_id, m.type_name, c.created_at DESC, c.id DESC`,
+    [researchId],
+  );
 }

@@ -175,6 +175,10 @@ export type ThermoMarkerDto = {
     label_y: number;
     label_width: number;
     label_height: number;
+    /**
+     * EN 1634-1 insulation class the thermocouple counts for: I1 or I2 only; null for both
+     */
+    zone?: 'I1' | 'I2' | null;
 };
 
 export type ObservationDto = {

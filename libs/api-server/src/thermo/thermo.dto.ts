@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
-import { MEASUREMENT_TYPES } from '@furnace/contracts';
+import { MEASUREMENT_TYPES, THERMO_ZONES, type ThermoZone } from '@furnace/contracts';
 
 export class ThermoConfigDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -51,6 +51,19 @@ export class ThermoMarkerDto {
   @ApiProperty() label_y!: number;
   @ApiProperty() label_width!: number;
   @ApiProperty() label_height!: number;
+  /*
+   * Always sent. Optional in the schema so that a marker made without it (a client built before
+   * zones, a test's fixture) is still a marker, meaning what it always meant: both classes. null is
+   * listed in the enum so that generated clients type it as 'I1' | 'I2' | null.
+   */
+  @ApiProperty({
+    type: String,
+    enum: [...THERMO_ZONES, null],
+    nullable: true,
+    required: false,
+    description: 'EN 1634-1 insulation class the thermocouple counts for: I1 or I2 only; null for both',
+  })
+  zone?: ThermoZone | null;
 }
 
 export class ThermoMarkersDto {
@@ -71,6 +84,7 @@ export const toMarkerDto = (m: ThermoMarkerEntity): ThermoMarkerDto => ({
   label_y: m.labelY,
   label_width: m.labelWidth,
   label_height: m.labelHeight,
+  zone: m.zone,
 });
 
 export class MeasurementTypeDto {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ThermoMarker } from '@furnace/contracts';
+import type { ThermoMarker, ThermoZone } from '@furnace/contracts';
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ThermoConfigEntity } from './thermo-config.entity';
 
@@ -51,6 +51,10 @@ export class ThermoMarkerEntity {
   @Column({ type: 'real' })
   labelHeight!: number;
 
+  /** EN 1634-1 insulation class the thermocouple counts for: 'I1' or 'I2' only, null for both. */
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  zone!: ThermoZone | null;
+
   /** The row of one marker parsed from a config file (libs/contracts' parser). */
   static fromMarker(configId: string, m: ThermoMarker): ThermoMarkerEntity {
     return Object.assign(new ThermoMarkerEntity(), {
@@ -67,6 +71,7 @@ export class ThermoMarkerEntity {
       labelY: m.label_y,
       labelWidth: m.label_width,
       labelHeight: m.label_height,
+      zone: m.zone,
     });
   }
 }

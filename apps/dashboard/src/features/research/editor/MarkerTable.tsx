@@ -1,4 +1,4 @@
-import { MAX_CHANNELS, MEASUREMENT_TYPES, type MeasurementTypeName } from '@furnace/contracts';
+import { MAX_CHANNELS, MEASUREMENT_TYPES, type MeasurementTypeName, THERMO_ZONES, type ThermoZone, zoneApplies } from '@furnace/contracts';
 import { ActionIcon, Group, NativeSelect, NumberInput, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -23,6 +23,8 @@ export interface MarkerTableProps {
   onName: (key: string, name: string) => void;
   onType: (key: string, type: MeasurementTypeName) => void;
   onSize: (key: string, size: number) => void;
+  /** The EN 1634-1 insulation class the thermocouple counts for; null for both. */
+  onZone: (key: string, zone: ThermoZone | null) => void;
   onRemove: (key: string) => void;
 }
 
@@ -65,7 +67,7 @@ function NameCell({ label, value, onCommit }: { label: string; value: string; on
   return (
     <TextInput
       size="xs"
-      w={88}
+      w={80}
       aria-label={label}
       value={draft}
       onChange={(event) => setDraft(event.currentTarget.value)}
@@ -80,11 +82,14 @@ function NameCell({ label, value, onCommit }: { label: string; value: string; on
 
 /**
  * The canvas's text alternative and its exact controls: one editable row per marker (number, name,
- * type, size), its position, and removal. A row's number selects the marker on the canvas.
+ * type, size, zone), its position, and removal. A row's number selects the marker on the canvas.
+ * The zone is offered for the unexposed face's insulation types only (and kept in view on any marker
+ * that has one, so nothing is saved that the table does not show).
  */
-export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, onName, onType, onSize, onRemove }: MarkerTableProps) {
+export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, onName, onType, onSize, onZone, onRemove }: MarkerTableProps) {
   const { t, i18n } = useTranslation('editor');
   const options = typeOptions(i18n.language, false);
+  const zones = [{ value: '', label: t('zone.none') }, ...THERMO_ZONES.map((zone) => ({ value: zone, label: t(`zone.${zone}`) }))];
   if (markers.length === 0) {
     return (
       <Text size="sm" c="dimmed" data-testid="editor-empty">
@@ -93,7 +98,7 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
     );
   }
   return (
-    <Table.ScrollContainer minWidth={500} maxHeight="60vh">
+    <Table.ScrollContainer minWidth={580} maxHeight="60vh">
       <Table striped highlightOnHover stickyHeader verticalSpacing={4} horizontalSpacing={6} fz="sm">
         <Table.Caption>{t('table')}</Table.Caption>
         <Table.Thead>
@@ -102,6 +107,7 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
             <Table.Th>{t('column.name')}</Table.Th>
             <Table.Th>{t('column.type')}</Table.Th>
             <Table.Th>{t('column.size')}</Table.Th>
+            <Table.Th title={t('zone.hint')}>{t('column.zone')}</Table.Th>
             <Table.Th>{t('column.position')}</Table.Th>
             <Table.Th>
               <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
@@ -139,7 +145,7 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                 <Table.Td>
                   <NativeSelect
                     size="xs"
-                    w={136}
+                    w={124}
                     aria-label={t('field.type', { name: m.name })}
                     data={options}
                     value={m.type_name}
@@ -148,6 +154,19 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                 </Table.Td>
                 <Table.Td>
                   <NumberCell label={t('field.size', { name: m.name })} value={m.item_size} min={1} max={10_000} onCommit={(n) => onSize(m.key, n)} />
+                </Table.Td>
+                <Table.Td>
+                  {zoneApplies(m.type_name) || m.zone !== null ? (
+                    <NativeSelect
+                      size="xs"
+                      w={56}
+                      aria-label={t('field.zone', { name: m.name })}
+                      title={t('zone.hint')}
+                      data={zones}
+                      value={m.zone ?? ''}
+                      onChange={(event) => onZone(m.key, (event.currentTarget.value || null) as ThermoZone | null)}
+                    />
+                  ) : null}
                 </Table.Td>
                 <Table.Td>
                   <Text size="xs" ff="monospace" data-testid="editor-position" style={{ whiteSpace: 'nowrap' }}>

@@ -1,6 +1,7 @@
 import { parseThermoConfig } from '@furnace/contracts';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { ApiError } from '../../../api/errors';
+import { i18n } from '../../../i18n';
 import { renderUi } from '../../../test/render';
 import type { EditorMarker } from './markers';
 import { ThermoEditor } from './ThermoEditor';
@@ -96,6 +97,56 @@ describe('the thermocouple editor', () => {
     expect(screen.getByRole('button', { name: 'Cofnij (Ctrl+Z)' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Ponów (Ctrl+Shift+Z)' }));
     expect(screen.getByLabelText('Typ termopary T1')).toHaveValue('Tmax ościeżnicy');
+  });
+
+  it('sets the insulation zone (EN 1634-1) of unexposed-face thermocouples, one undo step each, and saves it', async () => {
+    const { user, onSave } = await renderEditor([
+      marker(1),
+      marker(2, { zone: 'I1' }),
+      marker(3, { type_name: 'T kątowników', color_hex: '#6D4C41' }),
+    ]);
+    const zone = (name: string) => screen.getByLabelText(`Strefa izolacyjności termopary ${name}`);
+    expect(zone('T1')).toHaveValue('');
+    expect(zone('T2')).toHaveValue('I1');
+    expect(within(zone('T1')).getAllByRole('option').map((o) => o.textContent)).toEqual(['—', 'I1', 'I2']);
+    // A fixing-system thermocouple counts for no class: no zone to choose.
+    expect(screen.queryByLabelText('Strefa izolacyjności termopary T3')).not.toBeInTheDocument();
+
+    await user.selectOptions(zone('T1'), 'I2');
+    await user.selectOptions(zone('T2'), '');
+    expect(zone('T1')).toHaveValue('I2');
+    expect(zone('T2')).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Cofnij (Ctrl+Z)' }));
+    expect(zone('T2')).toHaveValue('I1');
+    await user.click(screen.getByRole('button', { name: 'Cofnij (Ctrl+Z)' }));
+    expect(zone('T1')).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Ponów (Ctrl+Shift+Z)' }));
+    expect(zone('T1')).toHaveValue('I2');
+
+    // Retyped to a type without a zone, the marker drops it and its select goes.
+    await user.selectOptions(screen.getByLabelText('Typ termopary T2'), 'T');
+    expect(screen.queryByLabelText('Strefa izolacyjności termopary T2')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Zapisz' }));
+    const text = await read(onSave.mock.calls[0]![0]);
+    expect(text.split('\n')[0]).toMatch(/;label_height;zone$/);
+    const parsed = parseThermoConfig(new TextEncoder().encode(text), { imageWidth: 640, imageHeight: 400 });
+    expect(parsed.ok && parsed.markers.map((m) => [m.thermo_id, m.type_name, m.zone])).toEqual([
+      [1, 'Tmax', 'I2'],
+      [2, 'T', null],
+      [3, 'T kątowników', null],
+    ]);
+  });
+
+  it('names the zone in English too', async () => {
+    await renderEditor([marker(1, { zone: 'I2' })]);
+    try {
+      await act(() => i18n.changeLanguage('en'));
+      expect(screen.getByRole('columnheader', { name: 'Zone' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Insulation zone of thermocouple T1')).toHaveValue('I2');
+    } finally {
+      await act(() => i18n.changeLanguage('pl'));
+    }
   });
 
   it('warns of overlapping labels and of a number used twice', async () => {

@@ -287,7 +287,7 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
           </div>
         </Box>
         {/* A fixed width: a warning appearing mid-drag must not resize the canvas under the pointer. */}
-        <Stack gap="xs" w={{ base: '100%', lg: 560 }} style={{ flex: 'none', minWidth: 0 }}>
+        <Stack gap="xs" w={{ base: '100%', lg: 600 }} style={{ flex: 'none', minWidth: 0 }}>
           <MarkerTable
             markers={markers}
             selected={selected}
@@ -300,6 +300,7 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
             onName={(key, name) => update(key, (m) => ({ ...m, name: cleanName(name) || m.name }))}
             onType={(key, type) => update(key, (m) => retypeMarker(m, type))}
             onSize={(key, itemSize) => size && update(key, (m) => resizeMarker(m, itemSize, size))}
+            onZone={(key, zone) => update(key, (m) => ({ ...m, zone }))}
             onRemove={remove}
           />
           {overlaps.length > 0 || duplicates.length > 0 ? (

@@ -26,7 +26,7 @@ describe('placing a marker', () => {
   it('centres the square where the photo was clicked, the label beside it, numbered T1 on an empty photo', () => {
     const placed = placeMarker([], { x: 200, y: 150 }, 'Tśr i Tmax', PHOTO);
     expect(placed).toMatchObject({ thermo_id: 1, name: 'T1', type_name: 'Tśr i Tmax', color_hex: '#E53935', item_x: 193, item_y: 143, item_size: 14 });
-    expect(placed).toMatchObject({ label_x: 212, label_y: 138, label_width: 64, label_height: 24 });
+    expect(placed).toMatchObject({ label_x: 212, label_y: 138, label_width: 64, label_height: 24, zone: null });
   });
 
   it('continues the numbering after the highest number in use, not after the count', () => {
@@ -79,6 +79,11 @@ describe('moving and resizing', () => {
   it('gives a new type its colour', () => {
     expect(retypeMarker(marker(1), 'Tmax ościeżnicy')).toMatchObject({ type_name: 'Tmax ościeżnicy', color_hex: '#43A047' });
   });
+
+  it('keeps the zone for another insulation type, and drops it for a type that counts for no class', () => {
+    expect(retypeMarker(marker(1, { zone: 'I1' }), 'Tmax ościeżnicy')).toMatchObject({ zone: 'I1' });
+    expect(retypeMarker(marker(1, { zone: 'I2' }), 'T kątowników')).toMatchObject({ zone: null });
+  });
 });
 
 describe('warnings', () => {
@@ -116,10 +121,25 @@ describe('the saved file', () => {
     expect(parsed.ok && parsed.markers).toEqual(markers.map(({ key: _key, ...m }) => m));
   });
 
-  it('starts from the stored markers, in number order', () => {
-    const stored: Marker[] = [2, 1].map((n) => ({ ...marker(n), id: `id${n}`, config_id: 'c' }));
+  it('writes the zone column only when some marker has a zone', () => {
+    const markers = [marker(1, { zone: 'I2' }), marker(2)];
+    const lines = configText(markers).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone',
+      '1;T1;Tmax;#1E88E5;100;100;14;120;95;64;24;I2',
+      '2;T2;Tmax;#1E88E5;200;100;14;220;95;64;24;',
+    ]);
+    const parsed = parseThermoConfig(new TextEncoder().encode(lines.join('\n')));
+    expect(parsed.ok && parsed.markers.map((m) => m.zone)).toEqual(['I2', null]);
+  });
+
+  it('starts from the stored markers, in number order, their zones as stored (none when not sent)', () => {
+    const stored: Marker[] = [2, 1].map((n) => ({ ...marker(n, { zone: n === 2 ? 'I1' : null }), id: `id${n}`, config_id: 'c' }));
+    const { zone: _zone, ...older } = stored[1]!;
     const editable = toEditorMarkers(stored);
     expect(editable.map((m) => m.thermo_id)).toEqual([1, 2]);
+    expect(editable.map((m) => m.zone)).toEqual([null, 'I1']);
+    expect(toEditorMarkers([older])[0]?.zone).toBeNull();
     expect(editable[0]).not.toHaveProperty('id');
     expect(new Set(editable.map((m) => m.key)).size).toBe(2);
   });

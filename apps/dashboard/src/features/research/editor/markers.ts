@@ -1,4 +1,4 @@
-import { formatThermoConfig, MAX_THERMO_NAME_LENGTH, measurementType, type MeasurementTypeName, type ThermoMarker } from '@furnace/contracts';
+import { formatThermoConfig, MAX_THERMO_NAME_LENGTH, measurementType, type MeasurementTypeName, type ThermoMarker, zoneApplies } from '@furnace/contracts';
 import type { Marker } from '../../../api/research-types';
 
 /*
@@ -29,7 +29,7 @@ const newKey = () => `m${++keys}`;
 export function toEditorMarkers(markers: readonly Marker[]): EditorMarker[] {
   return [...markers]
     .sort((a, b) => a.thermo_id - b.thermo_id)
-    .map(({ id: _id, config_id: _config, ...marker }) => ({ ...marker, type_name: marker.type_name as MeasurementTypeName, key: newKey() }));
+    .map(({ id: _id, config_id: _config, ...marker }) => ({ ...marker, type_name: marker.type_name as MeasurementTypeName, zone: marker.zone ?? null, key: newKey() }));
 }
 
 /** Sizes of a new marker: those of the config files written by hand on a ~1000 px photo, grown with larger photos. */
@@ -83,7 +83,7 @@ export function placeMarker(markers: readonly ThermoMarker[], at: Point, type: M
     item_x: clamp(Math.round(at.x - item_size / 2), 0, image.width - item_size),
     item_y: clamp(Math.round(at.y - item_size / 2), 0, image.height - item_size),
   };
-  const marker = { key: newKey(), thermo_id, name: `T${thermo_id}`, type_name: type, color_hex: measurementType(type).color, ...item, ...sizes };
+  const marker = { key: newKey(), thermo_id, name: `T${thermo_id}`, type_name: type, color_hex: measurementType(type).color, ...item, ...sizes, zone: null };
   return clampMarker({ ...marker, item_size, ...labelBeside(item, sizes, image) }, image);
 }
 
@@ -110,9 +110,12 @@ export function resizeMarker<M extends ThermoMarker>(marker: M, size: number, im
   return clampMarker({ ...marker, item_size, item_x: Math.round(marker.item_x + shift), item_y: Math.round(marker.item_y + shift) }, image);
 }
 
-/** Another measurement type; the marker takes its colour. */
+/**
+ * Another measurement type; the marker takes its colour. A type for which a zone means nothing drops the
+ * zone, so the file never holds one the table no longer shows.
+ */
 export function retypeMarker<M extends ThermoMarker>(marker: M, type: MeasurementTypeName): M {
-  return { ...marker, type_name: type, color_hex: measurementType(type).color };
+  return { ...marker, type_name: type, color_hex: measurementType(type).color, zone: zoneApplies(type) ? marker.zone : null };
 }
 
 /** A name the config file can carry: no field separator, `#` or line break, at most the file's length. */

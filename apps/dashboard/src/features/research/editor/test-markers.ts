@@ -15,6 +15,7 @@ export function editorMarker(thermo_id: number, overrides: Partial<EditorMarker>
     label_y: 95,
     label_width: 64,
     label_height: 24,
+    zone: null,
     ...overrides,
   };
 }
