@@ -704,6 +704,10 @@ export type FailureDto = {
     interval_from: number | null;
     thermo_id: number | null;
     type_name: string | null;
+    /**
+     * A zoned door's leaf or frame failure: the insulation class it counts for
+     */
+    insulation_class?: 'I1' | 'I2';
 };
 
 export type ExcursionDto = {
@@ -740,6 +744,11 @@ export type CriteriaResultsDto = {
     E: CriterionResultDto;
     I: CriterionResultDto;
     W: CriterionResultDto;
+};
+
+export type InsulationClassesDto = {
+    I1: CriterionResultDto;
+    I2: CriterionResultDto;
 };
 
 export type ForecastDto = {
@@ -787,7 +796,14 @@ export type CriteriaDto = {
      * Single-scan excursions over a limit: not failures
      */
     excursions: Array<ExcursionDto>;
+    /**
+     * I is the profile's insulation class
+     */
     criteria: CriteriaResultsDto;
+    /**
+     * An EN 1634-1 door whose thermocouples name their zones: I1 and I2 each judged on its own thermocouples; null otherwise
+     */
+    insulation_classes: InsulationClassesDto | null;
     /**
      * The class in the standard's own notation from the element's own period lists (EN 13501-2; DIN 4102-5: 'T 30'); null before ignition, and for a client when staff do not show clients the classification
      */
