@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { CriteriaMarker } from '@furnace/contracts';
 import { readIgnitionAt } from '../history/ignition';
 import type { StoredFrameRow } from '../history/stored-frame';
 import { lastFrameTime, ObservationEntity, queryOn, ResearchEntity, researchMarkers, ThermoExclusionEntity } from '@furnace/db';
@@ -57,8 +58,8 @@ export class CriteriaRepository {
     await this.dataSource.getRepository(ThermoExclusionEntity).delete({ id });
   }
 
-  /** The distinct (thermo_id, type_name) pairs of the research's thermocouple configs. */
-  markers(researchId: string): Promise<{ thermo_id: number; type_name: string }[]> {
+  /** The distinct (thermo_id, type_name) pairs of the research's thermocouple configs, with a door's zone (I1 / I2). */
+  markers(researchId: string): Promise<CriteriaMarker[]> {
     return researchMarkers(queryOn(this.dataSource), researchId);
   }
 
