@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
+import type { CriteriaMarker } from '@furnace/contracts';
+import { ObservationEntity, queryOn, ResearchEntity, researchMarkers, ThermoExclusionEntity } from '@furnace/db';
 import type { StoredFrameRow } from './stored-frame';
 import { EXPORT_MARKERS, exportRowsPage } from './history.queries';
 
@@ -29,6 +30,11 @@ export class ExportRepository {
   /** Every marker of every config, the oldest config first (its name wins where two configs disagree). */
   markers(researchId: string): Promise<ExportMarkerRow[]> {
     return this.dataSource.query(EXPORT_MARKERS, [researchId]);
+  }
+
+  /** The markers the criteria are computed from: the same read as the kept criteria's (with a door's zones). */
+  criteriaMarkers(researchId: string): Promise<CriteriaMarker[]> {
+    return researchMarkers(queryOn(this.dataSource), researchId);
   }
 
   exclusions(researchId: string): Promise<ThermoExclusionEntity[]> {

@@ -66,8 +66,9 @@ export class ExportService {
       throw validationException([{ loc: ['query', 'to'], msg: 'to must not be before from', type: 'value_error' }]);
     }
     const range = { from: query.from ?? Number.NEGATIVE_INFINITY, to: query.to ?? Number.MAX_VALUE };
-    const [markerRows, exclusions, all, ignitionAt, faults] = await Promise.all([
+    const [markerRows, engineMarkers, exclusions, all, ignitionAt, faults] = await Promise.all([
       this.repository.markers(researchId),
+      this.repository.criteriaMarkers(researchId),
       this.repository.exclusions(researchId),
       this.repository.observations(researchId, false),
       this.history.ignitionAt(researchId),
@@ -84,9 +85,6 @@ export class ExportService {
       if (label === undefined) labels.set(m.thermoId, { name: m.name, types: [m.type] });
       else if (!label.types.includes(m.type)) label.types.push(m.type);
     }
-    const engineMarkers = [...new Map(markers.map((m) => [`${m.thermoId}:${m.type}`, { thermo_id: m.thermoId, type_name: m.type }])).values()].sort(
-      (a, b) => a.thermo_id - b.thermo_id || (a.type_name < b.type_name ? -1 : a.type_name > b.type_name ? 1 : 0),
-    );
     const input: CriteriaEngineInput = {
       profile,
       markers: engineMarkers,
