@@ -14,6 +14,7 @@ import { rateLimits } from './auth/login-throttler.guard';
 import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-storage';
 import { Revocations } from './auth/revocations';
 import { CriteriaModule } from './criteria/criteria.module';
+import { DrawingsModule } from './drawings/drawings.module';
 import { HeavyWork } from './core/heavy-work';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
@@ -95,6 +96,7 @@ export class AppModule {
         ResearchModule,
         EmailsModule,
         ThermoModule,
+        DrawingsModule,
         CriteriaModule,
         ReplayModule,
         ReportModule,

@@ -11,3 +11,17 @@ export function pdfPages(pdf: Buffer): Promise<string[]> {
     child.stdin!.end(pdf);
   });
 }
+
+/**
+ * The text of a PDF being written (a pdfkit document, read to its end) as pdf.js reads it: its pages
+ * joined, each run of white space (a cell's text wraps) one space.
+ */
+export async function documentText(doc: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  return (await pdfPages(Buffer.concat(chunks))).join('\n').replace(/\s+/g, ' ');
+}

@@ -55,7 +55,8 @@ describe('GET /research/{id}/report.pdf', () => {
     );
     const observe = (body: object) => api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
     expect((await observe({ time: 1200, kind: 'note', note: 'Pęknięcie szyby w skrzydle' })).status).toBe(200);
-    expect((await observe({ time: 3000, kind: 'cotton_pad' })).status).toBe(200);
+    // After I has failed (T1's mean at 46:50): a gap gauge still ends E, a cotton pad would not (EN 1363-1 §11.2).
+    expect((await observe({ time: 3000, kind: 'gap_6mm' })).status).toBe(200);
     const excluded = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 2, from_time: 600, reason: 'odkleiła się od próbki' });
     expect(excluded.status).toBe(200);
   });
@@ -88,13 +89,13 @@ describe('GET /research/{id}/report.pdf', () => {
     expect(pages[0]).toContain('20.5 °C (średnia z 60 s przed zapłonem)');
     expect(pages[0]).toContain('10.0 s (361 odczytów)');
     expect(pages[0]).toContain('60 min');
-    // The class of the criteria route, in the report: E at the cotton pad (50:00).
+    // The class of the criteria route, in the report: E at the gap gauge (50:00).
     expect(criteria.classification).toMatch(/^E 45, EI2 /);
     expect(pages[0]).toContain(criteria.classification);
     expect(text).toContain('E (szczelność) 00:50:00 50 min przekroczone');
     expect(text).toContain('Zgodność pieca d_e −5.00 % (tolerancja ±2.5 %, poza tolerancją)');
 
-    expect(text).toContain('Zapłon tamponu bawełnianego');
+    expect(text).toContain('Szczelinomierz 6 mm');
     expect(text).toContain('00:20:00 Notatka Pęknięcie szyby w skrzydle');
     expect(text).toContain('T2 00:10:00 odkleiła się od próbki');
     expect(text).toContain('T3 awaria kanału: od 00:30:00 do 01:00:00 (181 odczytów)');
@@ -111,7 +112,7 @@ describe('GET /research/{id}/report.pdf', () => {
     expect(pages[0]).toContain('Fire test report');
     expect(pages[0]).toContain('EN 1634-1 — door or shutter');
     expect(pages[0]).toContain('20.5 °C (mean of the 60 s before ignition)');
-    expect(text).toContain('Cotton pad ignited');
+    expect(text).toContain('6 mm gap gauge');
     expect(text).toContain('T3 channel fault: from 00:30:00 to 01:00:00 (181 readings)');
     pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of ${pages.length}`));
   });

@@ -16,6 +16,7 @@ interface Ids {
   config: string;
   observation: string;
   exclusion: string;
+  drawing: string;
 }
 interface Route {
   name: string;
@@ -34,6 +35,11 @@ const ROUTES: Route[] = [
   { name: 'create research', method: 'post', path: () => '/api/v1/research/', body: () => ({ name: 'x', start_at: '2026-01-01T00:00:00Z', end_at: '2026-01-01T01:00:00Z' }), allowed: staff },
   { name: 'read research', method: 'get', path: (i) => `/api/v1/research/${i.research}`, allowed: readers },
   { name: 'report PDF', method: 'get', path: (i) => `/api/v1/research/${i.research}/report.pdf`, allowed: staff },
+  { name: 'classification PDF', method: 'get', path: (i) => `/api/v1/research/${i.research}/classification.pdf`, allowed: staff },
+  { name: 'list drawings', method: 'get', path: (i) => `/api/v1/research/${i.research}/drawings`, allowed: staff },
+  { name: 'attach drawing', method: 'post', path: (i) => `/api/v1/research/${i.research}/drawings`, allowed: staff },
+  { name: 'download drawing', method: 'get', path: (i) => `/api/v1/research/${i.research}/drawings/${i.drawing}`, allowed: staff },
+  { name: 'delete drawing', method: 'delete', path: (i) => `/api/v1/research/${i.research}/drawings/${i.drawing}`, allowed: staff },
   { name: 'update research', method: 'put', path: (i) => `/api/v1/research/${i.research}`, body: () => ({ is_pressure: true }), allowed: staff },
   { name: 'list links', method: 'get', path: (i) => `/api/v1/research/${i.research}/urls`, allowed: readers },
   { name: 'read link', method: 'get', path: (i) => `/api/v1/research/urls/${i.url}`, allowed: staff },
@@ -85,8 +91,9 @@ describe('research access-control matrix', () => {
     const email = (await addClient(api, tokens.user, r.id, 'spare@example.com')).id;
     const observation = (await api.http.post(`/api/v1/research/${r.id}/observations`).set(auth(tokens.user)).send({ time: 5, kind: 'cotton_pad' })).body.id;
     const exclusion = (await api.http.post(`/api/v1/research/${r.id}/exclusions`).set(auth(tokens.user)).send({ thermo_id: 1, from_time: 0, reason: 'wire' })).body.id;
-    if (!observation || !exclusion) throw new Error('observation or exclusion not created');
-    ids = { research: r.id, url, email, config, observation, exclusion };
+    const drawing = (await api.http.post(`/api/v1/research/${r.id}/drawings`).set(auth(tokens.user)).attach('file', SPECIMEN_PNG, 'widok.png')).body.id;
+    if (!observation || !exclusion || !drawing) throw new Error('observation, exclusion or drawing not created');
+    ids = { research: r.id, url, email, config, observation, exclusion, drawing };
   });
   afterAll(() => api?.close());
 

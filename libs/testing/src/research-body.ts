@@ -40,3 +40,19 @@ export const NEW_RESEARCH_PROFILE = {
   t0_set_by: null,
   t0_set_at: null,
 } as const;
+
+/** The test report fields (EN 1363-1 §12) the API gives a research created without them: none given. */
+export const NEW_RESEARCH_REPORT = {
+  sponsor: null,
+  manufacturer: null,
+  specimen_description: null,
+  conditioning: null,
+  supporting_construction: null,
+  exposed_side: null,
+  ambient_temperature_c: null,
+  pressure_height_mm: null,
+  end_reason: null,
+  deviations: null,
+  report_number: null,
+  report_date: null,
+} as const;

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, DrawingsDeleteData, DrawingsDeleteErrors, DrawingsDeleteResponses, DrawingsDownloadData, DrawingsDownloadErrors, DrawingsDownloadResponses, DrawingsListData, DrawingsListErrors, DrawingsListResponses, DrawingsUploadData, DrawingsUploadErrors, DrawingsUploadResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportClassificationData, ReportClassificationErrors, ReportClassificationResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -388,6 +388,53 @@ export const thermoConfigMarkers = <ThrowOnError extends boolean = false>(option
     ...options
 });
 
+/**
+ * The specimen's drawings (staff)
+ *
+ * Oldest first; the files themselves are downloaded one by one.
+ */
+export const drawingsList = <ThrowOnError extends boolean = false>(options: Options<DrawingsListData, ThrowOnError>) => (options.client ?? client).get<DrawingsListResponses, DrawingsListErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{research_id}/drawings',
+    ...options
+});
+
+/**
+ * Attach a drawing of the specimen (staff)
+ *
+ * A PDF (.pdf) or a PNG or JPEG image (.png, .jpg, .jpeg): its bytes must be what its name says (a PDF from its %PDF- header to its %%EOF; an image that decodes, then encoded again without its metadata or anything appended). Anything else is a 422 naming the file.
+ */
+export const drawingsUpload = <ThrowOnError extends boolean = false>(options: Options<DrawingsUploadData, ThrowOnError>) => (options.client ?? client).post<DrawingsUploadResponses, DrawingsUploadErrors, ThrowOnError>({
+    ...formDataBodySerializer,
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{research_id}/drawings',
+    ...options,
+    headers: {
+        'Content-Type': null,
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a drawing (staff)
+ */
+export const drawingsDelete = <ThrowOnError extends boolean = false>(options: Options<DrawingsDeleteData, ThrowOnError>) => (options.client ?? client).delete<DrawingsDeleteResponses, DrawingsDeleteErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{research_id}/drawings/{id}',
+    ...options
+});
+
+/**
+ * Download a drawing (staff)
+ *
+ * The file as stored, as an attachment under the name it was uploaded with.
+ */
+export const drawingsDownload = <ThrowOnError extends boolean = false>(options: Options<DrawingsDownloadData, ThrowOnError>) => (options.client ?? client).get<DrawingsDownloadResponses, DrawingsDownloadErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{research_id}/drawings/{id}',
+    ...options
+});
+
 export const criteriaDeleteObservation = <ThrowOnError extends boolean = false>(options: Options<CriteriaDeleteObservationData, ThrowOnError>) => (options.client ?? client).delete<CriteriaDeleteObservationResponses, CriteriaDeleteObservationErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/observations/{id}',
@@ -480,10 +527,21 @@ export const replayFrames = <ThrowOnError extends boolean = false>(options: Opti
 /**
  * The test report as a PDF (staff)
  *
- * The research, its test profile, T0, the criteria in completed minutes and the classification, charts of the furnace against the heating curve with d_e, of each category against its limits, of pressure and radiation, the observations, the excluded and failed thermocouples and the photos with the thermocouple positions; in Polish or English.
+ * The research, its test profile, T0, the classification, what the test report states (EN 1363-1 §12) with the drawings by name, the criteria in completed minutes, charts of the furnace against the heating curve with d_e, of each category against its limits, of pressure and radiation, the observations, the excluded and failed thermocouples and the photos with the thermocouple positions; in Polish or English.
  */
 export const reportReport = <ThrowOnError extends boolean = false>(options: Options<ReportReportData, ThrowOnError>) => (options.client ?? client).get<ReportReportResponses, ReportReportErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{id}/report.pdf',
+    ...options
+});
+
+/**
+ * The classification report as a PDF (staff)
+ *
+ * The element (the test standard), the classification standard (EN 13501-2, or DIN 4102-5 in its own terms), the test report it rests on (reference number and date), E, I and W with their times and completed minutes ("not measured", W deemed), the d_e and pressure verdicts and the resulting class: the numbers of GET /research/{id}/criteria. In Polish or English.
+ */
+export const reportClassification = <ThrowOnError extends boolean = false>(options: Options<ReportClassificationData, ThrowOnError>) => (options.client ?? client).get<ReportClassificationResponses, ReportClassificationErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/classification.pdf',
     ...options
 });

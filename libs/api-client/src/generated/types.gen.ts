@@ -138,6 +138,54 @@ export type ResearchDto = {
      */
     t0_set_by: string | null;
     t0_set_at: string | null;
+    /**
+     * Who ordered the test. Null when not given, and for clients.
+     */
+    sponsor: string | null;
+    /**
+     * The specimen's manufacturer. Null when not given, and for clients.
+     */
+    manufacturer: string | null;
+    /**
+     * The specimen as tested: construction, materials, dimensions. Null when not given, and for clients.
+     */
+    specimen_description: string | null;
+    /**
+     * Conditioning of the specimen and its moisture content. Null when not given, and for clients.
+     */
+    conditioning: string | null;
+    /**
+     * The supporting construction and how the specimen was fixed in it. Null when not given, and for clients.
+     */
+    supporting_construction: string | null;
+    /**
+     * Which side of the specimen faced the furnace. Null when not given, and for clients.
+     */
+    exposed_side: string | null;
+    /**
+     * Ambient temperature at the start of the test, °C. Null when not given, and for clients.
+     */
+    ambient_temperature_c: number | null;
+    /**
+     * Height at which the furnace pressure is measured, mm. Null when not given, and for clients.
+     */
+    pressure_height_mm: number | null;
+    /**
+     * Why the test ended. Null when not given, and for clients.
+     */
+    end_reason: string | null;
+    /**
+     * Deviations from the test method. Null when not given, and for clients.
+     */
+    deviations: string | null;
+    /**
+     * The test report's reference number, e.g. "LAB/2026/017". Null when not given, and for clients.
+     */
+    report_number: string | null;
+    /**
+     * The test report's date, YYYY-MM-DD. Null when not given, and for clients.
+     */
+    report_date: string | null;
 };
 
 export type UrlDto = {
@@ -375,6 +423,54 @@ export type ResearchCreateDto = {
      * T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).
      */
     t0_override?: number | null;
+    /**
+     * Who ordered the test.
+     */
+    sponsor?: string | null;
+    /**
+     * The specimen's manufacturer.
+     */
+    manufacturer?: string | null;
+    /**
+     * The specimen as tested: construction, materials, dimensions.
+     */
+    specimen_description?: string | null;
+    /**
+     * Conditioning of the specimen and its moisture content.
+     */
+    conditioning?: string | null;
+    /**
+     * The supporting construction and how the specimen was fixed in it.
+     */
+    supporting_construction?: string | null;
+    /**
+     * Which side of the specimen faced the furnace.
+     */
+    exposed_side?: string | null;
+    /**
+     * Ambient temperature at the start of the test, °C.
+     */
+    ambient_temperature_c?: number | null;
+    /**
+     * Height at which the furnace pressure is measured, mm.
+     */
+    pressure_height_mm?: number | null;
+    /**
+     * Why the test ended.
+     */
+    end_reason?: string | null;
+    /**
+     * Deviations from the test method.
+     */
+    deviations?: string | null;
+    /**
+     * The test report's reference number, e.g. "LAB/2026/017".
+     */
+    report_number?: string | null;
+    /**
+     * The test report's date, YYYY-MM-DD.
+     */
+    report_date?: string | null;
 };
 
 export type UrlCreateDto = {
@@ -429,6 +525,54 @@ export type ResearchUpdateDto = {
      * T0 set by hand, °C (staff); null returns to the T0 taken from the frames. Who and when are kept (t0_set_by, t0_set_at).
      */
     t0_override?: number | null;
+    /**
+     * Who ordered the test.
+     */
+    sponsor?: string | null;
+    /**
+     * The specimen's manufacturer.
+     */
+    manufacturer?: string | null;
+    /**
+     * The specimen as tested: construction, materials, dimensions.
+     */
+    specimen_description?: string | null;
+    /**
+     * Conditioning of the specimen and its moisture content.
+     */
+    conditioning?: string | null;
+    /**
+     * The supporting construction and how the specimen was fixed in it.
+     */
+    supporting_construction?: string | null;
+    /**
+     * Which side of the specimen faced the furnace.
+     */
+    exposed_side?: string | null;
+    /**
+     * Ambient temperature at the start of the test, °C.
+     */
+    ambient_temperature_c?: number | null;
+    /**
+     * Height at which the furnace pressure is measured, mm.
+     */
+    pressure_height_mm?: number | null;
+    /**
+     * Why the test ended.
+     */
+    end_reason?: string | null;
+    /**
+     * Deviations from the test method.
+     */
+    deviations?: string | null;
+    /**
+     * The test report's reference number, e.g. "LAB/2026/017".
+     */
+    report_number?: string | null;
+    /**
+     * The test report's date, YYYY-MM-DD.
+     */
+    report_date?: string | null;
 };
 
 export type ViewerTokenRequestDto = {
@@ -528,6 +672,39 @@ export type ThermoConfigFileDto = {
      * Thermocouple config (.txt), UTF-8 or Windows-1250
      */
     config_file: Blob | File;
+};
+
+export type DrawingDto = {
+    id: string;
+    research_id: string;
+    /**
+     * The name it was uploaded under
+     */
+    filename: string;
+    /**
+     * What its bytes are
+     */
+    mime: 'application/pdf' | 'image/png' | 'image/jpeg';
+    /**
+     * Bytes of the stored file (an image as encoded again)
+     */
+    size: number;
+    /**
+     * E-mail of who uploaded it
+     */
+    created_by: string | null;
+    created_at: string;
+};
+
+export type DrawingsDto = {
+    data: Array<DrawingDto>;
+};
+
+export type DrawingUploadDto = {
+    /**
+     * A PDF (.pdf) or a PNG or JPEG image (.png, .jpg, .jpeg) of the specimen, at most 20 MiB
+     */
+    file: Blob | File;
 };
 
 export type ObservationUpdateDto = {
@@ -1890,6 +2067,123 @@ export type ThermoConfigMarkersResponses = {
 
 export type ThermoConfigMarkersResponse = ThermoConfigMarkersResponses[keyof ThermoConfigMarkersResponses];
 
+export type DrawingsListData = {
+    body?: never;
+    path: {
+        research_id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{research_id}/drawings';
+};
+
+export type DrawingsListErrors = {
+    /**
+     * Clients cannot read the drawings
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type DrawingsListResponses = {
+    200: DrawingsDto;
+};
+
+export type DrawingsListResponse = DrawingsListResponses[keyof DrawingsListResponses];
+
+export type DrawingsUploadData = {
+    body: DrawingUploadDto;
+    path: {
+        research_id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{research_id}/drawings';
+};
+
+export type DrawingsUploadErrors = {
+    /**
+     * Clients cannot attach drawings
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * Larger than 20 MiB
+     */
+    413: unknown;
+    /**
+     * Not a PDF, PNG or JPEG, or not what its name says; the message names the file
+     */
+    422: unknown;
+};
+
+export type DrawingsUploadResponses = {
+    200: DrawingDto;
+};
+
+export type DrawingsUploadResponse = DrawingsUploadResponses[keyof DrawingsUploadResponses];
+
+export type DrawingsDeleteData = {
+    body?: never;
+    path: {
+        research_id: string;
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{research_id}/drawings/{id}';
+};
+
+export type DrawingsDeleteErrors = {
+    /**
+     * Clients cannot delete drawings
+     */
+    403: unknown;
+    /**
+     * No such drawing of this research
+     */
+    404: unknown;
+};
+
+export type DrawingsDeleteResponses = {
+    200: MessageDto;
+};
+
+export type DrawingsDeleteResponse = DrawingsDeleteResponses[keyof DrawingsDeleteResponses];
+
+export type DrawingsDownloadData = {
+    body?: never;
+    path: {
+        research_id: string;
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{research_id}/drawings/{id}';
+};
+
+export type DrawingsDownloadErrors = {
+    /**
+     * Clients cannot read the drawings
+     */
+    403: unknown;
+    /**
+     * No such drawing of this research
+     */
+    404: unknown;
+};
+
+export type DrawingsDownloadResponses = {
+    /**
+     * The drawing
+     */
+    200: Blob | File;
+};
+
+export type DrawingsDownloadResponse = DrawingsDownloadResponses[keyof DrawingsDownloadResponses];
+
 export type CriteriaDeleteObservationData = {
     body?: never;
     path: {
@@ -2142,3 +2436,41 @@ export type ReportReportResponses = {
 };
 
 export type ReportReportResponse = ReportReportResponses[keyof ReportReportResponses];
+
+export type ReportClassificationData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Language of the report: Polish (default) or English.
+         */
+        lang?: 'pl' | 'en';
+    };
+    url: '/api/v1/research/{id}/classification.pdf';
+};
+
+export type ReportClassificationErrors = {
+    /**
+     * Clients cannot download the classification report
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
+};
+
+export type ReportClassificationResponses = {
+    /**
+     * PDF document
+     */
+    200: Blob | File;
+};
+
+export type ReportClassificationResponse = ReportClassificationResponses[keyof ReportClassificationResponses];

@@ -1,14 +1,26 @@
 import type { CriteriaView } from '@furnace/contracts';
-import { pdfPages } from '../../test/pdf';
+import { documentText, pdfPages } from '../../test/pdf';
+import { criteriaView, limits } from '../../test/report-fixtures';
 import { categoryChartSvg, categoryLimits, furnaceChartSvg, pressureBandPieces, pressureChartSvg, seriesPoints } from './report-charts';
-import { type ReportData, renderReport, samplingInterval, testEnd, thermoName, withRise } from './report-pdf';
+import { type ReportData, renderReport, samplingInterval, testEnd, type TestReportFields, thermoName, withRise } from './report-pdf';
 import { type ReportLang, reportTexts } from './report-text';
 
-const limits = {
-  mean: { k: 140, c: 160.5, text: 'T0 + 140 K = 160.5 °C' },
-  max: { k: 180, c: 200.5, text: 'T0 + 180 K = 200.5 °C' },
-  frame: { k: 360, c: 380.5, text: 'T0 + 360 K = 380.5 °C' },
+/** A research whose test report fields were never filled in. */
+const NO_REPORT_FIELDS: TestReportFields = {
+  sponsor: null,
+  manufacturer: null,
+  specimenDescription: null,
+  conditioning: null,
+  supportingConstruction: null,
+  exposedSide: null,
+  ambientTemperatureC: null,
+  pressureHeightMm: null,
+  endReason: null,
+  deviations: null,
+  reportNumber: null,
+  reportDate: null,
 };
+
 const category = (role: { mean: boolean; max: boolean; frame: boolean }) => ({ type_name: 'Tśr i Tmax', role, max: null, mean: null, max_rise: null, mean_rise: null, valid: 2, thermocouples: 2 });
 const history = {
   time: [-10, 0, 60, 120],
@@ -74,55 +86,6 @@ describe('report layout', () => {
   });
 });
 
-/**
- * A test ended at 30:30: d_e out of tolerance twice (the second still at the last reading), the pressure
- * once; I measured and failed at 25:00, W without a radiometer (deemed met while I held).
- */
-function criteriaView(): CriteriaView {
-  const held = { measured: true, deemed: false };
-  return {
-    t0: 20.5,
-    t0_source: 'auto',
-    elapsed: 1830,
-    basis: 'rise',
-    limits: { mean: limits.mean, max: limits.max, frame: null },
-    categories: [],
-    deviation: {
-      d_e: 9.5,
-      tolerance: 4.9585,
-      ok: false,
-      periods: [
-        { from: 420, to: 510, open: false, worst: -16.2, worst_tolerance: 15, worst_time: 480 },
-        { from: 1500, to: 1830, open: true, worst: 9.87, worst_tolerance: 5.8333, worst_time: 1700 },
-      ],
-      conforming: false,
-    },
-    pressure: {
-      target: 20,
-      value: 21.5,
-      tolerance: 3,
-      ok: true,
-      periods: [{ from: 660, to: 700, open: false, worst: 4.6, worst_tolerance: 3, worst_time: 680 }],
-      conforming: false,
-    },
-    failures: [{ criterion: 'I_max', time: 1500, interval_from: null, thermo_id: 1, type_name: 'Tmax' }],
-    excursions: [],
-    criteria: {
-      E: { time: null, minutes: 30, reached: false, held_minutes: 30, ...held },
-      I: { time: 1500, minutes: 25, reached: true, held_minutes: 25, ...held },
-      W: { time: null, minutes: 25, reached: false, held_minutes: 25, measured: false, deemed: true },
-    },
-    insulation_classes: null,
-    classification: 'E 30, EI 20',
-    forecast: [],
-    suspects: [],
-    excluded: [],
-    ended: true,
-    classification_withheld: false,
-    ignition_at: '2026-03-01T08:07:00Z',
-  };
-}
-
 function reportData(lang: ReportLang, criteria: CriteriaView): ReportData {
   return {
     lang,
@@ -139,6 +102,7 @@ function reportData(lang: ReportLang, criteria: CriteriaView): ReportData {
       pressureTolerancePa: null,
       isRadiance: false,
       isPressure: true,
+      ...NO_REPORT_FIELDS,
     },
     criteria,
     // No readings: the charts' section says so, the criteria are the view's.
@@ -147,21 +111,13 @@ function reportData(lang: ReportLang, criteria: CriteriaView): ReportData {
     exclusions: [],
     names: new Map([[1, 'T1']]),
     photos: [],
+    drawings: [],
     generatedAt: new Date('2026-03-01T09:00:00Z'),
   };
 }
 
-/** The report's text as pdf.js reads it, its pages joined, each run of white space (a cell's text wraps) one space. */
-async function reportText(data: ReportData): Promise<string> {
-  const doc = renderReport(data);
-  const chunks: Buffer[] = [];
-  await new Promise<void>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', resolve);
-    doc.on('error', reject);
-  });
-  return (await pdfPages(Buffer.concat(chunks))).join('\n').replace(/\s+/g, ' ');
-}
+/** The report's text as pdf.js reads it. */
+const reportText = (data: ReportData) => documentText(renderReport(data));
 
 describe('the report of the criteria', () => {
   it('gives the d_e and pressure verdicts, every period out of tolerance, I measured and W deemed, in Polish', async () => {
@@ -242,5 +198,87 @@ describe('the report of the criteria', () => {
     const history = { time: [0, 600, 1200], series: [{ key: 'pressure', kind: 'pressure' as const, min: [], max: [], mean: [18, 21, 24.6] }] };
     const svg = pressureChartSvg({ history, profile: { pressure_target_pa: 20, pressure_tolerance_pa: null }, endS: 1200, marks: [], texts: reportTexts('pl'), width: 500 }).svg;
     expect(svg).toContain('p 20.0 ± 3.0 Pa');
+  });
+});
+
+/** A door's test report as a lab fills it in: every field but the deviations. */
+const DOOR_REPORT: TestReportFields = {
+  sponsor: 'Drzwi-Pol Sp. z o.o., ul. Leśna 5, 00-001 Warszawa',
+  manufacturer: 'Stalbud S.A.',
+  specimenDescription: 'Drzwi stalowe jednoskrzydłowe, 1000 × 2100 mm, skrzydło 60 mm wypełnione wełną mineralną 120 kg/m³.',
+  conditioning: '28 dni w 23 °C i 50 % RH; wilgotność wełny 0,8 %',
+  supportingConstruction: 'Ściana z bloczków betonu komórkowego 600 kg/m³, 150 mm; kotwy stalowe co 600 mm',
+  exposedSide: 'strona zawiasów',
+  ambientTemperatureC: 19.4,
+  pressureHeightMm: 500,
+  endReason: 'utrata szczelności (zapłon tamponu bawełnianego)',
+  deviations: null,
+  reportNumber: 'LAB/2026/017',
+  reportDate: '2026-03-14',
+};
+const DRAWINGS = [
+  { filename: 'rys-1 przekrój.pdf', mime: 'application/pdf', size: 1_240_000 },
+  { filename: 'widok.png', mime: 'image/png', size: 340_200 },
+];
+
+describe("the test report's fields (EN 1363-1 §12)", () => {
+  const withFields = (lang: ReportLang, fields: TestReportFields, drawings = DRAWINGS): ReportData => {
+    const data = reportData(lang, criteriaView());
+    return { ...data, research: { ...data.research, ...fields }, drawings };
+  };
+
+  it('prints each field in its place, a blank one as "nie podano", and the drawings by name', async () => {
+    const text = await reportText(withFields('pl', DOOR_REPORT));
+    expect(text).toContain(
+      'Sprawozdanie z badania (EN 1363-1 §12) ' +
+        'Numer sprawozdania LAB/2026/017 ' +
+        'Data sprawozdania 14.03.2026 ' +
+        'Zleceniodawca Drzwi-Pol Sp. z o.o., ul. Leśna 5, 00-001 Warszawa ' +
+        'Producent Stalbud S.A. ' +
+        'Opis próbki Drzwi stalowe jednoskrzydłowe, 1000 × 2100 mm, skrzydło 60 mm wypełnione wełną mineralną 120 kg/m³. ' +
+        'Kondycjonowanie i zawartość wilgoci 28 dni w 23 °C i 50 % RH; wilgotność wełny 0,8 % ' +
+        'Konstrukcja wsporcza i mocowanie Ściana z bloczków betonu komórkowego 600 kg/m³, 150 mm; kotwy stalowe co 600 mm ' +
+        'Strona nagrzewana strona zawiasów ' +
+        'Temperatura otoczenia na początku badania 19.4 °C ' +
+        'Wysokość pomiaru ciśnienia w piecu 500 mm ' +
+        'Przyczyna zakończenia badania utrata szczelności (zapłon tamponu bawełnianego) ' +
+        'Odstępstwa od metody badania nie podano ' +
+        'Rysunki próbki rys-1 przekrój.pdf (PDF, 1.2 MB) widok.png (obraz PNG, 340 kB)',
+    );
+    // The section comes before the criteria, after the header and its class.
+    expect(text.indexOf('Klasyfikacja E 30, EI 20')).toBeLessThan(text.indexOf('Sprawozdanie z badania'));
+    expect(text.indexOf('Rysunki próbki')).toBeLessThan(text.indexOf('Kryteria (pełne minuty)'));
+  });
+
+  it('writes the same in English; a research nobody filled in has every field not given and no drawings', async () => {
+    const en = await reportText(withFields('en', DOOR_REPORT));
+    expect(en).toContain('Test report (EN 1363-1 §12) Report number LAB/2026/017 Report date 14.03.2026 Sponsor Drzwi-Pol');
+    expect(en).toContain('Exposed side strona zawiasów Ambient temperature at the start 19.4 °C Furnace pressure measurement height 500 mm');
+    expect(en).toContain('Deviations from the test method not given Drawings of the specimen rys-1 przekrój.pdf (PDF, 1.2 MB) widok.png (PNG image, 340 kB)');
+
+    const blank = await reportText(withFields('pl', NO_REPORT_FIELDS, []));
+    const section = blank.slice(blank.indexOf('Sprawozdanie z badania'), blank.indexOf('Kryteria (pełne minuty)'));
+    expect(section.match(/nie podano/g)).toHaveLength(12);
+    expect(section).toContain('Rysunki próbki brak rysunków');
+  });
+
+  it('runs a long description onto the next page under its label, and the report goes on after it', async () => {
+    const sentence = 'Skrzydło z blachy stalowej 1,5 mm, wypełnienie z wełny mineralnej, uszczelka pęczniejąca 2 × 10 mm na obwodzie. ';
+    const long = `${sentence.repeat(90)}Koniec opisu.`;
+    const doc = renderReport(withFields('pl', { ...DOOR_REPORT, specimenDescription: long }));
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+      doc.on('end', resolve);
+      doc.on('error', reject);
+    });
+    const pages = await pdfPages(Buffer.concat(chunks));
+    const first = pages.findIndex((p) => p.includes('Opis próbki'));
+    const end = pages.findIndex((p) => p.includes('Koniec opisu.'));
+    expect(end).toBeGreaterThan(first);
+    // Nothing of it is lost or written over the next field.
+    const text = pages.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Koniec opisu. Kondycjonowanie i zawartość wilgoci');
+    expect(text.split('uszczelka pęczniejąca').length - 1).toBe(90);
   });
 });

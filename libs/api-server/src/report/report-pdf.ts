@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import {
   type CriteriaView,
@@ -13,11 +13,30 @@ import {
 } from '@furnace/contracts';
 import type { HistoryDto } from '../history/history.dto';
 import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
-import { BOLD, REGULAR, withFonts } from './report-fonts';
+import { BOLD, REGULAR } from './report-fonts';
+import {
+  BRAND,
+  bottom,
+  contentWidth,
+  type Doc,
+  ensureSpace,
+  fields,
+  footers,
+  heading,
+  INK,
+  listOf,
+  MARGIN,
+  MUTED,
+  newDocument,
+  note,
+  subheading,
+  table,
+} from './report-layout';
 import {
   curveLabel,
   fill,
   formatCelsius,
+  formatReportDate,
   type ReportLang,
   reportTexts,
   type ReportTexts,
@@ -26,17 +45,10 @@ import {
 
 /*
  * The layout of the report (docs/behaviour.md §11): A4 pages of a header with the test and its
- * profile, the criteria and the classification, the charts, the observations, the excluded and failed
- * thermocouples, the photos with the thermocouple positions; a footer "Strona n z N" on every page.
+ * profile, the classification, what the lab's test report states (EN 1363-1 §12) with the drawings,
+ * the criteria, the charts, the observations, the excluded and failed thermocouples, the photos with the
+ * thermocouple positions; a footer "Strona n z N" on every page.
  */
-
-
-const MARGIN = 40;
-const FOOTER_GAP = 24;
-const INK = '#212529';
-const MUTED = '#6c757d';
-const RULE = '#dee2e6';
-const BRAND = '#009688';
 
 export interface ReportPhoto {
   image: Buffer;
@@ -45,7 +57,24 @@ export interface ReportPhoto {
   markers: { name: string; x: number; y: number; size: number; color: string }[];
 }
 
-interface ReportResearch {
+/** What the lab's test report states besides the measurements (EN 1363-1 §12); null: not given. */
+export interface TestReportFields {
+  sponsor: string | null;
+  manufacturer: string | null;
+  specimenDescription: string | null;
+  conditioning: string | null;
+  supportingConstruction: string | null;
+  exposedSide: string | null;
+  ambientTemperatureC: number | null;
+  pressureHeightMm: number | null;
+  endReason: string | null;
+  deviations: string | null;
+  reportNumber: string | null;
+  /** YYYY-MM-DD. */
+  reportDate: string | null;
+}
+
+interface ReportResearch extends TestReportFields {
   name: string;
   startAt: Date;
   endAt: Date;
@@ -59,7 +88,14 @@ interface ReportResearch {
   isPressure: boolean;
 }
 
-/** Everything the report shows, read by ReportService from the criteria, history and thermo services. */
+/** A drawing of the specimen, listed by name (the file is the lab's attachment, not printed). */
+interface ReportDrawing {
+  filename: string;
+  mime: string;
+  size: number;
+}
+
+/** Everything the report shows, read by ReportService from the research, criteria, history, thermo and drawings services. */
 export interface ReportData {
   lang: ReportLang;
   lab: string;
@@ -70,10 +106,9 @@ export interface ReportData {
   exclusions: { thermo_id: number; from_time: number; reason: string }[];
   names: ReadonlyMap<number, string>;
   photos: ReportPhoto[];
+  drawings: ReportDrawing[];
   generatedAt: Date;
 }
-
-type Doc = PDFKit.PDFDocument;
 
 /** The end of the test for the report: a test_stopped observation, else the newest frame. */
 export function testEnd(data: Pick<ReportData, 'criteria' | 'observations'>): number | null {
@@ -99,115 +134,21 @@ export function thermoName(names: ReadonlyMap<number, string>, thermoId: number 
  */
 export function renderReport(data: ReportData): Doc {
   const t = reportTexts(data.lang);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_GAP },
-    bufferPages: true,
-    autoFirstPage: true,
-    lang: data.lang,
-    info: { Title: `${t.title}: ${data.research.name}`, Author: data.lab, CreationDate: data.generatedAt },
-  });
-  withFonts(doc);
-  doc.font(REGULAR).fillColor(INK);
+  const doc = newDocument({ lang: data.lang, title: `${t.title}: ${data.research.name}`, author: data.lab, createdAt: data.generatedAt });
 
   const end = testEnd(data) ?? 0;
   const marks: ChartMark[] = data.observations.map((o) => ({ time: o.time, label: o.kind === 'note' && o.note ? o.note.slice(0, 24) : t.observation[o.kind] }));
 
   header(doc, data, t, end);
+  testReportSection(doc, data, t);
   criteriaSection(doc, data, t);
   chartsSection(doc, data, t, end, marks);
   observationsSection(doc, data, t);
   thermocouplesSection(doc, data, t);
   photosSection(doc, data, t);
-  footers(doc, data, t);
+  footers(doc, { lab: data.lab, name: data.research.name, generatedAt: data.generatedAt }, t);
   doc.end();
   return doc;
-}
-
-const contentWidth = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
-const bottom = (doc: Doc) => doc.page.height - doc.page.margins.bottom;
-
-/** A new page unless `height` more points fit on this one. */
-function ensureSpace(doc: Doc, height: number): void {
-  if (doc.y + height > bottom(doc)) doc.addPage();
-}
-
-function heading(doc: Doc, text: string): void {
-  ensureSpace(doc, 60);
-  doc.moveDown(0.6);
-  doc.font(BOLD).fontSize(12).fillColor(BRAND).text(text, MARGIN, doc.y, { width: contentWidth(doc) });
-  const y = doc.y + 2;
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(0.5).strokeColor(RULE).stroke();
-  doc.y = y + 6;
-  doc.font(REGULAR).fontSize(9).fillColor(INK);
-}
-
-/** Label–value rows in two columns. */
-function fields(doc: Doc, rows: [string, string][]): void {
-  const labelWidth = 150;
-  const width = contentWidth(doc);
-  for (const [label, value] of rows) {
-    doc.fontSize(9);
-    const h = Math.max(doc.heightOfString(label, { width: labelWidth - 8 }), doc.heightOfString(value, { width: width - labelWidth }));
-    ensureSpace(doc, h + 3);
-    const y = doc.y;
-    doc.font(REGULAR).fillColor(MUTED).text(label, MARGIN, y, { width: labelWidth - 8 });
-    doc.font(REGULAR).fillColor(INK).text(value, MARGIN + labelWidth, y, { width: width - labelWidth });
-    doc.y = y + h + 3;
-  }
-}
-
-interface Column {
-  title: string;
-  /** Share of the content width. */
-  width: number;
-}
-
-/** A table with a header row repeated on each page it runs onto. */
-function table(doc: Doc, columns: Column[], rows: string[][]): void {
-  const width = contentWidth(doc);
-  const widths = columns.map((c) => c.width * width);
-  const pad = 3;
-  const rowHeight = (cells: string[], font: string) => {
-    doc.font(font).fontSize(8);
-    return Math.max(...cells.map((cell, i) => doc.heightOfString(cell, { width: widths[i]! - 2 * pad }))) + 2 * pad;
-  };
-  const drawRow = (cells: string[], font: string, fill: string | null) => {
-    const h = rowHeight(cells, font);
-    const y = doc.y;
-    if (fill) doc.rect(MARGIN, y, width, h).fillColor(fill).fill();
-    let x = MARGIN;
-    cells.forEach((cell, i) => {
-      doc.font(font).fontSize(8).fillColor(INK).text(cell, x + pad, y + pad, { width: widths[i]! - 2 * pad });
-      x += widths[i]!;
-    });
-    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h).lineWidth(0.4).strokeColor(RULE).stroke();
-    doc.y = y + h;
-  };
-  const head = columns.map((c) => c.title);
-  ensureSpace(doc, rowHeight(head, BOLD) + rowHeight(rows[0] ?? head, REGULAR));
-  drawRow(head, BOLD, '#f1f3f5');
-  for (const row of rows) {
-    if (doc.y + rowHeight(row, REGULAR) > bottom(doc)) {
-      doc.addPage();
-      drawRow(head, BOLD, '#f1f3f5');
-    }
-    drawRow(row, REGULAR, null);
-  }
-  doc.x = MARGIN;
-  doc.moveDown(0.4);
-  doc.font(REGULAR).fontSize(9);
-}
-
-/** The rows as a table, or `empty` in grey when there are none. */
-function listOf(doc: Doc, columns: Column[], rows: string[][], empty: string): void {
-  if (rows.length === 0) note(doc, empty);
-  else table(doc, columns, rows);
-}
-
-function note(doc: Doc, text: string): void {
-  ensureSpace(doc, 14);
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(text, MARGIN, doc.y, { width: contentWidth(doc) }).fillColor(INK);
 }
 
 function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
@@ -241,7 +182,11 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
     [t.planned, research.plannedDurationMin === null ? t.none : fill(t.minutes, { n: research.plannedDurationMin })],
   );
   fields(doc, rows);
-  // The classification, large: what the lab copies into its report.
+  classificationBox(doc, criteria, t);
+}
+
+/** The classification, large: what the lab copies into its report; a test still running says as of when. */
+export function classificationBox(doc: Doc, criteria: Pick<CriteriaView, 'classification' | 'criteria' | 'ended' | 'elapsed'>, t: ReportTexts): void {
   doc.moveDown(0.4);
   const y = doc.y;
   const w = contentWidth(doc);
@@ -252,6 +197,41 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
   if (!criteria.ended) doc.font(REGULAR).fontSize(8).fillColor(MUTED).text(fill(t.running, { time: formatTestTime(criteria.elapsed) }), MARGIN + 10, y + 20, { width: 135 });
   doc.y = y + 40;
   doc.font(REGULAR).fontSize(9);
+}
+
+/** A field of the test report as printed: its text, or "nie podano" / "not given" when blank. */
+export function given(value: string | null, t: Pick<ReportTexts, 'notGiven'>): string {
+  return value === null || value.trim() === '' ? t.notGiven : value;
+}
+
+/** "1.2 MB", "340 kB": a file's size. */
+function fileSize(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} kB`;
+}
+
+/**
+ * What the lab's test report states besides the measurements (EN 1363-1 §12), each field in its place
+ * and a blank one as not given, and the specimen's drawings by name.
+ */
+function testReportSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  const r = data.research;
+  heading(doc, t.testReport);
+  const drawings = data.drawings.map((d) => `${d.filename} (${t.drawingKind[d.mime as keyof ReportTexts['drawingKind']] ?? d.mime}, ${fileSize(d.size)})`);
+  fields(doc, [
+    [t.reportNumber, given(r.reportNumber, t)],
+    [t.reportDate, r.reportDate === null ? t.notGiven : formatReportDate(r.reportDate)],
+    [t.sponsor, given(r.sponsor, t)],
+    [t.manufacturer, given(r.manufacturer, t)],
+    [t.specimenDescription, given(r.specimenDescription, t)],
+    [t.conditioning, given(r.conditioning, t)],
+    [t.supportingConstruction, given(r.supportingConstruction, t)],
+    [t.exposedSide, given(r.exposedSide, t)],
+    [t.ambientTemperature, r.ambientTemperatureC === null ? t.notGiven : formatCelsius(r.ambientTemperatureC)],
+    [t.pressureHeight, r.pressureHeightMm === null ? t.notGiven : fill(t.millimetres, { n: Math.round(r.pressureHeightMm * 10) / 10 })],
+    [t.endReason, given(r.endReason, t)],
+    [t.deviations, given(r.deviations, t)],
+    [t.drawings, drawings.length === 0 ? t.noDrawings : drawings.join('\n')],
+  ]);
 }
 
 /**
@@ -267,7 +247,7 @@ function noClassification(criteria: Pick<CriteriaView, 'criteria'>, t: ReportTex
  * A row of the criteria table: time, completed minutes, state. A criterion nothing measured is never
  * shown as held; W without a radiometer shows I's minutes, deemed met while I holds (EN 13501-2).
  */
-function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts): string[] {
+export function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts): string[] {
   const minutes = r.minutes === null ? '---' : fill(t.minutes, { n: r.minutes });
   if (r.deemed) return [t.criterionName[key], formatTestTime(r.time), minutes, t.deemedW];
   if (!r.measured) return [t.criterionName[key], '---', t.notMeasured, key === 'E' ? t.notMeasured : t.notMeasuredWhy[key]];
@@ -275,7 +255,7 @@ function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts):
 }
 
 /** "conforming …" / "non-conforming …" / "not judged …": the verdict over the whole test, not the newest frame. */
-function verdict(conforming: boolean | null, t: ReportTexts): string {
+export function verdict(conforming: boolean | null, t: ReportTexts): string {
   return conforming === null ? t.notJudged : conforming ? t.conforming : t.nonConforming;
 }
 
@@ -286,7 +266,7 @@ function signed(value: number): string {
 }
 
 /** The newest pressure against the target: "21.5 Pa, cel 20.0 Pa (tolerancja ±3.0 Pa, w tolerancji)". */
-function pressureLine(p: PressureView, t: ReportTexts): string {
+export function pressureLine(p: PressureView, t: ReportTexts): string {
   const value = p.value === null ? '---' : `${formatValue(p.value)} Pa`;
   const against = fill(t.pressureAgainst, { value, target: formatValue(p.target) });
   if (p.tolerance === null || p.ok === null) return against;
@@ -316,11 +296,15 @@ function periodsTable(doc: Doc, title: string, worstTitle: string, rows: string[
   );
 }
 
-function subheading(doc: Doc, text: string): void {
-  // With room for a table's header and first row below it.
-  ensureSpace(doc, 50);
-  doc.font(BOLD).fontSize(10).fillColor(INK).text(text, MARGIN, doc.y);
-  doc.font(REGULAR).fontSize(9);
+/** The periods of d_e outside its tolerance, each with the worst d_e then; nothing when there were none. */
+export function deviationPeriods(doc: Doc, d: CriteriaView['deviation'], t: ReportTexts): void {
+  periodsTable(doc, t.deviationPeriods, t.worstDeviation, periodRows(d.periods, (p) => `${formatDeviation(p.worst)} (${fill(t.tolerance, { v: formatValue(p.worst_tolerance) })})`, t), t);
+}
+
+/** The periods of the furnace pressure outside its tolerance: the worst reading, and how far from the target it was (what the tolerance is about). */
+export function pressurePeriods(doc: Doc, p: PressureView, t: ReportTexts): void {
+  const worst = (q: TolerancePeriod) => `${formatValue(p.target + q.worst)} Pa (${signed(q.worst)} Pa, ${fill(t.pressureTolerance, { v: formatValue(q.worst_tolerance) })})`;
+  periodsTable(doc, t.pressurePeriods, t.worstPressure, periodRows(p.periods, worst, t), t);
 }
 
 function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
@@ -348,16 +332,14 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
     [t.deviation, d.d_e === null ? '---' : `${formatDeviation(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
     [t.deviationVerdict, verdict(d.conforming, t)],
   ]);
-  periodsTable(doc, t.deviationPeriods, t.worstDeviation, periodRows(d.periods, (p) => `${formatDeviation(p.worst)} (${fill(t.tolerance, { v: formatValue(p.worst_tolerance) })})`, t), t);
+  deviationPeriods(doc, d, t);
   const p = c.pressure;
   if (p !== null) {
     fields(doc, [
       [t.furnacePressure, pressureLine(p, t)],
       [t.pressureVerdict, verdict(p.conforming, t)],
     ]);
-    // The worst reading, and how far from the target it was (what the tolerance is about).
-    const worst = (q: TolerancePeriod) => `${formatValue(p.target + q.worst)} Pa (${signed(q.worst)} Pa, ${fill(t.pressureTolerance, { v: formatValue(q.worst_tolerance) })})`;
-    periodsTable(doc, t.pressurePeriods, t.worstPressure, periodRows(p.periods, worst, t), t);
+    pressurePeriods(doc, p, t);
   }
   const counted = c.categories.filter((cat) => cat.role.max || cat.role.mean || cat.role.frame);
   if (counted.length > 0) {
@@ -523,33 +505,4 @@ function photosSection(doc: Doc, data: ReportData, t: ReportTexts): void {
     doc.x = MARGIN;
     doc.y = y + h + 12;
   }
-}
-
-/** The text cut with "…" to fit `width` at the current font. */
-function fitWidth(doc: Doc, text: string, width: number): string {
-  if (doc.widthOfString(text) <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, -1);
-  return `${cut.trimEnd()}…`;
-}
-
-/** "Strona n z N · Wygenerowano …" at the foot of every page, once the page count is known. */
-function footers(doc: Doc, data: ReportData, t: ReportTexts): void {
-  const range = doc.bufferedPageRange();
-  const generated = fill(t.generated, { at: formatWarsawDateTime(data.generatedAt) });
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const y = doc.page.height - MARGIN - 10;
-    const width = contentWidth(doc);
-    // Writing in the bottom margin would start a new page: the margin is lifted while the footer is written.
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.moveTo(MARGIN, y - 4).lineTo(MARGIN + width, y - 4).lineWidth(0.4).strokeColor(RULE).stroke();
-    doc.font(REGULAR).fontSize(7.5).fillColor(MUTED);
-    doc.text(fitWidth(doc, `${data.lab} · ${data.research.name}`, width * 0.45), MARGIN, y, { lineBreak: false });
-    doc.text(generated, MARGIN + width * 0.45, y, { width: width * 0.33, align: 'center', lineBreak: false });
-    doc.text(fill(t.page, { n: i - range.start + 1, total: range.count }), MARGIN + width * 0.78, y, { width: width * 0.22, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = margin;
-  }
-  doc.fillColor(INK);
 }

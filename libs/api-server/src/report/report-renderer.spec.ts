@@ -1,6 +1,22 @@
 import { threadId } from 'node:worker_threads';
-import type { ReportData } from './report-pdf';
+import type { ReportData, TestReportFields } from './report-pdf';
 import { ReportRenderer } from './report-renderer';
+
+/** A research whose test report fields were never filled in. */
+const NO_REPORT_FIELDS: TestReportFields = {
+  sponsor: null,
+  manufacturer: null,
+  specimenDescription: null,
+  conditioning: null,
+  supportingConstruction: null,
+  exposedSide: null,
+  ambientTemperatureC: null,
+  pressureHeightMm: null,
+  endReason: null,
+  deviations: null,
+  reportNumber: null,
+  reportDate: null,
+};
 
 /** A 4-hour test's report as ReportService gathers it: 1000 history points, six category charts, pressure and radiation. */
 function bigReport(): ReportData {
@@ -33,6 +49,7 @@ function bigReport(): ReportData {
       pressureTolerancePa: 3,
       isRadiance: true,
       isPressure: true,
+      ...NO_REPORT_FIELDS,
     },
     criteria: {
       t0: 20.5,
@@ -60,6 +77,7 @@ function bigReport(): ReportData {
     exclusions: [],
     names: new Map([[1, 'T1']]),
     photos: [],
+    drawings: [],
     generatedAt: new Date('2026-03-01T13:00:00Z'),
   };
 }

@@ -1,8 +1,9 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
+import type { ClassificationData } from './classification-pdf';
 import type { ReportData } from './report-pdf';
-import type { RenderReply, RenderRequest } from './report-worker';
+import type { RenderDocument, RenderReply, RenderRequest } from './report-worker';
 
 /** Options of the renderer (tests shorten the idle time). */
 const REPORT_RENDERER_OPTIONS = Symbol('REPORT_RENDERER_OPTIONS');
@@ -20,7 +21,7 @@ export interface RenderedReport {
 
 interface Job {
   id: number;
-  data: ReportData;
+  document: RenderDocument;
   resolve(result: RenderedReport): void;
   reject(error: unknown): void;
   /** Settled already (aborted): a result that still arrives is discarded. */
@@ -83,6 +84,15 @@ export class ReportRenderer implements OnModuleDestroy {
 
   /** The report as a PDF, rendered in the worker. Rejects with the signal's reason when it fires first. */
   render(data: ReportData, signal?: AbortSignal): Promise<RenderedReport> {
+    return this.submit({ kind: 'report', data }, signal);
+  }
+
+  /** The classification report as a PDF, rendered in the same worker, in turn with the reports. */
+  renderClassification(data: ClassificationData, signal?: AbortSignal): Promise<RenderedReport> {
+    return this.submit({ kind: 'classification', data }, signal);
+  }
+
+  private submit(document: RenderDocument, signal?: AbortSignal): Promise<RenderedReport> {
     if (this.closed) return Promise.reject(new Error('The report renderer has been shut down'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<RenderedReport>((resolve, reject) => {
@@ -99,7 +109,7 @@ export class ReportRenderer implements OnModuleDestroy {
       };
       const job: Job = {
         id: ++this.seq,
-        data,
+        document,
         done: false,
         resolve: (result) => settle(() => resolve(result)),
         reject: (error) => settle(() => reject(error)),
@@ -125,7 +135,7 @@ export class ReportRenderer implements OnModuleDestroy {
     this.current = job;
     worker.ref();
     try {
-      worker.postMessage({ id: job.id, data: job.data } satisfies RenderRequest);
+      worker.postMessage({ id: job.id, document: job.document } satisfies RenderRequest);
     } catch (error) {
       // Data that cannot be cloned (a function, a class with private fields): this report's fault, not the worker's.
       this.current = null;

@@ -122,6 +122,36 @@ const pl = {
   minutesAxis: 'min',
   photos: 'Rozmieszczenie termopar',
   noData: 'Brak odczytów od zapłonu (czas 0)',
+  testReport: 'Sprawozdanie z badania (EN 1363-1 §12)',
+  notGiven: 'nie podano',
+  reportNumber: 'Numer sprawozdania',
+  reportDate: 'Data sprawozdania',
+  sponsor: 'Zleceniodawca',
+  manufacturer: 'Producent',
+  specimenDescription: 'Opis próbki',
+  conditioning: 'Kondycjonowanie i zawartość wilgoci',
+  supportingConstruction: 'Konstrukcja wsporcza i mocowanie',
+  exposedSide: 'Strona nagrzewana',
+  ambientTemperature: 'Temperatura otoczenia na początku badania',
+  pressureHeight: 'Wysokość pomiaru ciśnienia w piecu',
+  millimetres: '{n} mm',
+  endReason: 'Przyczyna zakończenia badania',
+  deviations: 'Odstępstwa od metody badania',
+  drawings: 'Rysunki próbki',
+  noDrawings: 'brak rysunków',
+  drawingKind: { 'application/pdf': 'PDF', 'image/png': 'obraz PNG', 'image/jpeg': 'obraz JPEG' },
+  classificationTitle: 'Raport klasyfikacyjny',
+  classifiedTo: 'Klasyfikacja ogniowa według {standard}',
+  element: 'Element (norma badania)',
+  classificationStandard: 'Norma klasyfikacyjna',
+  testReportRef: 'Sprawozdanie z badania',
+  testReportOf: '{number} z dnia {date}',
+  performance: 'Wyniki badania',
+  testConditions: 'Warunki badania',
+  pressureNotJudged: 'nie oceniano (profil badania nie podaje ciśnienia docelowego)',
+  resultingClass: 'Klasa',
+  provisional: 'Badanie jeszcze trwa: klasyfikacja wstępna, stan na {time}.',
+  classScope: 'Klasyfikacja dotyczy wyłącznie badanego elementu, w warunkach opisanych w sprawozdaniu z badania.',
   page: 'Strona {n} z {total}',
   generated: 'Wygenerowano {at}',
 };
@@ -231,6 +261,36 @@ const en: ReportTexts = {
   minutesAxis: 'min',
   photos: 'Thermocouple positions',
   noData: 'No readings since ignition (time 0)',
+  testReport: 'Test report (EN 1363-1 §12)',
+  notGiven: 'not given',
+  reportNumber: 'Report number',
+  reportDate: 'Report date',
+  sponsor: 'Sponsor',
+  manufacturer: 'Manufacturer',
+  specimenDescription: 'Specimen description',
+  conditioning: 'Conditioning and moisture content',
+  supportingConstruction: 'Supporting construction and fixing',
+  exposedSide: 'Exposed side',
+  ambientTemperature: 'Ambient temperature at the start',
+  pressureHeight: 'Furnace pressure measurement height',
+  millimetres: '{n} mm',
+  endReason: 'Reason the test ended',
+  deviations: 'Deviations from the test method',
+  drawings: 'Drawings of the specimen',
+  noDrawings: 'no drawings',
+  drawingKind: { 'application/pdf': 'PDF', 'image/png': 'PNG image', 'image/jpeg': 'JPEG image' },
+  classificationTitle: 'Classification report',
+  classifiedTo: 'Fire resistance classification to {standard}',
+  element: 'Element (test standard)',
+  classificationStandard: 'Classification standard',
+  testReportRef: 'Test report',
+  testReportOf: '{number} of {date}',
+  performance: 'Test results',
+  testConditions: 'Test conditions',
+  pressureNotJudged: 'not judged (the test profile gives no pressure target)',
+  resultingClass: 'Class',
+  provisional: 'The test is still running: a provisional classification, as of {time}.',
+  classScope: 'The classification applies only to the tested element, under the conditions described in the test report.',
   page: 'Page {n} of {total}',
   generated: 'Generated {at}',
 };
@@ -260,9 +320,23 @@ export function curveLabel(id: string, lang: ReportLang): string {
   return info ? (lang === 'en' ? info.label_en : info.label_pl) : id;
 }
 
-/** The PDF's file name: the exports' name (ASCII slug and short id; the name as typed) with the report's prefix ("raport-…" / "report-…"). */
-export function reportFilename(researchId: string, name: string, lang: ReportLang): { ascii: string; utf8: string } {
+/** The classification standard an element's class is written in: EN 13501-2, or DIN 4102-5 in its own terms. */
+export function classificationStandard(standard: string): string {
+  return TEST_STANDARDS.find((s) => s.id === standard)?.classes.system === 'DIN_4102_5' ? 'DIN 4102-5' : 'EN 13501-2';
+}
+
+/** "2026-03-01" (a calendar date, no zone) as the report writes dates: "01.03.2026". */
+export function formatReportDate(date: string): string {
+  const [y, m, d] = date.split('-');
+  return `${d}.${m}.${y}`;
+}
+
+/**
+ * The PDF's file name: the exports' name (ASCII slug and short id; the name as typed) with the document's
+ * prefix ("raport-…" / "report-…", "klasyfikacja-…" / "classification-…").
+ */
+export function reportFilename(researchId: string, name: string, lang: ReportLang, document: 'report' | 'classification' = 'report'): { ascii: string; utf8: string } {
   const file = exportFilename(researchId, name, 'pdf');
-  const prefix = lang === 'en' ? 'report' : 'raport';
+  const prefix = document === 'classification' ? (lang === 'en' ? 'classification' : 'klasyfikacja') : lang === 'en' ? 'report' : 'raport';
   return { ascii: `${prefix}-${file.ascii}`, utf8: `${prefix}-${file.utf8}` };
 }

@@ -1,16 +1,21 @@
 import { parentPort, threadId } from 'node:worker_threads';
+import { type ClassificationData, renderClassification } from './classification-pdf';
 import { type ReportData, renderReport } from './report-pdf';
 
 /*
- * The report's worker thread (started by ReportRenderer): lays out each report it is sent and sends
- * the PDF's bytes back, one report at a time. pdfkit, fontkit and ECharts are loaded here, in the
- * worker only: the API's event loop, which serves the live streams, never runs the layout.
+ * The report's worker thread (started by ReportRenderer): lays out each document it is sent (the test
+ * report, the classification report) and sends the PDF's bytes back, one at a time. pdfkit, fontkit
+ * and ECharts are loaded here, in the worker only: the API's event loop, which serves the live
+ * streams, never runs the layout.
  */
 
-/** A report to render: its data as ReportService gathered it, structured-cloned. */
+/** A document to lay out, with its data as ReportService gathered it. */
+export type RenderDocument = { kind: 'report'; data: ReportData } | { kind: 'classification'; data: ClassificationData };
+
+/** A document to render, structured-cloned. */
 export interface RenderRequest {
   id: number;
-  data: ReportData;
+  document: RenderDocument;
 }
 
 /** The PDF (its own ArrayBuffer, transferred), or the error that stopped it; `threadId` says which thread rendered it. */
@@ -21,9 +26,9 @@ function revived(data: ReportData): ReportData {
   return { ...data, photos: data.photos.map((p) => ({ ...p, image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength) })) };
 }
 
-function render(data: ReportData): Promise<ArrayBuffer> {
+function render(document: RenderDocument): Promise<ArrayBuffer> {
   return new Promise((resolve, reject) => {
-    const doc = renderReport(revived(data));
+    const doc = document.kind === 'report' ? renderReport(revived(document.data)) : renderClassification(document.data);
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('error', reject);
@@ -42,8 +47,8 @@ function render(data: ReportData): Promise<ArrayBuffer> {
 
 const port = parentPort;
 if (port) {
-  port.on('message', ({ id, data }: RenderRequest) => {
-    render(data).then(
+  port.on('message', ({ id, document }: RenderRequest) => {
+    render(document).then(
       (pdf) => port.postMessage({ id, threadId, pdf } satisfies RenderReply, [pdf]),
       (error: unknown) => {
         const e = error instanceof Error ? error : new Error(String(error));

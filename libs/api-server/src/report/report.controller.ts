@@ -29,7 +29,8 @@ export class ReportController {
   @ApiOperation({
     summary: 'The test report as a PDF (staff)',
     description:
-      'The research, its test profile, T0, the criteria in completed minutes and the classification, charts of the furnace against ' +
+      'The research, its test profile, T0, the classification, what the test report states (EN 1363-1 §12) with the drawings by name, ' +
+      'the criteria in completed minutes, charts of the furnace against ' +
       'the heating curve with d_e, of each category against its limits, of pressure and radiation, the observations, the excluded ' +
       'and failed thermocouples and the photos with the thermocouple positions; in Polish or English.',
   })
@@ -39,17 +40,42 @@ export class ReportController {
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
   async report(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
-    await this.heavy.run('report', heavyCaller(principal), res, async (signal) => {
-      const { filename, document } = await this.reports.report(id, query.lang, principal, { signal });
-      res.setHeader('Content-Type', 'application/pdf');
-      res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
-      res.setHeader('Cache-Control', 'no-store');
-      try {
-        await pipeline(document, res, { signal });
-      } catch {
-        // Part of the file is gone: cut the connection so the download fails visibly, not as a truncated PDF.
-        res.destroy();
-      }
-    });
+    await this.heavy.run('report', heavyCaller(principal), res, async (signal) => send(res, await this.reports.report(id, query.lang, principal, { signal }), signal));
+  }
+
+  /**
+   * Staff only, as the report it rests on. Made through HeavyWork and the report's worker like the report:
+   * one PDF at a time per user, HEAVY_WORK_CONCURRENCY per instance, stopped when the client goes away.
+   */
+  @Get(':id/classification.pdf')
+  @SignedIn()
+  @ApiOperation({
+    summary: 'The classification report as a PDF (staff)',
+    description:
+      'The element (the test standard), the classification standard (EN 13501-2, or DIN 4102-5 in its own terms), the test report it rests on ' +
+      '(reference number and date), E, I and W with their times and completed minutes ("not measured", W deemed), the d_e and pressure ' +
+      'verdicts and the resulting class: the numbers of GET /research/{id}/criteria. In Polish or English.',
+  })
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'PDF document', schema: { type: 'string', format: 'binary' } })
+  @ApiForbiddenResponse({ description: 'Clients cannot download the classification report' })
+  @ApiNotFoundResponse({ description: 'Research not found' })
+  @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
+  async classification(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    await this.heavy.run('classification', heavyCaller(principal), res, async (signal) =>
+      send(res, await this.reports.classification(id, query.lang, principal, { signal }), signal),
+    );
+  }
+}
+
+/** Writes a made PDF as a download; a file cut short cuts the connection, so the download fails visibly, not as a truncated PDF. */
+async function send(res: Response, { filename, document }: { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }, signal: AbortSignal): Promise<void> {
+  res.setHeader('Content-Type', 'application/pdf');
+  res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
+  res.setHeader('Cache-Control', 'no-store');
+  try {
+    await pipeline(document, res, { signal });
+  } catch {
+    res.destroy();
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CriteriaModule } from '../criteria/criteria.module';
+import { DrawingsModule } from '../drawings/drawings.module';
 import { HistoryModule } from '../history/history.module';
 import { ResearchModule } from '../research/research.module';
 import { ThermoModule } from '../thermo/thermo.module';
@@ -7,6 +8,6 @@ import { ReportController } from './report.controller';
 import { ReportRenderer } from './report-renderer';
 import { ReportService } from './report.service';
 
-/** The test report as a PDF, from the criteria, history and thermocouple services. */
-@Module({ imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule], controllers: [ReportController], providers: [ReportService, ReportRenderer] })
+/** The test report and the classification report as PDFs, from the research, criteria, history, thermocouple and drawings services. */
+@Module({ imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule, DrawingsModule], controllers: [ReportController], providers: [ReportService, ReportRenderer] })
 export class ReportModule {}

@@ -3,14 +3,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import type { ObservationKind } from '@furnace/contracts';
 import type { AppConfig } from '@furnace/config';
+import type { ResearchEntity } from '@furnace/db';
 import type { Principal } from '../auth/principal';
 import { APP_CONFIG } from '../core/tokens';
 import { CriteriaService } from '../criteria/criteria.service';
+import { DrawingsService } from '../drawings/drawings.service';
 import { HistoryQueryDto } from '../history/history.dto';
 import { HistoryService } from '../history/history.service';
 import { ResearchService } from '../research/research.service';
 import { ThermoService } from '../thermo/thermo.service';
-import type { ReportData, ReportPhoto } from './report-pdf';
+import type { ClassificationData } from './classification-pdf';
+import type { ReportData, ReportPhoto, TestReportFields } from './report-pdf';
 import { ReportRenderer } from './report-renderer';
 import { type ReportLang, reportFilename } from './report-text';
 
@@ -35,6 +38,24 @@ async function reportPhoto(data: Buffer): Promise<Buffer | null> {
   }
 }
 
+/** What the research's test report states (EN 1363-1 §12), as plain data for the worker. */
+function testReportFields(r: ResearchEntity): TestReportFields {
+  return {
+    sponsor: r.sponsor,
+    manufacturer: r.manufacturer,
+    specimenDescription: r.specimenDescription,
+    conditioning: r.conditioning,
+    supportingConstruction: r.supportingConstruction,
+    exposedSide: r.exposedSide,
+    ambientTemperatureC: r.ambientTemperatureC,
+    pressureHeightMm: r.pressureHeightMm,
+    endReason: r.endReason,
+    deviations: r.deviations,
+    reportNumber: r.reportNumber,
+    reportDate: r.reportDate,
+  };
+}
+
 /**
  * The test report as a PDF. Every number comes from the services the dashboard reads: the criteria
  * (CriteriaService, the engine over the stored frames), the history (HistoryService, downsampled
@@ -50,6 +71,7 @@ export class ReportService {
     private readonly criteria: CriteriaService,
     private readonly history: HistoryService,
     private readonly thermo: ThermoService,
+    private readonly drawings: DrawingsService,
     private readonly renderer: ReportRenderer,
   ) {}
 
@@ -67,12 +89,13 @@ export class ReportService {
   ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
     const research = await this.research.get(researchId);
     signal?.throwIfAborted();
-    const [criteria, history, observations, exclusions, configs] = await Promise.all([
+    const [criteria, history, observations, exclusions, configs, drawings] = await Promise.all([
       this.criteria.criteria(researchId, principal),
       this.history.history(researchId, Object.assign(new HistoryQueryDto(), { points: REPORT_POINTS })),
       this.criteria.observations(researchId, principal),
       this.criteria.exclusions(researchId),
       this.thermo.list(researchId),
+      this.drawings.list(researchId),
     ]);
     const names = new Map<number, string>();
     const photos: ReportPhoto[] = [];
@@ -108,6 +131,7 @@ export class ReportService {
         pressureTolerancePa: research.pressureTolerancePa,
         isRadiance: research.isRadiance,
         isPressure: research.isPressure,
+        ...testReportFields(research),
       },
       criteria,
       history,
@@ -115,6 +139,7 @@ export class ReportService {
       exclusions: exclusions.map((e) => ({ thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason })),
       names,
       photos,
+      drawings: drawings.map((d) => ({ filename: d.filename, mime: d.mime, size: d.size })),
       generatedAt: now,
     };
     signal?.throwIfAborted();
@@ -122,5 +147,42 @@ export class ReportService {
     // instance which never makes a report does not load them (docs/performance.md, "Exports").
     const { pdf } = await this.renderer.render(data, signal);
     return { filename: reportFilename(researchId, research.name, lang), document: Readable.from([pdf], { objectMode: false }) };
+  }
+
+  /**
+   * The classification report (docs/behaviour.md §11.4): its file name and document. Every number is the
+   * kept criteria's (CriteriaService.criteria, as GET …/criteria answers staff); the research gives the
+   * element, its standard and the test report it rests on. 404 for an unknown research; `signal` as for
+   * the report.
+   */
+  async classification(
+    researchId: string,
+    lang: ReportLang,
+    principal: Principal,
+    { now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {},
+  ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
+    const research = await this.research.get(researchId);
+    signal?.throwIfAborted();
+    const criteria = await this.criteria.criteria(researchId, principal);
+    signal?.throwIfAborted();
+    const data: ClassificationData = {
+      lang,
+      lab: this.config.brandName,
+      research: {
+        name: research.name,
+        standard: research.standard,
+        insulation: research.insulation,
+        heatingCurve: research.heatingCurve,
+        sponsor: research.sponsor,
+        manufacturer: research.manufacturer,
+        specimenDescription: research.specimenDescription,
+        reportNumber: research.reportNumber,
+        reportDate: research.reportDate,
+      },
+      criteria,
+      generatedAt: now,
+    };
+    const { pdf } = await this.renderer.renderClassification(data, signal);
+    return { filename: reportFilename(researchId, research.name, lang, 'classification'), document: Readable.from([pdf], { objectMode: false }) };
   }
 }

@@ -34,6 +34,21 @@ const profileInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInpu
   pressureTolerancePa: body.pressure_tolerance_pa,
   t0Override: body.t0_override,
 });
+/** The report fields of the body; undefined leaves a field, null clears it. */
+const reportInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInput => ({
+  sponsor: body.sponsor,
+  manufacturer: body.manufacturer,
+  specimenDescription: body.specimen_description,
+  conditioning: body.conditioning,
+  supportingConstruction: body.supporting_construction,
+  exposedSide: body.exposed_side,
+  ambientTemperatureC: body.ambient_temperature_c,
+  pressureHeightMm: body.pressure_height_mm,
+  endReason: body.end_reason,
+  deviations: body.deviations,
+  reportNumber: body.report_number,
+  reportDate: body.report_date,
+});
 
 @ApiTags('research')
 @ApiBearerAuth()
@@ -62,6 +77,7 @@ export class ResearchController {
       isPressure: body.is_pressure,
       classificationToClients: body.classification_to_clients,
       ...profileInput(body),
+      ...reportInput(body),
     }, user.email);
     return toResearchDto(r);
   }
@@ -118,6 +134,7 @@ export class ResearchController {
       isPressure: body.is_pressure,
       classificationToClients: body.classification_to_clients,
       ...profileInput(body),
+      ...reportInput(body),
     }, user.email);
     return toResearchDto(r);
   }

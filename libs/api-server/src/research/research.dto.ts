@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
-import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, isISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import type { ResearchEntity } from '@furnace/db';
 import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS, type TestStandard } from '@furnace/contracts';
 import { OptionalNotNull } from '../core/validators';
@@ -86,6 +86,86 @@ const ProfileFields = {
     ),
 };
 
+/** Longest text of each report field (characters): the columns' lengths. */
+const REPORT_TEXT_LIMITS = {
+  sponsor: 255,
+  manufacturer: 255,
+  specimen_description: 10_000,
+  conditioning: 2000,
+  supporting_construction: 2000,
+  exposed_side: 255,
+  end_reason: 2000,
+  deviations: 4000,
+  report_number: 64,
+} as const;
+type ReportTextField = keyof typeof REPORT_TEXT_LIMITS;
+const AMBIENT_TEMPERATURE = { min: -50, max: 100, unit: '°C', description: 'Ambient temperature at the start of the test, °C.' };
+const PRESSURE_HEIGHT = { min: 0, max: 10_000, unit: 'mm', description: 'Height at which the furnace pressure is measured, mm.' };
+
+const REPORT_DESCRIPTIONS = {
+  sponsor: 'Who ordered the test.',
+  manufacturer: "The specimen's manufacturer.",
+  specimen_description: 'The specimen as tested: construction, materials, dimensions.',
+  conditioning: 'Conditioning of the specimen and its moisture content.',
+  supporting_construction: 'The supporting construction and how the specimen was fixed in it.',
+  exposed_side: 'Which side of the specimen faced the furnace.',
+  end_reason: 'Why the test ended.',
+  deviations: 'Deviations from the test method.',
+  report_number: 'The test report\'s reference number, e.g. "LAB/2026/017".',
+} satisfies Record<ReportTextField, string>;
+/** "2026-03-01": a calendar date, no time, one the calendar has (not 2026-02-30). */
+const isCalendarDate = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isISO8601(value, { strict: true });
+
+/** Trimmed; an empty text is no text (null): a form's cleared field clears the column. */
+const blankToNull = Transform(({ value }) => (typeof value === 'string' ? (value.trim() === '' ? null : value.trim()) : value));
+
+/**
+ * The fields of the lab's test report (EN 1363-1 §12), the same on create and update; null or '' clears
+ * one, and a field left out keeps its value. Every message names its field.
+ */
+const ReportFields = {
+  text: (field: ReportTextField) =>
+    applyDecorators(
+      ApiPropertyOptional({ type: String, nullable: true, maxLength: REPORT_TEXT_LIMITS[field], description: REPORT_DESCRIPTIONS[field] }),
+      blankToNull,
+      IsOptional(),
+      // One check and one message, whether the value is no text or too long a one.
+      ValidateBy({
+        name: 'reportText',
+        validator: {
+          validate: (value: unknown) => typeof value === 'string' && value.length <= REPORT_TEXT_LIMITS[field],
+          defaultMessage: () => `${field} must be a text of at most ${REPORT_TEXT_LIMITS[field]} characters`,
+        },
+      }),
+    ),
+  number: (field: 'ambient_temperature_c' | 'pressure_height_mm', { min, max, unit, description }: { min: number; max: number; unit: string; description: string }) =>
+    applyDecorators(
+      ApiPropertyOptional({ type: Number, nullable: true, minimum: min, maximum: max, description }),
+      IsOptional(),
+      ValidateBy({
+        name: 'reportNumber',
+        validator: {
+          validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max,
+          defaultMessage: () => `${field} must be a number from ${min} to ${max} ${unit}`,
+        },
+      }),
+    ),
+  reportDate: () =>
+    applyDecorators(
+      ApiPropertyOptional({ type: String, format: 'date', nullable: true, description: "The test report's date, YYYY-MM-DD." }),
+      blankToNull,
+      IsOptional(),
+      ValidateBy({
+        name: 'calendarDate',
+        validator: { validate: isCalendarDate, defaultMessage: () => 'report_date must be a date written YYYY-MM-DD, one that exists' },
+      }),
+    ),
+};
+
+
+/** The report fields of a research as the API gives them, null for a client (the report is the lab's). */
+const reportProperty = (description: string) => ApiProperty({ type: String, nullable: true, description: `${description} Null when not given, and for clients.` });
+
 export class ResearchDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -105,13 +185,71 @@ export class ResearchDto {
   @ApiProperty({ type: Number, nullable: true, description: 'T0 set by hand, °C; null: taken from the frames' }) t0_override!: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'E-mail of who last set or cleared t0_override (null for clients)' }) t0_set_by!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) t0_set_at!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.sponsor) sponsor!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.manufacturer) manufacturer!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.specimen_description) specimen_description!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.conditioning) conditioning!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.supporting_construction) supporting_construction!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.exposed_side) exposed_side!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: `${AMBIENT_TEMPERATURE.description} Null when not given, and for clients.` }) ambient_temperature_c!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: `${PRESSURE_HEIGHT.description} Null when not given, and for clients.` }) pressure_height_mm!: number | null;
+  @reportProperty(REPORT_DESCRIPTIONS.end_reason) end_reason!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.deviations) deviations!: string | null;
+  @reportProperty(REPORT_DESCRIPTIONS.report_number) report_number!: string | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: "The test report's date, YYYY-MM-DD. Null when not given, and for clients." }) report_date!: string | null;
 }
 
 export class ResearchesDto {
   @ApiProperty({ type: [ResearchDto] }) data!: ResearchDto[];
 }
 
-/** `forViewer`: a client does not learn which member of staff set T0. */
+type ReportFieldsDto = Pick<
+  ResearchDto,
+  | 'sponsor'
+  | 'manufacturer'
+  | 'specimen_description'
+  | 'conditioning'
+  | 'supporting_construction'
+  | 'exposed_side'
+  | 'ambient_temperature_c'
+  | 'pressure_height_mm'
+  | 'end_reason'
+  | 'deviations'
+  | 'report_number'
+  | 'report_date'
+>;
+
+const reportFieldsOf = (r: ResearchEntity): ReportFieldsDto => ({
+  sponsor: r.sponsor,
+  manufacturer: r.manufacturer,
+  specimen_description: r.specimenDescription,
+  conditioning: r.conditioning,
+  supporting_construction: r.supportingConstruction,
+  exposed_side: r.exposedSide,
+  ambient_temperature_c: r.ambientTemperatureC,
+  pressure_height_mm: r.pressureHeightMm,
+  end_reason: r.endReason,
+  deviations: r.deviations,
+  report_number: r.reportNumber,
+  report_date: r.reportDate,
+});
+
+const NO_REPORT_FIELDS: ReportFieldsDto = Object.freeze({
+  sponsor: null,
+  manufacturer: null,
+  specimen_description: null,
+  conditioning: null,
+  supporting_construction: null,
+  exposed_side: null,
+  ambient_temperature_c: null,
+  pressure_height_mm: null,
+  end_reason: null,
+  deviations: null,
+  report_number: null,
+  report_date: null,
+});
+
+/** `forViewer`: a client does not learn which member of staff set T0, nor what the lab's report states. */
 export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto => ({
   id: r.id,
   name: r.name,
@@ -131,6 +269,7 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   t0_override: r.t0Override,
   t0_set_by: forViewer ? null : r.t0SetBy,
   t0_set_at: r.t0SetAt?.toISOString() ?? null,
+  ...(forViewer ? NO_REPORT_FIELDS : reportFieldsOf(r)),
 });
 
 export class ResearchCreateDto {
@@ -149,6 +288,18 @@ export class ResearchCreateDto {
   @ProfileFields.pressureTarget() pressure_target_pa?: number | null;
   @ProfileFields.pressureTolerance() pressure_tolerance_pa?: number | null;
   @ProfileFields.t0Override() t0_override?: number | null;
+  @ReportFields.text('sponsor') sponsor?: string | null;
+  @ReportFields.text('manufacturer') manufacturer?: string | null;
+  @ReportFields.text('specimen_description') specimen_description?: string | null;
+  @ReportFields.text('conditioning') conditioning?: string | null;
+  @ReportFields.text('supporting_construction') supporting_construction?: string | null;
+  @ReportFields.text('exposed_side') exposed_side?: string | null;
+  @ReportFields.number('ambient_temperature_c', AMBIENT_TEMPERATURE) ambient_temperature_c?: number | null;
+  @ReportFields.number('pressure_height_mm', PRESSURE_HEIGHT) pressure_height_mm?: number | null;
+  @ReportFields.text('end_reason') end_reason?: string | null;
+  @ReportFields.text('deviations') deviations?: string | null;
+  @ReportFields.text('report_number') report_number?: string | null;
+  @ReportFields.reportDate() report_date?: string | null;
 }
 
 /** PUT accepts a partial body: only the fields given change. */
@@ -168,6 +319,18 @@ export class ResearchUpdateDto {
   @ProfileFields.pressureTarget() pressure_target_pa?: number | null;
   @ProfileFields.pressureTolerance() pressure_tolerance_pa?: number | null;
   @ProfileFields.t0Override() t0_override?: number | null;
+  @ReportFields.text('sponsor') sponsor?: string | null;
+  @ReportFields.text('manufacturer') manufacturer?: string | null;
+  @ReportFields.text('specimen_description') specimen_description?: string | null;
+  @ReportFields.text('conditioning') conditioning?: string | null;
+  @ReportFields.text('supporting_construction') supporting_construction?: string | null;
+  @ReportFields.text('exposed_side') exposed_side?: string | null;
+  @ReportFields.number('ambient_temperature_c', AMBIENT_TEMPERATURE) ambient_temperature_c?: number | null;
+  @ReportFields.number('pressure_height_mm', PRESSURE_HEIGHT) pressure_height_mm?: number | null;
+  @ReportFields.text('end_reason') end_reason?: string | null;
+  @ReportFields.text('deviations') deviations?: string | null;
+  @ReportFields.text('report_number') report_number?: string | null;
+  @ReportFields.reportDate() report_date?: string | null;
 }
 
 export class ViewerTokenRequestDto {

@@ -26,6 +26,53 @@ export interface ResearchInput {
   pressureTargetPa?: number | null;
   pressureTolerancePa?: number | null;
   t0Override?: number | null;
+  /** What the test report states (EN 1363-1 §12); null clears a field, undefined leaves it. */
+  sponsor?: string | null;
+  manufacturer?: string | null;
+  specimenDescription?: string | null;
+  conditioning?: string | null;
+  supportingConstruction?: string | null;
+  exposedSide?: string | null;
+  ambientTemperatureC?: number | null;
+  pressureHeightMm?: number | null;
+  endReason?: string | null;
+  deviations?: string | null;
+  reportNumber?: string | null;
+  reportDate?: string | null;
+}
+
+type ReportRow = Pick<
+  ResearchEntity,
+  | 'sponsor'
+  | 'manufacturer'
+  | 'specimenDescription'
+  | 'conditioning'
+  | 'supportingConstruction'
+  | 'exposedSide'
+  | 'ambientTemperatureC'
+  | 'pressureHeightMm'
+  | 'endReason'
+  | 'deviations'
+  | 'reportNumber'
+  | 'reportDate'
+>;
+
+/** A new research's report fields: each one given, the others not (null). */
+function newReportFields(input: ResearchInput): ReportRow {
+  return {
+    sponsor: input.sponsor ?? null,
+    manufacturer: input.manufacturer ?? null,
+    specimenDescription: input.specimenDescription ?? null,
+    conditioning: input.conditioning ?? null,
+    supportingConstruction: input.supportingConstruction ?? null,
+    exposedSide: input.exposedSide ?? null,
+    ambientTemperatureC: input.ambientTemperatureC ?? null,
+    pressureHeightMm: input.pressureHeightMm ?? null,
+    endReason: input.endReason ?? null,
+    deviations: input.deviations ?? null,
+    reportNumber: input.reportNumber ?? null,
+    reportDate: input.reportDate ?? null,
+  };
 }
 
 type ProfileRow = Pick<
@@ -130,6 +177,7 @@ export class ResearchService {
         isPressure: input.isPressure ?? false,
         classificationToClients: input.classificationToClients ?? true,
         ...profile,
+        ...newReportFields(input),
         t0Override: null,
         t0SetBy: null,
         t0SetAt: null,

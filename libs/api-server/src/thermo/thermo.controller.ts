@@ -8,7 +8,7 @@ import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { MAX_IMAGE_BYTES } from './image-check';
-import { UploadLimitMessage } from './upload-limit.interceptor';
+import { thermoUploadLimit } from './upload-limit.interceptor';
 import {
   MeasurementTypesDto,
   ThermoConfigDto,
@@ -49,7 +49,7 @@ export class ThermoController {
   @SignedIn()
   @HttpCode(200)
   @UseInterceptors(
-    UploadLimitMessage,
+    thermoUploadLimit,
     FileFieldsInterceptor(
       [
         { name: 'image_file', maxCount: 1 },
@@ -126,7 +126,7 @@ export class ThermoController {
 
   @Put('research/thermo/:id/config')
   @SignedIn()
-  @UseInterceptors(UploadLimitMessage, FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }))
+  @UseInterceptors(thermoUploadLimit, FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ThermoConfigFileDto })
   @ApiOkResponse({ type: ThermoConfigDto, description: 'The config, its file and markers replaced' })

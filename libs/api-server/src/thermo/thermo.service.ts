@@ -3,6 +3,7 @@ import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs
 import { formatThermoConfigError, parseThermoConfig, type ThermoMarker } from '@furnace/contracts';
 import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
 import { validationException, type ValidationDetail } from '../core/errors';
+import { safeFileName } from '../core/file-name';
 import { SharedAnswers } from '../core/shared-answers';
 import { ResearchEvents } from '../research/research-events';
 import { ResearchService } from '../research/research.service';
@@ -19,9 +20,6 @@ export interface UploadedFileLike {
 }
 
 const missing = (field: string): ValidationDetail => ({ loc: ['body', field], msg: `${field} is required`, type: 'missing' });
-/** Keeps a file name printable and short; it is only ever shown, never used as a path. */
-const safeName = (name: string, fallback: string) =>
-  ([...Buffer.from(name, 'latin1').toString('utf8')].map((c) => (c < ' ' || c === '/' || c === '\\' ? '_' : c)).join('').trim() || fallback).slice(0, 255);
 
 const configTooLarge = () => new PayloadTooLargeException(`config_file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
 
@@ -94,13 +92,13 @@ export class ThermoService {
     const saved = await this.repo.create(
       {
         researchId,
-        imageFilename: safeName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
+        imageFilename: safeFileName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
         imageMime: img.mime,
         imageWidth: img.width,
         imageHeight: img.height,
         imageSha256: createHash('sha256').update(img.data).digest('hex'),
         imageData: img.data,
-        configFilename: safeName(config.originalname, 'config.txt'),
+        configFilename: safeFileName(config.originalname, 'config.txt'),
         configData: config.buffer,
       },
       markers,
@@ -119,7 +117,7 @@ export class ThermoService {
     if (config.size > MAX_CONFIG_BYTES) throw configTooLarge();
     const existing = await this.get(id);
     const markers = parseConfigFile(config, existing.imageWidth, existing.imageHeight);
-    const saved = await this.markers.replace(id, { filename: safeName(config.originalname, 'config.txt'), data: config.buffer }, markers);
+    const saved = await this.markers.replace(id, { filename: safeFileName(config.originalname, 'config.txt'), data: config.buffer }, markers);
     if (!saved) throw new NotFoundException('Thermocouple config not found');
     await this.events.changed(existing.researchId, 'THERMOCOUPLE');
     return saved;

@@ -2,6 +2,7 @@ import { CriteriaStateEntity } from './criteria-state.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
+import { ResearchDrawingEntity } from './research-drawing.entity';
 import { ResearchEmailEntity } from './research-email.entity';
 import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
@@ -17,6 +18,7 @@ export {
   ThermoExclusionEntity,
   ReadingDeadLetterEntity,
   ReadingEntity,
+  ResearchDrawingEntity,
   ResearchEmailEntity,
   ResearchEntity,
   ResearchUrlEntity,
@@ -32,6 +34,7 @@ export const entities = [
   ResearchEntity,
   ResearchUrlEntity,
   ResearchEmailEntity,
+  ResearchDrawingEntity,
   ThermoConfigEntity,
   ThermoMarkerEntity,
   ReadingEntity,

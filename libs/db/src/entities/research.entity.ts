@@ -67,6 +67,55 @@ export class ResearchEntity {
   @Column({ type: 'timestamptz', nullable: true })
   t0SetAt!: Date | null;
 
+  // What the lab's test report states besides the measurements (EN 1363-1 §12); null: not given.
+
+  /** Who ordered the test. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  sponsor!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  manufacturer!: string | null;
+
+  /** The specimen as tested: construction, materials, dimensions. */
+  @Column({ type: 'varchar', length: 10000, nullable: true })
+  specimenDescription!: string | null;
+
+  /** Conditioning of the specimen and its moisture content. */
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  conditioning!: string | null;
+
+  /** The supporting construction and how the specimen was fixed in it. */
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  supportingConstruction!: string | null;
+
+  /** Which side of the specimen faced the furnace. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  exposedSide!: string | null;
+
+  /** Ambient temperature at the start of the test, °C. */
+  @Column({ type: 'real', nullable: true })
+  ambientTemperatureC!: number | null;
+
+  /** Height above the notional floor level at which the furnace pressure was measured, mm. */
+  @Column({ type: 'real', nullable: true })
+  pressureHeightMm!: number | null;
+
+  /** Why the test ended (a criterion failed, the sponsor's request, the planned time reached…). */
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  endReason!: string | null;
+
+  /** Deviations from the test method. */
+  @Column({ type: 'varchar', length: 4000, nullable: true })
+  deviations!: string | null;
+
+  /** The test report's reference number ("LAB/2026/017"). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  reportNumber!: string | null;
+
+  /** The test report's date, YYYY-MM-DD (a calendar date: no time zone). */
+  @Column({ type: 'date', nullable: true })
+  reportDate!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

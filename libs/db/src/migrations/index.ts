@@ -8,6 +8,7 @@ import { CategoryRollupExclusions1796400000000 } from './1796400000000-CategoryR
 import { CriteriaState1796500000000 } from './1796500000000-CriteriaState';
 import { RollupRefreshQueue1796600000000 } from './1796600000000-RollupRefreshQueue';
 import { ClassificationToClients1796700000000 } from './1796700000000-ClassificationToClients';
+import { ReportFields1796800000000 } from './1796800000000-ReportFields';
 import { ThermoMarkerZone1796900000000 } from './1796900000000-ThermoMarkerZone';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
@@ -22,5 +23,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   CriteriaState1796500000000,
   RollupRefreshQueue1796600000000,
   ClassificationToClients1796700000000,
+  ReportFields1796800000000,
   ThermoMarkerZone1796900000000,
 ];
