@@ -13,6 +13,7 @@ export const researchKeys = {
   urls: (id: string) => [...researchKeys.detail(id), 'urls'] as const,
   emails: (id: string) => [...researchKeys.detail(id), 'emails'] as const,
   thermo: (id: string) => [...researchKeys.detail(id), 'thermo'] as const,
+  drawings: (id: string) => [...researchKeys.detail(id), 'drawings'] as const,
 };
 
 export const thermoKeys = {

@@ -1,5 +1,6 @@
 /* The research endpoints' shapes, from the client generated from the OpenAPI document. */
 import type {
+  DrawingDto,
   EmailRecordDto,
   ResearchCreateDto,
   ResearchDto,
@@ -16,3 +17,4 @@ export type ResearchUrl = UrlDto;
 export type ResearchEmail = EmailRecordDto;
 export type ThermoConfig = ThermoConfigDto;
 export type Marker = ThermoMarkerDto;
+export type Drawing = DrawingDto;

@@ -1,4 +1,7 @@
 import {
+  drawingsDelete,
+  drawingsDownload,
+  drawingsList,
   emailsCreate,
   emailsDelete,
   emailsList,
@@ -22,7 +25,7 @@ import {
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './errors';
 import { researchKeys, thermoKeys } from './keys';
-import type { ResearchCreate, ResearchUpdate, ThermoConfig } from './research-types';
+import type { Drawing, ResearchCreate, ResearchUpdate, ThermoConfig } from './research-types';
 import { uploadForm, type UploadProgress } from './upload';
 
 // --- Queries (one query-options function per resource) ------------------------------------------
@@ -77,6 +80,13 @@ export const thermoImageQueryOptions = (configId: string) =>
     staleTime: Infinity,
   });
 
+export const drawingsQueryOptions = (researchId: string) =>
+  queryOptions({
+    queryKey: researchKeys.drawings(researchId),
+    queryFn: ({ signal }) => unwrap(drawingsList({ path: { research_id: researchId }, signal })),
+    select: (list) => list.data,
+  });
+
 // --- Mutations ----------------------------------------------------------------------------------
 
 export const createResearch = (body: ResearchCreate) => unwrap(researchCreate({ body }));
@@ -119,4 +129,21 @@ export const thermoConfigFile = async (configId: string): Promise<Blob> => {
   // Typed as the document's `Blob | File`; parseAs 'blob' makes it a Blob.
   const data: unknown = await unwrap(thermoConfig({ path: { id: configId }, parseAs: 'blob' }));
   return data instanceof Blob ? data : new Blob([String(data)], { type: 'text/plain' });
+};
+
+/** Attaches a drawing of the specimen (a PDF, PNG or JPEG), reporting upload progress. */
+export function uploadDrawing(researchId: string, file: File, onProgress?: (progress: UploadProgress) => void): Promise<Drawing> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return uploadForm<Drawing>(`/api/v1/research/${researchId}/drawings`, form, onProgress);
+}
+
+export const deleteDrawing = (researchId: string, id: string) => unwrap(drawingsDelete({ path: { research_id: researchId, id } }));
+
+/** A drawing's file as stored. */
+export const drawingFile = async (researchId: string, id: string): Promise<Blob> => {
+  // Typed as the document's binary string; parseAs 'blob' makes it a Blob.
+  const data: unknown = await unwrap(drawingsDownload({ path: { research_id: researchId, id }, parseAs: 'blob' }));
+  if (!(data instanceof Blob)) throw new Error('The drawing did not arrive as a file');
+  return data;
 };

@@ -54,6 +54,8 @@ export const historyEn: HistoryTranslation = {
     pl: 'In Polish (po polsku)',
     en: 'In English',
     error: 'The PDF report could not be made',
+    classification: 'Classification PDF',
+    classificationError: 'The classification report could not be made',
   },
   thermo: {
     title: 'Thermocouples',

@@ -55,6 +55,8 @@ export const historyPl = {
     pl: 'Po polsku',
     en: 'Po angielsku (English)',
     error: 'Wystąpił błąd podczas tworzenia raportu PDF',
+    classification: 'Klasyfikacja PDF',
+    classificationError: 'Wystąpił błąd podczas tworzenia raportu klasyfikacyjnego',
   },
   thermo: {
     title: 'Termopary',

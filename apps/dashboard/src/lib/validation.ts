@@ -2,6 +2,7 @@ import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace
 import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
 import { testProfileFormSchema } from '../features/criteria/profile-form';
+import { testReportFormSchema } from '../features/research/report-form';
 
 /*
  * The forms' rules (docs/behaviour.md §5). Messages are i18n keys (ValidationKey); a form translates them when it
@@ -126,6 +127,9 @@ const researchBasicShape = {
   is_pressure: z.boolean(),
   /** The test profile (standard, heating curve, criteria basis…): see features/criteria/profile-form.ts. */
   profile: testProfileFormSchema,
+  classification_to_clients: z.boolean(),
+  /** What the test report states (EN 1363-1 §12): see features/research/report-form.ts. */
+  report: testReportFormSchema,
 };
 
 /** The end must come after the start (both datetime-local strings of the same form). */

@@ -1,8 +1,9 @@
 import type { ResearchDto } from '@furnace/api-client';
-import { NEW_RESEARCH_PROFILE } from '@furnace/testing/research-body';
+import { NEW_RESEARCH_PROFILE, NEW_RESEARCH_REPORT } from '@furnace/testing/research-body';
 
 /**
- * The test-profile and T0 fields of a research as the API returns them for a new one (tests'
- * fixtures). Insulation I2: the generated ResearchDto does not allow its null.
+ * The test-profile and T0 fields of a research as the API returns them for a new one, with its
+ * classification shown to clients and no test report field given (tests' fixtures). Insulation I2: the
+ * generated ResearchDto does not allow its null.
  */
-export const PROFILE_FIELDS = { ...NEW_RESEARCH_PROFILE, insulation: 'I2' } as const satisfies Omit<ResearchDto, 'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'>;
+export const PROFILE_FIELDS = { ...NEW_RESEARCH_PROFILE, insulation: 'I2', classification_to_clients: true, ...NEW_RESEARCH_REPORT } as const satisfies Omit<ResearchDto, 'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'>;

@@ -124,6 +124,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
               {tc('common.edit')}
             </ButtonLink>
             <ReportButton researchId={researchId} />
+            <ReportButton researchId={researchId} document="classification" />
             <DownloadMenu researchId={researchId} />
           </>
         }

@@ -1,22 +1,27 @@
 import { Button, Menu } from '@mantine/core';
-import { IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
+import { IconCertificate, IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify';
 import { downloadHistory } from './history-api';
 
-/** 'Raport PDF': the test's data sheet for the lab's report, in Polish or English (docs/behaviour.md §11). */
-export function ReportButton({ researchId }: { researchId: string }) {
+/**
+ * 'Raport PDF': the test's data sheet for the lab's report; 'Klasyfikacja PDF': the classification
+ * report it rests on. Each in Polish or English (docs/behaviour.md §11).
+ */
+export function ReportButton({ researchId, document = 'report' }: { researchId: string; document?: 'report' | 'classification' }) {
   const { t } = useTranslation('history');
+  const classification = document === 'classification';
   const download = useMutation({
-    mutationFn: (lang: 'pl' | 'en') => downloadHistory(researchId, { format: 'pdf', lang }),
-    onError: (error) => notifyError(error, t('report.error')),
+    mutationFn: (lang: 'pl' | 'en') => downloadHistory(researchId, { format: classification ? 'classification' : 'pdf', lang }),
+    onError: (error) => notifyError(error, t(classification ? 'report.classificationError' : 'report.error')),
   });
+  const Icon = classification ? IconCertificate : IconFileTypePdf;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button variant="light" leftSection={<IconFileTypePdf size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={download.isPending}>
-          {t('report.download')}
+        <Button variant="light" leftSection={<Icon size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={download.isPending}>
+          {t(classification ? 'report.classification' : 'report.download')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -1,4 +1,4 @@
-import { historyCsv, historyRead, historyXlsx, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
+import { historyCsv, historyRead, historyXlsx, reportClassification, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
@@ -110,13 +110,17 @@ export function saveBlob(blob: Blob, filename: string): void {
 
 /**
  * A file of the history: the CSV (decimal comma or point, with the metadata block or not), the XLSX
- * workbook, or the test report as a PDF (docs/behaviour.md §11) in Polish or English.
+ * workbook, the test report as a PDF or the classification report (docs/behaviour.md §11) in Polish or English.
  */
-export type HistoryExport = { format: 'csv'; decimal: CsvDecimal; meta: boolean } | { format: 'xlsx' } | { format: 'pdf'; lang: 'pl' | 'en' };
+export type HistoryExport =
+  | { format: 'csv'; decimal: CsvDecimal; meta: boolean }
+  | { format: 'xlsx' }
+  | { format: 'pdf'; lang: 'pl' | 'en' }
+  | { format: 'classification'; lang: 'pl' | 'en' };
 
 /**
- * Downloads GET /research/{id}/history.csv, history.xlsx or report.pdf with the staff token (a plain
- * link could not send the Authorization header) and saves it under the server's file name.
+ * Downloads GET /research/{id}/history.csv, history.xlsx, report.pdf or classification.pdf with the
+ * staff token (a plain link could not send the Authorization header) and saves it under the server's file name.
  */
 export async function downloadHistory(researchId: string, file: HistoryExport): Promise<string> {
   const path = { id: researchId };
@@ -125,13 +129,15 @@ export async function downloadHistory(researchId: string, file: HistoryExport): 
       ? await historyCsv({ path, query: { decimal: file.decimal, meta: file.meta ? '1' : '0' }, parseAs: 'blob' })
       : file.format === 'xlsx'
         ? await historyXlsx({ path, parseAs: 'blob' })
-        : await reportReport({ path, query: { lang: file.lang }, parseAs: 'blob' });
+        : file.format === 'pdf'
+          ? await reportReport({ path, query: { lang: file.lang }, parseAs: 'blob' })
+          : await reportClassification({ path, query: { lang: file.lang }, parseAs: 'blob' });
   // Typed as the document's `string`; parseAs 'blob' makes it a Blob (the bytes, BOM included).
   const data: unknown = result.data;
   if (result.error !== undefined || !result.response?.ok || !(data instanceof Blob)) {
     throw new ApiError(result.response?.status ?? 0, result.error);
   }
-  const filename = filenameFromDisposition(result.response.headers.get('Content-Disposition'), `research-${researchId.slice(0, 8)}.${file.format}`);
+  const filename = filenameFromDisposition(result.response.headers.get('Content-Disposition'), `research-${researchId.slice(0, 8)}.${file.format === 'classification' ? 'pdf' : file.format}`);
   saveBlob(data, filename);
   return filename;
 }

@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
 import type { ResearchBasicValues } from '../../lib/validation';
 import { ProfileFields } from '../criteria/ProfileFields';
+import { TestReportFields } from './TestReportFields';
 
 /**
- * Name, start, end, the three measurement flags and the test profile: the create form and the edit page's first section.
+ * Name, start, end, the three measurement flags, the test profile, whether clients see the
+ * classification and what the test report states: the create form and the edit page's first section.
  * Read-only, the dates are shown as the list shows them (Polish format, Europe/Warsaw) when `shownDates`
  * is given.
  */
@@ -60,6 +62,13 @@ export function ResearchBasicFields({ readOnly = false, shownDates }: { readOnly
         </Group>
       </Fieldset>
       <ProfileFields readOnly={readOnly} />
+      <Checkbox
+        {...register('classification_to_clients')}
+        label={t('research.classificationToClients')}
+        description={t('research.classificationToClientsHint')}
+        disabled={readOnly}
+      />
+      <TestReportFields readOnly={readOnly} />
     </Stack>
   );
 }

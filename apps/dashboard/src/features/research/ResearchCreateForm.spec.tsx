@@ -97,4 +97,44 @@ describe('ResearchCreateForm', () => {
       configs: [],
     });
   });
+
+  it('submits whether clients see the classification and the test report fields', async () => {
+    const { user, submit, onSubmit } = await setup();
+    await user.type(screen.getByLabelText(/^Nazwa badania/), 'Drzwi EI60');
+    const shown = screen.getByRole('checkbox', { name: /^Klienci widzą klasyfikację/ });
+    expect(shown).toBeChecked();
+    await user.click(shown);
+    await user.type(screen.getByRole('textbox', { name: 'Numer sprawozdania' }), 'LAB/2026/017');
+    await user.type(screen.getByLabelText('Data sprawozdania'), '2026-03-14');
+    await user.type(screen.getByRole('textbox', { name: 'Zleceniodawca' }), 'Drzwi-Pol Sp. z o.o.');
+    await user.type(screen.getByRole('textbox', { name: 'Opis próbki' }), 'Drzwi stalowe 1000 × 2100 mm');
+    await user.type(screen.getByTestId('report-ambient'), '19.5');
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.click(submit);
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
+      classification_to_clients: false,
+      report: {
+        report_number: 'LAB/2026/017',
+        report_date: '2026-03-14',
+        sponsor: 'Drzwi-Pol Sp. z o.o.',
+        specimen_description: 'Drzwi stalowe 1000 × 2100 mm',
+        ambient_temperature_c: 19.5,
+        pressure_height_mm: '',
+        deviations: '',
+      },
+    });
+  });
+
+  it('refuses an ambient temperature or a measurement height outside their ranges', async () => {
+    const { user, submit } = await setup();
+    await user.type(screen.getByLabelText(/^Nazwa badania/), 'Drzwi EI60');
+    await user.type(screen.getByTestId('report-ambient'), '150');
+    await user.tab();
+    expect(await screen.findByText('Temperatura otoczenia: liczba od −50 do 100 °C')).toBeInTheDocument();
+    await user.type(screen.getByTestId('report-pressure-height'), '20000');
+    await user.tab();
+    expect(await screen.findByText('Wysokość pomiaru: liczba od 0 do 10 000 mm')).toBeInTheDocument();
+    expect(submit).toBeDisabled();
+  });
 });

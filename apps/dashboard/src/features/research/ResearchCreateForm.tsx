@@ -12,6 +12,7 @@ import { researchCreateSchema, type ResearchCreateValues } from '../../lib/valid
 import { ResearchBasicFields } from './ResearchBasicFields';
 import { ThermoFilesFields } from './ThermoFilesFields';
 import { toProfileValues } from '../criteria/profile-form';
+import { toTestReportValues } from './report-form';
 
 function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
   return {
@@ -21,6 +22,8 @@ function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
     is_furnance: false,
     is_pressure: false,
     profile: toProfileValues(null),
+    classification_to_clients: true,
+    report: toTestReportValues(null),
     links: [],
     configs: [],
     emails: [],

@@ -2,6 +2,7 @@ import { ApiError } from '../../api/errors';
 import type { Research } from '../../api/research-types';
 import type { ResearchCreateValues } from '../../lib/validation';
 import { toProfileValues } from '../criteria/profile-form';
+import { toTestReportValues } from './report-form';
 import { runCreateFlow, toResearchCreate, type CreateFlowApi } from './create-flow';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
 
@@ -27,6 +28,8 @@ function values(overrides: Partial<ResearchCreateValues> = {}): ResearchCreateVa
     is_furnance: false,
     is_pressure: true,
     profile: toProfileValues(null),
+    classification_to_clients: true,
+    report: toTestReportValues(null),
     links: [{ url: 'https://a.example/1' }, { url: 'https://a.example/2' }],
     configs: [{ image: file('a.png', 300), config: file('a.txt', 100), check: { ok: true, markers: 3 } }],
     emails: [{ email: 'client@example.com' }],
@@ -115,5 +118,19 @@ describe('the create-research flow', () => {
     const wall = values({ profile: { ...toProfileValues(null), standard: 'EN_1364_1', insulation: 'I1', criteria_basis: 'absolute' } });
     expect(toResearchCreate(wall)).toMatchObject({ standard: 'EN_1364_1', criteria_basis: 'absolute' });
     expect(toResearchCreate(wall)).not.toHaveProperty('insulation');
+  });
+
+  it('sends whether clients see the classification and the test report fields, a blank one as null', () => {
+    const report = { ...toTestReportValues(null), report_number: ' LAB/2026/017 ', report_date: '2026-03-14', sponsor: 'Drzwi-Pol', ambient_temperature_c: 19.5 as const, deviations: '   ' };
+    expect(toResearchCreate(values({ classification_to_clients: false, report }))).toMatchObject({
+      classification_to_clients: false,
+      report_number: 'LAB/2026/017',
+      report_date: '2026-03-14',
+      sponsor: 'Drzwi-Pol',
+      ambient_temperature_c: 19.5,
+      pressure_height_mm: null,
+      deviations: null,
+      specimen_description: null,
+    });
   });
 });

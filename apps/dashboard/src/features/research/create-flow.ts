@@ -4,6 +4,7 @@ import type { UploadProgress } from '../../api/upload';
 import { datetimeLocalToIso } from '../../lib/dates';
 import type { ResearchCreateValues } from '../../lib/validation';
 import { toProfileBody } from '../criteria/profile-form';
+import { toTestReportBody } from './report-form';
 
 /** The calls the create flow makes; the page passes the real API, tests pass fakes. */
 export interface CreateFlowApi {
@@ -32,6 +33,8 @@ export function toResearchCreate(values: ResearchCreateValues): ResearchCreate {
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
     ...toProfileBody(values.profile),
+    classification_to_clients: values.classification_to_clients,
+    ...toTestReportBody(values.report),
   };
 }
 

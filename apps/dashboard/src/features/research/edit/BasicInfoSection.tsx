@@ -15,6 +15,7 @@ import { researchBasicSchema, type ResearchBasicValues } from '../../../lib/vali
 import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
 import { toProfileValues, toProfileBody } from '../../criteria/profile-form';
+import { toTestReportBody, toTestReportValues } from '../report-form';
 
 function toBasicValues(research: Research): ResearchBasicValues {
   return {
@@ -25,6 +26,8 @@ function toBasicValues(research: Research): ResearchBasicValues {
     is_furnance: research.is_furnance,
     is_pressure: research.is_pressure,
     profile: toProfileValues(research),
+    classification_to_clients: research.classification_to_clients,
+    report: toTestReportValues(research),
   };
 }
 
@@ -37,6 +40,8 @@ function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
     ...toProfileBody(values.profile),
+    classification_to_clients: values.classification_to_clients,
+    ...toTestReportBody(values.report),
   };
 }
 

@@ -40,6 +40,38 @@ describe('BasicInfoSection', () => {
   });
 });
 
+describe('BasicInfoSection: the test report and who sees the classification', () => {
+  const filled = {
+    ...RESEARCH,
+    classification_to_clients: false,
+    report_number: 'LAB/2026/017',
+    report_date: '2026-03-14',
+    sponsor: 'Drzwi-Pol Sp. z o.o.',
+    ambient_temperature_c: 19.5,
+    pressure_height_mm: 500,
+  };
+
+  it('shows the stored fields read-only, and editable after Edytuj', async () => {
+    const { user } = await renderUi(<BasicInfoSection research={filled} />);
+    const number = screen.getByRole('textbox', { name: 'Numer sprawozdania' });
+    expect(number).toHaveValue('LAB/2026/017');
+    expect(number).toHaveAttribute('readonly');
+    expect(screen.getByLabelText('Data sprawozdania')).toHaveValue('2026-03-14');
+    expect(screen.getByTestId('report-ambient')).toHaveValue('19.5 °C');
+    expect(screen.getByTestId('report-pressure-height')).toHaveValue('500 mm');
+    expect(screen.getByRole('textbox', { name: 'Odstępstwa od metody badania' })).toHaveValue('');
+    const shown = screen.getByRole('checkbox', { name: /^Klienci widzą klasyfikację/ });
+    expect(shown).not.toBeChecked();
+    expect(shown).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Edytuj' }));
+    expect(number).not.toHaveAttribute('readonly');
+    expect(shown).toBeEnabled();
+    await user.click(shown);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Zapisz' })).toBeEnabled());
+  });
+});
+
 describe('the add rows of the edit page', () => {
   it("an empty link shows the product's message 'Email jest wymagany'", async () => {
     const { user } = await renderUi(<AddUrlForm researchId={RESEARCH.id} onAdded={noop} />);

@@ -8,6 +8,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/notify';
 import { BasicInfoSection } from './BasicInfoSection';
+import { DrawingsSection } from './DrawingsSection';
 import { EmailsSection } from './EmailsSection';
 import { ThermoSection } from './ThermoSection';
 import { UrlsSection } from './UrlsSection';
@@ -79,6 +80,7 @@ export function ResearchEditPage({ researchId }: { researchId: string }) {
         <T0Section research={research} />
         <UrlsSection researchId={researchId} />
         <ThermoSection researchId={researchId} />
+        <DrawingsSection researchId={researchId} />
         <EmailsSection researchId={researchId} />
       </Stack>
     </>
