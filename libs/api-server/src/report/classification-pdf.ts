@@ -1,7 +1,7 @@
 import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
 import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, MARGIN, MUTED, newDocument, note, table } from './report-layout';
-import { classificationBox, criterionRow, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
+import { classificationBox, criterionRows, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
 import { classificationStandard, curveLabel, fill, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
 
 /*
@@ -72,7 +72,7 @@ export function renderClassification(data: ClassificationData): Doc {
       { title: t.completed, width: 0.2 },
       { title: t.state, width: 0.3 },
     ],
-    (['E', 'I', 'W'] as const).map((k) => criterionRow(k, criteria.criteria[k], t)),
+    criterionRows(criteria, t),
   );
 
   // The furnace as EN 1363-1 requires it (d_e, §5.1.2; pressure, §5.2.2): over the whole test, with every period outside.

@@ -247,11 +247,21 @@ function noClassification(criteria: Pick<CriteriaView, 'criteria'>, t: ReportTex
  * A row of the criteria table: time, completed minutes, state. A criterion nothing measured is never
  * shown as held; W without a radiometer shows I's minutes, deemed met while I holds (EN 13501-2).
  */
-export function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts): string[] {
+function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts, name = t.criterionName[key]): string[] {
   const minutes = r.minutes === null ? '---' : fill(t.minutes, { n: r.minutes });
-  if (r.deemed) return [t.criterionName[key], formatTestTime(r.time), minutes, t.deemedW];
-  if (!r.measured) return [t.criterionName[key], '---', t.notMeasured, key === 'E' ? t.notMeasured : t.notMeasuredWhy[key]];
-  return [t.criterionName[key], formatTestTime(r.time), minutes, r.reached ? t.failedAt : t.notReached];
+  if (r.deemed) return [name, formatTestTime(r.time), minutes, t.deemedW];
+  if (!r.measured) return [name, '---', t.notMeasured, key === 'E' ? t.notMeasured : t.notMeasuredWhy[key]];
+  return [name, formatTestTime(r.time), minutes, r.reached ? t.failedAt : t.notReached];
+}
+
+/** The rows of E, I and W; a door judged for both insulation classes (zoned thermocouples) gets I1 and I2 instead of I. */
+export function criterionRows(criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>, t: ReportTexts): string[][] {
+  const classes = criteria.insulation_classes;
+  return (['E', 'I', 'W'] as const).flatMap((k) =>
+    k === 'I' && classes
+      ? [criterionRow('I', classes.I1, t, `${t.criterionName.I} – I1`), criterionRow('I', classes.I2, t, `${t.criterionName.I} – I2`)]
+      : [criterionRow(k, criteria.criteria[k], t)],
+  );
 }
 
 /** "conforming …" / "non-conforming …" / "not judged …": the verdict over the whole test, not the newest frame. */
@@ -310,7 +320,6 @@ export function pressurePeriods(doc: Doc, p: PressureView, t: ReportTexts): void
 function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
   const c = data.criteria;
   heading(doc, t.criteriaTitle);
-  const keys = ['E', 'I', 'W'] as const;
   table(
     doc,
     [
@@ -319,7 +328,7 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
       { title: t.completed, width: 0.2 },
       { title: t.state, width: 0.3 },
     ],
-    keys.map((k) => criterionRow(k, c.criteria[k], t)),
+    criterionRows(c, t),
   );
   const limits: string[] = [];
   if (c.limits.mean) limits.push(`${t.limitMean}: ${c.limits.mean.text}`);
@@ -365,7 +374,7 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
       { title: t.thermo, width: 0.2 },
     ],
     c.failures.map((f) => [
-      t.failureName[f.criterion],
+      f.insulation_class === undefined ? t.failureName[f.criterion] : `${t.failureName[f.criterion]} (${f.insulation_class})`,
       f.interval_from === null ? formatTestTime(f.time) : `(${formatTestTime(f.interval_from)}, ${formatTestTime(f.time)}]`,
       f.type_name ?? '—',
       thermoName(data.names, f.thermo_id),
