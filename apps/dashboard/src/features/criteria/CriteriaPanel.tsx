@@ -42,7 +42,7 @@ function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
     <Row label={t('t0.label')} testId="criteria-t0">
       <span data-testid="criteria-t0-value">{snapshot?.t0 == null ? t('t0.notYet') : `${formatValue(snapshot.t0)} °C`}</span>
       {source ? (
-        <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-t0-source">
+        <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-t0-source">
           {t(source === 'override' ? 't0.override' : source === 'auto' ? 't0.auto' : 't0.firstFrame')}
         </Text>
       ) : null}
@@ -70,7 +70,7 @@ function DeviationValue({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
       >
         {formatDeviation(deviation.d_e)}
       </Badge>
-      <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-de-tolerance">
+      <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-de-tolerance">
         {deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
       </Text>
     </Stack>
@@ -96,7 +96,7 @@ function PressureValue({ pressure }: { pressure: PressureView }) {
       >
         {pressure.value === null ? '---' : `${formatValue(pressure.value)} Pa`}
       </Badge>
-      <Text size="xs" c="dimmed" fw={400} ff="body" data-testid="criteria-pressure-target">
+      <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-pressure-target">
         {pressureTargetText(pressure, t)}
       </Text>
     </Stack>

@@ -65,7 +65,7 @@ export function CriteriaSummary({
       <SimpleGrid cols={{ base: 2, sm: 3, md: pressure ? 5 : 4 }} spacing="md">
         <Figure label={t('t0.title')} testId="history-t0">
           <span data-testid="history-t0-value">{criteria.t0 === null ? '---' : `${formatValue(criteria.t0)} °C`}</span>
-          <Text size="xs" c="dimmed" ff="body" fw={400}>
+          <Text size="xs" c="dimmed" ff="text" fw={400}>
             {criteria.t0_source === 'override'
               ? `${t('t0.override')}: ${t('t0.byWhen', { who: audit.t0_set_by ?? '—', when: audit.t0_set_at ? formatDateTime(audit.t0_set_at) : '—' })}`
               : t(criteria.t0_source === 'auto' ? 't0.auto' : 't0.firstFrame')}
@@ -84,7 +84,7 @@ export function CriteriaSummary({
           >
             {formatDeviation(criteria.deviation.d_e)}
           </Badge>
-          <Text size="xs" c="dimmed" ff="body" fw={400}>
+          <Text size="xs" c="dimmed" ff="text" fw={400}>
             {criteria.deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: criteria.deviation.tolerance.toFixed(2) })}
           </Text>
           <TolerancePeriods periods={criteria.deviation.periods} quantity="deviation" testId="history-de" />
@@ -103,7 +103,7 @@ export function CriteriaSummary({
             >
               {pressure.value === null ? '---' : `${formatValue(pressure.value)} Pa`}
             </Badge>
-            <Text size="xs" c="dimmed" ff="body" fw={400} data-testid="history-pressure-target">
+            <Text size="xs" c="dimmed" ff="text" fw={400} data-testid="history-pressure-target">
               {pressureTargetText(pressure, t)}
             </Text>
             <TolerancePeriods periods={pressure.periods} quantity="pressure" testId="history-pressure" />
@@ -111,7 +111,7 @@ export function CriteriaSummary({
         ) : null}
         <Figure label={t('panel.classification')} testId="history-class">
           <span data-testid="history-class-value">{criteria.classification_withheld ? t('panel.classificationWithheld') : criteria.classification || '---'}</span>
-          <Text size="xs" c="dimmed" ff="body" fw={400}>
+          <Text size="xs" c="dimmed" ff="text" fw={400}>
             {t(criteria.ended ? 'history.ended' : 'history.running')}
           </Text>
         </Figure>

@@ -27,11 +27,11 @@ export function TolerancePeriods({
   const earlier = periods.length - shown.length;
   return (
     <Stack gap={0} align={align} data-testid={`${testId}-periods`} data-count={periods.length}>
-      <Text size="xs" c="red.8" fw={700} ff="body">
+      <Text size="xs" c="red.8" fw={700} ff="text">
         {t('panel.periods')}
       </Text>
       {earlier > 0 ? (
-        <Text size="xs" c="dimmed" ff="body" fw={400}>
+        <Text size="xs" c="dimmed" ff="text" fw={400}>
           {t('panel.periodsEarlier', { number: earlier })}
         </Text>
       ) : null}
