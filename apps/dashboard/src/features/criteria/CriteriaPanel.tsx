@@ -1,4 +1,4 @@
-import { type CriteriaSnapshot, type CriterionResult, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
+import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
@@ -6,6 +6,7 @@ import {
   conformityColor,
   criterionState,
   type CriterionKey,
+  criterionRows,
   formatEta,
   formatRise,
   NO_DEVIATION,
@@ -163,23 +164,6 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
   );
 }
 
-const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
-
-/** E, I (or a zoned door's I1 and I2, each judged on its own thermocouples), W where radiation is measured. */
-function heldRows(snapshot: CriteriaSnapshot | null, radiation: boolean): { key: string; label?: string; result: CriterionResult | undefined }[] {
-  const rows: { key: string; label?: string; result: CriterionResult | undefined }[] = [];
-  for (const key of CRITERIA) {
-    if (key === 'W' && !radiation) continue;
-    const classes = snapshot?.insulation_classes;
-    if (key === 'I' && classes) {
-      rows.push({ key: 'I1', label: 'I1', result: classes.I1 }, { key: 'I2', label: 'I2', result: classes.I2 });
-    } else {
-      rows.push({ key, result: snapshot?.criteria[key] });
-    }
-  }
-  return rows;
-}
-
 /**
  * Each criterion: held so far (completed minutes), the time it failed, or "not measured" (never shown as
  * held); W without a radiometer held as long as I, with a note. W only where radiation is measured.
@@ -191,7 +175,7 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
       <Text size="xs" c="dimmed">
         {t('panel.held')}
       </Text>
-      {heldRows(snapshot, radiation).map(({ key, label, result }) => {
+      {criterionRows(snapshot, radiation).map(({ key, label, result }) => {
         const state = result ? criterionState(result) : null;
         const failed = state === 'failed';
         return (

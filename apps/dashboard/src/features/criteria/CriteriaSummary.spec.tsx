@@ -26,6 +26,20 @@ describe('CriteriaSummary', () => {
     expect(screen.queryByTestId('history-pressure-periods')).not.toBeInTheDocument();
   });
 
+  it('a zoned door: a row for I1 and one for I2, and each leaf or frame failure names its class', async () => {
+    const failed = (time: number, minutes: number) => ({ time, minutes, reached: true, held_minutes: minutes, measured: true, deemed: false });
+    const criteria = view({
+      insulation_classes: { I1: failed(2085, 34), I2: failed(3290, 54) },
+      failures: [{ criterion: 'I_max', time: 2085, interval_from: null, thermo_id: 5, type_name: 'Tmax', insulation_class: 'I1' }],
+      classification: 'E 60, EI1 30, EI2 45, EW 60',
+    });
+    await renderUi(<CriteriaSummary criteria={criteria} audit={AUDIT} observations={[]} names={new Map([[5, 'T5']])} />);
+    expect(screen.queryByTestId('criteria-row-I')).not.toBeInTheDocument();
+    expect(screen.getByTestId('criteria-row-I1')).toHaveTextContent('I100:34:4534');
+    expect(screen.getByTestId('criteria-row-I2')).toHaveTextContent('I200:54:5054');
+    expect(screen.getByTestId('failure')).toHaveTextContent('(I1)');
+  });
+
   it('writes a criterion not measured as such, and W deemed met with I\'s minutes', async () => {
     const held = { time: null, minutes: 62, reached: false, held_minutes: 62, measured: true, deemed: false };
     const first = await renderUi(

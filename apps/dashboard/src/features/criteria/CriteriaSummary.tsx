@@ -3,11 +3,10 @@ import { type CriteriaView, formatDeviation, formatTestTime, formatValue } from 
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
-import { conformityColor, criterionState, type CriterionKey, failureTime, pressureTargetText } from './criteria-format';
+import { conformityColor, criterionRows, criterionState, type CriterionKey, failureTime, pressureTargetText } from './criteria-format';
 import { ObservationList } from './ObservationList';
 import { TolerancePeriods } from './TolerancePeriods';
 
-const CRITERIA: readonly CriterionKey[] = ['E', 'I', 'W'];
 
 /** Who set T0 by hand and when (the research's t0_set_by / t0_set_at). */
 export interface T0Audit {
@@ -141,12 +140,12 @@ export function CriteriaSummary({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {CRITERIA.filter((key) => radiation || key !== 'W').map((key) => {
-            const result = criteria.criteria[key];
+          {criterionRows(criteria, radiation).map(({ key, label, result: row }) => {
+            const result = row as NonNullable<typeof row>;
             const state = criterionState(result);
             return (
               <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached} data-state={state}>
-                <Table.Td>{t(`criterion.${key}`)}</Table.Td>
+                <Table.Td>{label ?? t(`criterion.${key as CriterionKey}`)}</Table.Td>
                 <Table.Td ff={state === 'failed' || state === 'held' ? 'monospace' : undefined} c={state === 'failed' ? 'red.7' : state === 'held' ? undefined : 'dimmed'}>
                   {state === 'failed'
                     ? formatTestTime(result.time)
@@ -180,6 +179,7 @@ export function CriteriaSummary({
               <Group key={`${f.criterion}-${f.time}-${f.thermo_id ?? ''}`} gap="xs" data-testid="failure" data-criterion={f.criterion} data-interval={when.interval}>
                 <Badge color="red" variant="light" size="sm">
                   {t(`criterion.${f.criterion}`)}
+                  {f.insulation_class ? ` (${f.insulation_class})` : ''}
                 </Badge>
                 <Text size="sm" ff="monospace" fw={700}>
                   {when.interval

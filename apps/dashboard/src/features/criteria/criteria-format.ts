@@ -97,3 +97,20 @@ export function formatEta(seconds: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
+const CRITERION_KEYS: readonly CriterionKey[] = ['E', 'I', 'W'];
+
+/** E, I (or a zoned door's I1 and I2, each judged on its own thermocouples), W where radiation is measured. */
+export function criterionRows(snapshot: Pick<CriteriaSnapshot, 'criteria' | 'insulation_classes'> | null, radiation: boolean): { key: string; label?: string; result: CriterionResult | undefined }[] {
+  const rows: { key: string; label?: string; result: CriterionResult | undefined }[] = [];
+  for (const key of CRITERION_KEYS) {
+    if (key === 'W' && !radiation) continue;
+    const classes = snapshot?.insulation_classes;
+    if (key === 'I' && classes) {
+      rows.push({ key: 'I1', label: 'I1', result: classes.I1 }, { key: 'I2', label: 'I2', result: classes.I2 });
+    } else {
+      rows.push({ key, result: snapshot?.criteria[key] });
+    }
+  }
+  return rows;
+}
+
