@@ -6,8 +6,7 @@ export const criteriaEn: CriteriaTranslation = {
     title: 'Test profile',
     standard: 'Standard / element',
     insulation: 'Insulation class (doors)',
-    insulationBoth:
-      "A door gets both classes, EI1 and EI2, from one test when its thermocouples name their zone (the config file's zone column): I1 — leaf 180 K, frame 180 K; I2 — leaf 180 K, frame 360 K. The class chosen here is shown as I.",
+    insulationBoth: 'Both classes (EI1, EI2) from one test when the thermocouples name their zone, I1 or I2, in the config file.',
     heatingCurve: 'Heating curve',
     basis: 'Criteria basis',
     basisRise: 'Rise above T0',

@@ -7,8 +7,7 @@ export const criteriaPl = {
     title: 'Profil badania',
     standard: 'Norma / element',
     insulation: 'Klasa izolacyjności (drzwi)',
-    insulationBoth:
-      'Drzwi dostają z jednego badania obie klasy, EI1 i EI2, gdy termopary mają strefę (kolumna zone pliku konfiguracji): I1 — skrzydło 180 K, ościeżnica 180 K; I2 — skrzydło 180 K, ościeżnica 360 K. Wybrana klasa jest pokazywana jako I.',
+    insulationBoth: 'Obie klasy (EI1, EI2) z jednego badania, gdy termopary mają strefę I1 / I2 w pliku konfiguracji.',
     heatingCurve: 'Krzywa nagrzewania',
     basis: 'Podstawa kryteriów',
     basisRise: 'Przyrost ponad T0',
