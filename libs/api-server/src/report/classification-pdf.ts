@@ -1,7 +1,7 @@
 import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
 import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, MARGIN, MUTED, newDocument, note, table } from './report-layout';
-import { classificationBox, criterionRows, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
+import { classificationBox, criterionRows, insulationText, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
 import { classificationStandard, curveLabel, fill, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
 
 /*
@@ -51,7 +51,7 @@ export function renderClassification(data: ClassificationData): Doc {
     [t.research, research.name],
     [t.element, standardLabel(research.standard, data.lang)],
   ];
-  if (research.insulation) rows.push([t.insulation, research.insulation]);
+  if (research.insulation) rows.push([t.insulation, insulationText(research.insulation, criteria)]);
   rows.push(
     [t.classificationStandard, standard],
     [t.testReportRef, testReportReference(research, t)],

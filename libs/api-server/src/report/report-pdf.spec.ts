@@ -179,17 +179,17 @@ describe('the report of the criteria', () => {
   it("a door judged for I1 and I2: a row for each class, and each leaf or frame failure names its class", async () => {
     const view = criteriaView();
     const failed = (time: number, minutes: number) => ({ time, minutes, reached: true, held_minutes: minutes, measured: true, deemed: false });
-    const text = await reportText(
-      reportData('pl', {
+    const data = reportData('pl', {
         ...view,
         insulation_classes: { I1: failed(2085, 34), I2: failed(3290, 54) },
         failures: [{ criterion: 'I_max', time: 2085, interval_from: null, thermo_id: 2, type_name: 'Tmax', insulation_class: 'I1' }],
         classification: 'E 60, EI1 30, EI2 45, EW 60',
-      }),
-    );
+      });
+    const text = await reportText({ ...data, research: { ...data.research, standard: 'EN_1634_1', insulation: 'I2' } });
     expect(text).toContain('I (izolacyjność) – I1 00:34:45 34 min przekroczone');
     expect(text).toContain('I (izolacyjność) – I2 00:54:50 54 min przekroczone');
     expect(text).toContain('I – maksimum (I1) 00:34:45 Tmax');
+    expect(text).toContain('Klasa izolacyjności I1, I2');
   });
 
   it("names no class for a time that reaches none of the element's periods, apart from E under 15 min", async () => {

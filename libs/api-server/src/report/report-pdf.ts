@@ -173,7 +173,7 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
     [t.schedule, `${formatWarsawDateTime(research.startAt)} – ${formatWarsawDateTime(research.endAt)}`],
     [t.standard, standardLabel(research.standard, data.lang)],
   ];
-  if (research.insulation) rows.push([t.insulation, research.insulation]);
+  if (research.insulation) rows.push([t.insulation, insulationText(research.insulation, criteria)]);
   rows.push(
     [t.heatingCurve, curveLabel(research.heatingCurve, data.lang)],
     [t.basis, criteria.basis === 'rise' ? t.basisRise : t.basisAbsolute],
@@ -252,6 +252,11 @@ function criterionRow(key: 'E' | 'I' | 'W', r: CriterionResult, t: ReportTexts, 
   if (r.deemed) return [name, formatTestTime(r.time), minutes, t.deemedW];
   if (!r.measured) return [name, '---', t.notMeasured, key === 'E' ? t.notMeasured : t.notMeasuredWhy[key]];
   return [name, formatTestTime(r.time), minutes, r.reached ? t.failedAt : t.notReached];
+}
+
+/** The insulation class(es) judged: both for a door whose thermocouples name their zones, else the profile's. */
+export function insulationText(profileClass: string, criteria: Pick<CriteriaView, 'insulation_classes'>): string {
+  return criteria.insulation_classes ? 'I1, I2' : profileClass;
 }
 
 /** The rows of E, I and W; a door judged for both insulation classes (zoned thermocouples) gets I1 and I2 instead of I. */
