@@ -279,4 +279,69 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     expect(c.criteria.W).toMatchObject({ measured: false, deemed: true });
     expect(c.classification).toBe('');
   });
+
+  it('classifies a door whose thermocouples name their zones for I1 and I2 at once, with d_e from t = 0 though the first frame came at 1:00', async () => {
+    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
+      name: 'Drzwi EI1/EI2 (strefy)',
+      start_at: new Date(Date.now() - 60_000).toISOString(),
+      end_at: new Date(Date.now() + 3600_000).toISOString(),
+      standard: 'EN_1634_1',
+      insulation: 'I2',
+      t0_override: 20,
+    });
+    expect(created.status).toBe(200);
+    const door = created.body.id as string;
+    // T1 mean; T2 leaf in zone I1, T3 leaf in zone I2; T4 frame in zone I1, T5 frame in zone I2.
+    const config = [
+      'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone',
+      '1;T1;Tśr i Tmax;#E53935;215;110;12;229;84;58;22;',
+      '2;T2;Tmax;#1E88E5;320;110;12;334;84;58;22;I1',
+      '3;T3;Tmax;#1E88E5;425;110;12;439;84;58;22;I2',
+      '4;T4;Tmax ościeżnicy;#43A047;215;205;12;229;179;58;22;I1',
+      '5;T5;Tmax ościeżnicy;#43A047;320;205;12;334;179;58;22;I2',
+    ].join('\n');
+    const upload = await http
+      .post('/api/v1/research/thermo')
+      .set(auth(staff))
+      .field('research_id', door)
+      .attach('image_file', Buffer.from(demoSpecimenPng()), 'door.png')
+      .attach('config_file', Buffer.from(config, 'utf8'), 'door.txt');
+    expect(upload.status).toBe(200);
+    // The furnace read 25 °C before ignition (−10 s); the first frame after it came at 1:00, then every 10 s
+    // to 70:00, the furnace on ISO 834. T2 (I1 leaf) at 250 °C from 25:00, T3 (I2 leaf) from 50:00, T4 (I1
+    // frame) 250 °C from 40:00 (over I1's 200 °C), T5 (I2 frame) 250 °C from 40:00 (under I2's 380 °C);
+    // radiation 1 kW/m².
+    const frames: Published[] = [{ time: -10, pk: 25, radiance: 0, thermocouples_out: [20, 20, 20, 20, 20] }];
+    for (let t = 60; t <= 4200; t += 10) {
+      frames.push({ time: t, pk: iso834(t), radiance: 1, thermocouples_out: [30, t >= 1500 ? 250 : 30, t >= 3000 ? 250 : 30, t >= 2400 ? 250 : 30, t >= 2400 ? 250 : 30] });
+    }
+    for (const frame of frames) await listener.publishAsync(daqTopic(door), JSON.stringify(frame), { qos: 1 });
+    await waitFor('the door frames stored', async () => (await http.get(`/api/v1/research/${door}/history?from=-3600&points=2`).set(auth(staff))).body.frames === frames.length);
+    const stop = await http.post(`/api/v1/research/${door}/observations`).set(auth(staff)).send({ time: 4200, kind: 'test_stopped' });
+    expect(stop.status).toBe(200);
+    const c = (await http.get(`/api/v1/research/${door}/criteria`).set(auth(staff))).body;
+
+    // I1 on T2 and T4 (leaf 180 K, frame 180 K above T0 = 20 °C: 200 °C): first at 25:00. I2 on T3 and T5
+    // (leaf 200 °C, frame 380 °C): T3 at 50:00. E and W held to the stop at 70:00. EN 13501-2 §7.5.5, a
+    // door's lists: E 70 → 60, EI1 25 → 20, EI2 50 → 45, EW 70 → 60.
+    expect(c.failures.map((f: { criterion: string; thermo_id: number; time: number; insulation_class?: string }) => [f.criterion, f.thermo_id, f.time, f.insulation_class])).toEqual([
+      ['I_max', 2, 1500, 'I1'],
+      ['I_frame', 4, 2400, 'I1'],
+      ['I_max', 3, 3000, 'I2'],
+    ]);
+    expect(c.insulation_classes.I1).toMatchObject({ time: 1500, minutes: 25 });
+    expect(c.insulation_classes.I2).toMatchObject({ time: 3000, minutes: 50 });
+    expect(c.classification).toBe('E 60, EI1 20, EI2 45, EW 60');
+    // d_e from t = 0: the first trapezoid spans 0–60 s with the furnace at its 25 °C before ignition
+    // against the curve's 20 °C, then the trapezoids of the frames (EN 1363-1 §5.1.2).
+    const fired = frames.filter((f) => f.time >= 0);
+    let area = ((25 + fired[0]!.pk!) / 2) * 60;
+    let areaStd = ((20 + iso834(60)) / 2) * 60;
+    for (let i = 1; i < fired.length; i++) {
+      const [a, b] = [fired[i - 1]!, fired[i]!];
+      area += ((a.pk! + b.pk!) / 2) * (b.time - a.time);
+      areaStd += ((iso834(a.time) + iso834(b.time)) / 2) * (b.time - a.time);
+    }
+    expect(c.deviation.d_e).toBeCloseTo(((area - areaStd) / areaStd) * 100, 4);
+  });
 });
