@@ -9,6 +9,7 @@ import type { AppConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import type { Pino } from '@furnace/logger';
 import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
 import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-storage';
@@ -68,6 +69,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         InfraModule.register(deps),
+        AuditModule,
         // pino-http runs as the first middleware (core/request-log.ts); nestjs-pino binds the logger it
         // gives each request to what is logged while the request runs.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),

@@ -1,3 +1,4 @@
+import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
@@ -13,6 +14,7 @@ import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  AuditEntryEntity,
   CriteriaStateEntity,
   ObservationEntity,
   ThermoExclusionEntity,
@@ -29,6 +31,7 @@ export {
 };
 
 export const entities = [
+  AuditEntryEntity,
   CriteriaStateEntity,
   UserEntity,
   ResearchEntity,

@@ -10,6 +10,7 @@ import { RollupRefreshQueue1796600000000 } from './1796600000000-RollupRefreshQu
 import { ClassificationToClients1796700000000 } from './1796700000000-ClassificationToClients';
 import { ReportFields1796800000000 } from './1796800000000-ReportFields';
 import { ThermoMarkerZone1796900000000 } from './1796900000000-ThermoMarkerZone';
+import { AuditTrail1797000000000 } from './1797000000000-AuditTrail';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -25,4 +26,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ClassificationToClients1796700000000,
   ReportFields1796800000000,
   ThermoMarkerZone1796900000000,
+  AuditTrail1797000000000,
 ];
