@@ -6,4 +6,4 @@ import { NEW_RESEARCH_PROFILE, NEW_RESEARCH_REPORT } from '@furnace/testing/rese
  * classification shown to clients and no test report field given (tests' fixtures). Insulation I2: the
  * generated ResearchDto does not allow its null.
  */
-export const PROFILE_FIELDS = { ...NEW_RESEARCH_PROFILE, insulation: 'I2', classification_to_clients: true, ...NEW_RESEARCH_REPORT } as const satisfies Omit<ResearchDto, 'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'>;
+export const PROFILE_FIELDS = { ...NEW_RESEARCH_PROFILE, insulation: 'I2', classification_to_clients: true, ...NEW_RESEARCH_REPORT, archived_at: null, archived_by: null } as const satisfies Omit<ResearchDto, 'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'>;

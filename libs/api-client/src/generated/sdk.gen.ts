@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, DrawingsDeleteData, DrawingsDeleteErrors, DrawingsDeleteResponses, DrawingsDownloadData, DrawingsDownloadErrors, DrawingsDownloadResponses, DrawingsListData, DrawingsListErrors, DrawingsListResponses, DrawingsUploadData, DrawingsUploadErrors, DrawingsUploadResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportClassificationData, ReportClassificationErrors, ReportClassificationResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuditResearchData, AuditResearchErrors, AuditResearchResponses, AuditSearchData, AuditSearchErrors, AuditSearchResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, DrawingsDeleteData, DrawingsDeleteErrors, DrawingsDeleteResponses, DrawingsDownloadData, DrawingsDownloadErrors, DrawingsDownloadResponses, DrawingsListData, DrawingsListErrors, DrawingsListResponses, DrawingsUploadData, DrawingsUploadErrors, DrawingsUploadResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportClassificationData, ReportClassificationErrors, ReportClassificationResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchArchiveData, ResearchArchiveErrors, ResearchArchiveResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteErrors, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListErrors, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUnarchiveData, ResearchUnarchiveErrors, ResearchUnarchiveResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -17,6 +17,28 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
      */
     meta?: Record<string, unknown>;
 };
+
+/**
+ * A research's change history (staff)
+ *
+ * Every change to the research, its thermocouple configs, exclusions, observations, drawings, invited e-mails and stream links: who, when, what, before and after. Newest first, a page at a time.
+ */
+export const auditResearch = <ThrowOnError extends boolean = false>(options: Options<AuditResearchData, ThrowOnError>) => (options.client ?? client).get<AuditResearchResponses, AuditResearchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/audit',
+    ...options
+});
+
+/**
+ * The whole audit trail (superusers)
+ *
+ * Every change to any research and to any user's account and rights, filtered by who made it, the research and the time; newest first.
+ */
+export const auditSearch = <ThrowOnError extends boolean = false>(options?: Options<AuditSearchData, ThrowOnError>) => (options?.client ?? client).get<AuditSearchResponses, AuditSearchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/audit',
+    ...options
+});
 
 export const usersList = <ThrowOnError extends boolean = false>(options?: Options<UsersListData, ThrowOnError>) => (options?.client ?? client).get<UsersListResponses, unknown, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -177,7 +199,7 @@ export const historyXlsx = <ThrowOnError extends boolean = false>(options: Optio
 
 export const metricsRead = <ThrowOnError extends boolean = false>(options?: Options<MetricsReadData, ThrowOnError>) => (options?.client ?? client).get<MetricsReadResponses, MetricsReadErrors, ThrowOnError>({ url: '/api/v1/metrics', ...options });
 
-export const researchList = <ThrowOnError extends boolean = false>(options?: Options<ResearchListData, ThrowOnError>) => (options?.client ?? client).get<ResearchListResponses, unknown, ThrowOnError>({
+export const researchList = <ThrowOnError extends boolean = false>(options?: Options<ResearchListData, ThrowOnError>) => (options?.client ?? client).get<ResearchListResponses, ResearchListErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research',
     ...options
@@ -225,7 +247,7 @@ export const researchCreateUrl = <ThrowOnError extends boolean = false>(options:
     }
 });
 
-export const researchDelete = <ThrowOnError extends boolean = false>(options: Options<ResearchDeleteData, ThrowOnError>) => (options.client ?? client).delete<ResearchDeleteResponses, unknown, ThrowOnError>({
+export const researchDelete = <ThrowOnError extends boolean = false>(options: Options<ResearchDeleteData, ThrowOnError>) => (options.client ?? client).delete<ResearchDeleteResponses, ResearchDeleteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{id}',
     ...options
@@ -245,6 +267,26 @@ export const researchUpdate = <ThrowOnError extends boolean = false>(options: Op
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Archive a research (superusers)
+ *
+ * Left out of the lists from now on; every row is kept and staff still open it by its id. Archiving an archived research changes nothing.
+ */
+export const researchArchive = <ThrowOnError extends boolean = false>(options: Options<ResearchArchiveData, ThrowOnError>) => (options.client ?? client).post<ResearchArchiveResponses, ResearchArchiveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/archive',
+    ...options
+});
+
+/**
+ * Bring an archived research back to the lists (superusers)
+ */
+export const researchUnarchive = <ThrowOnError extends boolean = false>(options: Options<ResearchUnarchiveData, ThrowOnError>) => (options.client ?? client).post<ResearchUnarchiveResponses, ResearchUnarchiveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/unarchive',
+    ...options
 });
 
 /**

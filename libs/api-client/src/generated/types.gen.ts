@@ -4,6 +4,66 @@ export type ClientOptions = {
     baseUrl: string;
 };
 
+export type AuditEntryDto = {
+    /**
+     * Grows with every entry: a later entry has a higher id
+     */
+    id: string;
+    /**
+     * When the change was stored
+     */
+    at: string;
+    /**
+     * E-mail of who made the change; null: the system itself
+     */
+    actor: string | null;
+    /**
+     * The test it concerns; null for a change to a user
+     */
+    research_id: string | null;
+    /**
+     * The test's name now; null for a user, or a test deleted since (its delete entry holds the name)
+     */
+    research_name: string | null;
+    /**
+     * What was changed: research, profile, t0, report, thermo_config, exclusion, observation, email, url, drawing, user, …
+     */
+    entity: string;
+    /**
+     * The changed row's id (none for a client's e-mail record: its id is the client's access code)
+     */
+    entity_id: string | null;
+    /**
+     * create | update | delete | send | password | archive | unarchive | …
+     */
+    action: string;
+    /**
+     * The values before the change (the fields that changed); null for a creation
+     */
+    before: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The values after it; null for a deletion
+     */
+    after: {
+        [key: string]: unknown;
+    } | null;
+};
+
+export type AuditEntriesDto = {
+    /**
+     * Newest first
+     */
+    data: Array<AuditEntryDto>;
+    /**
+     * Entries matching, on every page
+     */
+    count: number;
+    page: number;
+    per_page: number;
+};
+
 export type UserPublicDto = {
     id: string;
     email: string;
@@ -186,6 +246,14 @@ export type ResearchDto = {
      * The test report's date, YYYY-MM-DD. Null when not given, and for clients.
      */
     report_date: string | null;
+    /**
+     * When a superuser archived it (left out of the lists, every row kept); null: not archived
+     */
+    archived_at: string | null;
+    /**
+     * E-mail of who archived it (null for clients)
+     */
+    archived_by: string | null;
 };
 
 export type UrlDto = {
@@ -1059,6 +1127,88 @@ export type ReplayFramesDto = {
     frames: Array<ReplayFrameDto>;
 };
 
+export type AuditResearchData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * The page, from 1 (the newest entries)
+         */
+        page?: number;
+        per_page?: number;
+    };
+    url: '/api/v1/research/{id}/audit';
+};
+
+export type AuditResearchErrors = {
+    /**
+     * No token
+     */
+    401: unknown;
+    /**
+     * A client's viewer token: the trail is the lab's
+     */
+    403: unknown;
+    /**
+     * No such research (a deleted one: GET /audit?research_id=)
+     */
+    404: unknown;
+};
+
+export type AuditResearchResponses = {
+    200: AuditEntriesDto;
+};
+
+export type AuditResearchResponse = AuditResearchResponses[keyof AuditResearchResponses];
+
+export type AuditSearchData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The page, from 1 (the newest entries)
+         */
+        page?: number;
+        per_page?: number;
+        /**
+         * Only the changes this user made (their e-mail)
+         */
+        actor?: string;
+        /**
+         * Only the changes of this research (also one deleted since)
+         */
+        research_id?: string;
+        /**
+         * Changes at or after this moment (ISO 8601 with a time zone)
+         */
+        from?: string;
+        /**
+         * Changes before this moment (ISO 8601 with a time zone)
+         */
+        to?: string;
+    };
+    url: '/api/v1/audit';
+};
+
+export type AuditSearchErrors = {
+    /**
+     * No token
+     */
+    401: unknown;
+    /**
+     * Not a superuser
+     */
+    403: unknown;
+};
+
+export type AuditSearchResponses = {
+    200: AuditEntriesDto;
+};
+
+export type AuditSearchResponse = AuditSearchResponses[keyof AuditSearchResponses];
+
 export type UsersListData = {
     body?: never;
     path?: never;
@@ -1567,13 +1717,25 @@ export type MetricsReadResponse = MetricsReadResponses[keyof MetricsReadResponse
 export type ResearchListData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * true: the archived researches too (superusers only; 403 for anyone else)
+         */
+        include_archived?: 'true' | 'false';
+    };
     url: '/api/v1/research';
+};
+
+export type ResearchListErrors = {
+    /**
+     * include_archived=true by anyone but a superuser
+     */
+    403: unknown;
 };
 
 export type ResearchListResponses = {
     /**
-     * Newest start first
+     * Newest start first; without the archived ones unless include_archived=true
      */
     200: ResearchesDto;
 };
@@ -1660,6 +1822,13 @@ export type ResearchDeleteData = {
     url: '/api/v1/research/{id}';
 };
 
+export type ResearchDeleteErrors = {
+    /**
+     * The research is approved: its record is final (archive it instead)
+     */
+    409: unknown;
+};
+
 export type ResearchDeleteResponses = {
     /**
      * Deletes the research with its links, e-mails, configs, markers and readings
@@ -1705,6 +1874,50 @@ export type ResearchUpdateResponses = {
 };
 
 export type ResearchUpdateResponse = ResearchUpdateResponses[keyof ResearchUpdateResponses];
+
+export type ResearchArchiveData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/archive';
+};
+
+export type ResearchArchiveErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type ResearchArchiveResponses = {
+    200: ResearchDto;
+};
+
+export type ResearchArchiveResponse = ResearchArchiveResponses[keyof ResearchArchiveResponses];
+
+export type ResearchUnarchiveData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/unarchive';
+};
+
+export type ResearchUnarchiveErrors = {
+    /**
+     * No such research
+     */
+    404: unknown;
+};
+
+export type ResearchUnarchiveResponses = {
+    200: ResearchDto;
+};
+
+export type ResearchUnarchiveResponse = ResearchUnarchiveResponses[keyof ResearchUnarchiveResponses];
 
 export type ResearchViewerTokenData = {
     body: ViewerTokenRequestDto;

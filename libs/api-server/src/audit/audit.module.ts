@@ -1,7 +1,9 @@
 import { Global, Module } from '@nestjs/common';
+import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 
-/** The audit trail's writer, for every module that changes a test's record or a user's rights. */
+/** The audit trail: its writer, for every module that changes a test's record or a user's rights, and its reading routes. */
 @Global()
-@Module({ providers: [AuditService], exports: [AuditService] })
+@Module({ controllers: [AuditController], providers: [AuditService, AuditRepository], exports: [AuditService] })
 export class AuditModule {}

@@ -8,10 +8,10 @@ export interface AuditRecord {
   actor: string | null;
   /** The test it concerns; null for a change to a user. */
   researchId: string | null;
-  /** What was changed: research, profile, t0, thermo_config, exclusion, observation, email, url, drawing, user, review, … */
+  /** What was changed: research, profile, t0, report, thermo_config, exclusion, observation, email, url, drawing, user, review, … */
   entity: string;
   entityId?: string | null;
-  /** create | update | delete | review | approve | reopen | archive | … */
+  /** create | update | delete | send | password | archive | unarchive | review | approve | reopen | … */
   action: string;
   /** The values before the change (omit for a creation) and after it (omit for a deletion), as JSON objects. */
   before?: object | null;
@@ -36,5 +36,13 @@ export class AuditService {
       before: entry.before ?? null,
       after: entry.after ?? null,
     });
+  }
+
+  /**
+   * Runs a change in one transaction; the entries it records with the manager it is given are stored with it,
+   * or, when anything fails, neither is.
+   */
+  transaction<T>(change: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(change);
   }
 }

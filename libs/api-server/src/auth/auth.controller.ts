@@ -4,6 +4,7 @@ import { Throttle } from '@nestjs/throttler';
 import type { UserEntity } from '@furnace/db';
 import { message, MessageDto } from '../core/message.dto';
 import { toUserDto, UserPublicDto } from '../users/user.dto';
+import { Audited, NotAudited } from '../audit/audited.decorator';
 import { PasswordChangePending, Public, SignedIn, SuperuserOnly } from './access.decorator';
 import { NewPasswordDto, LoginFormDto, TokenDto } from './auth.dto';
 import { AuthService } from './auth.service';
@@ -17,6 +18,7 @@ export class AuthController {
 
   @Post('login/access-token')
   @Public()
+  @NotAudited('a sign-in changes no record and no right')
   @HttpCode(200)
   @RateLimited('address', 'account')
   @ApiConsumes('application/x-www-form-urlencoded')
@@ -28,6 +30,7 @@ export class AuthController {
 
   @Post('login/test-token')
   @SignedIn()
+  @NotAudited('reads who the token is')
   @PasswordChangePending()
   @HttpCode(200)
   @ApiBearerAuth()
@@ -38,6 +41,7 @@ export class AuthController {
 
   @Post('password-recovery/:email')
   @Public()
+  @NotAudited('sends a recovery e-mail; the reset it leads to is audited')
   @HttpCode(200)
   @RateLimited('address', 'account')
   @Throttle({ account: { limit: 5, ttl: 15 * 60_000 } })
@@ -50,6 +54,7 @@ export class AuthController {
 
   @Post('reset-password')
   @Public()
+  @Audited('user')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageDto })
   async reset(@Body() body: NewPasswordDto): Promise<MessageDto> {
@@ -59,6 +64,7 @@ export class AuthController {
 
   @Post('password-recovery-html-content/:email')
   @SuperuserOnly()
+  @NotAudited('shows the recovery e-mail; changes nothing')
   @HttpCode(200)
   @ApiBearerAuth()
   @Header('Content-Type', 'text/html; charset=utf-8')

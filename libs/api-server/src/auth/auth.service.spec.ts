@@ -1,6 +1,7 @@
 import { BadRequestException, Logger, NotFoundException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { loadConfig } from '@furnace/config';
+import { FakeAudit } from '../../test/fakes/audit.fake';
 import { FakeUsersRepository } from '../../test/fakes/users.repository.fake';
 import type { MailMessage, MailService } from '../mail/mail.service';
 import { PasswordHasher } from '../users/password-hasher';
@@ -30,7 +31,7 @@ class FakeMail {
 
 function setup() {
   const repo = new FakeUsersRepository();
-  const users = new UsersService(repo.asRepository(), hasher, { publish: async () => undefined } as unknown as Revocations);
+  const users = new UsersService(repo.asRepository(), hasher, { publish: async () => undefined } as unknown as Revocations, new FakeAudit().as());
   const tokens = new TokenService(new JwtService({ secret: config.secretKey, signOptions: { algorithm: 'HS256' } }), config);
   const mail = new FakeMail();
   const auth = new AuthService(users, tokens, mail as unknown as MailService, config);

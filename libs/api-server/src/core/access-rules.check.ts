@@ -2,6 +2,7 @@ import { type INestApplication, RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ACCESS_RULE, type AccessRule } from '../auth/access.decorator';
+import { AUDIT_DECLARATION, type AuditDeclaration } from '../audit/audited.decorator';
 import { API_PREFIX } from './http';
 
 export interface RouteRule {
@@ -11,6 +12,8 @@ export interface RouteRule {
   /** The HTTP method and the full paths (with :params) the handler answers, e.g. GET /api/v1/users/:user_id */
   method: string;
   paths: string[];
+  /** What the route says of the audit trail (audit/audited.decorator.ts), when it says anything. */
+  audit: AuditDeclaration | undefined;
 }
 
 const asList = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p ?? '')]);
@@ -34,7 +37,8 @@ export function listRouteRules(app: INestApplication): RouteRule[] {
       const paths = asList(Reflect.getMetadata(PATH_METADATA, wrapper.metatype)).flatMap((base) =>
         asList(Reflect.getMetadata(PATH_METADATA, handler)).map((sub) => joinPath(API_PREFIX, base, sub)),
       );
-      out.push({ route: `${wrapper.metatype.name}.${name}`, rule, method, paths });
+      const audit = reflector.get<AuditDeclaration | undefined>(AUDIT_DECLARATION, handler);
+      out.push({ route: `${wrapper.metatype.name}.${name}`, rule, method, paths, audit });
     }
   }
   return out;

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { ResearchReader, SignedIn } from '../auth/access.decorator';
+import { Audited } from '../audit/audited.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
 import { message, MessageDto } from '../core/message.dto';
@@ -29,29 +30,32 @@ export class CriteriaController {
   // Literal paths ("observations/:id") are two segments, so they never meet the research routes' ':id'.
   @Patch('observations/:id')
   @SignedIn()
+  @Audited('observation')
   @ApiOperation({ summary: 'Change the note of an observation, or whether clients see it (staff)' })
   @ApiOkResponse({ type: ObservationDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
-  async updateObservation(@Param('id', UuidParamPipe) id: string, @Body() body: ObservationUpdateDto): Promise<ObservationDto> {
-    return toObservationDto(await this.criteria.updateObservation(id, { note: body.note, visibleToClients: body.visible_to_clients }));
+  async updateObservation(@Param('id', UuidParamPipe) id: string, @Body() body: ObservationUpdateDto, @CurrentUser() user: UserEntity): Promise<ObservationDto> {
+    return toObservationDto(await this.criteria.updateObservation(id, { note: body.note, visibleToClients: body.visible_to_clients }, user.email));
   }
 
   @Delete('observations/:id')
   @SignedIn()
+  @Audited('observation')
   @ApiOkResponse({ type: MessageDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
-  async deleteObservation(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.criteria.deleteObservation(id);
+  async deleteObservation(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.criteria.deleteObservation(id, user.email);
     return message('Observation deleted successfully');
   }
 
   @Delete('exclusions/:id')
   @SignedIn()
+  @Audited('exclusion')
   @ApiOperation({ summary: 'Count a thermocouple again (staff)' })
   @ApiOkResponse({ type: MessageDto })
   @ApiNotFoundResponse({ description: 'No such exclusion' })
-  async deleteExclusion(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.criteria.deleteExclusion(id);
+  async deleteExclusion(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.criteria.deleteExclusion(id, user.email);
     return message('Exclusion deleted successfully');
   }
 
@@ -67,6 +71,7 @@ export class CriteriaController {
 
   @Post(':id/observations')
   @SignedIn()
+  @Audited('observation')
   @HttpCode(200)
   @ApiOperation({ summary: 'Record an observation (staff); time defaults to the newest stored frame' })
   @ApiOkResponse({ type: ObservationDto })
@@ -89,6 +94,7 @@ export class CriteriaController {
 
   @Post(':id/exclusions')
   @SignedIn()
+  @Audited('exclusion')
   @HttpCode(200)
   @ApiOperation({ summary: 'Leave a thermocouple out of the criteria from a time on (staff)' })
   @ApiOkResponse({ type: ThermoExclusionDto })

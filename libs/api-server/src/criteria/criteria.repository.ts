@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { CriteriaMarker } from '@furnace/contracts';
 import { readIgnitionAt } from '../history/ignition';
 import type { StoredFrameRow } from '../history/stored-frame';
@@ -27,18 +27,19 @@ export class CriteriaRepository {
     return this.dataSource.getRepository(ObservationEntity).findOneBy({ id });
   }
 
-  createObservation(fields: Pick<ObservationEntity, 'researchId' | 'time' | 'kind' | 'note' | 'visibleToClients' | 'createdBy'>): Promise<ObservationEntity> {
-    const repo = this.dataSource.getRepository(ObservationEntity);
+  createObservation(fields: Pick<ObservationEntity, 'researchId' | 'time' | 'kind' | 'note' | 'visibleToClients' | 'createdBy'>, em: EntityManager): Promise<ObservationEntity> {
+    const repo = em.getRepository(ObservationEntity);
     return repo.save(repo.create({ ...fields, id: randomUUID() }));
   }
 
-  async updateObservation(entity: ObservationEntity, fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>>): Promise<ObservationEntity> {
-    if (Object.keys(fields).length > 0) await this.dataSource.getRepository(ObservationEntity).update({ id: entity.id }, fields);
-    return Object.assign(entity, fields);
+  /** The observation with `fields` changed (a new object: `entity` stays as it was). */
+  async updateObservation(entity: ObservationEntity, fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>>, em: EntityManager): Promise<ObservationEntity> {
+    if (Object.keys(fields).length > 0) await em.getRepository(ObservationEntity).update({ id: entity.id }, fields);
+    return Object.assign(new ObservationEntity(), entity, fields);
   }
 
-  async deleteObservation(id: string): Promise<void> {
-    await this.dataSource.getRepository(ObservationEntity).delete({ id });
+  async deleteObservation(id: string, em: EntityManager): Promise<void> {
+    await em.getRepository(ObservationEntity).delete({ id });
   }
 
   listExclusions(researchId: string): Promise<ThermoExclusionEntity[]> {
@@ -49,13 +50,13 @@ export class CriteriaRepository {
     return this.dataSource.getRepository(ThermoExclusionEntity).findOneBy({ id });
   }
 
-  createExclusion(fields: Pick<ThermoExclusionEntity, 'researchId' | 'thermoId' | 'fromTime' | 'reason' | 'createdBy'>): Promise<ThermoExclusionEntity> {
-    const repo = this.dataSource.getRepository(ThermoExclusionEntity);
+  createExclusion(fields: Pick<ThermoExclusionEntity, 'researchId' | 'thermoId' | 'fromTime' | 'reason' | 'createdBy'>, em: EntityManager): Promise<ThermoExclusionEntity> {
+    const repo = em.getRepository(ThermoExclusionEntity);
     return repo.save(repo.create({ ...fields, id: randomUUID() }));
   }
 
-  async deleteExclusion(id: string): Promise<void> {
-    await this.dataSource.getRepository(ThermoExclusionEntity).delete({ id });
+  async deleteExclusion(id: string, em: EntityManager): Promise<void> {
+    await em.getRepository(ThermoExclusionEntity).delete({ id });
   }
 
   /** The distinct (thermo_id, type_name) pairs of the research's thermocouple configs, with a door's zone (I1 / I2). */

@@ -2,6 +2,8 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import type { CriteriaView, ObservationKind } from '@furnace/contracts';
 import type { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
 import type { Principal } from '../auth/principal';
+import { changes, exclusionValues, observationValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { validationException } from '../core/errors';
 import { ResearchEvents } from '../research/research-events';
 import { CriteriaKeeper } from './criteria-keeper';
@@ -24,6 +26,7 @@ export class CriteriaService {
     private readonly repo: CriteriaRepository,
     private readonly events: ResearchEvents,
     private readonly keeper: CriteriaKeeper,
+    private readonly audit: AuditService,
   ) {}
 
   /** Staff see every observation; a client only those made visible to clients. */
@@ -46,13 +49,17 @@ export class CriteriaService {
       }
       time = newest;
     }
-    const created = await this.repo.createObservation({ researchId, time, kind: input.kind, note, visibleToClients: input.visibleToClients ?? false, createdBy: by });
+    const created = await this.audit.transaction(async (em) => {
+      const row = await this.repo.createObservation({ researchId, time, kind: input.kind, note, visibleToClients: input.visibleToClients ?? false, createdBy: by }, em);
+      await this.audit.record({ actor: by, researchId, entity: 'observation', entityId: row.id, action: 'create', after: observationValues(row) }, em);
+      return row;
+    });
     // Clients are not told of what they are not shown (the criteria everyone sees follow on their own).
     await this.events.changed(researchId, 'OBSERVATION', { staffOnly: !created.visibleToClients });
     return created;
   }
 
-  async updateObservation(id: string, input: { note?: string | null; visibleToClients?: boolean }): Promise<ObservationEntity> {
+  async updateObservation(id: string, input: { note?: string | null; visibleToClients?: boolean }, by: string): Promise<ObservationEntity> {
     const observation = await this.observation(id);
     const wasVisible = observation.visibleToClients;
     const fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>> = {};
@@ -64,14 +71,22 @@ export class CriteriaService {
       fields.note = note;
     }
     if (input.visibleToClients !== undefined) fields.visibleToClients = input.visibleToClients;
-    const updated = await this.repo.updateObservation(observation, fields);
+    const updated = await this.audit.transaction(async (em) => {
+      const row = await this.repo.updateObservation(observation, fields, em);
+      const changed = changes(observationValues(observation), observationValues(row));
+      if (changed) await this.audit.record({ actor: by, researchId: row.researchId, entity: 'observation', entityId: id, action: 'update', ...changed }, em);
+      return row;
+    });
     await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !wasVisible && !updated.visibleToClients });
     return updated;
   }
 
-  async deleteObservation(id: string): Promise<void> {
+  async deleteObservation(id: string, by: string): Promise<void> {
     const observation = await this.observation(id);
-    await this.repo.deleteObservation(id);
+    await this.audit.transaction(async (em) => {
+      await this.repo.deleteObservation(id, em);
+      await this.audit.record({ actor: by, researchId: observation.researchId, entity: 'observation', entityId: id, action: 'delete', before: observationValues(observation) }, em);
+    });
     await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !observation.visibleToClients });
   }
 
@@ -88,15 +103,22 @@ export class CriteriaService {
       const known = ids.length === 0 ? 'the research has no thermocouple config yet' : `its configs have ${describeIds(ids)}`;
       throw validationException([{ loc: ['body', 'thermo_id'], msg: `thermo_id ${input.thermoId} is not a thermocouple of this research (${known})`, type: 'exclusion' }]);
     }
-    const created = await this.repo.createExclusion({ researchId, thermoId: input.thermoId, fromTime: input.fromTime, reason: input.reason, createdBy: by });
+    const created = await this.audit.transaction(async (em) => {
+      const row = await this.repo.createExclusion({ researchId, thermoId: input.thermoId, fromTime: input.fromTime, reason: input.reason, createdBy: by }, em);
+      await this.audit.record({ actor: by, researchId, entity: 'exclusion', entityId: row.id, action: 'create', after: exclusionValues(row) }, em);
+      return row;
+    });
     await this.events.changed(researchId, 'RESEARCH');
     return created;
   }
 
-  async deleteExclusion(id: string): Promise<void> {
+  async deleteExclusion(id: string, by: string): Promise<void> {
     const exclusion = await this.repo.findExclusion(id);
     if (!exclusion) throw new NotFoundException('Exclusion not found');
-    await this.repo.deleteExclusion(id);
+    await this.audit.transaction(async (em) => {
+      await this.repo.deleteExclusion(id, em);
+      await this.audit.record({ actor: by, researchId: exclusion.researchId, entity: 'exclusion', entityId: id, action: 'delete', before: exclusionValues(exclusion) }, em);
+    });
     await this.events.changed(exclusion.researchId, 'RESEARCH');
   }
 

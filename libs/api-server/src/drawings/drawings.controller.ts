@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import contentDisposition from 'content-disposition';
 import type { UserEntity } from '@furnace/db';
 import { SignedIn } from '../auth/access.decorator';
+import { Audited } from '../audit/audited.decorator';
 import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
@@ -36,6 +37,7 @@ export class DrawingsController {
 
   @Post(':research_id/drawings')
   @SignedIn()
+  @Audited('drawing')
   @HttpCode(200)
   @UseInterceptors(
     tooLargeMessage(`The file is larger than ${MAX_DRAWING_BYTES / 1024 / 1024} MiB, the limit of a drawing`),
@@ -75,12 +77,13 @@ export class DrawingsController {
 
   @Delete(':research_id/drawings/:id')
   @SignedIn()
+  @Audited('drawing')
   @ApiOperation({ summary: 'Delete a drawing (staff)' })
   @ApiOkResponse({ type: MessageDto })
   @ApiForbiddenResponse({ description: 'Clients cannot delete drawings' })
   @ApiNotFoundResponse({ description: 'No such drawing of this research' })
-  async delete(@Param('research_id', UuidParamPipe) researchId: string, @Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.drawings.delete(researchId, id);
+  async delete(@Param('research_id', UuidParamPipe) researchId: string, @Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.drawings.delete(researchId, id, user.email);
     return message('Drawing deleted successfully');
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ResearchDrawingEntity } from '@furnace/db';
 
 export type NewDrawing = Pick<ResearchDrawingEntity, 'researchId' | 'filename' | 'mime' | 'size' | 'sha256' | 'data' | 'createdBy'>;
@@ -26,14 +26,17 @@ export class DrawingsRepository {
     return row ? { data: row.data, mime: row.mime, filename: row.filename } : null;
   }
 
-  create(drawing: NewDrawing): Promise<ResearchDrawingEntity> {
-    const repo = this.dataSource.getRepository(ResearchDrawingEntity);
+  create(drawing: NewDrawing, em: EntityManager): Promise<ResearchDrawingEntity> {
+    const repo = em.getRepository(ResearchDrawingEntity);
     return repo.save(repo.create({ ...drawing, id: randomUUID() }));
   }
 
-  /** Whether a drawing of this research was deleted. */
-  async delete(researchId: string, id: string): Promise<boolean> {
-    const result = await this.dataSource.getRepository(ResearchDrawingEntity).delete({ id, researchId });
-    return (result.affected ?? 0) > 0;
+  /** The drawing of this research that was deleted (without its bytes), or null when there was none. */
+  async delete(researchId: string, id: string, em: EntityManager): Promise<ResearchDrawingEntity | null> {
+    const repo = em.getRepository(ResearchDrawingEntity);
+    const found = await repo.findOne({ where: { id, researchId }, lock: { mode: 'pessimistic_write' } });
+    if (!found) return null;
+    await repo.delete({ id, researchId });
+    return found;
   }
 }

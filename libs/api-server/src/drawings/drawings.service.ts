@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import type { ResearchDrawingEntity } from '@furnace/db';
+import { drawingValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { validationException } from '../core/errors';
 import { safeFileName } from '../core/file-name';
 import { ResearchService } from '../research/research.service';
@@ -16,6 +18,7 @@ export class DrawingsService {
   constructor(
     private readonly repo: DrawingsRepository,
     private readonly research: ResearchService,
+    private readonly audit: AuditService,
   ) {}
 
   async list(researchId: string): Promise<ResearchDrawingEntity[]> {
@@ -34,7 +37,7 @@ export class DrawingsService {
     await this.research.get(researchId);
     const checked = await checkDrawing(filename, file.buffer);
     if (!checked.ok) throw validationException([{ loc: ['body', 'file'], msg: checked.message, type: 'drawing' }]);
-    return this.repo.create({
+    const drawing = {
       researchId,
       filename,
       mime: checked.mime,
@@ -42,6 +45,11 @@ export class DrawingsService {
       sha256: createHash('sha256').update(checked.data).digest('hex'),
       data: checked.data,
       createdBy: by,
+    };
+    return this.audit.transaction(async (em) => {
+      const saved = await this.repo.create(drawing, em);
+      await this.audit.record({ actor: by, researchId, entity: 'drawing', entityId: saved.id, action: 'create', after: drawingValues(saved) }, em);
+      return saved;
     });
   }
 
@@ -51,7 +59,11 @@ export class DrawingsService {
     return file;
   }
 
-  async delete(researchId: string, id: string): Promise<void> {
-    if (!(await this.repo.delete(researchId, id))) throw notFound();
+  async delete(researchId: string, id: string, by: string): Promise<void> {
+    await this.audit.transaction(async (em) => {
+      const deleted = await this.repo.delete(researchId, id, em);
+      if (!deleted) throw notFound();
+      await this.audit.record({ actor: by, researchId, entity: 'drawing', entityId: id, action: 'delete', before: drawingValues(deleted) }, em);
+    });
   }
 }

@@ -1,7 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
 import { ApiBadGatewayResponse, ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { UserEntity } from '@furnace/db';
 import { SignedIn } from '../auth/access.decorator';
+import { CurrentUser } from '../auth/current.decorator';
+import { Audited } from '../audit/audited.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { EmailCreateDto, EmailRecordDto, EmailRecordsDto, EmailUpdateDto, toEmailDto } from './email.dto';
 import { EmailsService } from './emails.service';
@@ -22,20 +25,22 @@ export class EmailsController {
 
   @Post(':research_id/emails/send')
   @SignedIn()
+  @Audited('email')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordsDto, description: 'Every record of the research after sending' })
   @ApiBadGatewayResponse({ description: 'The mail server refused some invitations; the others are marked sent' })
-  async sendAll(@Param('research_id', UuidParamPipe) researchId: string): Promise<EmailRecordsDto> {
-    return { data: (await this.emails.sendAll(researchId)).map(toEmailDto) };
+  async sendAll(@Param('research_id', UuidParamPipe) researchId: string, @CurrentUser() user: UserEntity): Promise<EmailRecordsDto> {
+    return { data: (await this.emails.sendAll(researchId, user.email)).map(toEmailDto) };
   }
 
   @Post('emails')
   @SignedIn()
+  @Audited('email')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordDto })
   @ApiConflictResponse({ description: 'The address is already on the list' })
-  async create(@Body() body: EmailCreateDto): Promise<EmailRecordDto> {
-    return toEmailDto(await this.emails.create(body.research_id, body.email));
+  async create(@Body() body: EmailCreateDto, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.create(body.research_id, body.email, user.email));
   }
 
   @Get('emails/:id')
@@ -47,25 +52,28 @@ export class EmailsController {
 
   @Put('emails/:id')
   @SignedIn()
+  @Audited('email')
   @ApiOkResponse({ type: EmailRecordDto, description: 'A changed address gets a new access code (id) and is not sent yet' })
-  async update(@Param('id', UuidParamPipe) id: string, @Body() body: EmailUpdateDto): Promise<EmailRecordDto> {
-    return toEmailDto(await this.emails.update(id, body.email));
+  async update(@Param('id', UuidParamPipe) id: string, @Body() body: EmailUpdateDto, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.update(id, body.email, user.email));
   }
 
   @Delete('emails/:id')
   @SignedIn()
+  @Audited('email')
   @ApiOkResponse({ type: MessageDto, description: "Revokes the client's access" })
-  async delete(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.emails.delete(id);
+  async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.emails.delete(id, user.email);
     return message('E-mail deleted successfully');
   }
 
   @Post('emails/:id/send')
   @SignedIn()
+  @Audited('email')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordDto })
   @ApiBadGatewayResponse({ description: 'The mail server did not accept the message; is_sent stays false' })
-  async send(@Param('id', UuidParamPipe) id: string): Promise<EmailRecordDto> {
-    return toEmailDto(await this.emails.send(id));
+  async send(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
+    return toEmailDto(await this.emails.send(id, user.email));
   }
 }

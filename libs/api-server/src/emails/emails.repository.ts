@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ResearchEmailEntity } from '@furnace/db';
 import { isUniqueViolation } from '../users/users.repository';
 
@@ -27,9 +27,10 @@ export class EmailsRepository {
     return this.repo.findOneBy({ id });
   }
 
-  async create(researchId: string, email: string): Promise<ResearchEmailEntity> {
+  async create(researchId: string, email: string, em: EntityManager): Promise<ResearchEmailEntity> {
+    const repo = em.getRepository(ResearchEmailEntity);
     try {
-      return await this.repo.save(this.repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), isSent: false, sentAt: null }));
+      return await repo.save(repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), isSent: false, sentAt: null }));
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateClientEmailError();
       throw e;
@@ -40,23 +41,25 @@ export class EmailsRepository {
    * A new address gets a new access code: whoever received the old invitation loses access.
    * Returns the record under its new id.
    */
-  async changeAddress(record: ResearchEmailEntity, email: string): Promise<ResearchEmailEntity> {
+  async changeAddress(record: ResearchEmailEntity, email: string, em: EntityManager): Promise<ResearchEmailEntity> {
     const id = randomUUID();
+    const repo = em.getRepository(ResearchEmailEntity);
     try {
-      await this.repo.update({ id: record.id }, { id, email: email.toLowerCase(), isSent: false, sentAt: null });
+      await repo.update({ id: record.id }, { id, email: email.toLowerCase(), isSent: false, sentAt: null });
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateClientEmailError();
       throw e;
     }
-    return (await this.findById(id)) as ResearchEmailEntity;
+    return (await repo.findOneBy({ id })) as ResearchEmailEntity;
   }
 
-  async markSent(record: ResearchEmailEntity, at: Date): Promise<ResearchEmailEntity> {
-    await this.repo.update({ id: record.id }, { isSent: true, sentAt: at });
-    return Object.assign(record, { isSent: true, sentAt: at });
+  /** The record marked sent (a new object: `record` stays as it was). */
+  async markSent(record: ResearchEmailEntity, at: Date, em: EntityManager): Promise<ResearchEmailEntity> {
+    await em.getRepository(ResearchEmailEntity).update({ id: record.id }, { isSent: true, sentAt: at });
+    return Object.assign(new ResearchEmailEntity(), record, { isSent: true, sentAt: at });
   }
 
-  async delete(id: string): Promise<void> {
-    await this.repo.delete({ id });
+  async delete(id: string, em: EntityManager): Promise<void> {
+    await em.getRepository(ResearchEmailEntity).delete({ id });
   }
 }

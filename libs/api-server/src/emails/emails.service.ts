@@ -1,6 +1,8 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { AppConfig } from '@furnace/config';
 import type { ResearchEmailEntity, ResearchEntity } from '@furnace/db';
+import { emailValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { Revocations } from '../auth/revocations';
 import { APP_CONFIG } from '../core/tokens';
 import { MailDeliveryError, MailService } from '../mail/mail.service';
@@ -18,6 +20,7 @@ export class EmailsService {
     private readonly research: ResearchService,
     private readonly mail: MailService,
     private readonly revocations: Revocations,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -32,28 +35,45 @@ export class EmailsService {
     return record;
   }
 
-  async create(researchId: string, email: string): Promise<ResearchEmailEntity> {
+  // The audit entries name a record by its address, never by its id: that is the client's access code.
+
+  async create(researchId: string, email: string, by: string): Promise<ResearchEmailEntity> {
     await this.research.get(researchId);
-    return this.unique(() => this.repo.create(researchId, email));
+    return this.unique(() =>
+      this.audit.transaction(async (em) => {
+        const created = await this.repo.create(researchId, email, em);
+        await this.audit.record({ actor: by, researchId, entity: 'email', action: 'create', after: emailValues(created) }, em);
+        return created;
+      }),
+    );
   }
 
-  async update(id: string, email: string): Promise<ResearchEmailEntity> {
+  async update(id: string, email: string, by: string): Promise<ResearchEmailEntity> {
     const record = await this.get(id);
     if (record.email === email.toLowerCase()) return record;
-    const changed = await this.unique(() => this.repo.changeAddress(record, email));
+    const changed = await this.unique(() =>
+      this.audit.transaction(async (em) => {
+        const row = await this.repo.changeAddress(record, email, em);
+        await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'update', before: emailValues(record), after: emailValues(row) }, em);
+        return row;
+      }),
+    );
     // The old code no longer opens anything: streams watching with it close on every instance.
     await this.revocations.publish({ email: record.id });
     return changed;
   }
 
-  async delete(id: string): Promise<void> {
-    await this.get(id);
-    await this.repo.delete(id);
+  async delete(id: string, by: string): Promise<void> {
+    const record = await this.get(id);
+    await this.audit.transaction(async (em) => {
+      await this.repo.delete(id, em);
+      await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'delete', before: emailValues(record) }, em);
+    });
     await this.revocations.publish({ email: id });
   }
 
   /** Sends one invitation; is_sent becomes true only once the mail server accepted it. */
-  async send(id: string): Promise<ResearchEmailEntity> {
+  async send(id: string, by: string): Promise<ResearchEmailEntity> {
     const record = await this.get(id);
     const research = await this.research.get(record.researchId);
     try {
@@ -62,17 +82,17 @@ export class EmailsService {
       if (e instanceof MailDeliveryError) throw new BadGatewayException(`The mail server did not accept the invitation to ${record.email}: ${e.message}`);
       throw e;
     }
-    return this.repo.markSent(record, new Date());
+    return this.markSent(record, by);
   }
 
   /** Sends every invitation not sent yet. Those accepted stay marked sent even when another fails. */
-  async sendAll(researchId: string): Promise<ResearchEmailEntity[]> {
+  async sendAll(researchId: string, by: string): Promise<ResearchEmailEntity[]> {
     const research = await this.research.get(researchId);
     const failed: string[] = [];
     for (const record of await this.repo.listUnsent(researchId)) {
       try {
         await this.deliver(research, record);
-        await this.repo.markSent(record, new Date());
+        await this.markSent(record, by);
       } catch (e) {
         if (!(e instanceof MailDeliveryError)) throw e;
         failed.push(record.email);
@@ -80,6 +100,15 @@ export class EmailsService {
     }
     if (failed.length) throw new BadGatewayException(`The mail server did not accept the invitations to: ${failed.join(', ')}`);
     return this.repo.list(researchId);
+  }
+
+  /** An invitation the mail server accepted: the record marked sent, with its entry. */
+  private markSent(record: ResearchEmailEntity, by: string): Promise<ResearchEmailEntity> {
+    return this.audit.transaction(async (em) => {
+      const sent = await this.repo.markSent(record, new Date(), em);
+      await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'send', before: emailValues(record), after: emailValues(sent) }, em);
+      return sent;
+    });
   }
 
   private deliver(research: ResearchEntity, record: ResearchEmailEntity): Promise<void> {

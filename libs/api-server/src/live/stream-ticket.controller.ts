@@ -1,5 +1,6 @@
 import { Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { NotAudited } from '../audit/audited.decorator';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
@@ -23,6 +24,7 @@ export class StreamTicketController {
 
   @Post(':id/stream-ticket')
   @ResearchReader('id')
+  @NotAudited('a ticket to watch the live stream; changes nothing')
   @HttpCode(200)
   @ApiOperation({
     summary: 'A single-use ticket to open the live stream',

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
+import { Audited, NotAudited } from '../audit/audited.decorator';
 import { CodeExchangeLimited } from '../auth/login-throttler.guard';
 import { Public, ResearchReader, SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
@@ -11,6 +12,7 @@ import {
   ResearchCreateDto,
   ResearchDto,
   ResearchesDto,
+  ResearchListQueryDto,
   ResearchUpdateDto,
   toResearchDto,
   UrlCreateDto,
@@ -58,13 +60,17 @@ export class ResearchController {
 
   @Get()
   @SignedIn()
-  @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first' })
-  async list(): Promise<ResearchesDto> {
-    return { data: (await this.research.list()).map((r) => toResearchDto(r)) };
+  @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first; without the archived ones unless include_archived=true' })
+  @ApiForbiddenResponse({ description: 'include_archived=true by anyone but a superuser' })
+  async list(@Query() q: ResearchListQueryDto, @CurrentUser() user: UserEntity): Promise<ResearchesDto> {
+    const includeArchived = q.include_archived === 'true';
+    if (includeArchived && !user.isSuperuser) throw new ForbiddenException('Only a superuser sees the archived researches');
+    return { data: (await this.research.list(includeArchived)).map((r) => toResearchDto(r)) };
   }
 
   @Post()
   @SignedIn()
+  @Audited('research', 'email')
   @HttpCode(200)
   @ApiOkResponse({ type: ResearchDto })
   async create(@Body() body: ResearchCreateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
@@ -92,24 +98,27 @@ export class ResearchController {
 
   @Post('urls')
   @SignedIn()
+  @Audited('url')
   @HttpCode(200)
   @ApiOkResponse({ type: UrlDto })
-  async createUrl(@Body() body: UrlCreateDto): Promise<UrlDto> {
-    return toUrlDto(await this.research.createUrl(body.research_id, body.url));
+  async createUrl(@Body() body: UrlCreateDto, @CurrentUser() user: UserEntity): Promise<UrlDto> {
+    return toUrlDto(await this.research.createUrl(body.research_id, body.url, user.email));
   }
 
   @Put('urls/:id')
   @SignedIn()
+  @Audited('url')
   @ApiOkResponse({ type: UrlDto })
-  async updateUrl(@Param('id', UuidParamPipe) id: string, @Body() body: UrlUpdateDto): Promise<UrlDto> {
-    return toUrlDto(await this.research.updateUrl(id, body.url));
+  async updateUrl(@Param('id', UuidParamPipe) id: string, @Body() body: UrlUpdateDto, @CurrentUser() user: UserEntity): Promise<UrlDto> {
+    return toUrlDto(await this.research.updateUrl(id, body.url, user.email));
   }
 
   @Delete('urls/:id')
   @SignedIn()
+  @Audited('url')
   @ApiOkResponse({ type: MessageDto })
-  async deleteUrl(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.research.deleteUrl(id);
+  async deleteUrl(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.research.deleteUrl(id, user.email);
     return message('URL deleted successfully');
   }
 
@@ -123,6 +132,7 @@ export class ResearchController {
 
   @Put(':id')
   @SignedIn()
+  @Audited('research', 'profile', 't0', 'report')
   @ApiOkResponse({ type: ResearchDto })
   async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.update(id, {
@@ -141,14 +151,42 @@ export class ResearchController {
 
   @Delete(':id')
   @SuperuserOnly()
+  @Audited('research')
   @ApiOkResponse({ type: MessageDto, description: 'Deletes the research with its links, e-mails, configs, markers and readings' })
-  async delete(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.research.delete(id);
+  @ApiConflictResponse({ description: 'The research is approved: its record is final (archive it instead)' })
+  async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.research.delete(id, user.email);
     return message('Research deleted successfully');
+  }
+
+  @Post(':id/archive')
+  @SuperuserOnly()
+  @Audited('research')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Archive a research (superusers)',
+    description: 'Left out of the lists from now on; every row is kept and staff still open it by its id. Archiving an archived research changes nothing.',
+  })
+  @ApiOkResponse({ type: ResearchDto })
+  @ApiNotFoundResponse({ description: 'No such research' })
+  async archive(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
+    return toResearchDto(await this.research.setArchived(id, true, user.email));
+  }
+
+  @Post(':id/unarchive')
+  @SuperuserOnly()
+  @Audited('research')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Bring an archived research back to the lists (superusers)' })
+  @ApiOkResponse({ type: ResearchDto })
+  @ApiNotFoundResponse({ description: 'No such research' })
+  async unarchive(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
+    return toResearchDto(await this.research.setArchived(id, false, user.email));
   }
 
   @Post(':id/viewer-token')
   @Public()
+  @NotAudited('exchanges a client code for a token; changes nothing')
   @HttpCode(200)
   @CodeExchangeLimited()
   @ApiTooManyRequestsResponse({ description: "Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)" })

@@ -197,6 +197,16 @@ export class ResearchDto {
   @reportProperty(REPORT_DESCRIPTIONS.deviations) deviations!: string | null;
   @reportProperty(REPORT_DESCRIPTIONS.report_number) report_number!: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true, description: "The test report's date, YYYY-MM-DD. Null when not given, and for clients." }) report_date!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a superuser archived it (left out of the lists, every row kept); null: not archived' })
+  archived_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who archived it (null for clients)' }) archived_by!: string | null;
+}
+
+export class ResearchListQueryDto {
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: the archived researches too (superusers only; 403 for anyone else)' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  include_archived: 'true' | 'false' = 'false';
 }
 
 export class ResearchesDto {
@@ -270,6 +280,8 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   t0_set_by: forViewer ? null : r.t0SetBy,
   t0_set_at: r.t0SetAt?.toISOString() ?? null,
   ...(forViewer ? NO_REPORT_FIELDS : reportFieldsOf(r)),
+  archived_at: r.archivedAt?.toISOString() ?? null,
+  archived_by: forViewer ? null : r.archivedBy,
 });
 
 export class ResearchCreateDto {

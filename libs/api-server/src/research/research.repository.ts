@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, IsNull } from 'typeorm';
 import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
 
 
@@ -9,34 +9,41 @@ import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, Resea
 export class ResearchRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  list(): Promise<ResearchEntity[]> {
-    return this.dataSource.getRepository(ResearchEntity).find({ order: { startAt: 'DESC', name: 'ASC' } });
-  }
-
-  findById(id: string): Promise<ResearchEntity | null> {
-    return this.dataSource.getRepository(ResearchEntity).findOneBy({ id });
-  }
-
-  /** Creates the research and its first client e-mails in one transaction. */
-  create(fields: Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>, emails: string[]): Promise<ResearchEntity> {
-    return this.dataSource.transaction(async (em: EntityManager) => {
-      const research = await em.save(ResearchEntity, em.create(ResearchEntity, { ...fields, id: randomUUID() }));
-      for (const email of emails) {
-        await em.save(ResearchEmailEntity, em.create(ResearchEmailEntity, { id: randomUUID(), researchId: research.id, email, isSent: false, sentAt: null }));
-      }
-      return research;
+  /** Newest start first; archived ones only when asked for. */
+  list(includeArchived = false): Promise<ResearchEntity[]> {
+    return this.dataSource.getRepository(ResearchEntity).find({
+      where: includeArchived ? {} : { archivedAt: IsNull() },
+      order: { startAt: 'DESC', name: 'ASC' },
     });
   }
 
-  async update(research: ResearchEntity, fields: Partial<Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>>): Promise<ResearchEntity> {
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<ResearchEntity | null> {
+    return em.getRepository(ResearchEntity).findOneBy({ id });
+  }
+
+  /** The research, its row locked until `em`'s transaction ends: a change's "before" is what it replaced. */
+  findForUpdate(id: string, em: EntityManager): Promise<ResearchEntity | null> {
+    return em.getRepository(ResearchEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Creates the research and its first client e-mails in `em`'s transaction. */
+  async create(fields: Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>, emails: string[], em: EntityManager): Promise<ResearchEntity> {
+    const research = await em.save(ResearchEntity, em.create(ResearchEntity, { ...fields, id: randomUUID() }));
+    for (const email of emails) {
+      await em.save(ResearchEmailEntity, em.create(ResearchEmailEntity, { id: randomUUID(), researchId: research.id, email, isSent: false, sentAt: null }));
+    }
+    return research;
+  }
+
+  async update(research: ResearchEntity, fields: Partial<Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>>, em: EntityManager = this.dataSource.manager): Promise<ResearchEntity> {
     if (Object.keys(fields).length === 0) return research;
-    await this.dataSource.getRepository(ResearchEntity).update({ id: research.id }, fields);
-    return (await this.findById(research.id)) ?? research;
+    await em.getRepository(ResearchEntity).update({ id: research.id }, fields);
+    return (await this.findById(research.id, em)) ?? research;
   }
 
   /** The foreign keys cascade: links, e-mails, configs, markers and readings go with it. */
-  async delete(id: string): Promise<void> {
-    await this.dataSource.getRepository(ResearchEntity).delete({ id });
+  async delete(id: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await em.getRepository(ResearchEntity).delete({ id });
   }
 
   async exists(id: string): Promise<boolean> {
@@ -47,21 +54,21 @@ export class ResearchRepository {
     return this.dataSource.getRepository(ResearchUrlEntity).find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  findUrl(id: string): Promise<ResearchUrlEntity | null> {
-    return this.dataSource.getRepository(ResearchUrlEntity).findOneBy({ id });
+  findUrl(id: string, em: EntityManager = this.dataSource.manager): Promise<ResearchUrlEntity | null> {
+    return em.getRepository(ResearchUrlEntity).findOneBy({ id });
   }
 
-  createUrl(researchId: string, url: string): Promise<ResearchUrlEntity> {
-    const repo = this.dataSource.getRepository(ResearchUrlEntity);
+  createUrl(researchId: string, url: string, em: EntityManager): Promise<ResearchUrlEntity> {
+    const repo = em.getRepository(ResearchUrlEntity);
     return repo.save(repo.create({ id: randomUUID(), researchId, url }));
   }
 
-  async updateUrl(entity: ResearchUrlEntity, url: string): Promise<ResearchUrlEntity> {
-    await this.dataSource.getRepository(ResearchUrlEntity).update({ id: entity.id }, { url });
+  async updateUrl(entity: ResearchUrlEntity, url: string, em: EntityManager): Promise<ResearchUrlEntity> {
+    await em.getRepository(ResearchUrlEntity).update({ id: entity.id }, { url });
     return Object.assign(entity, { url });
   }
 
-  async deleteUrl(id: string): Promise<void> {
-    await this.dataSource.getRepository(ResearchUrlEntity).delete({ id });
+  async deleteUrl(id: string, em: EntityManager): Promise<void> {
+    await em.getRepository(ResearchUrlEntity).delete({ id });
   }
 }

@@ -1,7 +1,11 @@
-import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { isHttpUrl } from '@furnace/contracts';
 import type { AppConfig } from '@furnace/config';
 import type { ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import { isApproved } from '../audit/approval';
+import { archiveValues, changes, emailValues, RESEARCH_GROUPS, urlValues, wholeResearchValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { validationException } from '../core/errors';
 import { APP_CONFIG } from '../core/tokens';
 import { ResearchOwnershipRepository } from '../auth/research-ownership.repository';
@@ -148,11 +152,13 @@ export class ResearchService {
     private readonly events: ResearchEvents,
     private readonly tokens: TokenService,
     private readonly ownership: ResearchOwnershipRepository,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  list(): Promise<ResearchEntity[]> {
-    return this.repo.list();
+  /** Archived researches are left out unless `includeArchived` (superusers, docs/behaviour.md "The audit trail"). */
+  list(includeArchived = false): Promise<ResearchEntity[]> {
+    return this.repo.list(includeArchived);
   }
 
   async get(id: string): Promise<ResearchEntity> {
@@ -167,47 +173,94 @@ export class ResearchService {
     const profile = resolveProfile(NEW_RESEARCH_PROFILE, input);
     const t0 = input.t0Override === undefined || input.t0Override === null ? { t0Override: null, t0SetBy: null, t0SetAt: null } : t0Fields(input, by);
     const internal = this.config.internalClientEmail?.toLowerCase();
-    return this.repo.create(
-      {
-        name: input.name,
-        startAt: input.startAt,
-        endAt: input.endAt,
-        isRadiance: input.isRadiance ?? false,
-        isFurnance: input.isFurnance ?? false,
-        isPressure: input.isPressure ?? false,
-        classificationToClients: input.classificationToClients ?? true,
-        ...profile,
-        ...newReportFields(input),
-        t0Override: null,
-        t0SetBy: null,
-        t0SetAt: null,
-        ...t0,
-      },
-      internal ? [internal] : [],
-    );
+    const emails = internal ? [internal] : [];
+    const fields = {
+      name: input.name,
+      startAt: input.startAt,
+      endAt: input.endAt,
+      isRadiance: input.isRadiance ?? false,
+      isFurnance: input.isFurnance ?? false,
+      isPressure: input.isPressure ?? false,
+      classificationToClients: input.classificationToClients ?? true,
+      ...profile,
+      ...newReportFields(input),
+      t0Override: null,
+      t0SetBy: null,
+      t0SetAt: null,
+      ...t0,
+      archivedAt: null,
+      archivedBy: null,
+    };
+    return this.audit.transaction(async (em) => {
+      const research = await this.repo.create(fields, emails, em);
+      await this.audit.record({ actor: by, researchId: research.id, entity: 'research', entityId: research.id, action: 'create', after: wholeResearchValues(research) }, em);
+      for (const email of emails) {
+        await this.audit.record({ actor: by, researchId: research.id, entity: 'email', action: 'create', after: emailValues({ email, isSent: false }) }, em);
+      }
+      return research;
+    });
   }
 
   /** `by`: e-mail of the member of staff, kept with a T0 set by hand. */
   async update(id: string, input: ResearchInput, by: string): Promise<ResearchEntity> {
-    const research = await this.get(id);
-    const startAt = input.startAt ?? research.startAt;
-    const endAt = input.endAt ?? research.endAt;
-    if (endAt <= startAt) throw timeWindowError();
-    const { t0Override: _t0, ...rest } = input;
-    const fields = {
-      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
-      ...resolveProfile(research, input),
-      ...t0Fields(input, by),
-    };
-    const updated = await this.repo.update(research, fields);
+    const updated = await this.audit.transaction(async (em) => {
+      const research = await this.repo.findForUpdate(id, em);
+      if (!research) throw new NotFoundException('Research not found');
+      const startAt = input.startAt ?? research.startAt;
+      const endAt = input.endAt ?? research.endAt;
+      if (endAt <= startAt) throw timeWindowError();
+      const { t0Override: _t0, ...rest } = input;
+      const fields = {
+        ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+        ...resolveProfile(research, input),
+        ...t0Fields(input, by),
+      };
+      const after = await this.repo.update(research, fields, em);
+      await this.recordChanges(research, after, by, em);
+      return after;
+    });
     await this.events.changed(id, 'RESEARCH');
     return updated;
   }
 
-  async delete(id: string): Promise<void> {
-    await this.get(id);
-    await this.repo.delete(id);
+  /** One entry per group of fields the change touched: the research's own, the profile, T0, the report. */
+  private async recordChanges(before: ResearchEntity, after: ResearchEntity, by: string, em: EntityManager): Promise<void> {
+    for (const group of RESEARCH_GROUPS) {
+      const changed = changes(group.values(before), group.values(after));
+      if (changed) await this.audit.record({ actor: by, researchId: before.id, entity: group.entity, entityId: before.id, action: 'update', ...changed }, em);
+    }
+  }
+
+  /** An approved research is never deleted (409): its record is final; a superuser archives it instead. */
+  async delete(id: string, by: string): Promise<void> {
+    await this.audit.transaction(async (em) => {
+      const research = await this.repo.findForUpdate(id, em);
+      if (!research) throw new NotFoundException('Research not found');
+      if (isApproved(research)) {
+        throw new ConflictException('This research is approved: its record is final and cannot be deleted. Archive it instead (it is then hidden from the lists and kept whole).');
+      }
+      await this.repo.delete(id, em);
+      await this.audit.record({ actor: by, researchId: id, entity: 'research', entityId: id, action: 'delete', before: wholeResearchValues(research) }, em);
+    });
     await this.events.changed(id, 'RESEARCH');
+  }
+
+  /**
+   * Archives a research (`archived`), or brings it back: hidden from the lists or shown again, every row kept.
+   * Archiving an archived research (or the reverse) changes nothing and writes no entry.
+   */
+  async setArchived(id: string, archived: boolean, by: string): Promise<ResearchEntity> {
+    const result = await this.audit.transaction(async (em) => {
+      const research = await this.repo.findForUpdate(id, em);
+      if (!research) throw new NotFoundException('Research not found');
+      if ((research.archivedAt !== null) === archived) return { research, changed: false };
+      const after = await this.repo.update(research, archived ? { archivedAt: new Date(), archivedBy: by } : { archivedAt: null, archivedBy: null }, em);
+      const action = archived ? 'archive' : 'unarchive';
+      await this.audit.record({ actor: by, researchId: id, entity: 'research', entityId: id, action, before: archiveValues(research), after: archiveValues(after) }, em);
+      return { research: after, changed: true };
+    });
+    if (result.changed) await this.events.changed(id, 'RESEARCH');
+    return result.research;
   }
 
   /**
@@ -231,25 +284,38 @@ export class ResearchService {
     return url;
   }
 
-  async createUrl(researchId: string, url: string): Promise<ResearchUrlEntity> {
+  async createUrl(researchId: string, url: string, by: string): Promise<ResearchUrlEntity> {
     if (!isHttpUrl(url)) throw urlError();
     await this.get(researchId);
-    const created = await this.repo.createUrl(researchId, url);
+    const created = await this.audit.transaction(async (em) => {
+      const row = await this.repo.createUrl(researchId, url, em);
+      await this.audit.record({ actor: by, researchId, entity: 'url', entityId: row.id, action: 'create', after: urlValues(row.url) }, em);
+      return row;
+    });
     await this.events.changed(researchId, 'LIVESTREAM');
     return created;
   }
 
-  async updateUrl(id: string, url: string): Promise<ResearchUrlEntity> {
+  async updateUrl(id: string, url: string, by: string): Promise<ResearchUrlEntity> {
     if (!isHttpUrl(url)) throw urlError();
     const entity = await this.getUrl(id);
-    const updated = await this.repo.updateUrl(entity, url);
+    const before = urlValues(entity.url);
+    const updated = await this.audit.transaction(async (em) => {
+      const row = await this.repo.updateUrl(entity, url, em);
+      const changed = changes(before, urlValues(row.url));
+      if (changed) await this.audit.record({ actor: by, researchId: row.researchId, entity: 'url', entityId: id, action: 'update', ...changed }, em);
+      return row;
+    });
     await this.events.changed(entity.researchId, 'LIVESTREAM');
     return updated;
   }
 
-  async deleteUrl(id: string): Promise<void> {
+  async deleteUrl(id: string, by: string): Promise<void> {
     const entity = await this.getUrl(id);
-    await this.repo.deleteUrl(id);
+    await this.audit.transaction(async (em) => {
+      await this.repo.deleteUrl(id, em);
+      await this.audit.record({ actor: by, researchId: entity.researchId, entity: 'url', entityId: id, action: 'delete', before: urlValues(entity.url) }, em);
+    });
     await this.events.changed(entity.researchId, 'LIVESTREAM');
   }
 }

@@ -5,7 +5,10 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeR
 import type { Request, Response } from 'express';
 import contentDisposition from 'content-disposition';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
+import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
+import { CurrentUser } from '../auth/current.decorator';
+import { Audited } from '../audit/audited.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { MAX_IMAGE_BYTES } from './image-check';
 import { thermoUploadLimit } from './upload-limit.interceptor';
@@ -47,6 +50,7 @@ export class ThermoController {
 
   @Post('research/thermo')
   @SignedIn()
+  @Audited('thermo_config')
   @HttpCode(200)
   @UseInterceptors(
     thermoUploadLimit,
@@ -63,8 +67,8 @@ export class ThermoController {
   @ApiOkResponse({ type: ThermoConfigDto })
   @ApiUnprocessableEntityResponse({ description: 'Not a PNG/JPEG photo, or config errors (every one, with line and field)' })
   @ApiPayloadTooLargeResponse({ description: 'A file above its size limit' })
-  async create(@Body() body: ThermoUploadDto, @UploadedFiles() files: Files = {}): Promise<ThermoConfigDto> {
-    return toThermoConfigDto(await this.thermo.create(body.research_id, files.image_file?.[0], files.config_file?.[0]));
+  async create(@Body() body: ThermoUploadDto, @CurrentUser() user: UserEntity, @UploadedFiles() files: Files = {}): Promise<ThermoConfigDto> {
+    return toThermoConfigDto(await this.thermo.create(body.research_id, files.image_file?.[0], files.config_file?.[0], user.email));
   }
 
   @Get('research/:research_id/thermo')
@@ -90,9 +94,10 @@ export class ThermoController {
 
   @Delete('research/thermo/:id')
   @SignedIn()
+  @Audited('thermo_config')
   @ApiOkResponse({ type: MessageDto })
-  async delete(@Param('id', UuidParamPipe) id: string): Promise<MessageDto> {
-    await this.thermo.delete(id);
+  async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+    await this.thermo.delete(id, user.email);
     return message('Thermocouple config deleted successfully');
   }
 
@@ -126,14 +131,15 @@ export class ThermoController {
 
   @Put('research/thermo/:id/config')
   @SignedIn()
+  @Audited('thermo_config')
   @UseInterceptors(thermoUploadLimit, FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ThermoConfigFileDto })
   @ApiOkResponse({ type: ThermoConfigDto, description: 'The config, its file and markers replaced' })
   @ApiUnprocessableEntityResponse({ description: 'Config errors (every one, with line and field); nothing is changed' })
   @ApiPayloadTooLargeResponse({ description: 'A config file above its size limit' })
-  async replaceConfig(@Param('id', UuidParamPipe) id: string, @UploadedFile() file?: UploadedFileLike): Promise<ThermoConfigDto> {
-    return toThermoConfigDto(await this.thermo.replaceConfig(id, file));
+  async replaceConfig(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity, @UploadedFile() file?: UploadedFileLike): Promise<ThermoConfigDto> {
+    return toThermoConfigDto(await this.thermo.replaceConfig(id, file, user.email));
   }
 
   @Get('research/thermo/:config_id/coords')

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Injectable, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { formatThermoConfigError, parseThermoConfig, type ThermoMarker } from '@furnace/contracts';
 import type { ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
+import { type AuditValues, thermoConfigValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { validationException, type ValidationDetail } from '../core/errors';
 import { safeFileName } from '../core/file-name';
 import { SharedAnswers } from '../core/shared-answers';
@@ -59,6 +62,7 @@ export class ThermoService {
     private readonly markers: ThermoMarkersRepository,
     private readonly research: ResearchService,
     private readonly events: ResearchEvents,
+    private readonly audit: AuditService,
   ) {}
 
   async list(researchId: string): Promise<ThermoConfigEntity[]> {
@@ -76,7 +80,7 @@ export class ThermoService {
    * Checks the photo by its bytes and parses the config against the photo's size. Every problem is
    * reported at once (422, each with its line and field); nothing is stored unless all is valid.
    */
-  async create(researchId: string, image?: UploadedFileLike, config?: UploadedFileLike): Promise<ThermoConfigEntity> {
+  async create(researchId: string, image: UploadedFileLike | undefined, config: UploadedFileLike | undefined, by: string): Promise<ThermoConfigEntity> {
     const absent = [...(image ? [] : [missing('image_file')]), ...(config ? [] : [missing('config_file')])];
     if (absent.length || !image || !config) throw validationException(absent);
     if (image.size > MAX_IMAGE_BYTES) throw new PayloadTooLargeException(`image_file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
@@ -89,22 +93,30 @@ export class ThermoService {
     const img = await reencodeImage(image.buffer, checked.mime);
     if (!img.ok) throw validationException([{ loc: ['body', 'image_file'], msg: img.message, type: 'image' }]);
     const markers = parseConfigFile(config, img.width, img.height);
-    const saved = await this.repo.create(
-      {
-        researchId,
-        imageFilename: safeFileName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
-        imageMime: img.mime,
-        imageWidth: img.width,
-        imageHeight: img.height,
-        imageSha256: createHash('sha256').update(img.data).digest('hex'),
-        imageData: img.data,
-        configFilename: safeFileName(config.originalname, 'config.txt'),
-        configData: config.buffer,
-      },
-      markers,
-    );
+    const fields = {
+      researchId,
+      imageFilename: safeFileName(image.originalname, img.mime === 'image/png' ? 'photo.png' : 'photo.jpg'),
+      imageMime: img.mime,
+      imageWidth: img.width,
+      imageHeight: img.height,
+      imageSha256: createHash('sha256').update(img.data).digest('hex'),
+      imageData: img.data,
+      configFilename: safeFileName(config.originalname, 'config.txt'),
+      configData: config.buffer,
+    };
+    const saved = await this.audit.transaction(async (em) => {
+      const row = await this.repo.create(fields, markers, em);
+      await this.audit.record({ actor: by, researchId, entity: 'thermo_config', entityId: row.id, action: 'create', after: await this.values(row, em) }, em);
+      return row;
+    });
     await this.events.changed(researchId, 'THERMOCOUPLE');
     return saved;
+  }
+
+  /** What the audit trail keeps of a config as it is stored in `em`'s transaction: files by name, size and sha256, and the markers. */
+  private async values(config: ThermoConfigEntity, em: EntityManager): Promise<AuditValues> {
+    const facts = await this.repo.fileFacts(config.id, em);
+    return thermoConfigValues(config, facts ?? { imageSize: 0, configSize: 0, configSha256: '' }, await this.repo.markersOfConfig(config.id, em));
   }
 
   /**
@@ -112,20 +124,34 @@ export class ThermoService {
    * parser and checks as an upload, against the stored photo's size; every error at once (422, by
    * line and field) and nothing written, or everything in one transaction. Live viewers refetch.
    */
-  async replaceConfig(id: string, config?: UploadedFileLike): Promise<ThermoConfigEntity> {
+  async replaceConfig(id: string, config: UploadedFileLike | undefined, by: string): Promise<ThermoConfigEntity> {
     if (!config) throw validationException([missing('config_file')]);
     if (config.size > MAX_CONFIG_BYTES) throw configTooLarge();
     const existing = await this.get(id);
     const markers = parseConfigFile(config, existing.imageWidth, existing.imageHeight);
-    const saved = await this.markers.replace(id, { filename: safeFileName(config.originalname, 'config.txt'), data: config.buffer }, markers);
+    const saved = await this.audit.transaction(async (em) => {
+      const current = await this.repo.findForUpdate(id, em);
+      if (!current) return null;
+      const before = await this.values(current, em);
+      const row = await this.markers.replace(id, { filename: safeFileName(config.originalname, 'config.txt'), data: config.buffer }, markers, em);
+      if (!row) return null;
+      await this.audit.record({ actor: by, researchId: row.researchId, entity: 'thermo_config', entityId: id, action: 'update', before, after: await this.values(row, em) }, em);
+      return row;
+    });
     if (!saved) throw new NotFoundException('Thermocouple config not found');
     await this.events.changed(existing.researchId, 'THERMOCOUPLE');
     return saved;
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, by: string): Promise<void> {
     const config = await this.get(id);
-    await this.repo.delete(id);
+    await this.audit.transaction(async (em) => {
+      const current = await this.repo.findForUpdate(id, em);
+      if (!current) throw new NotFoundException('Thermocouple config not found');
+      const before = await this.values(current, em);
+      await this.repo.delete(id, em);
+      await this.audit.record({ actor: by, researchId: current.researchId, entity: 'thermo_config', entityId: id, action: 'delete', before }, em);
+    });
     await this.events.changed(config.researchId, 'THERMOCOUPLE');
   }
 

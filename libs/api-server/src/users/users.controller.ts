@@ -6,6 +6,7 @@ import { PasswordChangePending } from '../auth/access.decorator';
 import { RateLimited } from '../auth/login-throttler.guard';
 import { APP_CONFIG } from '../core/tokens';
 import { Public, SignedIn, SuperuserOnly } from '../auth/access.decorator';
+import { Audited } from '../audit/audited.decorator';
 import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
@@ -44,10 +45,11 @@ export class UsersController {
 
   @Post()
   @SuperuserOnly()
+  @Audited('user')
   @HttpCode(200)
   @ApiOkResponse({ type: UserPublicDto })
-  async create(@Body() body: UserCreateDto): Promise<UserPublicDto> {
-    return toUserDto(await this.users.create(fromUserDto(body)));
+  async create(@Body() body: UserCreateDto, @CurrentUser() me: UserEntity): Promise<UserPublicDto> {
+    return toUserDto(await this.users.create(fromUserDto(body), me.email));
   }
 
   @Get('me')
@@ -60,6 +62,7 @@ export class UsersController {
 
   @Patch('me')
   @SignedIn()
+  @Audited('user')
   @ApiOkResponse({ type: UserPublicDto })
   async updateMe(@CurrentUser() me: UserEntity, @Body() body: UserUpdateMeDto): Promise<UserPublicDto> {
     return toUserDto(await this.users.updateMe(me, { email: body.email, fullName: body.full_name, currentPassword: body.current_password }));
@@ -67,6 +70,7 @@ export class UsersController {
 
   @Patch('me/password')
   @SignedIn()
+  @Audited('user')
   @PasswordChangePending()
   @ApiOkResponse({ type: MessageDto })
   async updatePassword(@CurrentUser() me: UserEntity, @Body() body: UpdatePasswordDto): Promise<MessageDto> {
@@ -76,6 +80,7 @@ export class UsersController {
 
   @Delete('me')
   @SignedIn()
+  @Audited('user')
   @ApiOkResponse({ type: MessageDto })
   async deleteMe(@CurrentUser() me: UserEntity): Promise<MessageDto> {
     await this.users.deleteMe(me);
@@ -84,6 +89,7 @@ export class UsersController {
 
   @Post('signup')
   @Public()
+  @Audited('user')
   @HttpCode(200)
   @RateLimited('signup')
   @ApiOkResponse({ type: UserPublicDto, description: 'With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it' })
@@ -104,6 +110,7 @@ export class UsersController {
 
   @Patch(':user_id')
   @SuperuserOnly()
+  @Audited('user')
   @ApiOkResponse({ type: UserPublicDto })
   async update(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string, @Body() body: UserUpdateDto): Promise<UserPublicDto> {
     return toUserDto(await this.users.update(me, id, fromUserDto(body)));
@@ -111,6 +118,7 @@ export class UsersController {
 
   @Delete(':user_id')
   @SuperuserOnly()
+  @Audited('user')
   @ApiOkResponse({ type: MessageDto })
   async delete(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string): Promise<MessageDto> {
     await this.users.delete(me, id);

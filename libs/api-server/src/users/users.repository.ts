@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
 import { UserEntity } from '@furnace/db';
 
 export class DuplicateEmailError extends Error {}
@@ -37,10 +37,15 @@ export class UsersRepository {
     return rows.map((r) => r.email);
   }
 
-  async create(fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> & Partial<Pick<UserEntity, 'mustChangePassword'>>): Promise<UserEntity> {
-    const user = this.repo.create({ ...fields, id: randomUUID(), email: fields.email.toLowerCase() });
+  /** `em`: the change's transaction (the users' writes take one so that their audit entries are stored with them). */
+  async create(
+    fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> & Partial<Pick<UserEntity, 'mustChangePassword'>>,
+    em?: EntityManager,
+  ): Promise<UserEntity> {
+    const repo = em ? em.getRepository(UserEntity) : this.repo;
+    const user = repo.create({ ...fields, id: randomUUID(), email: fields.email.toLowerCase() });
     try {
-      return await this.repo.save(user);
+      return await repo.save(user);
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateEmailError();
       throw e;
@@ -50,12 +55,13 @@ export class UsersRepository {
   async update(
     user: UserEntity,
     fields: Partial<Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser' | 'tokenVersion' | 'mustChangePassword'>>,
+    em?: EntityManager,
   ): Promise<UserEntity> {
     const next = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;
     if (next.email) next.email = next.email.toLowerCase();
     if (Object.keys(next).length === 0) return user;
     try {
-      await this.repo.update({ id: user.id }, next);
+      await (em ? em.getRepository(UserEntity) : this.repo).update({ id: user.id }, next);
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateEmailError();
       throw e;
@@ -63,7 +69,7 @@ export class UsersRepository {
     return Object.assign(user, next);
   }
 
-  async delete(id: string): Promise<void> {
-    await this.repo.delete({ id });
+  async delete(id: string, em?: EntityManager): Promise<void> {
+    await (em ? em.getRepository(UserEntity) : this.repo).delete({ id });
   }
 }

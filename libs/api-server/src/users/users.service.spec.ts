@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException, ForbiddenException, NotFoundException } from '@nestjs/common';
+import { FakeAudit } from '../../test/fakes/audit.fake';
 import { FakeUsersRepository } from '../../test/fakes/users.repository.fake';
 import type { Revocation, Revocations } from '../auth/revocations';
 import { PasswordHasher } from './password-hasher';
@@ -28,10 +29,11 @@ beforeAll(async () => {
 function setup() {
   const repo = new FakeUsersRepository();
   const revocations = new FakeRevocations();
-  const service = new UsersService(repo.asRepository(), hasher, revocations.as());
+  const audit = new FakeAudit();
+  const service = new UsersService(repo.asRepository(), hasher, revocations.as(), audit.as());
   const admin = repo.seed({ email: 'admin@example.com', hashedPassword: HASH, isSuperuser: true });
   const alice = repo.seed({ email: 'alice@example.com', hashedPassword: HASH, fullName: 'Alice' });
-  return { repo, service, admin, alice, revocations };
+  return { repo, service, admin, alice, revocations, audit };
 }
 
 /** The HTTP status the exception filter would answer with, and its detail. */
@@ -51,7 +53,7 @@ describe('UsersService', () => {
   describe('create and register', () => {
     it('stores the e-mail lower-cased and the password as an argon2id hash, with ordinary rights by default', async () => {
       const { service, repo } = setup();
-      const user = await service.create({ email: 'New.Person@Example.COM', password: 'a-long-password' });
+      const user = await service.create({ email: 'New.Person@Example.COM', password: 'a-long-password' }, 'admin@example.com');
       const stored = repo.stored(user.id)!;
       expect(stored).toMatchObject({ email: 'new.person@example.com', isActive: true, isSuperuser: false, fullName: null });
       expect(stored.hashedPassword).toMatch(/^\$argon2id\$/);
@@ -179,6 +181,27 @@ describe('UsersService', () => {
     });
   });
 
+  describe('the audit trail', () => {
+    it('records who changed which rights, before and after, and never a password or its hash', async () => {
+      const { service, repo, admin, alice, audit } = setup();
+      const bob = await service.create({ email: 'bob@example.com', password: 'bobs-password-1', isSuperuser: false }, admin.email);
+      await service.update(admin, alice.id, { isSuperuser: true, password: 'a-password-for-alice' });
+      await service.changePassword(repo.stored(alice.id)!, 'a-password-for-alice', 'alice-chose-this-1');
+      await service.delete(admin, bob.id);
+      expect(audit.entries.map((e) => [e.actor, e.entity, e.entityId, e.action])).toEqual([
+        ['admin@example.com', 'user', bob.id, 'create'],
+        ['admin@example.com', 'user', alice.id, 'update'],
+        ['admin@example.com', 'user', alice.id, 'password'],
+        ['alice@example.com', 'user', alice.id, 'password'],
+        ['admin@example.com', 'user', bob.id, 'delete'],
+      ]);
+      expect(audit.entries[0]!.after).toEqual({ email: 'bob@example.com', full_name: null, is_active: true, is_superuser: false });
+      expect(audit.entries[1]).toMatchObject({ before: { is_superuser: false }, after: { is_superuser: true } });
+      const written = JSON.stringify(audit.entries);
+      for (const secret of ['bobs-password-1', 'a-password-for-alice', 'alice-chose-this-1', '$argon2', HASH]) expect(written).not.toContain(secret);
+    });
+  });
+
   describe('read and delete by id', () => {
     it('lets a user read themself only; a superuser reads anyone', async () => {
       const { service, admin, alice } = setup();
@@ -212,7 +235,7 @@ describe('UsersService', () => {
   describe('ensureFirstSuperuser', () => {
     it('creates the configured superuser once', async () => {
       const repo = new FakeUsersRepository();
-      const service = new UsersService(repo.asRepository(), hasher, new FakeRevocations().as());
+      const service = new UsersService(repo.asRepository(), hasher, new FakeRevocations().as(), new FakeAudit().as());
       expect(await service.ensureFirstSuperuser('Root@Example.com', 'root-password')).toBe('created');
       expect(await service.ensureFirstSuperuser('root@example.com', 'other-password')).toBe('exists');
       expect(repo.size).toBe(1);

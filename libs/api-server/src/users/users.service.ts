@@ -1,5 +1,7 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import type { UserEntity } from '@furnace/db';
+import { changes, userValues } from '../audit/audit-values';
+import { AuditService } from '../audit/audit.service';
 import { Revocations } from '../auth/revocations';
 import { DuplicateEmailError, UsersRepository } from './users.repository';
 import { PasswordHasher } from './password-hasher';
@@ -12,6 +14,8 @@ export type SignupMode = 'approval' | 'open' | 'off';
  * The rules of accounts: who may change what, and what stays unique. Whatever ends an account's
  * access (a new password, deactivation, deletion) raises its token version, so every token issued
  * before stops working at once, and is announced so open live streams close (Revocations).
+ * Every change is in the audit trail with who made it (`by`, an e-mail; null: the system), never
+ * with a password or its hash.
  */
 @Injectable()
 export class UsersService {
@@ -19,6 +23,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly revocations: Revocations,
+    private readonly audit: AuditService,
   ) {}
 
   list(skip: number, limit: number) {
@@ -38,23 +43,33 @@ export class UsersService {
     return this.get(id);
   }
 
-  async create(input: {
-    email: string;
-    password: string;
-    fullName?: string | null;
-    isActive?: boolean;
-    isSuperuser?: boolean;
-    mustChangePassword?: boolean;
-  }): Promise<UserEntity> {
+  async create(
+    input: {
+      email: string;
+      password: string;
+      fullName?: string | null;
+      isActive?: boolean;
+      isSuperuser?: boolean;
+      mustChangePassword?: boolean;
+    },
+    by: string | null,
+  ): Promise<UserEntity> {
     const hashedPassword = await this.hasher.hash(input.password);
     return this.unique(() =>
-      this.users.create({
-        email: input.email,
-        fullName: input.fullName ?? null,
-        hashedPassword,
-        isActive: input.isActive ?? true,
-        isSuperuser: input.isSuperuser ?? false,
-        mustChangePassword: input.mustChangePassword ?? false,
+      this.audit.transaction(async (em) => {
+        const user = await this.users.create(
+          {
+            email: input.email,
+            fullName: input.fullName ?? null,
+            hashedPassword,
+            isActive: input.isActive ?? true,
+            isSuperuser: input.isSuperuser ?? false,
+            mustChangePassword: input.mustChangePassword ?? false,
+          },
+          em,
+        );
+        await this.audit.record({ actor: by, researchId: null, entity: 'user', entityId: user.id, action: 'create', after: userValues(user) }, em);
+        return user;
       }),
     );
   }
@@ -65,7 +80,8 @@ export class UsersService {
    */
   async register(mode: SignupMode, input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
     if (mode === 'off') throw new ForbiddenException('Sign-up is disabled');
-    return this.create({ ...input, isActive: mode === 'open', isSuperuser: false });
+    // Whoever signs up makes the change: the account's own address.
+    return this.create({ ...input, isActive: mode === 'open', isSuperuser: false }, input.email.toLowerCase());
   }
 
   async update(
@@ -82,7 +98,16 @@ export class UsersService {
     if (password) fields.hashedPassword = await this.hasher.hash(password);
     const revokes = !!password || (input.isActive === false && user.isActive);
     if (revokes) fields.tokenVersion = user.tokenVersion + 1;
-    const updated = await this.unique(() => this.users.update(user, fields));
+    const before = userValues(user);
+    const updated = await this.unique(() =>
+      this.audit.transaction(async (em) => {
+        const after = await this.users.update(user, fields, em);
+        const changed = changes(before, userValues(after));
+        if (changed) await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'update', ...changed }, em);
+        if (password) await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'password', after: { email: after.email } }, em);
+        return after;
+      }),
+    );
     if (revokes) await this.revocations.publish({ user: user.id });
     return updated;
   }
@@ -94,7 +119,15 @@ export class UsersService {
       if (!input.currentPassword) throw new BadRequestException('The current password is required to change the e-mail');
       if (!(await this.hasher.verify(me.hashedPassword, input.currentPassword))) throw new BadRequestException('Incorrect password');
     }
-    return this.unique(() => this.users.update(me, { email: input.email, fullName: input.fullName }));
+    const before = userValues(me);
+    return this.unique(() =>
+      this.audit.transaction(async (em) => {
+        const after = await this.users.update(me, { email: input.email, fullName: input.fullName }, em);
+        const changed = changes(before, userValues(after));
+        if (changed) await this.audit.record({ actor: before.email as string, researchId: null, entity: 'user', entityId: me.id, action: 'update', ...changed }, em);
+        return after;
+      }),
+    );
   }
 
   async changePassword(me: UserEntity, current: string, next: string): Promise<void> {
@@ -103,23 +136,35 @@ export class UsersService {
     await this.setPassword(me, next);
   }
 
-  /** Sets a new password: every token issued before stops working, open streams close. */
+  /**
+   * Sets the user's new password (their own change, or a reset with a recovery link): every token issued
+   * before stops working, open streams close. The trail says that it changed, never what to.
+   */
   async setPassword(user: UserEntity, password: string): Promise<void> {
     const hashedPassword = await this.hasher.hash(password);
-    await this.users.update(user, { hashedPassword, tokenVersion: user.tokenVersion + 1, mustChangePassword: false });
+    await this.audit.transaction(async (em) => {
+      await this.users.update(user, { hashedPassword, tokenVersion: user.tokenVersion + 1, mustChangePassword: false }, em);
+      await this.audit.record({ actor: user.email, researchId: null, entity: 'user', entityId: user.id, action: 'password', after: { email: user.email } }, em);
+    });
     await this.revocations.publish({ user: user.id });
   }
 
   async deleteMe(me: UserEntity): Promise<void> {
     if (me.isSuperuser) throw new ForbiddenException('Super users are not allowed to delete themselves');
-    await this.users.delete(me.id);
+    await this.audit.transaction(async (em) => {
+      await this.users.delete(me.id, em);
+      await this.audit.record({ actor: me.email, researchId: null, entity: 'user', entityId: me.id, action: 'delete', before: userValues(me) }, em);
+    });
     await this.revocations.publish({ user: me.id });
   }
 
   async delete(actor: UserEntity, id: string): Promise<void> {
     if (actor.id === id) throw new ForbiddenException('Super users are not allowed to delete themselves');
-    await this.get(id);
-    await this.users.delete(id);
+    const user = await this.get(id);
+    await this.audit.transaction(async (em) => {
+      await this.users.delete(id, em);
+      await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'delete', before: userValues(user) }, em);
+    });
     await this.revocations.publish({ user: id });
   }
 
@@ -149,7 +194,7 @@ export class UsersService {
   async ensureFirstSuperuser(email: string, password: string, mustChangePassword = false): Promise<'created' | 'exists'> {
     if (await this.users.findByEmail(email)) return 'exists';
     try {
-      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true, mustChangePassword });
+      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true, mustChangePassword }, null);
       return 'created';
     } catch (e) {
       // Another API instance created it at the same moment.

@@ -116,6 +116,17 @@ export class ResearchEntity {
   @Column({ type: 'date', nullable: true })
   reportDate!: string | null;
 
+  /**
+   * When a superuser archived it: hidden from the lists, every row kept, still opened by its id (docs/behaviour.md,
+   * "The audit trail"). Null: not archived.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  archivedAt!: Date | null;
+
+  /** E-mail of who archived it. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  archivedBy!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

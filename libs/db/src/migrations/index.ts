@@ -11,6 +11,7 @@ import { ClassificationToClients1796700000000 } from './1796700000000-Classifica
 import { ReportFields1796800000000 } from './1796800000000-ReportFields';
 import { ThermoMarkerZone1796900000000 } from './1796900000000-ThermoMarkerZone';
 import { AuditTrail1797000000000 } from './1797000000000-AuditTrail';
+import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -27,4 +28,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ReportFields1796800000000,
   ThermoMarkerZone1796900000000,
   AuditTrail1797000000000,
+  ResearchArchive1797100000000,
 ];
