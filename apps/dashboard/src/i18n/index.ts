@@ -1,5 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { auditEn } from './audit.en';
+import { auditPl, type AuditTranslation } from './audit.pl';
 import { criteriaEn } from './criteria.en';
 import { criteriaPl, type CriteriaTranslation } from './criteria.pl';
 import { editorEn } from './editor.en';
@@ -25,6 +27,7 @@ declare module 'i18next' {
       live: LiveTranslation;
       criteria: CriteriaTranslation;
       editor: EditorTranslation;
+      audit: AuditTranslation;
     };
   }
 }
@@ -48,8 +51,8 @@ function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources: {
-    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl },
-    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn },
+    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl, audit: auditPl },
+    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn, audit: auditEn },
   },
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,

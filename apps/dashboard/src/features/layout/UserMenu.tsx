@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconLanguage, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
+import { IconCheck, IconChevronDown, IconHistory, IconLanguage, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/users';
@@ -40,6 +40,11 @@ export function UserMenu({ user, onLogout }: { user: User | undefined; onLogout:
         {user?.is_superuser ? (
           <Menu.Item component={Link} to="/admin" leftSection={<IconUsers size={16} aria-hidden />}>
             {t('nav.admin')}
+          </Menu.Item>
+        ) : null}
+        {user?.is_superuser ? (
+          <Menu.Item component={Link} to="/audit" leftSection={<IconHistory size={16} aria-hidden />}>
+            {t('page.link', { ns: 'audit' })}
           </Menu.Item>
         ) : null}
         <Menu.Divider />

@@ -3,20 +3,22 @@ import { IconChartLine, IconEye, IconPencil, IconPlus, IconTrash } from '@tabler
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { researchKeys } from '../../api/keys';
-import { deleteResearch, researchListQueryOptions } from '../../api/research';
+import { deleteResearch } from '../../api/research';
 import type { Research } from '../../api/research-types';
 import { currentUserQueryOptions } from '../../api/users';
 import { confirmDestructive } from '../../components/confirm';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { ArchiveButton, ArchivedBadge, ShowArchivedSwitch, useResearchList } from '../audit/archive';
 import { sortByStartDesc } from './sort';
 import { ButtonLink } from '../../components/ButtonLink';
 
 export function ResearchListPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { data: list, isPending } = useQuery(researchListQueryOptions());
+  // Without the archived tests, unless a superuser switches them on (docs/behaviour.md, "The audit trail").
+  const { data: list, isPending, showArchived, setShowArchived } = useResearchList();
   const { data: me } = useQuery(currentUserQueryOptions());
   const canDelete = me?.is_superuser === true;
 
@@ -69,6 +71,7 @@ export function ResearchListPage() {
       >
         {t('link', { ns: 'history' })}
       </ButtonLink>
+      <ArchiveButton research={research} />
       <Tooltip label={t('research.deleteOnlySuperuser')} disabled={canDelete}>
         {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
         <span>
@@ -92,9 +95,12 @@ export function ResearchListPage() {
       <PageHeader
         title={t('research.listTitle')}
         actions={
-          <ButtonLink to="/research/add" leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('nav.addResearch')}
-          </ButtonLink>
+          <>
+            {canDelete ? <ShowArchivedSwitch checked={showArchived} onChange={setShowArchived} /> : null}
+            <ButtonLink to="/research/add" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('nav.addResearch')}
+            </ButtonLink>
+          </>
         }
       />
       {isPending ? (
@@ -126,6 +132,7 @@ export function ResearchListPage() {
                   <Table.Tr key={research.id}>
                     <Table.Td fw={600} style={{ overflowWrap: 'anywhere' }}>
                       {research.name}
+                      <ArchivedBadge research={research} />
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.start_at)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.end_at)}</Table.Td>
@@ -140,6 +147,7 @@ export function ResearchListPage() {
               <Card key={research.id} withBorder radius="lg" padding="md">
                 <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
                   {research.name}
+                  <ArchivedBadge research={research} />
                 </Text>
                 <Text size="sm" c="dimmed" mt={4}>
                   {t('research.startAt')}: {formatDateTime(research.start_at)}

@@ -7,6 +7,8 @@ import { researchQueryOptions } from '../../../api/research';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/notify';
+import { ArchivedNotice } from '../../audit/archive';
+import { ResearchAuditSection } from '../../audit/ResearchAuditSection';
 import { BasicInfoSection } from './BasicInfoSection';
 import { DrawingsSection } from './DrawingsSection';
 import { EmailsSection } from './EmailsSection';
@@ -76,12 +78,14 @@ export function ResearchEditPage({ researchId }: { researchId: string }) {
         }
       />
       <Stack gap="lg">
+        <ArchivedNotice research={research} />
         <BasicInfoSection research={research} />
         <T0Section research={research} />
         <UrlsSection researchId={researchId} />
         <ThermoSection researchId={researchId} />
         <DrawingsSection researchId={researchId} />
         <EmailsSection researchId={researchId} />
+        <ResearchAuditSection researchId={researchId} />
       </Stack>
     </>
   );
