@@ -79,7 +79,7 @@ describe('history category curves honour thermocouple exclusions', () => {
   async function ingest(batch: DaqPayload[]): Promise<void> {
     for (let i = 0; i < batch.length; ) {
       const part = batch.slice(i, i + int(1, 60));
-      expect((await repository.insertFrames(part.map((payload) => ({ researchId, payload })))).size).toBe(part.length);
+      expect((await repository.insertFrames(part.map((payload) => ({ researchId, payload })))).inserted.size).toBe(part.length);
       i += part.length;
     }
   }

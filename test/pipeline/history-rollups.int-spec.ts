@@ -97,10 +97,10 @@ describe('rollups agree with the frames', () => {
     let redelivered = false;
     for (let i = 0; i < frames.length; ) {
       const batch = frames.slice(i, i + int(1, 60));
-      const written = await repository.insertFrames(batch.map((payload) => ({ researchId, payload })));
+      const { inserted: written } = await repository.insertFrames(batch.map((payload) => ({ researchId, payload })));
       expect(written.size).toBe(batch.length);
       if (!redelivered && i > 2_000) {
-        expect((await repository.insertFrames(batch.map((payload) => ({ researchId, payload })))).size).toBe(0);
+        expect((await repository.insertFrames(batch.map((payload) => ({ researchId, payload })))).inserted.size).toBe(0);
         redelivered = true;
       }
       i += batch.length;

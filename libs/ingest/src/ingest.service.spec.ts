@@ -3,7 +3,7 @@ import { type DaqPayload, parseBusMessage } from '@furnace/contracts';
 import type { Ack } from './ack-gate';
 import { type FrameStore, IngestService, type IngestOptions } from './ingest.service';
 import { IngestMetrics } from './metrics';
-import { type DeadLetterRow, type FrameRow, frameKey } from './readings.repository';
+import { type DeadLetterRow, type FrameRow, frameKey, type StoredFrames } from './readings.repository';
 import { ResearchDirectory } from './research-directory';
 
 const RESEARCH = '0b9f2b4e-5a8c-4d3e-9f10-2a3b4c5d6e7f';
@@ -19,8 +19,10 @@ class FakeStore implements FrameStore {
   /** Refuses (like a data error, SQLSTATE 22…) any batch containing this time. */
   poison: number | null = null;
   writes: number[] = [];
+  /** The research approved as this revision: its frames are not written. */
+  approvedRevision: number | null = null;
 
-  async insertFrames(frames: readonly FrameRow[]): Promise<Set<string>> {
+  async insertFrames(frames: readonly FrameRow[]): Promise<StoredFrames> {
     if (this.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     if (this.poison !== null && frames.some((f) => f.payload.time === this.poison)) {
       const { DatabaseError } = await import('pg');
@@ -28,13 +30,18 @@ class FakeStore implements FrameStore {
     }
     this.writes.push(frames.length);
     const inserted = new Set<string>();
+    const approved = new Map<string, number>();
     for (const frame of frames) {
       const key = frameKey(frame.researchId, frame.payload.time);
+      if (frame.researchId === RESEARCH && this.approvedRevision !== null) {
+        approved.set(RESEARCH, this.approvedRevision);
+        continue;
+      }
       if (frame.researchId !== RESEARCH || this.rows.has(key)) continue;
       this.rows.set(key, frame);
       inserted.add(key);
     }
-    return inserted;
+    return { inserted, approved };
   }
   async insertDeadLetters(rows: readonly DeadLetterRow[]): Promise<void> {
     if (this.down) throw new Error('down');
@@ -133,6 +140,28 @@ describe('IngestService', () => {
     // Each reason logged once (then summarised at most once a minute), never per message.
     for (let i = 0; i < 50; i++) await service.receive(topic(), Buffer.from('x'), new FakeAck());
     expect(logs.filter((l) => l.includes('malformed_json'))).toHaveLength(1);
+  });
+
+  it('refuses the frames of an approved research to the dead letters, acknowledges them, and keeps taking the others', async () => {
+    const { store, published, receive, count } = setUp();
+    await receive(1);
+    await until('first frame written', () => store.times.length === 1);
+    store.approvedRevision = 2;
+    const acks = [await receive(2), await receive(3)];
+    await until('both settled', () => acks.every((a) => a.released === 1));
+    expect(store.times).toEqual([1]);
+    expect(published).toEqual([1]);
+    expect(await count('furnace_ingest_frames_refused_total', { reason: 'research_approved' })).toBe(2);
+    expect(await count('furnace_ingest_frames_duplicate_total')).toBe(0);
+    await until('dead letters written', () => store.deadLetters.length === 2);
+    expect(store.deadLetters[0]).toMatchObject({ reason: 'research_approved', researchId: RESEARCH });
+    expect(store.deadLetters[0]!.detail).toContain('is approved (revision 2)');
+    expect(JSON.parse(store.deadLetters[1]!.payload.toString())).toMatchObject({ time: 3 });
+    // Reopened: its frames are written again.
+    store.approvedRevision = null;
+    await receive(4);
+    await until('written after the reopening', () => store.times.length === 2);
+    expect(published).toEqual([1, 4]);
   });
 
   it('while the database is unreachable: publishes at once, acknowledges, buffers, and writes everything when it returns', async () => {

@@ -6,12 +6,12 @@ import { DeadLetterQueue, type DeadLetterStore } from './dead-letter-queue';
 import { LogThrottle } from './log-throttle';
 import type { IngestMetrics, RefuseReason } from './metrics';
 import { OutageBuffer } from './outage-buffer';
-import { type FrameRow, frameKey, isTransientDatabaseError } from './readings.repository';
+import { type FrameRow, frameKey, isTransientDatabaseError, type StoredFrames } from './readings.repository';
 import type { ResearchDirectory, ResearchStatus } from './research-directory';
 
 /** What the service needs from the database (ReadingsRepository; a fake in small tests). */
 export interface FrameStore extends DeadLetterStore {
-  insertFrames(frames: readonly FrameRow[]): Promise<Set<string>>;
+  insertFrames(frames: readonly FrameRow[]): Promise<StoredFrames>;
 }
 
 /** What the service needs from the bus. */
@@ -222,7 +222,7 @@ export class IngestService {
     }
   }
 
-  private async insert(frames: readonly Pending[]): Promise<Set<string>> {
+  private async insert(frames: readonly Pending[]): Promise<StoredFrames> {
     const started = performance.now();
     try {
       const inserted = await this.store.insertFrames(frames);
@@ -234,9 +234,20 @@ export class IngestService {
     }
   }
 
-  /** After a write: publish what is new, count the rest, acknowledge all. */
-  private settle(frames: readonly Pending[], inserted: Set<string>): void {
+  /**
+   * After a write: publish what is new, count the rest, acknowledge all. A frame of an approved research was not
+   * written: its record is frozen (docs/behaviour.md, "The permanent record"), so it is refused like a frame of no
+   * research, to the dead letters, and the others of its batch are not held back for it.
+   */
+  private settle(frames: readonly Pending[], { inserted, approved }: StoredFrames): void {
     for (const frame of frames) {
+      const revision = approved.get(frame.researchId);
+      if (revision !== undefined) {
+        const raw = Buffer.from(JSON.stringify(frame.payload));
+        const detail = `research ${frame.researchId} is approved (revision ${revision}): its readings are frozen until a superuser reopens it`;
+        this.refuse('research_approved', detail, `furnace/${frame.researchId}/data`, frame.researchId, raw, frame.ack);
+        continue;
+      }
       // delete(): a frame sent twice within one batch is published once.
       if (inserted.delete(frameKey(frame.researchId, frame.payload.time))) {
         this.metrics.stored.inc();

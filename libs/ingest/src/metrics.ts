@@ -8,6 +8,7 @@ export type RefuseReason =
   | 'too_large'
   | 'bad_topic'
   | 'unknown_research'
+  | 'research_approved'
   | 'store_failed';
 
 const REFUSE_REASONS: readonly RefuseReason[] = [
@@ -17,6 +18,7 @@ const REFUSE_REASONS: readonly RefuseReason[] = [
   'too_large',
   'bad_topic',
   'unknown_research',
+  'research_approved',
   'store_failed',
 ];
 

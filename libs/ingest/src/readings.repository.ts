@@ -25,6 +25,14 @@ export interface ResearchWindow {
   endAt: Date;
 }
 
+/** What a write did with its frames. */
+export interface StoredFrames {
+  /** The keys (frameKey) of the frames written. */
+  inserted: Set<string>;
+  /** The researches of the batch that are approved, with their revision: their frames were not written. */
+  approved: Map<string, number>;
+}
+
 /** `research_id|time`: the key a frame is stored under. */
 export const frameKey = (researchId: string, time: number) => `${researchId}|${time}`;
 
@@ -62,12 +70,12 @@ export class ReadingsRepository {
   }
 
   /**
-   * Inserts frames, skipping those already stored (broker redelivery) and those whose research no
-   * longer exists. `ts` is computed from the research's start_at, so it is fixed for a given
-   * (research, time). Returns the keys actually written.
+   * Inserts frames, skipping those already stored (broker redelivery), those whose research no
+   * longer exists and those of an approved research. `ts` is computed from the research's start_at, so it
+   * is fixed for a given (research, time). Returns the keys actually written and the approved researches.
    */
-  async insertFrames(frames: readonly FrameRow[]): Promise<Set<string>> {
-    if (frames.length === 0) return new Set();
+  async insertFrames(frames: readonly FrameRow[]): Promise<StoredFrames> {
+    if (frames.length === 0) return { inserted: new Set(), approved: new Map() };
     const values: unknown[] = [];
     const tuples: string[] = [];
     for (const { researchId, payload, arrivedAt } of frames) {
@@ -85,8 +93,13 @@ export class ReadingsRepository {
         arrivedAt ?? null,
       );
     }
-    const result = await this.pool.query<{ research_id: string; time: number }>(insertFramesSql(tuples), values);
-    return new Set(result.rows.map((row) => frameKey(row.research_id, Number(row.time))));
+    const result = await this.pool.query<{ research_id: string; time: number | null; approved_revision: number | null }>(insertFramesSql(tuples), values);
+    const stored: StoredFrames = { inserted: new Set(), approved: new Map() };
+    for (const row of result.rows) {
+      if (row.approved_revision !== null) stored.approved.set(row.research_id, row.approved_revision);
+      else stored.inserted.add(frameKey(row.research_id, Number(row.time)));
+    }
+    return stored;
   }
 
   async insertDeadLetters(rows: readonly DeadLetterRow[]): Promise<void> {

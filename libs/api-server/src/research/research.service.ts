@@ -11,6 +11,7 @@ import { APP_CONFIG } from '../core/tokens';
 import { ResearchOwnershipRepository } from '../auth/research-ownership.repository';
 import { TokenService, VIEWER_TOKEN_MINUTES } from '../auth/token.service';
 import { ResearchEvents } from './research-events';
+import { NOT_REVIEWED } from './research-state';
 import { ResearchRepository } from './research.repository';
 
 export interface ResearchInput {
@@ -190,6 +191,7 @@ export class ResearchService {
       ...t0,
       archivedAt: null,
       archivedBy: null,
+      ...NOT_REVIEWED,
     };
     return this.audit.transaction(async (em) => {
       const research = await this.repo.create(fields, emails, em);

@@ -3,8 +3,10 @@ import { CriteriaStateEntity } from './criteria-state.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
+import { ResearchDocumentEntity } from './research-document.entity';
 import { ResearchDrawingEntity } from './research-drawing.entity';
 import { ResearchEmailEntity } from './research-email.entity';
+import { ResearchRevisionEntity } from './research-revision.entity';
 import { ResearchUrlEntity } from './research-url.entity';
 import { ResearchEntity } from './research.entity';
 import { StreamTicketEntity } from './stream-ticket.entity';
@@ -20,9 +22,11 @@ export {
   ThermoExclusionEntity,
   ReadingDeadLetterEntity,
   ReadingEntity,
+  ResearchDocumentEntity,
   ResearchDrawingEntity,
   ResearchEmailEntity,
   ResearchEntity,
+  ResearchRevisionEntity,
   ResearchUrlEntity,
   StreamTicketEntity,
   ThermoConfigEntity,
@@ -38,6 +42,8 @@ export const entities = [
   ResearchUrlEntity,
   ResearchEmailEntity,
   ResearchDrawingEntity,
+  ResearchRevisionEntity,
+  ResearchDocumentEntity,
   ThermoConfigEntity,
   ThermoMarkerEntity,
   ReadingEntity,

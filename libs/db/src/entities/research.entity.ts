@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
 
 @Entity('research')
 export class ResearchEntity {
@@ -115,6 +115,54 @@ export class ResearchEntity {
   /** The test report's date, YYYY-MM-DD (a calendar date: no time zone). */
   @Column({ type: 'date', nullable: true })
   reportDate!: string | null;
+
+  // The record's review and approval (docs/behaviour.md, "The permanent record"). Planned, running and ended follow
+  // from the schedule, the frames and a test_stopped observation; reviewed and approved are these columns.
+
+  /** E-mail of who reviewed the ended test, when, and their comment; null: not reviewed (or reopened since). */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  reviewedBy!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  reviewedAt!: Date | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  reviewComment!: string | null;
+
+  /** E-mail of who approved it (never its reviewer), when, and their comment; null: not approved. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  approvedBy!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  approvedAt!: Date | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  approvalComment!: string | null;
+
+  /**
+   * The revision (1, 2, …) the test is approved as; null while it is not approved. While it is set the record is
+   * frozen: every change is refused until a superuser reopens the test. The revisions issued are research_revision's rows.
+   */
+  @Column({ type: 'integer', nullable: true })
+  approvedRevision!: number | null;
+
+  /** The last reopening: which superuser, when and why; null: never reopened. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  reopenedBy!: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  reopenedAt!: Date | null;
+
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  reopenReason!: string | null;
+
+  /** A test_stopped observation is recorded: the test has ended whatever its schedule says. Read with the research. */
+  @VirtualColumn({ type: 'boolean', query: (alias) => `SELECT EXISTS (SELECT 1 FROM observation o WHERE o.research_id = ${alias}.id AND o.kind = 'test_stopped')` })
+  testStopped?: boolean;
+
+  /** A frame from ignition on (time ≥ 0) is stored: the test has started whatever its schedule says. Read with the research. */
+  @VirtualColumn({ type: 'boolean', query: (alias) => `SELECT EXISTS (SELECT 1 FROM reading g WHERE g.research_id = ${alias}.id AND g."time" >= 0)` })
+  ignited?: boolean;
 
   /**
    * When a superuser archived it: hidden from the lists, every row kept, still opened by its id (docs/behaviour.md,

@@ -12,6 +12,7 @@ import { ReportFields1796800000000 } from './1796800000000-ReportFields';
 import { ThermoMarkerZone1796900000000 } from './1796900000000-ThermoMarkerZone';
 import { AuditTrail1797000000000 } from './1797000000000-AuditTrail';
 import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
+import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -29,4 +30,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ThermoMarkerZone1796900000000,
   AuditTrail1797000000000,
   ResearchArchive1797100000000,
+  PermanentRecord1797200000000,
 ];
