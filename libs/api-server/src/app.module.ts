@@ -29,6 +29,8 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ReplayModule } from './replay/replay.module';
 import { ReportModule } from './report/report.module';
 import { ResearchModule } from './research/research.module';
+import { RecordModule } from './review/record.module';
+import { ReviewModule } from './review/review.module';
 import { ThermoModule } from './thermo/thermo.module';
 import { UsersModule } from './users/users.module';
 
@@ -102,6 +104,8 @@ export class AppModule {
         CriteriaModule,
         ReplayModule,
         ReportModule,
+        RecordModule,
+        ReviewModule,
       ],
     };
   }

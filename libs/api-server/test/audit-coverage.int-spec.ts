@@ -65,6 +65,9 @@ async function change(actor: string | null, send: () => PromiseLike<Response>): 
   return { actor, entries, res };
 }
 
+/** A research whose schedule has ended: it may be reviewed. */
+const endedResearch = () => createResearch(api, staff.token, { start_at: new Date(Date.now() - 3 * 3600_000).toISOString(), end_at: new Date(Date.now() - 3600_000).toISOString() });
+
 const byEntity = (entries: Entry[], entity: string) => entries.filter((e) => e.entity === entity);
 const one = (entries: Entry[], entity: string) => {
   const found = byEntity(entries, entity);
@@ -91,6 +94,28 @@ const ownAccount = async () => {
 
 /** One case per audited route (Controller.handler): the change, and what its entries must say. */
 const CASES: Record<string, () => Promise<Written>> = {
+  // The review of an ended test (docs/behaviour.md §13): scheduled from three hours ago to one hour ago.
+  'ReviewController.review': async () => {
+    const r = await endedResearch();
+    const w = await change(staff.email, () => api.http.post(`/api/v1/research/${r.id}/review`).set(auth(staff.token)).send({ comment: 'Sprawdzone' }));
+    expect(one(w.entries, 'review')).toMatchObject({ action: 'review', entity_id: r.id, before: null, after: { reviewed_by: staff.email, review_comment: 'Sprawdzone' } });
+    return w;
+  },
+  'ReviewController.approve': async () => {
+    const r = await endedResearch();
+    ok(await api.http.post(`/api/v1/research/${r.id}/review`).set(auth(staff.token)), 'review');
+    const w = await change(SUPERUSER.email, () => api.http.post(`/api/v1/research/${r.id}/approve`).set(auth(admin)).send({ comment: 'Zatwierdzam' }));
+    expect(one(w.entries, 'review')).toMatchObject({ action: 'approve', before: { reviewed_by: staff.email }, after: { revision: 1, approved_by: SUPERUSER.email, approval_comment: 'Zatwierdzam' } });
+    return w;
+  },
+  'ReviewController.reopen': async () => {
+    const r = await endedResearch();
+    ok(await api.http.post(`/api/v1/research/${r.id}/review`).set(auth(staff.token)), 'review');
+    ok(await api.http.post(`/api/v1/research/${r.id}/approve`).set(auth(admin)), 'approve');
+    const w = await change(SUPERUSER.email, () => api.http.post(`/api/v1/research/${r.id}/reopen`).set(auth(admin)).send({ reason: 'Poprawka' }));
+    expect(one(w.entries, 'review')).toMatchObject({ action: 'reopen', before: { revision: 1, approved_by: SUPERUSER.email }, after: { reason: 'Poprawka' } });
+    return w;
+  },
   'ResearchController.create': async () => {
     const w = await change(staff.email, () => api.http.post('/api/v1/research/').set(auth(staff.token)).send(researchBody({ name: 'Drzwi EI 60', sponsor: 'ACME' })));
     const research = one(w.entries, 'research');

@@ -56,3 +56,17 @@ export const NEW_RESEARCH_REPORT = {
   report_number: null,
   report_date: null,
 } as const;
+
+/** The review fields the API gives a research never reviewed, approved nor reopened (its state follows from its schedule). */
+export const NEW_RESEARCH_REVIEW = {
+  approved_revision: null,
+  reviewed_by: null,
+  reviewed_at: null,
+  review_comment: null,
+  approved_by: null,
+  approved_at: null,
+  approval_comment: null,
+  reopened_by: null,
+  reopened_at: null,
+  reopen_reason: null,
+} as const;

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, formDataBodySerializer, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AuditResearchData, AuditResearchErrors, AuditResearchResponses, AuditSearchData, AuditSearchErrors, AuditSearchResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, DrawingsDeleteData, DrawingsDeleteErrors, DrawingsDeleteResponses, DrawingsDownloadData, DrawingsDownloadErrors, DrawingsDownloadResponses, DrawingsListData, DrawingsListErrors, DrawingsListResponses, DrawingsUploadData, DrawingsUploadErrors, DrawingsUploadResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportClassificationData, ReportClassificationErrors, ReportClassificationResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchArchiveData, ResearchArchiveErrors, ResearchArchiveResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteErrors, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListErrors, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUnarchiveData, ResearchUnarchiveErrors, ResearchUnarchiveResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
+import type { AuditResearchData, AuditResearchErrors, AuditResearchResponses, AuditSearchData, AuditSearchErrors, AuditSearchResponses, AuthLoginData, AuthLoginErrors, AuthLoginResponses, AuthRecoverData, AuthRecoverErrors, AuthRecoverResponses, AuthRecoveryHtmlData, AuthRecoveryHtmlResponses, AuthResetData, AuthResetResponses, AuthTestTokenData, AuthTestTokenResponses, CriteriaCreateExclusionData, CriteriaCreateExclusionErrors, CriteriaCreateExclusionResponses, CriteriaCreateObservationData, CriteriaCreateObservationErrors, CriteriaCreateObservationResponses, CriteriaCriteriaOfData, CriteriaCriteriaOfErrors, CriteriaCriteriaOfResponses, CriteriaDeleteExclusionData, CriteriaDeleteExclusionErrors, CriteriaDeleteExclusionResponses, CriteriaDeleteObservationData, CriteriaDeleteObservationErrors, CriteriaDeleteObservationResponses, CriteriaExclusionsData, CriteriaExclusionsErrors, CriteriaExclusionsResponses, CriteriaObservationsData, CriteriaObservationsErrors, CriteriaObservationsResponses, CriteriaUpdateObservationData, CriteriaUpdateObservationErrors, CriteriaUpdateObservationResponses, DrawingsDeleteData, DrawingsDeleteErrors, DrawingsDeleteResponses, DrawingsDownloadData, DrawingsDownloadErrors, DrawingsDownloadResponses, DrawingsListData, DrawingsListErrors, DrawingsListResponses, DrawingsUploadData, DrawingsUploadErrors, DrawingsUploadResponses, EmailsCreateData, EmailsCreateErrors, EmailsCreateResponses, EmailsDeleteData, EmailsDeleteResponses, EmailsGetData, EmailsGetResponses, EmailsListData, EmailsListResponses, EmailsSendAllData, EmailsSendAllErrors, EmailsSendAllResponses, EmailsSendData, EmailsSendErrors, EmailsSendResponses, EmailsUpdateData, EmailsUpdateResponses, HealthCheckData, HealthCheckErrors, HealthCheckResponses, HistoryCsvData, HistoryCsvErrors, HistoryCsvResponses, HistoryReadData, HistoryReadErrors, HistoryReadResponses, HistoryXlsxData, HistoryXlsxErrors, HistoryXlsxResponses, LiveViewLiveViewData, LiveViewLiveViewErrors, LiveViewLiveViewResponses, MetricsReadData, MetricsReadErrors, MetricsReadResponses, PublicConfigGetData, PublicConfigGetResponses, ReplayFramesData, ReplayFramesErrors, ReplayFramesResponses, ReportClassificationData, ReportClassificationErrors, ReportClassificationResponses, ReportReportData, ReportReportErrors, ReportReportResponses, ResearchArchiveData, ResearchArchiveErrors, ResearchArchiveResponses, ResearchCreateData, ResearchCreateResponses, ResearchCreateUrlData, ResearchCreateUrlResponses, ResearchDeleteData, ResearchDeleteErrors, ResearchDeleteResponses, ResearchDeleteUrlData, ResearchDeleteUrlResponses, ResearchGetData, ResearchGetErrors, ResearchGetResponses, ResearchGetUrlData, ResearchGetUrlResponses, ResearchListData, ResearchListErrors, ResearchListResponses, ResearchListUrlsData, ResearchListUrlsResponses, ResearchUnarchiveData, ResearchUnarchiveErrors, ResearchUnarchiveResponses, ResearchUpdateData, ResearchUpdateResponses, ResearchUpdateUrlData, ResearchUpdateUrlResponses, ResearchViewerTokenData, ResearchViewerTokenErrors, ResearchViewerTokenResponses, ReviewApproveData, ReviewApproveErrors, ReviewApproveResponses, ReviewReopenData, ReviewReopenErrors, ReviewReopenResponses, ReviewReviewData, ReviewReviewErrors, ReviewReviewResponses, ReviewRevisionsData, ReviewRevisionsErrors, ReviewRevisionsResponses, ReviewVerifyData, ReviewVerifyErrors, ReviewVerifyResponses, StreamTicketIssueData, StreamTicketIssueResponses, ThermoConfigData, ThermoConfigMarkersData, ThermoConfigMarkersResponses, ThermoConfigResponses, ThermoCreateData, ThermoCreateErrors, ThermoCreateResponses, ThermoDeleteData, ThermoDeleteResponses, ThermoGetData, ThermoGetResponses, ThermoImageData, ThermoImageResponses, ThermoListData, ThermoListResponses, ThermoMeasurementTypesData, ThermoMeasurementTypesResponses, ThermoReplaceConfigData, ThermoReplaceConfigErrors, ThermoReplaceConfigResponses, ThermoResearchMarkersData, ThermoResearchMarkersResponses, UsersCreateData, UsersCreateResponses, UsersDeleteData, UsersDeleteMeData, UsersDeleteMeResponses, UsersDeleteResponses, UsersGetData, UsersGetResponses, UsersListData, UsersListResponses, UsersMeData, UsersMeResponses, UsersSignupData, UsersSignupErrors, UsersSignupResponses, UsersUpdateData, UsersUpdateMeData, UsersUpdateMeResponses, UsersUpdatePasswordData, UsersUpdatePasswordResponses, UsersUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -585,5 +585,70 @@ export const reportReport = <ThrowOnError extends boolean = false>(options: Opti
 export const reportClassification = <ThrowOnError extends boolean = false>(options: Options<ReportClassificationData, ThrowOnError>) => (options.client ?? client).get<ReportClassificationResponses, ReportClassificationErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/research/{id}/classification.pdf',
+    ...options
+});
+
+/**
+ * Review an ended test (staff)
+ *
+ * Stores who reviewed it, when, and the comment. Once the test has ended; not again while it is reviewed.
+ */
+export const reviewReview = <ThrowOnError extends boolean = false>(options: Options<ReviewReviewData, ThrowOnError>) => (options.client ?? client).post<ReviewReviewResponses, ReviewReviewErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/review',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Approve a reviewed test (staff other than its reviewer)
+ *
+ * Freezes its record and issues its documents as the next revision: report.pdf and classification.pdf in Polish and English, made once, stored, each page's footer naming the revision, the reviewer, the approver and the SHA-256 of the test's raw data.
+ */
+export const reviewApprove = <ThrowOnError extends boolean = false>(options: Options<ReviewApproveData, ThrowOnError>) => (options.client ?? client).post<ReviewApproveResponses, ReviewApproveErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/approve',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Reopen an approved test (superusers)
+ *
+ * Back to ended, its record open again, with the reason kept; its revisions and their documents stay. The next approval is the next revision.
+ */
+export const reviewReopen = <ThrowOnError extends boolean = false>(options: Options<ReviewReopenData, ThrowOnError>) => (options.client ?? client).post<ReviewReopenResponses, ReviewReopenErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/reopen',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The test's revisions with their issued documents (staff)
+ */
+export const reviewRevisions = <ThrowOnError extends boolean = false>(options: Options<ReviewRevisionsData, ThrowOnError>) => (options.client ?? client).get<ReviewRevisionsResponses, ReviewRevisionsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/revisions',
+    ...options
+});
+
+/**
+ * Hash the test's raw data again and compare it with each revision (staff)
+ *
+ * The SHA-256 of the stored readings as docs/behaviour.md defines it, computed now, and for each revision whether it is still the hash it was approved with.
+ */
+export const reviewVerify = <ThrowOnError extends boolean = false>(options: Options<ReviewVerifyData, ThrowOnError>) => (options.client ?? client).get<ReviewVerifyResponses, ReviewVerifyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/research/{id}/verify',
     ...options
 });

@@ -247,6 +247,41 @@ export type ResearchDto = {
      */
     report_date: string | null;
     /**
+     * planned, running, ended (from the schedule, the frames and a test_stopped observation), reviewed, approved (stored: an approved test refuses every change until a superuser reopens it)
+     */
+    state: 'planned' | 'running' | 'ended' | 'reviewed' | 'approved';
+    /**
+     * The revision the test is approved as (1, 2, …); null while it is not approved
+     */
+    approved_revision: number | null;
+    /**
+     * E-mail of who reviewed the test (null when not reviewed, and for clients)
+     */
+    reviewed_by: string | null;
+    reviewed_at: string | null;
+    /**
+     * The reviewer's comment (null for clients)
+     */
+    review_comment: string | null;
+    /**
+     * E-mail of who approved the test (null when not approved, and for clients)
+     */
+    approved_by: string | null;
+    approved_at: string | null;
+    /**
+     * The approver's comment (null for clients)
+     */
+    approval_comment: string | null;
+    /**
+     * E-mail of the superuser who last reopened the test (null when never, and for clients)
+     */
+    reopened_by: string | null;
+    reopened_at: string | null;
+    /**
+     * Why it was last reopened (null for clients)
+     */
+    reopen_reason: string | null;
+    /**
      * When a superuser archived it (left out of the lists, every row kept); null: not archived
      */
     archived_at: string | null;
@@ -1125,6 +1160,98 @@ export type ReplayFramesDto = {
      * The frames of the window, all channels, in time order.
      */
     frames: Array<ReplayFrameDto>;
+};
+
+export type ReviewCommentDto = {
+    /**
+     * What the reviewer or the approver wants kept with it
+     */
+    comment?: string | null;
+};
+
+export type ReopenDto = {
+    /**
+     * Why the approved test is reopened (kept with the reopening and in the audit trail)
+     */
+    reason: string;
+};
+
+export type IssuedDocumentDto = {
+    kind: 'report' | 'classification';
+    lang: 'pl' | 'en';
+    /**
+     * The name it is downloaded under
+     */
+    filename: string;
+    /**
+     * Bytes
+     */
+    size: number;
+    /**
+     * SHA-256 of its bytes, hex
+     */
+    sha256: string;
+};
+
+export type RevisionDto = {
+    /**
+     * 1, 2, … in the order of approval
+     */
+    revision: number;
+    reviewed_by: string;
+    reviewed_at: string;
+    review_comment: string | null;
+    approved_by: string;
+    approved_at: string;
+    approval_comment: string | null;
+    /**
+     * SHA-256 of the test's raw data as approved (docs/behaviour.md); null while its documents are being issued
+     */
+    data_sha256: string | null;
+    /**
+     * The readings the hash covers
+     */
+    readings: number | null;
+    /**
+     * report.pdf and classification.pdf in Polish and English, as issued: GET …/report.pdf?revision=N&lang=…
+     */
+    documents: Array<IssuedDocumentDto>;
+};
+
+export type RevisionsDto = {
+    /**
+     * Oldest first
+     */
+    data: Array<RevisionDto>;
+};
+
+export type RevisionCheckDto = {
+    revision: number;
+    /**
+     * The hash stored with the revision
+     */
+    data_sha256: string | null;
+    readings: number | null;
+    /**
+     * The stored readings still hash to what the revision was approved with
+     */
+    matches: boolean;
+};
+
+export type VerifyDto = {
+    /**
+     * SHA-256 of the test's raw data as stored now, hex
+     */
+    data_sha256: string;
+    /**
+     * The readings it covers
+     */
+    readings: number;
+    computed_at: string;
+    /**
+     * Each revision, oldest first
+     */
+    revisions: Array<RevisionCheckDto>;
 };
 
 export type AuditResearchData = {
@@ -2622,6 +2749,10 @@ export type ReportReportData = {
          * Language of the report: Polish (default) or English.
          */
         lang?: 'pl' | 'en';
+        /**
+         * The document as issued with this revision of the test, byte for byte (404 when the test has no such revision). Without it an approved test gets its revision's issued document, any other a document made now.
+         */
+        revision?: number;
     };
     url: '/api/v1/research/{id}/report.pdf';
 };
@@ -2660,6 +2791,10 @@ export type ReportClassificationData = {
          * Language of the report: Polish (default) or English.
          */
         lang?: 'pl' | 'en';
+        /**
+         * The document as issued with this revision of the test, byte for byte (404 when the test has no such revision). Without it an approved test gets its revision's issued document, any other a document made now.
+         */
+        revision?: number;
     };
     url: '/api/v1/research/{id}/classification.pdf';
 };
@@ -2687,3 +2822,149 @@ export type ReportClassificationResponses = {
 };
 
 export type ReportClassificationResponse = ReportClassificationResponses[keyof ReportClassificationResponses];
+
+export type ReviewReviewData = {
+    body: ReviewCommentDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/review';
+};
+
+export type ReviewReviewErrors = {
+    /**
+     * Clients cannot review
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * The test has not ended, is already reviewed, or is approved (the detail says which)
+     */
+    409: unknown;
+};
+
+export type ReviewReviewResponses = {
+    200: ResearchDto;
+};
+
+export type ReviewReviewResponse = ReviewReviewResponses[keyof ReviewReviewResponses];
+
+export type ReviewApproveData = {
+    body: ReviewCommentDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/approve';
+};
+
+export type ReviewApproveErrors = {
+    /**
+     * Clients cannot approve
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * The test is not reviewed, the approver is its reviewer, or it is approved already (the detail says which)
+     */
+    409: unknown;
+};
+
+export type ReviewApproveResponses = {
+    200: ResearchDto;
+};
+
+export type ReviewApproveResponse = ReviewApproveResponses[keyof ReviewApproveResponses];
+
+export type ReviewReopenData = {
+    body: ReopenDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/reopen';
+};
+
+export type ReviewReopenErrors = {
+    /**
+     * Not a superuser
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * The test is not approved
+     */
+    409: unknown;
+};
+
+export type ReviewReopenResponses = {
+    200: ResearchDto;
+};
+
+export type ReviewReopenResponse = ReviewReopenResponses[keyof ReviewReopenResponses];
+
+export type ReviewRevisionsData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/revisions';
+};
+
+export type ReviewRevisionsErrors = {
+    /**
+     * Clients cannot read the revisions
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type ReviewRevisionsResponses = {
+    200: RevisionsDto;
+};
+
+export type ReviewRevisionsResponse = ReviewRevisionsResponses[keyof ReviewRevisionsResponses];
+
+export type ReviewVerifyData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/verify';
+};
+
+export type ReviewVerifyErrors = {
+    /**
+     * Clients cannot verify
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
+};
+
+export type ReviewVerifyResponses = {
+    200: VerifyDto;
+};
+
+export type ReviewVerifyResponse = ReviewVerifyResponses[keyof ReviewVerifyResponses];

@@ -9,6 +9,10 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+
+/** SQLSTATE object_not_in_prerequisite_state: raised by the triggers that freeze an approved test's record. */
+const FROZEN_RECORD = '55000';
 
 export interface ValidationDetail {
   loc: (string | number)[];
@@ -56,6 +60,12 @@ export class DetailExceptionFilter implements ExceptionFilter {
       } else detail = exception.message;
       if (status === HttpStatus.TOO_MANY_REQUESTS && typeof detail !== 'string') detail = 'Too many requests';
       send(res, status, detail);
+      return;
+    }
+    // The database's own refusal of a change to an approved test's record (migration PermanentRecord): what the
+    // API's check refuses first, met in the moment between that check and the write.
+    if (exception instanceof QueryFailedError && (exception.driverError as { code?: string } | undefined)?.code === FROZEN_RECORD) {
+      send(res, HttpStatus.CONFLICT, (exception.driverError as { message: string }).message);
       return;
     }
     if (isBodyParserError(exception)) {

@@ -20,6 +20,7 @@ import {
   toObservationDto,
   toThermoExclusionDto,
 } from './observation.dto';
+import { FrozenWhenApproved } from '../review/record-freeze';
 
 @ApiTags('criteria')
 @ApiBearerAuth()
@@ -31,6 +32,7 @@ export class CriteriaController {
   @Patch('observations/:id')
   @SignedIn()
   @Audited('observation')
+  @FrozenWhenApproved('observation')
   @ApiOperation({ summary: 'Change the note of an observation, or whether clients see it (staff)' })
   @ApiOkResponse({ type: ObservationDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
@@ -41,6 +43,7 @@ export class CriteriaController {
   @Delete('observations/:id')
   @SignedIn()
   @Audited('observation')
+  @FrozenWhenApproved('observation')
   @ApiOkResponse({ type: MessageDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
   async deleteObservation(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
@@ -51,6 +54,7 @@ export class CriteriaController {
   @Delete('exclusions/:id')
   @SignedIn()
   @Audited('exclusion')
+  @FrozenWhenApproved('exclusion')
   @ApiOperation({ summary: 'Count a thermocouple again (staff)' })
   @ApiOkResponse({ type: MessageDto })
   @ApiNotFoundResponse({ description: 'No such exclusion' })
@@ -72,6 +76,7 @@ export class CriteriaController {
   @Post(':id/observations')
   @SignedIn()
   @Audited('observation')
+  @FrozenWhenApproved('research')
   @HttpCode(200)
   @ApiOperation({ summary: 'Record an observation (staff); time defaults to the newest stored frame' })
   @ApiOkResponse({ type: ObservationDto })
@@ -95,6 +100,7 @@ export class CriteriaController {
   @Post(':id/exclusions')
   @SignedIn()
   @Audited('exclusion')
+  @FrozenWhenApproved('research')
   @HttpCode(200)
   @ApiOperation({ summary: 'Leave a thermocouple out of the criteria from a time on (staff)' })
   @ApiOkResponse({ type: ThermoExclusionDto })

@@ -14,6 +14,7 @@ import type { UploadedFileLike } from '../thermo/thermo.service';
 import { MAX_DRAWING_BYTES } from './drawing-check';
 import { DrawingDto, DrawingsDto, DrawingUploadDto, toDrawingDto } from './drawings.dto';
 import { DrawingsService } from './drawings.service';
+import { FrozenWhenApproved } from '../review/record-freeze';
 
 /**
  * The drawings of a research's specimen, for its test report. Staff only, to read as to write: like
@@ -38,6 +39,7 @@ export class DrawingsController {
   @Post(':research_id/drawings')
   @SignedIn()
   @Audited('drawing')
+  @FrozenWhenApproved('research', 'research_id')
   @HttpCode(200)
   @UseInterceptors(
     tooLargeMessage(`The file is larger than ${MAX_DRAWING_BYTES / 1024 / 1024} MiB, the limit of a drawing`),
@@ -78,6 +80,7 @@ export class DrawingsController {
   @Delete(':research_id/drawings/:id')
   @SignedIn()
   @Audited('drawing')
+  @FrozenWhenApproved('research', 'research_id')
   @ApiOperation({ summary: 'Delete a drawing (staff)' })
   @ApiOkResponse({ type: MessageDto })
   @ApiForbiddenResponse({ description: 'Clients cannot delete drawings' })

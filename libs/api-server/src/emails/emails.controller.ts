@@ -8,6 +8,7 @@ import { Audited } from '../audit/audited.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { EmailCreateDto, EmailRecordDto, EmailRecordsDto, EmailUpdateDto, toEmailDto } from './email.dto';
 import { EmailsService } from './emails.service';
+import { NotFrozen } from '../review/record-freeze';
 
 /** Clients' e-mail addresses are staff-only: a client never sees the list, not even their own record. */
 @ApiTags('emails')
@@ -26,6 +27,7 @@ export class EmailsController {
   @Post(':research_id/emails/send')
   @SignedIn()
   @Audited('email')
+  @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordsDto, description: 'Every record of the research after sending' })
   @ApiBadGatewayResponse({ description: 'The mail server refused some invitations; the others are marked sent' })
@@ -36,6 +38,7 @@ export class EmailsController {
   @Post('emails')
   @SignedIn()
   @Audited('email')
+  @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordDto })
   @ApiConflictResponse({ description: 'The address is already on the list' })
@@ -53,6 +56,7 @@ export class EmailsController {
   @Put('emails/:id')
   @SignedIn()
   @Audited('email')
+  @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
   @ApiOkResponse({ type: EmailRecordDto, description: 'A changed address gets a new access code (id) and is not sent yet' })
   async update(@Param('id', UuidParamPipe) id: string, @Body() body: EmailUpdateDto, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
     return toEmailDto(await this.emails.update(id, body.email, user.email));
@@ -61,6 +65,7 @@ export class EmailsController {
   @Delete('emails/:id')
   @SignedIn()
   @Audited('email')
+  @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
   @ApiOkResponse({ type: MessageDto, description: "Revokes the client's access" })
   async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
     await this.emails.delete(id, user.email);
@@ -70,6 +75,7 @@ export class EmailsController {
   @Post('emails/:id/send')
   @SignedIn()
   @Audited('email')
+  @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordDto })
   @ApiBadGatewayResponse({ description: 'The mail server did not accept the message; is_sent stays false' })

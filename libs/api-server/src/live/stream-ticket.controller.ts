@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal';
 import { UuidParamPipe } from '../core/validation';
 import { LiveRepository } from './live.repository';
 import { StreamTickets } from './stream-tickets';
+import { NotFrozen } from '../review/record-freeze';
 
 export class StreamTicketDto {
   @ApiProperty({ description: 'Put in the stream URL as ?ticket=; opens one stream, once' }) ticket!: string;
@@ -25,6 +26,7 @@ export class StreamTicketController {
   @Post(':id/stream-ticket')
   @ResearchReader('id')
   @NotAudited('a ticket to watch the live stream; changes nothing')
+  @NotFrozen('a ticket to watch the live stream; changes nothing')
   @HttpCode(200)
   @ApiOperation({
     summary: 'A single-use ticket to open the live stream',

@@ -1,6 +1,6 @@
 import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
-import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, MARGIN, MUTED, newDocument, note, table } from './report-layout';
+import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, type IssuedStamp, MARGIN, MUTED, newDocument, note, table } from './report-layout';
 import { classificationBox, criterionRows, insulationText, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
 import { classificationStandard, curveLabel, fill, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
 
@@ -23,6 +23,8 @@ export interface ClassificationData {
   };
   criteria: CriteriaView;
   generatedAt: Date;
+  /** A document issued with an approval: its stamp on every page's footer. */
+  issued?: IssuedStamp | null;
 }
 
 /** "LAB/2026/017 z dnia 01.03.2026"; either part alone when the other is not given; "nie podano" without both. */
@@ -38,7 +40,7 @@ export function renderClassification(data: ClassificationData): Doc {
   const t = reportTexts(data.lang);
   const { research, criteria } = data;
   const standard = classificationStandard(research.standard);
-  const doc = newDocument({ lang: data.lang, title: `${t.classificationTitle}: ${research.name}`, author: data.lab, createdAt: data.generatedAt });
+  const doc = newDocument({ lang: data.lang, title: `${t.classificationTitle}: ${research.name}`, author: data.lab, createdAt: data.generatedAt, issued: !!data.issued });
 
   doc.font(BOLD).fontSize(9).fillColor(BRAND).text(data.lab.toUpperCase(), MARGIN, MARGIN, { characterSpacing: 0.5 });
   doc.moveDown(0.2);
@@ -93,7 +95,7 @@ export function renderClassification(data: ClassificationData): Doc {
   if (!criteria.ended) note(doc, fill(t.provisional, { time: formatTestTime(criteria.elapsed) }));
   doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(t.classScope, MARGIN, doc.y, { width: contentWidth(doc) }).fillColor(INK);
 
-  footers(doc, { lab: data.lab, name: research.name, generatedAt: data.generatedAt }, t);
+  footers(doc, { lab: data.lab, name: research.name, generatedAt: data.generatedAt, issued: data.issued }, t);
   doc.end();
   return doc;
 }

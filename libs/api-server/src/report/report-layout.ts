@@ -13,16 +13,35 @@ export type Doc = PDFKit.PDFDocument;
 
 export const MARGIN = 40;
 const FOOTER_GAP = 24;
+/** Room for an issued document's two more footer lines (its revision and the raw data's hash). */
+const ISSUED_GAP = 20;
+const FOOTER_LINE = 9.5;
+
+/**
+ * What an issued document states on every page (docs/behaviour.md, "The permanent record"): its revision, who
+ * reviewed and approved the test and when, and the SHA-256 of the test's raw data as it was approved.
+ */
+export interface IssuedStamp {
+  revision: number;
+  reviewedBy: string;
+  reviewedAt: Date;
+  approvedBy: string;
+  approvedAt: Date;
+  dataSha256: string;
+}
 export const INK = '#212529';
 export const MUTED = '#6c757d';
 const RULE = '#dee2e6';
 export const BRAND = '#009688';
 
-/** A new A4 document with the fonts registered, its pages buffered (the footers' "n of N" are written at the end). */
-export function newDocument({ lang, title, author, createdAt }: { lang: ReportLang; title: string; author: string; createdAt: Date }): Doc {
+/**
+ * A new A4 document with the fonts registered, its pages buffered (the footers' "n of N" are written at the end);
+ * `issued`: with room at the foot of each page for the issued document's stamp.
+ */
+export function newDocument({ lang, title, author, createdAt, issued = false }: { lang: ReportLang; title: string; author: string; createdAt: Date; issued?: boolean }): Doc {
   const doc = new PDFDocument({
     size: 'A4',
-    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_GAP },
+    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_GAP + (issued ? ISSUED_GAP : 0) },
     bufferPages: true,
     autoFirstPage: true,
     lang,
@@ -142,10 +161,28 @@ function fitWidth(doc: Doc, text: string, width: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** "Strona n z N · Wygenerowano …" at the foot of every page, once the page count is known. */
-export function footers(doc: Doc, data: { lab: string; name: string; generatedAt: Date }, t: Pick<ReportTexts, 'generated' | 'page'>): void {
+/**
+ * "Strona n z N · Wygenerowano …" at the foot of every page, once the page count is known; an issued document's
+ * stamp (its revision, the review and approval, the raw data's SHA-256) above it.
+ */
+export function footers(
+  doc: Doc,
+  data: { lab: string; name: string; generatedAt: Date; issued?: IssuedStamp | null },
+  t: Pick<ReportTexts, 'generated' | 'page' | 'issuedRevision' | 'issuedData'>,
+): void {
   const range = doc.bufferedPageRange();
   const generated = fill(t.generated, { at: formatWarsawDateTime(data.generatedAt) });
+  const issued = data.issued ?? null;
+  const stamp = issued && [
+    fill(t.issuedRevision, {
+      revision: issued.revision,
+      reviewer: issued.reviewedBy,
+      reviewedAt: formatWarsawDateTime(issued.reviewedAt),
+      approver: issued.approvedBy,
+      approvedAt: formatWarsawDateTime(issued.approvedAt),
+    }),
+    fill(t.issuedData, { sha256: issued.dataSha256 }),
+  ];
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     const y = doc.page.height - MARGIN - 10;
@@ -153,8 +190,15 @@ export function footers(doc: Doc, data: { lab: string; name: string; generatedAt
     // Writing in the bottom margin would start a new page: the margin is lifted while the footer is written.
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.moveTo(MARGIN, y - 4).lineTo(MARGIN + width, y - 4).lineWidth(0.4).strokeColor(RULE).stroke();
+    const top = stamp ? y - stamp.length * FOOTER_LINE : y;
+    doc.moveTo(MARGIN, top - 4).lineTo(MARGIN + width, top - 4).lineWidth(0.4).strokeColor(RULE).stroke();
     doc.font(REGULAR).fontSize(7.5).fillColor(MUTED);
+    // The stamp is never cut (it names people and a hash): a line too long for the page is written smaller.
+    stamp?.forEach((line, n) => {
+      const size = Math.min(7.5, (7.5 * width) / doc.fontSize(7.5).widthOfString(line));
+      doc.fontSize(size).text(line, MARGIN, top + n * FOOTER_LINE, { lineBreak: false });
+    });
+    doc.fontSize(7.5);
     doc.text(fitWidth(doc, `${data.lab} · ${data.name}`, width * 0.45), MARGIN, y, { lineBreak: false });
     doc.text(generated, MARGIN + width * 0.45, y, { width: width * 0.33, align: 'center', lineBreak: false });
     doc.text(fill(t.page, { n: i - range.start + 1, total: range.count }), MARGIN + width * 0.78, y, { width: width * 0.22, align: 'right', lineBreak: false });

@@ -92,6 +92,8 @@ function reportData(lang: ReportLang, criteria: CriteriaView): ReportData {
     lab: 'Laboratorium',
     research: {
       name: 'Ściana',
+      state: 'ended',
+      approvedRevision: null,
       startAt: new Date('2026-03-01T08:00:00Z'),
       endAt: new Date('2026-03-01T09:00:00Z'),
       standard: 'EN_1364_1',
@@ -296,5 +298,42 @@ describe("the test report's fields (EN 1363-1 §12)", () => {
     const text = pages.join(' ').replace(/\s+/g, ' ');
     expect(text).toContain('Koniec opisu. Kondycjonowanie i zawartość wilgoci');
     expect(text.split('uszczelka pęczniejąca').length - 1).toBe(90);
+  });
+});
+
+describe("the test's state and an issued document's stamp", () => {
+  const ISSUED = {
+    revision: 2,
+    reviewedBy: 'reviewer@lab.example',
+    reviewedAt: new Date('2026-03-02T09:00:00Z'),
+    approvedBy: 'approver@lab.example',
+    approvedAt: new Date('2026-03-02T10:30:00Z'),
+    dataSha256: 'a3f1'.repeat(16),
+  };
+
+  it("states the test's state in the header; a document made now has no stamp", async () => {
+    const text = await reportText(reportData('pl', criteriaView()));
+    expect(text).toContain('Stan badania zakończone');
+    expect(text).not.toContain('Rewizja');
+    const approved = reportData('en', criteriaView());
+    const en = await reportText({ ...approved, research: { ...approved.research, state: 'approved', approvedRevision: 2 } });
+    expect(en).toContain('State of the test approved, revision 2');
+  });
+
+  it('writes the revision, the reviewer, the approver and the whole hash on every page', async () => {
+    const data = reportData('pl', criteriaView());
+    const doc = renderReport({ ...data, research: { ...data.research, state: 'approved', approvedRevision: 2 }, issued: ISSUED });
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+      doc.on('end', resolve);
+      doc.on('error', reject);
+    });
+    const pages = await pdfPages(Buffer.concat(chunks));
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) {
+      expect(page).toContain('Rewizja 2 · sprawdzenie: reviewer@lab.example, 02.03.2026, 10:00:00 · zatwierdzenie: approver@lab.example, 02.03.2026, 11:30:00');
+      expect(page).toContain(`SHA-256 surowych danych badania: ${ISSUED.dataSha256}`);
+    }
   });
 });

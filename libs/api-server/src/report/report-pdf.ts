@@ -24,6 +24,7 @@ import {
   footers,
   heading,
   INK,
+  type IssuedStamp,
   listOf,
   MARGIN,
   MUTED,
@@ -86,6 +87,9 @@ interface ReportResearch extends TestReportFields {
   pressureTolerancePa: number | null;
   isRadiance: boolean;
   isPressure: boolean;
+  /** Its state as the report is made (docs/behaviour.md, "The permanent record"). */
+  state: 'planned' | 'running' | 'ended' | 'reviewed' | 'approved';
+  approvedRevision: number | null;
 }
 
 /** A drawing of the specimen, listed by name (the file is the lab's attachment, not printed). */
@@ -108,6 +112,8 @@ export interface ReportData {
   photos: ReportPhoto[];
   drawings: ReportDrawing[];
   generatedAt: Date;
+  /** A document issued with an approval: its stamp on every page's footer. */
+  issued?: IssuedStamp | null;
 }
 
 /** The end of the test for the report: a test_stopped observation, else the newest frame. */
@@ -134,7 +140,7 @@ export function thermoName(names: ReadonlyMap<number, string>, thermoId: number 
  */
 export function renderReport(data: ReportData): Doc {
   const t = reportTexts(data.lang);
-  const doc = newDocument({ lang: data.lang, title: `${t.title}: ${data.research.name}`, author: data.lab, createdAt: data.generatedAt });
+  const doc = newDocument({ lang: data.lang, title: `${t.title}: ${data.research.name}`, author: data.lab, createdAt: data.generatedAt, issued: !!data.issued });
 
   const end = testEnd(data) ?? 0;
   const marks: ChartMark[] = data.observations.map((o) => ({ time: o.time, label: o.kind === 'note' && o.note ? o.note.slice(0, 24) : t.observation[o.kind] }));
@@ -146,7 +152,7 @@ export function renderReport(data: ReportData): Doc {
   observationsSection(doc, data, t);
   thermocouplesSection(doc, data, t);
   photosSection(doc, data, t);
-  footers(doc, { lab: data.lab, name: data.research.name, generatedAt: data.generatedAt }, t);
+  footers(doc, { lab: data.lab, name: data.research.name, generatedAt: data.generatedAt, issued: data.issued }, t);
   doc.end();
   return doc;
 }
@@ -171,6 +177,7 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
       ignition === null ? formatTestTime(end) : `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`,
     ],
     [t.schedule, `${formatWarsawDateTime(research.startAt)} – ${formatWarsawDateTime(research.endAt)}`],
+    [t.researchState, research.approvedRevision === null ? t.stateName[research.state] : fill(t.approvedAs, { revision: research.approvedRevision })],
     [t.standard, standardLabel(research.standard, data.lang)],
   ];
   if (research.insulation) rows.push([t.insulation, insulationText(research.insulation, criteria)]);

@@ -39,6 +39,8 @@ function bigReport(): ReportData {
     lab: 'Laboratorium',
     research: {
       name: 'Próba obciążeniowa',
+      state: 'ended',
+      approvedRevision: null,
       startAt: new Date('2026-03-01T08:00:00Z'),
       endAt: new Date('2026-03-01T13:00:00Z'),
       standard: 'EN_1634_1',

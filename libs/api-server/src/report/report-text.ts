@@ -154,6 +154,11 @@ const pl = {
   classScope: 'Klasyfikacja dotyczy wyłącznie badanego elementu, w warunkach opisanych w sprawozdaniu z badania.',
   page: 'Strona {n} z {total}',
   generated: 'Wygenerowano {at}',
+  researchState: 'Stan badania',
+  stateName: { planned: 'zaplanowane', running: 'w toku', ended: 'zakończone', reviewed: 'sprawdzone', approved: 'zatwierdzone' },
+  approvedAs: 'zatwierdzone, rewizja {revision}',
+  issuedRevision: 'Rewizja {revision} · sprawdzenie: {reviewer}, {reviewedAt} · zatwierdzenie: {approver}, {approvedAt}',
+  issuedData: 'SHA-256 surowych danych badania: {sha256}',
 };
 
 export type ReportTexts = typeof pl;
@@ -293,6 +298,11 @@ const en: ReportTexts = {
   classScope: 'The classification applies only to the tested element, under the conditions described in the test report.',
   page: 'Page {n} of {total}',
   generated: 'Generated {at}',
+  researchState: 'State of the test',
+  stateName: { planned: 'planned', running: 'running', ended: 'ended', reviewed: 'reviewed', approved: 'approved' },
+  approvedAs: 'approved, revision {revision}',
+  issuedRevision: 'Revision {revision} · reviewed by {reviewer}, {reviewedAt} · approved by {approver}, {approvedAt}',
+  issuedData: "SHA-256 of the test's raw data: {sha256}",
 };
 
 export function reportTexts(lang: ReportLang): ReportTexts {

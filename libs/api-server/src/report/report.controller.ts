@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ConflictException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import contentDisposition from 'content-disposition';
@@ -8,6 +8,7 @@ import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
 import { HEAVY_WORK_REFUSED, HeavyWork, heavyCaller } from '../core/heavy-work';
 import { UuidParamPipe } from '../core/validation';
+import { ReviewRepository } from '../review/review.repository';
 import { ReportQueryDto } from './report.dto';
 import { ReportService } from './report.service';
 
@@ -18,6 +19,7 @@ export class ReportController {
   constructor(
     private readonly reports: ReportService,
     private readonly heavy: HeavyWork,
+    private readonly reviews: ReviewRepository,
   ) {}
 
   /**
@@ -40,6 +42,7 @@ export class ReportController {
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
   async report(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    if (await this.sendIssued(res, id, 'report', query)) return;
     await this.heavy.run('report', heavyCaller(principal), res, async (signal) => send(res, await this.reports.report(id, query.lang, principal, { signal }), signal));
   }
 
@@ -62,9 +65,32 @@ export class ReportController {
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
   async classification(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+    if (await this.sendIssued(res, id, 'classification', query)) return;
     await this.heavy.run('classification', heavyCaller(principal), res, async (signal) =>
       send(res, await this.reports.classification(id, query.lang, principal, { signal }), signal),
     );
+  }
+
+  /**
+   * The document issued with a revision (docs/behaviour.md, "The permanent record"), as stored: `?revision=N`, or
+   * without it the revision an approved test is approved as. False when neither applies: the document is made now.
+   */
+  private async sendIssued(res: Response, researchId: string, kind: 'report' | 'classification', query: ReportQueryDto): Promise<boolean> {
+    const approved = await this.reviews.approvedRevision(researchId);
+    const revision = query.revision ?? approved;
+    if (revision === null) return false;
+    const document = await this.reviews.document(researchId, revision, kind, query.lang);
+    if (!document) {
+      if (query.revision === undefined) throw new ConflictException(`the documents of revision ${revision} are still being issued: try again in a moment`);
+      throw new NotFoundException(`This test has no revision ${revision}`);
+    }
+    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Disposition', contentDisposition(document.filename));
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.setHeader('ETag', `"${document.sha256}"`);
+    res.setHeader('X-Revision', String(document.revision));
+    res.end(document.data);
+    return true;
   }
 }
 

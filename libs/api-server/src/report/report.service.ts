@@ -10,9 +10,11 @@ import { CriteriaService } from '../criteria/criteria.service';
 import { DrawingsService } from '../drawings/drawings.service';
 import { HistoryQueryDto } from '../history/history.dto';
 import { HistoryService } from '../history/history.service';
+import { researchState } from '../research/research-state';
 import { ResearchService } from '../research/research.service';
 import { ThermoService } from '../thermo/thermo.service';
 import type { ClassificationData } from './classification-pdf';
+import type { IssuedStamp } from './report-layout';
 import type { ReportData, ReportPhoto, TestReportFields } from './report-pdf';
 import { ReportRenderer } from './report-renderer';
 import { type ReportLang, reportFilename } from './report-text';
@@ -85,8 +87,19 @@ export class ReportService {
     researchId: string,
     lang: ReportLang,
     principal: Principal,
-    { now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {},
+    options: { now?: Date; signal?: AbortSignal } = {},
   ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
+    const { filename, pdf } = await this.reportPdf(researchId, lang, principal, options);
+    return { filename, document: Readable.from([pdf], { objectMode: false }) };
+  }
+
+  /** The report's file name and bytes; `issued`: the stamp of a document issued with an approval, on every page. */
+  async reportPdf(
+    researchId: string,
+    lang: ReportLang,
+    principal: Principal,
+    { now = new Date(), signal, issued = null }: { now?: Date; signal?: AbortSignal; issued?: IssuedStamp | null } = {},
+  ): Promise<{ filename: { ascii: string; utf8: string }; pdf: Buffer }> {
     const research = await this.research.get(researchId);
     signal?.throwIfAborted();
     const [criteria, history, observations, exclusions, configs, drawings] = await Promise.all([
@@ -131,6 +144,8 @@ export class ReportService {
         pressureTolerancePa: research.pressureTolerancePa,
         isRadiance: research.isRadiance,
         isPressure: research.isPressure,
+        state: researchState(research, now.getTime()),
+        approvedRevision: research.approvedRevision,
         ...testReportFields(research),
       },
       criteria,
@@ -141,12 +156,13 @@ export class ReportService {
       photos,
       drawings: drawings.map((d) => ({ filename: d.filename, mime: d.mime, size: d.size })),
       generatedAt: now,
+      issued,
     };
     signal?.throwIfAborted();
     // pdfkit, fontkit and ECharts (~35 MB) are loaded by the worker, on the first report: an API
     // instance which never makes a report does not load them (docs/performance.md, "Exports").
     const { pdf } = await this.renderer.render(data, signal);
-    return { filename: reportFilename(researchId, research.name, lang), document: Readable.from([pdf], { objectMode: false }) };
+    return { filename: reportFilename(researchId, research.name, lang), pdf };
   }
 
   /**
@@ -159,8 +175,19 @@ export class ReportService {
     researchId: string,
     lang: ReportLang,
     principal: Principal,
-    { now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {},
+    options: { now?: Date; signal?: AbortSignal } = {},
   ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
+    const { filename, pdf } = await this.classificationPdf(researchId, lang, principal, options);
+    return { filename, document: Readable.from([pdf], { objectMode: false }) };
+  }
+
+  /** The classification report's file name and bytes; `issued` as for the report. */
+  async classificationPdf(
+    researchId: string,
+    lang: ReportLang,
+    principal: Principal,
+    { now = new Date(), signal, issued = null }: { now?: Date; signal?: AbortSignal; issued?: IssuedStamp | null } = {},
+  ): Promise<{ filename: { ascii: string; utf8: string }; pdf: Buffer }> {
     const research = await this.research.get(researchId);
     signal?.throwIfAborted();
     const criteria = await this.criteria.criteria(researchId, principal);
@@ -181,8 +208,9 @@ export class ReportService {
       },
       criteria,
       generatedAt: now,
+      issued,
     };
     const { pdf } = await this.renderer.renderClassification(data, signal);
-    return { filename: reportFilename(researchId, research.name, lang, 'classification'), document: Readable.from([pdf], { objectMode: false }) };
+    return { filename: reportFilename(researchId, research.name, lang, 'classification'), pdf };
   }
 }

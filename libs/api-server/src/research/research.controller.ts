@@ -24,6 +24,7 @@ import {
   ViewerTokenRequestDto,
 } from './research.dto';
 import { type ResearchInput, ResearchService } from './research.service';
+import { FrozenWhenApproved, NotFrozen } from '../review/record-freeze';
 
 const date = (s?: string) => (s === undefined ? undefined : new Date(s));
 const profileInput = (body: ResearchCreateDto | ResearchUpdateDto): ResearchInput => ({
@@ -71,6 +72,7 @@ export class ResearchController {
   @Post()
   @SignedIn()
   @Audited('research', 'email')
+  @NotFrozen('creates a research: none is approved yet')
   @HttpCode(200)
   @ApiOkResponse({ type: ResearchDto })
   async create(@Body() body: ResearchCreateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
@@ -99,6 +101,7 @@ export class ResearchController {
   @Post('urls')
   @SignedIn()
   @Audited('url')
+  @FrozenWhenApproved('research', 'research_id', 'body')
   @HttpCode(200)
   @ApiOkResponse({ type: UrlDto })
   async createUrl(@Body() body: UrlCreateDto, @CurrentUser() user: UserEntity): Promise<UrlDto> {
@@ -108,6 +111,7 @@ export class ResearchController {
   @Put('urls/:id')
   @SignedIn()
   @Audited('url')
+  @FrozenWhenApproved('url')
   @ApiOkResponse({ type: UrlDto })
   async updateUrl(@Param('id', UuidParamPipe) id: string, @Body() body: UrlUpdateDto, @CurrentUser() user: UserEntity): Promise<UrlDto> {
     return toUrlDto(await this.research.updateUrl(id, body.url, user.email));
@@ -116,6 +120,7 @@ export class ResearchController {
   @Delete('urls/:id')
   @SignedIn()
   @Audited('url')
+  @FrozenWhenApproved('url')
   @ApiOkResponse({ type: MessageDto })
   async deleteUrl(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
     await this.research.deleteUrl(id, user.email);
@@ -133,6 +138,7 @@ export class ResearchController {
   @Put(':id')
   @SignedIn()
   @Audited('research', 'profile', 't0', 'report')
+  @FrozenWhenApproved('research')
   @ApiOkResponse({ type: ResearchDto })
   async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
     const r = await this.research.update(id, {
@@ -152,6 +158,7 @@ export class ResearchController {
   @Delete(':id')
   @SuperuserOnly()
   @Audited('research')
+  @NotFrozen('the delete refuses an approved test itself (409), saying to archive it instead')
   @ApiOkResponse({ type: MessageDto, description: 'Deletes the research with its links, e-mails, configs, markers and readings' })
   @ApiConflictResponse({ description: 'The research is approved: its record is final (archive it instead)' })
   async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
@@ -162,6 +169,7 @@ export class ResearchController {
   @Post(':id/archive')
   @SuperuserOnly()
   @Audited('research')
+  @NotFrozen('leaves the research out of the lists and keeps every row: an approved test is archived, never changed')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Archive a research (superusers)',
@@ -176,6 +184,7 @@ export class ResearchController {
   @Post(':id/unarchive')
   @SuperuserOnly()
   @Audited('research')
+  @NotFrozen('brings the research back to the lists; changes nothing of its record')
   @HttpCode(200)
   @ApiOperation({ summary: 'Bring an archived research back to the lists (superusers)' })
   @ApiOkResponse({ type: ResearchDto })
@@ -187,6 +196,7 @@ export class ResearchController {
   @Post(':id/viewer-token')
   @Public()
   @NotAudited('exchanges a client code for a token; changes nothing')
+  @NotFrozen("exchanges a client's code for a token; changes nothing")
   @HttpCode(200)
   @CodeExchangeLimited()
   @ApiTooManyRequestsResponse({ description: "Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)" })

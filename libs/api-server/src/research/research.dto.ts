@@ -5,6 +5,7 @@ import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, isISO8601, 
 import type { ResearchEntity } from '@furnace/db';
 import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS, type TestStandard } from '@furnace/contracts';
 import { OptionalNotNull } from '../core/validators';
+import { RESEARCH_STATES, type ResearchState, researchState } from './research-state';
 
 /** An ISO 8601 date-time that says its time zone: a bare local time would be read in the server's zone. */
 const DateTimeWithZone = () =>
@@ -197,6 +198,21 @@ export class ResearchDto {
   @reportProperty(REPORT_DESCRIPTIONS.deviations) deviations!: string | null;
   @reportProperty(REPORT_DESCRIPTIONS.report_number) report_number!: string | null;
   @ApiProperty({ type: String, format: 'date', nullable: true, description: "The test report's date, YYYY-MM-DD. Null when not given, and for clients." }) report_date!: string | null;
+  @ApiProperty({
+    enum: RESEARCH_STATES,
+    description: 'planned, running, ended (from the schedule, the frames and a test_stopped observation), reviewed, approved (stored: an approved test refuses every change until a superuser reopens it)',
+  })
+  state!: ResearchState;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The revision the test is approved as (1, 2, …); null while it is not approved' }) approved_revision!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who reviewed the test (null when not reviewed, and for clients)' }) reviewed_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) reviewed_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The reviewer's comment (null for clients)" }) review_comment!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who approved the test (null when not approved, and for clients)' }) approved_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) approved_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The approver's comment (null for clients)" }) approval_comment!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of the superuser who last reopened the test (null when never, and for clients)' }) reopened_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) reopened_at!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it was last reopened (null for clients)' }) reopen_reason!: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a superuser archived it (left out of the lists, every row kept); null: not archived' })
   archived_at!: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'E-mail of who archived it (null for clients)' }) archived_by!: string | null;
@@ -259,6 +275,24 @@ const NO_REPORT_FIELDS: ReportFieldsDto = Object.freeze({
   report_date: null,
 });
 
+type ReviewFieldsDto = Pick<
+  ResearchDto,
+  'reviewed_by' | 'reviewed_at' | 'review_comment' | 'approved_by' | 'approved_at' | 'approval_comment' | 'reopened_by' | 'reopened_at' | 'reopen_reason'
+>;
+
+/** Who reviewed, approved and reopened the test, for staff; a client gets the state and the times only. */
+const reviewFieldsOf = (r: ResearchEntity, forViewer: boolean): ReviewFieldsDto => ({
+  reviewed_by: forViewer ? null : (r.reviewedBy ?? null),
+  reviewed_at: r.reviewedAt?.toISOString() ?? null,
+  review_comment: forViewer ? null : (r.reviewComment ?? null),
+  approved_by: forViewer ? null : (r.approvedBy ?? null),
+  approved_at: r.approvedAt?.toISOString() ?? null,
+  approval_comment: forViewer ? null : (r.approvalComment ?? null),
+  reopened_by: forViewer ? null : (r.reopenedBy ?? null),
+  reopened_at: r.reopenedAt?.toISOString() ?? null,
+  reopen_reason: forViewer ? null : (r.reopenReason ?? null),
+});
+
 /** `forViewer`: a client does not learn which member of staff set T0, nor what the lab's report states. */
 export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto => ({
   id: r.id,
@@ -280,6 +314,9 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   t0_set_by: forViewer ? null : r.t0SetBy,
   t0_set_at: r.t0SetAt?.toISOString() ?? null,
   ...(forViewer ? NO_REPORT_FIELDS : reportFieldsOf(r)),
+  state: researchState(r),
+  approved_revision: r.approvedRevision ?? null,
+  ...reviewFieldsOf(r, forViewer),
   archived_at: r.archivedAt?.toISOString() ?? null,
   archived_by: forViewer ? null : r.archivedBy,
 });

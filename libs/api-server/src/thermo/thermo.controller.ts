@@ -23,6 +23,7 @@ import {
   toThermoConfigDto,
 } from './thermo.dto';
 import { ThermoService, type UploadedFileLike } from './thermo.service';
+import { FrozenWhenApproved } from '../review/record-freeze';
 
 type Files = { image_file?: UploadedFileLike[]; config_file?: UploadedFileLike[] };
 
@@ -51,6 +52,7 @@ export class ThermoController {
   @Post('research/thermo')
   @SignedIn()
   @Audited('thermo_config')
+  @FrozenWhenApproved('research', 'research_id', 'body')
   @HttpCode(200)
   @UseInterceptors(
     thermoUploadLimit,
@@ -95,6 +97,7 @@ export class ThermoController {
   @Delete('research/thermo/:id')
   @SignedIn()
   @Audited('thermo_config')
+  @FrozenWhenApproved('thermo-config')
   @ApiOkResponse({ type: MessageDto })
   async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
     await this.thermo.delete(id, user.email);
@@ -132,6 +135,7 @@ export class ThermoController {
   @Put('research/thermo/:id/config')
   @SignedIn()
   @Audited('thermo_config')
+  @FrozenWhenApproved('thermo-config')
   @UseInterceptors(thermoUploadLimit, FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }))
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ThermoConfigFileDto })
