@@ -14,6 +14,7 @@ export const researchKeys = {
   emails: (id: string) => [...researchKeys.detail(id), 'emails'] as const,
   thermo: (id: string) => [...researchKeys.detail(id), 'thermo'] as const,
   drawings: (id: string) => [...researchKeys.detail(id), 'drawings'] as const,
+  revisions: (id: string) => [...researchKeys.detail(id), 'revisions'] as const,
 };
 
 export const thermoKeys = {

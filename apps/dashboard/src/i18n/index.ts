@@ -12,6 +12,8 @@ import { historyPl, type HistoryTranslation } from './history.pl';
 import { liveEn } from './live.en';
 import { livePl, type LiveTranslation } from './live.pl';
 import { pl, type Translation } from './pl';
+import { reviewEn } from './review.en';
+import { reviewPl, type ReviewTranslation } from './review.pl';
 
 export const LANGUAGES = ['pl', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -28,6 +30,7 @@ declare module 'i18next' {
       criteria: CriteriaTranslation;
       editor: EditorTranslation;
       audit: AuditTranslation;
+      review: ReviewTranslation;
     };
   }
 }
@@ -51,8 +54,8 @@ function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   resources: {
-    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl, audit: auditPl },
-    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn, audit: auditEn },
+    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl, audit: auditPl, review: reviewPl },
+    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn, audit: auditEn, review: reviewEn },
   },
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,

@@ -2,6 +2,7 @@ import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ReadAuth } from '../live/read-auth';
+import { FrozenControls } from '../review/frozen';
 import { ExclusionControls } from './Exclusions';
 import { ObservationControls } from './Observations';
 
@@ -12,6 +13,8 @@ export interface StaffToolsProps {
   exclusions: readonly ThermoExclusionDto[];
   thermocouples: readonly { thermo_id: number; name: string }[];
   now: () => number | null;
+  /** Why the controls are disabled (an approved test), or null. */
+  frozen: string | null;
 }
 
 /**
@@ -26,13 +29,17 @@ export default function StaffTools(props: StaffToolsProps) {
         <Text fw={700} size="sm" mb="xs">
           {t('observation.title')}
         </Text>
-        <ObservationControls auth={props.auth} researchId={props.researchId} observations={props.observations} />
+        <FrozenControls reason={props.frozen}>
+          <ObservationControls auth={props.auth} researchId={props.researchId} observations={props.observations} />
+        </FrozenControls>
       </Paper>
       <Paper withBorder radius="md" p="md" component="section" aria-label={t('exclusion.title')}>
         <Text fw={700} size="sm" mb="xs">
           {t('exclusion.title')}
         </Text>
-        <ExclusionControls auth={props.auth} researchId={props.researchId} exclusions={props.exclusions} thermocouples={props.thermocouples} now={props.now} />
+        <FrozenControls reason={props.frozen}>
+          <ExclusionControls auth={props.auth} researchId={props.researchId} exclusions={props.exclusions} thermocouples={props.thermocouples} now={props.now} />
+        </FrozenControls>
       </Paper>
     </SimpleGrid>
   );

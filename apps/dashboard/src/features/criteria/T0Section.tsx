@@ -8,6 +8,7 @@ import { researchKeys } from '../../api/keys';
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { FrozenControls } from '../review/frozen';
 import { setT0Override } from './criteria-api';
 
 /** Plausible T0 bounds, °C: an unexposed face before a test is at room temperature. */
@@ -16,9 +17,9 @@ const T0_MAX = 100;
 
 /**
  * Staff overwrite T0 by hand (kept with who and when) or go back to the automatic one: the mean of
- * the unexposed-face thermocouples over the 60 s before ignition.
+ * the unexposed-face thermocouples over the 60 s before ignition. `frozen`: why it cannot be changed now (an approved test).
  */
-export function T0Section({ research }: { research: ResearchDto }) {
+export function T0Section({ research, frozen = null }: { research: ResearchDto; frozen?: string | null }) {
   const { t } = useTranslation('criteria');
   const queryClient = useQueryClient();
   const [value, setValue] = useState<number | ''>(research.t0_override ?? '');
@@ -52,26 +53,28 @@ export function T0Section({ research }: { research: ResearchDto }) {
             </>
           )}
         </Text>
-        <Group align="flex-end" gap="sm">
-          <NumberInput
-            w={280}
-            label={t('t0.overrideLabel')}
-            description={t('t0.overrideHint')}
-            decimalScale={1}
-            value={value}
-            onChange={(next) => setValue(typeof next === 'number' ? next : '')}
-            error={invalid ? `${T0_MIN} … ${T0_MAX} °C` : undefined}
-            data-testid="t0-input"
-          />
-          <Button onClick={() => save.mutate(value === '' ? null : value)} disabled={!changed || invalid} loading={save.isPending} data-testid="t0-save">
-            {t('t0.save')}
-          </Button>
-          {research.t0_override !== null ? (
-            <Button variant="default" onClick={() => save.mutate(null)} disabled={save.isPending}>
-              {t('t0.clear')}
+        <FrozenControls reason={frozen}>
+          <Group align="flex-end" gap="sm">
+            <NumberInput
+              w={280}
+              label={t('t0.overrideLabel')}
+              description={t('t0.overrideHint')}
+              decimalScale={1}
+              value={value}
+              onChange={(next) => setValue(typeof next === 'number' ? next : '')}
+              error={invalid ? `${T0_MIN} … ${T0_MAX} °C` : undefined}
+              data-testid="t0-input"
+            />
+            <Button onClick={() => save.mutate(value === '' ? null : value)} disabled={!changed || invalid} loading={save.isPending} data-testid="t0-save">
+              {t('t0.save')}
             </Button>
-          ) : null}
-        </Group>
+            {research.t0_override !== null ? (
+              <Button variant="default" onClick={() => save.mutate(null)} disabled={save.isPending}>
+                {t('t0.clear')}
+              </Button>
+            ) : null}
+          </Group>
+        </FrozenControls>
       </Stack>
     </Section>
   );

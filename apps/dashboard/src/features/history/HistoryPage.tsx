@@ -22,6 +22,8 @@ import { ThermoToggles } from './ThermoToggles';
 import { criteriaSnapshotQuery, exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
 import { CriteriaSummary } from '../criteria/CriteriaSummary';
 import { ReplayPanel } from '../replay/ReplayPanel';
+import { ReviewPanel } from '../review/ReviewPanel';
+import { StateBadge } from '../review/StateBadge';
 import { useReplayPlayer } from '../replay/use-replay';
 
 // ECharts comes in a chunk of its own (shared with the live curves): the header and the exceedances show without waiting for it.
@@ -120,6 +122,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
         subtitle={`${r.name} · ${formatDateTime(r.start_at)} – ${formatDateTime(r.end_at)}`}
         actions={
           <>
+            <StateBadge research={r} size="lg" />
             <ButtonLink to="/research/$researchId/edit" params={{ researchId }} variant="light" color="gray" leftSection={<IconPencil size={16} aria-hidden />}>
               {tc('common.edit')}
             </ButtonLink>
@@ -129,12 +132,13 @@ export function HistoryPage({ researchId }: { researchId: string }) {
           </>
         }
       />
+      <ReviewPanel research={r} />
       {history.frames === 0 ? (
-        <Alert color="gray" data-testid="history-empty">
+        <Alert color="gray" mt="lg" data-testid="history-empty">
           {t('empty')}
         </Alert>
       ) : (
-        <Stack gap="lg">
+        <Stack gap="lg" mt="lg">
           <Section title={t('history.title', { ns: 'criteria' })}>
             {criteria.data ? (
               <CriteriaSummary criteria={criteria.data} audit={r} observations={observations.data ?? []} names={names} radiation={r.is_radiance} />

@@ -2,6 +2,7 @@ import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ObservationList } from '../criteria/ObservationList';
+import { useFrozenReason } from '../review/frozen';
 import { useCriteriaLists } from '../criteria/use-criteria-inputs';
 import classes from './live.module.css';
 import { LiveCurvesSlot } from './LiveCurvesSlot';
@@ -42,6 +43,7 @@ export function LiveScreen({
   const names = useMemo(() => new Map(data.markers.map((m) => [m.thermo_id, m.name])), [data.markers]);
   const thermocouples = useMemo(() => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id), [names]);
   const staff = auth.kind === 'staff';
+  const frozen = useFrozenReason(research);
 
   return (
     <Stack gap="md" data-testid="live-view">
@@ -76,6 +78,7 @@ export function LiveScreen({
             exclusions={exclusions}
             thermocouples={thermocouples}
             now={() => stream.frames.latest()?.time ?? criteria?.elapsed ?? null}
+            frozen={frozen}
           />
         </Suspense>
       ) : observations.length > 0 ? (

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { ArchiveButton, ArchivedBadge, ShowArchivedSwitch, useResearchList } from '../audit/archive';
 import { sortByStartDesc } from './sort';
+import { StateBadge } from '../review/StateBadge';
 import { ButtonLink } from '../../components/ButtonLink';
 
 export function ResearchListPage() {
@@ -122,6 +123,7 @@ export function ResearchListPage() {
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('research.name')}</Table.Th>
+                  <Table.Th>{t('state.label', { ns: 'review' })}</Table.Th>
                   <Table.Th>{t('research.startAt')}</Table.Th>
                   <Table.Th>{t('research.endAt')}</Table.Th>
                   <Table.Th ta="right">{t('research.actions')}</Table.Th>
@@ -134,6 +136,9 @@ export function ResearchListPage() {
                       {research.name}
                       <ArchivedBadge research={research} />
                     </Table.Td>
+                    <Table.Td>
+                      <StateBadge research={research} />
+                    </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.start_at)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.end_at)}</Table.Td>
                     <Table.Td>{actions(research)}</Table.Td>
@@ -145,10 +150,13 @@ export function ResearchListPage() {
           <Stack gap="sm" hiddenFrom="md" data-testid="research-cards">
             {rows.map((research) => (
               <Card key={research.id} withBorder radius="lg" padding="md">
-                <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
-                  {research.name}
-                  <ArchivedBadge research={research} />
-                </Text>
+                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                  <Text fw={700} style={{ overflowWrap: 'anywhere' }}>
+                    {research.name}
+                    <ArchivedBadge research={research} />
+                  </Text>
+                  <StateBadge research={research} />
+                </Group>
                 <Text size="sm" c="dimmed" mt={4}>
                   {t('research.startAt')}: {formatDateTime(research.start_at)}
                 </Text>

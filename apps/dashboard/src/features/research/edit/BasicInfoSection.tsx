@@ -45,8 +45,8 @@ function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
   };
 }
 
-/** Read-only until 'Edytuj'; then 'Anuluj' and 'Zapisz'; read-only again after a successful save. */
-export function BasicInfoSection({ research }: { research: Research }) {
+/** Read-only until 'Edytuj'; then 'Anuluj' and 'Zapisz'; read-only again after a successful save. `frozen`: why 'Edytuj' is disabled. */
+export function BasicInfoSection({ research, frozen = null }: { research: Research; frozen?: string | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
@@ -84,7 +84,7 @@ export function BasicInfoSection({ research }: { research: Research }) {
       title={t('research.basicInfo')}
       action={
         editing ? null : (
-          <Button variant="light" size="xs" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => setEditing(true)}>
+          <Button variant="light" size="xs" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => setEditing(true)} disabled={frozen !== null} title={frozen ?? undefined}>
             {t('common.edit')}
           </Button>
         )

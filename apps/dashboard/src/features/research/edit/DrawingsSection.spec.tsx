@@ -62,3 +62,18 @@ describe('DrawingsSection', () => {
     open.mockRestore();
   });
 });
+
+describe('DrawingsSection of an approved test', () => {
+  beforeEach(() => mocked.drawingsList.mockImplementation(() => ok({ data: [drawing('d2', 'widok.png', 'image/png', 340_200)] })));
+  afterEach(() => jest.clearAllMocks());
+
+  it('says why nothing is added or deleted, and still downloads', async () => {
+    const reason = 'Badanie jest zatwierdzone (rewizja 1): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.';
+    await renderUi(<DrawingsSection researchId={RESEARCH_ID} frozen={reason} />);
+    await screen.findByTestId('drawings');
+    expect(screen.getByTestId('frozen-note')).toHaveTextContent(reason);
+    expect(screen.getByRole('button', { name: 'Usuń widok.png' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Dodaj rysunek' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Pobierz widok.png' })).toBeEnabled();
+  });
+});

@@ -8,6 +8,7 @@ import { deleteDrawing, drawingFile, drawingsQueryOptions, uploadDrawing } from 
 import type { Drawing } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
+import { FrozenNote } from '../../review/frozen';
 import type { ValidationKey } from '../../../i18n';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { saveBlob } from '../../history/history-api';
@@ -25,8 +26,11 @@ function drawingProblem(file: File): ValidationKey | null {
 
 const fileSize = (bytes: number) => (bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} kB`);
 
-/** Drawings of the specimen for the test report (PDF or image): listed, downloaded, deleted, added with progress. Staff only. */
-export function DrawingsSection({ researchId }: { researchId: string }) {
+/**
+ * Drawings of the specimen for the test report (PDF or image): listed, downloaded, deleted, added with progress. Staff
+ * only. `frozen`: why they cannot be added or deleted now (an approved test); they are still downloaded.
+ */
+export function DrawingsSection({ researchId, frozen = null }: { researchId: string; frozen?: string | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: drawings, isPending } = useQuery(drawingsQueryOptions(researchId));
@@ -76,9 +80,9 @@ export function DrawingsSection({ researchId }: { researchId: string }) {
     <Section
       title={t('research.drawings.title')}
       action={
-        <FileButton accept={ACCEPT} onChange={choose} disabled={add.isPending}>
+        <FileButton accept={ACCEPT} onChange={choose} disabled={add.isPending || frozen !== null}>
           {(props) => (
-            <Button {...props} variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} loading={add.isPending}>
+            <Button {...props} variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} loading={add.isPending} disabled={frozen !== null}>
               {t('research.drawings.add')}
             </Button>
           )}
@@ -86,6 +90,7 @@ export function DrawingsSection({ researchId }: { researchId: string }) {
       }
     >
       <Stack gap="xs">
+        <FrozenNote reason={frozen} />
         <Text size="sm" c="dimmed">
           {t('research.drawings.hint')}
         </Text>
@@ -125,7 +130,13 @@ export function DrawingsSection({ researchId }: { researchId: string }) {
                         </ActionIcon>
                       </Tooltip>
                       <Tooltip label={t('research.drawings.delete', { name: drawing.filename })}>
-                        <ActionIcon variant="subtle" color="red" aria-label={t('research.drawings.delete', { name: drawing.filename })} onClick={() => askDelete(drawing)}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('research.drawings.delete', { name: drawing.filename })}
+                          onClick={() => askDelete(drawing)}
+                          disabled={frozen !== null}
+                        >
                           <IconTrash size={18} aria-hidden />
                         </ActionIcon>
                       </Tooltip>

@@ -16,6 +16,8 @@ import { ThermoSection } from './ThermoSection';
 import { UrlsSection } from './UrlsSection';
 import { T0Section } from '../../criteria/T0Section';
 import { ButtonLink } from '../../../components/ButtonLink';
+import { FrozenNote, useFrozenReason } from '../../review/frozen';
+import { StateBadge } from '../../review/StateBadge';
 
 /** Whether a failed research query means "there is no such research" (unknown or malformed id). */
 function isMissingResearch(error: unknown): boolean {
@@ -25,6 +27,8 @@ function isMissingResearch(error: unknown): boolean {
 export function ResearchEditPage({ researchId }: { researchId: string }) {
   const { t } = useTranslation();
   const { data: research, error, isPending } = useQuery(researchQueryOptions(researchId));
+  // An approved test's record is frozen: its controls are disabled, the reason shown (the API refuses with it too).
+  const frozen = useFrozenReason(research);
 
   if (isPending) {
     return (
@@ -57,6 +61,7 @@ export function ResearchEditPage({ researchId }: { researchId: string }) {
         subtitle={`${research.name} · ${formatDateTime(research.start_at)} – ${formatDateTime(research.end_at)}`}
         actions={
           <>
+            <StateBadge research={research} size="lg" />
             <ButtonLink
               to="/research/$researchId/view"
               params={{ researchId }}
@@ -79,11 +84,12 @@ export function ResearchEditPage({ researchId }: { researchId: string }) {
       />
       <Stack gap="lg">
         <ArchivedNotice research={research} />
-        <BasicInfoSection research={research} />
-        <T0Section research={research} />
-        <UrlsSection researchId={researchId} />
-        <ThermoSection researchId={researchId} />
-        <DrawingsSection researchId={researchId} />
+        <FrozenNote reason={frozen} />
+        <BasicInfoSection research={research} frozen={frozen} />
+        <T0Section research={research} frozen={frozen} />
+        <UrlsSection researchId={researchId} frozen={frozen} />
+        <ThermoSection researchId={researchId} frozen={frozen} />
+        <DrawingsSection researchId={researchId} frozen={frozen} />
         <EmailsSection researchId={researchId} />
         <ResearchAuditSection researchId={researchId} />
       </Stack>

@@ -10,6 +10,7 @@ import { deleteThermoConfig, thermoConfigFile, thermoConfigsQueryOptions, upload
 import type { ThermoConfig } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
+import { FrozenControls } from '../../review/frozen';
 import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { thermoPairSchema, type ThermoPairValues } from '../../../lib/validation';
@@ -22,7 +23,7 @@ import { ThermoThumbnail } from './ThermoThumbnail';
 const ThermoEditorModal = lazy(() => import('../editor/ThermoEditorModal').then((m) => ({ default: m.ThermoEditorModal })));
 
 /** Thermocouple configs: each photo with its markers, its file names and delete; an add form with progress. */
-export function ThermoSection({ researchId }: { researchId: string }) {
+export function ThermoSection({ researchId, frozen = null }: { researchId: string; frozen?: string | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: configs, isPending } = useQuery(thermoConfigsQueryOptions(researchId));
@@ -70,7 +71,12 @@ export function ThermoSection({ researchId }: { researchId: string }) {
                 </Stack>
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label={t('open', { ns: 'editor' })}>
-                    <ActionIcon variant="subtle" aria-label={t('openFor', { ns: 'editor', name: config.image_filename })} onClick={() => setEditing({ kind: 'config', config })}>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('openFor', { ns: 'editor', name: config.image_filename })}
+                      onClick={() => setEditing({ kind: 'config', config })}
+                      disabled={frozen !== null}
+                    >
                       <IconPencil size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
@@ -85,6 +91,7 @@ export function ThermoSection({ researchId }: { researchId: string }) {
                       color="red"
                       aria-label={`${t('research.configDeleteTitle')}: ${config.image_filename}`}
                       onClick={() => askDelete(config)}
+                      disabled={frozen !== null}
                     >
                       <IconTrash size={18} aria-hidden />
                     </ActionIcon>
@@ -95,8 +102,10 @@ export function ThermoSection({ researchId }: { researchId: string }) {
           </Card>
         ))}
       </SimpleGrid>
-      <AddThermoForm researchId={researchId} onAdded={invalidate} />
-      <CreateInEditor onPhoto={(file) => setEditing({ kind: 'photo', file })} />
+      <FrozenControls reason={frozen}>
+        <AddThermoForm researchId={researchId} onAdded={invalidate} />
+        <CreateInEditor onPhoto={(file) => setEditing({ kind: 'photo', file })} />
+      </FrozenControls>
       {editing ? (
         <Suspense fallback={<Skeleton height={120} />}>
           <ThermoEditorModal researchId={researchId} target={editing} onClose={() => setEditing(null)} />

@@ -9,12 +9,14 @@ import { addResearchUrl, deleteResearchUrl, researchUrlsQueryOptions } from '../
 import type { ResearchUrl } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
+import { FrozenControls } from '../../review/frozen';
 import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { addUrlSchema, type AddUrlValues } from '../../../lib/validation';
 
 /** Stream links: the list with delete, and an add row. */
-export function UrlsSection({ researchId }: { researchId: string }) {
+/** `frozen`: why the links cannot be changed now (an approved test), or null. */
+export function UrlsSection({ researchId, frozen = null }: { researchId: string; frozen?: string | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: urls, isPending } = useQuery(researchUrlsQueryOptions(researchId));
@@ -67,6 +69,7 @@ export function UrlsSection({ researchId }: { researchId: string }) {
                 color="red"
                 aria-label={`${t('research.urlDeleteTitle')}: ${url.url}`}
                 onClick={() => askDelete(url)}
+                disabled={frozen !== null}
               >
                 <IconTrash size={18} aria-hidden />
               </ActionIcon>
@@ -74,7 +77,9 @@ export function UrlsSection({ researchId }: { researchId: string }) {
           </Group>
         </Paper>
       ))}
-      <AddUrlForm researchId={researchId} onAdded={invalidate} />
+      <FrozenControls reason={frozen}>
+        <AddUrlForm researchId={researchId} onAdded={invalidate} />
+      </FrozenControls>
     </Section>
   );
 }
