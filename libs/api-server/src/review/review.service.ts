@@ -96,7 +96,8 @@ export class ReviewService {
             entity: 'review',
             entityId: researchId,
             action: 'approve',
-            before: reviewValues(research),
+            // Before the approval the test was not approved: the approval's fields were empty (the review stays as it was).
+            before: { revision: null, approved_by: null, approved_at: null, approval_comment: null },
             after: { ...approvalValues(research), data_sha256: hash.sha256, readings: hash.readings },
           },
           em,
