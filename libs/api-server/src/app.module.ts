@@ -1,3 +1,4 @@
+import { ArchiveModule } from './archive/archive.module';
 import { createSecretKey } from 'node:crypto';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
@@ -106,6 +107,7 @@ export class AppModule {
         ReportModule,
         RecordModule,
         ReviewModule,
+        ArchiveModule,
       ],
     };
   }

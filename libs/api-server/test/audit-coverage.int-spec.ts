@@ -29,6 +29,13 @@ interface Written {
 }
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Reads a response body as bytes whatever its type. */
+function bytes(res: Response, done: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 let api: TestApi;
@@ -175,6 +182,22 @@ const CASES: Record<string, () => Promise<Written>> = {
     const w = await change(SUPERUSER.email, () => api.http.post(`/api/v1/research/${r.id}/unarchive`).set(auth(admin)));
     expect(one(w.entries, 'research')).toMatchObject({ action: 'unarchive', before: { archived_by: SUPERUSER.email }, after: { archived_at: null, archived_by: null } });
     return w;
+  },
+  // The archive's import (docs/behaviour.md, "The archive"): the copy of the test's trail, then the import itself.
+  'ArchiveController.import': async () => {
+    const r = await createResearch(api, staff.token);
+    const zip = ok(await api.http.get(`/api/v1/research/${r.id}/archive.zip`).set(auth(staff.token)).buffer(true).parse(bytes as never), 'archive').body as Buffer;
+    const w = await change(SUPERUSER.email, () => api.http.post('/api/v1/research/import').set(auth(admin)).attach('file', zip, 'archiwum.zip'));
+    const created = w.res.body.id as string;
+    expect(w.entries.map((e) => [e.research_id, e.entity, e.action])).toEqual([
+      [created, 'research', 'create'],
+      // The lab's own address, added to every new test's e-mails.
+      [created, 'email', 'create'],
+      [created, 'research', 'import'],
+    ]);
+    expect(w.entries[2]).toMatchObject({ actor: SUPERUSER.email, entity_id: created, before: null, after: { from_research_id: r.id, name: r.name, readings: 0 } });
+    // The copies keep who made each change and when; what the import itself wrote is its own entry.
+    return { ...w, entries: w.entries.slice(2) };
   },
   'ResearchController.createUrl': async () => {
     const w = await change(staff.email, () =>

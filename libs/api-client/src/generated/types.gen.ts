@@ -1254,6 +1254,29 @@ export type VerifyDto = {
     revisions: Array<RevisionCheckDto>;
 };
 
+export type ArchiveUploadDto = {
+    /**
+     * An archive made by GET /research/{id}/archive.zip
+     */
+    file: Blob | File;
+};
+
+export type ArchiveImportedDto = {
+    /**
+     * The new test
+     */
+    id: string;
+    /**
+     * The test the archive was made of
+     */
+    source_research_id: string;
+    /**
+     * The raw data's SHA-256, reproduced by the imported readings
+     */
+    data_sha256: string;
+    readings: number;
+};
+
 export type AuditResearchData = {
     body?: never;
     path: {
@@ -2968,3 +2991,68 @@ export type ReviewVerifyResponses = {
 };
 
 export type ReviewVerifyResponse = ReviewVerifyResponses[keyof ReviewVerifyResponses];
+
+export type ArchiveArchiveData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{id}/archive.zip';
+};
+
+export type ArchiveArchiveErrors = {
+    /**
+     * Clients cannot export the record
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
+};
+
+export type ArchiveArchiveResponses = {
+    /**
+     * The archive
+     */
+    200: Blob | File;
+};
+
+export type ArchiveArchiveResponse = ArchiveArchiveResponses[keyof ArchiveArchiveResponses];
+
+export type ArchiveImportData = {
+    body: ArchiveUploadDto;
+    path?: never;
+    query?: never;
+    url: '/api/v1/research/import';
+};
+
+export type ArchiveImportErrors = {
+    /**
+     * Not a superuser
+     */
+    403: unknown;
+    /**
+     * Larger than 256 MiB
+     */
+    413: unknown;
+    /**
+     * Not an archive, or a file or the readings do not match the manifest; the detail names which
+     */
+    422: unknown;
+    /**
+     * Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again
+     */
+    429: unknown;
+};
+
+export type ArchiveImportResponses = {
+    200: ArchiveImportedDto;
+};
+
+export type ArchiveImportResponse = ArchiveImportResponses[keyof ArchiveImportResponses];

@@ -5,8 +5,8 @@ import type { Principal } from '../auth/principal';
 import { metricsRegistry, sharedMetric } from '../metrics/registry';
 import { APP_CONFIG } from './tokens';
 
-/** What runs through the limiter: the history exports, the PDF reports (the test report, the classification report) and the raw data's check. */
-type HeavyKind = 'csv' | 'xlsx' | 'report' | 'classification' | 'verify';
+/** What runs through the limiter: the history exports, the PDF reports (the test report, the classification report), the raw data's check and the archive's export and import. */
+type HeavyKind = 'csv' | 'xlsx' | 'report' | 'classification' | 'verify' | 'archive' | 'import';
 
 /** Seconds a refused caller is told to wait (Retry-After): about what a typical export or report takes. */
 const HEAVY_RETRY_AFTER_S = 5;
@@ -16,7 +16,7 @@ export const HEAVY_WORK_REFUSED =
   'Another export or report of this caller is still being made, or this API instance is making as many as it makes at once; Retry-After (seconds) says when to try again';
 
 const registers = [metricsRegistry];
-const KINDS: HeavyKind[] = ['csv', 'xlsx', 'report', 'classification', 'verify'];
+const KINDS: HeavyKind[] = ['csv', 'xlsx', 'report', 'classification', 'verify', 'archive', 'import'];
 
 const heavyMetrics = {
   running: sharedMetric('furnace_heavy_work_running', () => {

@@ -50,7 +50,7 @@ export function csvLine(cells: readonly ExportCell[], dialect: CsvDialect): stri
 }
 
 /** A file name for Content-Disposition: ASCII for every client, plus the research's name in UTF-8 (RFC 6266). */
-export function exportFilename(researchId: string, name: string, extension: 'csv' | 'xlsx' | 'pdf'): { ascii: string; utf8: string } {
+export function exportFilename(researchId: string, name: string, extension: 'csv' | 'xlsx' | 'pdf' | 'zip'): { ascii: string; utf8: string } {
   const ascii = `${slug(name) || 'research'}-${researchId.slice(0, 8)}.${extension}`;
   return { ascii, utf8: `${name.trim() || 'research'}.${extension}` };
 }

@@ -6,7 +6,7 @@
  * writes it as text (extra_float_digits = 1: the shortest text that reads back as the same value; an array as
  * `{21.4,NULL,22}`), an absent value as nothing, joined by ';', each line ending in '\n'.
  */
-const RAW_DATA_LINE = `concat_ws(';', "time"::text, coalesce(pk::text, ''), coalesce(pressure::text, ''), coalesce(radiance::text, ''), coalesce(thermocouples::text, ''), coalesce(faults::text, ''))`;
+export const RAW_DATA_LINE = `concat_ws(';', "time"::text, coalesce(pk::text, ''), coalesce(pressure::text, ''), coalesce(radiance::text, ''), coalesce(thermocouples::text, ''), coalesce(faults::text, ''))`;
 
 /** One page of the lines, after the time $2 (text, '-Infinity' for the first), at most $3: a range scan of the readings' key. */
 export const RAW_DATA_PAGE = `SELECT "time"::text AS t, ${RAW_DATA_LINE} AS line FROM reading

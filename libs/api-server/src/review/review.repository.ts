@@ -5,6 +5,16 @@ import { isUuid } from '@furnace/contracts';
 import { findResearchHeader, queryOn, ResearchDocumentEntity, ResearchEntity, ResearchRevisionEntity } from '@furnace/db';
 import { PART_RESEARCH, RAW_DATA_PAGE, WITHDRAW_REVIEW } from './review.queries';
 
+/** A query in the caller's transaction, whose session writes floats with extra_float_digits = 1. */
+export type RawDataQuery = (sql: string, params: unknown[]) => Promise<RawDataRow[]>;
+
+/** A page's row: the time (for the next page), the hash's line, and what else the page's query selected. */
+export interface RawDataRow {
+  t: string;
+  line: string;
+  rest?: string;
+}
+
 /** What a route that changes a research's record names: the research, or a part of it by its own id. */
 export type RecordPart = 'research' | keyof typeof PART_RESEARCH;
 
@@ -118,19 +128,9 @@ export class ReviewRepository {
       await runner.query('SET TRANSACTION READ ONLY');
       // The text of a real or a double as the hash's definition writes it, whatever the server's setting.
       await runner.query('SET LOCAL extra_float_digits = 1');
-      const hash = createHash('sha256');
-      let after = '-Infinity';
-      let readings = 0;
-      for (;;) {
-        signal?.throwIfAborted();
-        const rows: { t: string; line: string }[] = await runner.query(RAW_DATA_PAGE, [researchId, after, pageSize]);
-        for (const row of rows) hash.update(`${row.line}\n`);
-        readings += rows.length;
-        if (rows.length < pageSize) break;
-        after = rows[rows.length - 1]!.t;
-      }
+      const hash = await hashRawData((sql, params) => runner.query(sql, params), researchId, { pageSize, signal });
       await runner.commitTransaction();
-      return { sha256: hash.digest('hex'), readings };
+      return hash;
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       throw error;
@@ -138,4 +138,30 @@ export class ReviewRepository {
       await runner.release();
     }
   }
+}
+
+/**
+ * The raw data's hash (docs/behaviour.md, "The permanent record") over the pages `query` reads, in the caller's
+ * transaction: rawDataHash's snapshot, the archive's export (which writes each page out, `page`, as it hashes it)
+ * and the archive's import (which checks the readings it has just written before committing them). `pageQuery`
+ * selects at least RAW_DATA_PAGE's `t` and `line`, with the same parameters.
+ */
+export async function hashRawData(
+  query: RawDataQuery,
+  researchId: string,
+  { pageSize = 5000, signal, pageQuery = RAW_DATA_PAGE, page }: { pageSize?: number; signal?: AbortSignal; pageQuery?: string; page?: (rows: RawDataRow[]) => Promise<void> } = {},
+): Promise<RawDataHash> {
+  const hash = createHash('sha256');
+  let after = '-Infinity';
+  let readings = 0;
+  for (;;) {
+    signal?.throwIfAborted();
+    const rows = await query(pageQuery, [researchId, after, pageSize]);
+    for (const row of rows) hash.update(`${row.line}\n`);
+    readings += rows.length;
+    if (page && rows.length > 0) await page(rows);
+    if (rows.length < pageSize) break;
+    after = rows[rows.length - 1]!.t;
+  }
+  return { sha256: hash.digest('hex'), readings };
 }

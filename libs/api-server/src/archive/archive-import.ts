@@ -1,0 +1,192 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { UnprocessableEntityException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { hashRawData } from '../review/review.repository';
+import { INSERT_READINGS, insertRows, READINGS_HEADER } from './archive.queries';
+import type { JsonRow } from './archive.repository';
+import { configFile, configImage, documentFile, drawingFile } from './archive-writer';
+import { ARCHIVE_FORMAT, type Manifest, READINGS_FILE } from './manifest';
+import { BadZip, entryBytes, entryStream, type ZipEntry, zipEntries } from './zip-reader';
+
+/** Readings written to the database at a time. */
+const READINGS_BATCH = 2000;
+
+/** The review's columns of the research: set last, once its record is in (an approved test's record takes no row). */
+const APPROVAL = ['approved_revision', 'approved_by', 'approved_at', 'approval_comment'] as const;
+
+/** An archive read and checked against its manifest, its files' bytes at hand. */
+export interface CheckedArchive {
+  manifest: Manifest;
+  json(name: string): JsonRow[];
+  bytes(name: string): Buffer;
+  readings(): AsyncIterable<string>;
+}
+
+const refuse = (detail: string) => new UnprocessableEntityException(detail);
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * Reads the zip and checks it against its manifest: every file listed is there with its SHA-256, and nothing is there
+ * that is not listed. A refusal (422) names every file that does not match.
+ */
+export async function checkArchive(zip: Buffer): Promise<CheckedArchive> {
+  let entries: Map<string, ZipEntry>;
+  let manifest: Manifest;
+  try {
+    entries = zipEntries(zip);
+    const entry = entries.get('manifest.json');
+    if (!entry) throw refuse('manifest.json is missing: the file is not an archive of a test');
+    manifest = JSON.parse(entryBytes(zip, entry).toString('utf8')) as Manifest;
+  } catch (error) {
+    if (error instanceof BadZip) throw refuse(error.message);
+    if (error instanceof SyntaxError) throw refuse('manifest.json is not JSON');
+    throw error;
+  }
+  if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files) || typeof manifest.data_sha256 !== 'string') {
+    throw refuse(`manifest.json: not an archive this server reads (format ${JSON.stringify(manifest.format)}, expected ${ARCHIVE_FORMAT})`);
+  }
+  const wrong: string[] = [];
+  const listed = new Set(manifest.files.map((f) => f.name));
+  for (const name of entries.keys()) if (name !== 'manifest.json' && !listed.has(name)) wrong.push(`${name} (not in the manifest)`);
+  for (const file of manifest.files) {
+    const entry = entries.get(file.name);
+    if (!entry) {
+      wrong.push(`${file.name} (in the manifest, not in the archive)`);
+      continue;
+    }
+    try {
+      const actual = file.name === READINGS_FILE ? await streamSha256(zip, entry) : sha256(entryBytes(zip, entry));
+      if (actual !== file.sha256) wrong.push(`${file.name} (its SHA-256 is not the manifest's)`);
+    } catch {
+      wrong.push(`${file.name} (damaged)`);
+    }
+  }
+  if (wrong.length > 0) throw refuse(`the archive does not match its manifest: ${wrong.join(', ')}`);
+  if (!entries.has(READINGS_FILE)) throw refuse(`${READINGS_FILE} is missing`);
+  return {
+    manifest,
+    json(name) {
+      const entry = entries.get(name);
+      if (!entry) throw refuse(`${name} is missing`);
+      const value: unknown = JSON.parse(entryBytes(zip, entry).toString('utf8'));
+      return (Array.isArray(value) ? value : [value]) as JsonRow[];
+    },
+    bytes(name) {
+      const entry = entries.get(name);
+      if (!entry) throw refuse(`${name} is missing`);
+      return entryBytes(zip, entry);
+    },
+    readings: () => createInterface({ input: entryStream(zip, entries.get(READINGS_FILE)!), crlfDelay: Infinity }),
+  };
+}
+
+async function streamSha256(zip: Buffer, entry: ZipEntry): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of entryStream(zip, entry)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Writes the archive's record as a new test (`em`: one transaction, so that a refusal leaves nothing): its id and
+ * every row's id new, the rest as it was; archived, by `importer`, now. The readings are checked against the
+ * manifest's raw data hash once they are written, with the hash's own code; a mismatch refuses the whole import.
+ */
+export async function restoreArchive(archive: CheckedArchive, em: EntityManager, importer: string): Promise<string> {
+  const id = randomUUID();
+  const research = archive.json('research.json')[0]!;
+  const approval = Object.fromEntries(APPROVAL.map((c) => [c, research[c] ?? null]));
+  await insert(em, 'research', [
+    { ...research, ...Object.fromEntries(APPROVAL.map((c) => [c, null])), id, archived_at: new Date().toISOString(), archived_by: importer },
+  ]);
+
+  const configs = archive.json('thermo_configs.json');
+  const configIds = new Map(configs.map((c) => [String(c.id), randomUUID()]));
+  await insert(
+    em,
+    'thermo_config',
+    configs.map(({ markers: _markers, ...c }) => ({ ...c, id: configIds.get(String(c.id)), research_id: id, image_data: hex(archive.bytes(configImage(c))), config_data: hex(archive.bytes(configFile(c))) })),
+  );
+  await insert(
+    em,
+    'thermo_marker',
+    configs.flatMap((c) => (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) }))),
+  );
+  const owned = (rows: JsonRow[]) => rows.map((r) => ({ ...r, id: randomUUID(), research_id: id }));
+  await insert(em, 'observation', owned(archive.json('observations.json')));
+  await insert(em, 'thermo_exclusion', owned(archive.json('exclusions.json')));
+  await insert(em, 'research_url', owned(archive.json('stream_links.json')));
+  const drawings = archive.json('drawings.json');
+  await insert(
+    em,
+    'research_drawing',
+    drawings.map((d) => ({ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) })),
+  );
+
+  await insertReadings(archive, em, id);
+  // What the ingest keeps up to date frame by frame, made once for the whole test.
+  await em.query('SELECT reading_rollup_rebuild($1, false)', [id]);
+  const raw = await hashRawData((sql, params) => em.query(sql, params), id);
+  if (raw.sha256 !== archive.manifest.data_sha256 || raw.readings !== archive.manifest.readings) {
+    throw refuse(
+      `${READINGS_FILE}: its ${raw.readings} readings do not reproduce the raw data's SHA-256 of the manifest (${archive.manifest.data_sha256}, ` +
+        `${archive.manifest.readings} readings): they hash to ${raw.sha256}`,
+    );
+  }
+
+  await insert(em, 'research_revision', archive.json('revisions.json').map((r) => ({ ...r, research_id: id })));
+  const documents = archive.json('documents.json');
+  await insert(
+    em,
+    'research_document',
+    documents.map((d) => ({ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(documentFile(d))) })),
+  );
+  // The trail of the test it was, under the new test: the copies keep their times, actors and values.
+  await insert(em, 'audit_entry', archive.json('audit.json').map(({ id: _id, ...e }) => ({ ...e, research_id: id })));
+  if (approval.approved_revision !== null) {
+    await em.query(`UPDATE research SET ${APPROVAL.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...APPROVAL.map((c) => approval[c])]);
+  }
+  return id;
+}
+
+/** The rows of `table`, all at once; every row of one part of an archive has the same columns. */
+async function insert(em: EntityManager, table: string, rows: JsonRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.query(insertRows(table, Object.keys(rows[0]!)), [JSON.stringify(rows)]);
+}
+
+/** A bytea's text as PostgreSQL reads it. */
+const hex = (data: Buffer) => `\\x${data.toString('hex')}`;
+
+/** The readings file, a batch at a time: never the whole test in memory. */
+async function insertReadings(archive: CheckedArchive, em: EntityManager, researchId: string): Promise<void> {
+  const columns = READINGS_HEADER.split(';');
+  let batch: string[][] = columns.map(() => []);
+  let header = true;
+  let n = 0;
+  const flush = async () => {
+    try {
+      if (batch[0]!.length > 0) await em.query(INSERT_READINGS, [researchId, ...batch]);
+    } catch (error) {
+      // A value that is not its column's type (22…), or a time twice (23505).
+      const code = (error as { code?: string }).code ?? '';
+      if (code.startsWith('22') || code === '23505') throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
+      throw error;
+    }
+    batch = columns.map(() => []);
+  };
+  for await (const line of archive.readings()) {
+    n += 1;
+    if (header) {
+      if (line !== READINGS_HEADER) throw refuse(`${READINGS_FILE}: its header is not ${READINGS_HEADER}`);
+      header = false;
+      continue;
+    }
+    if (line === '') continue;
+    const fields = line.split(';');
+    if (fields.length !== columns.length) throw refuse(`${READINGS_FILE}, line ${n}: ${fields.length} fields, not ${columns.length}`);
+    fields.forEach((f, i) => batch[i]!.push(f));
+    if (batch[0]!.length >= READINGS_BATCH) await flush();
+  }
+  await flush();
+}
