@@ -38,6 +38,13 @@ export const auditEn: AuditTranslation = {
     clear: 'Clear the filters',
     invalidActor: 'Give a whole e-mail address',
   },
+  import: {
+    title: 'Import a test archive',
+    text: 'An archive (.zip) made on the history page: checked against its manifest and the raw data hash, then restored as a new, archived test.',
+    button: 'Import archive (.zip)',
+    done: 'Test imported ({{readings}} readings) and archived',
+    error: 'The archive was not imported',
+  },
   archive: {
     action: 'Archive',
     restore: 'Restore',

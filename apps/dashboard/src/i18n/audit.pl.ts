@@ -39,6 +39,13 @@ export const auditPl = {
     clear: 'Wyczyść filtry',
     invalidActor: 'Podaj pełny adres e-mail',
   },
+  import: {
+    title: 'Import archiwum badania',
+    text: 'Archiwum (.zip) pobrane ze strony historii: sprawdzane z manifestem i skrótem surowych danych, a następnie odtwarzane jako nowe, zarchiwizowane badanie.',
+    button: 'Importuj archiwum (.zip)',
+    done: 'Badanie zaimportowane ({{readings}} odczytów) i zarchiwizowane',
+    error: 'Archiwum nie zostało zaimportowane',
+  },
   archive: {
     action: 'Archiwizuj',
     restore: 'Przywróć',

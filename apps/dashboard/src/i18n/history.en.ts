@@ -57,6 +57,10 @@ export const historyEn: HistoryTranslation = {
     classification: 'Classification PDF',
     classificationError: 'The classification report could not be made',
   },
+  archive: {
+    download: 'Archive (.zip)',
+    error: 'The archive could not be made',
+  },
   thermo: {
     title: 'Thermocouples',
     all: 'All',

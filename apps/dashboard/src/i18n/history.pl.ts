@@ -58,6 +58,10 @@ export const historyPl = {
     classification: 'Klasyfikacja PDF',
     classificationError: 'Wystąpił błąd podczas tworzenia raportu klasyfikacyjnego',
   },
+  archive: {
+    download: 'Archiwum (.zip)',
+    error: 'Wystąpił błąd podczas tworzenia archiwum',
+  },
   thermo: {
     title: 'Termopary',
     all: 'Wszystkie',

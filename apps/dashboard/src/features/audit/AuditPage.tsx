@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { datetimeLocalToIso, formatDateTime, isoToDatetimeLocal } from '../../lib/dates';
 import { errorMessage } from '../../lib/notify';
 import { AUDIT_PAGE_SIZE, type AuditFilters, auditSearchQueryOptions, researchListWithArchivedQueryOptions } from './audit-api';
+import { ArchiveImport } from './ArchiveImport';
 import { AuditPagination } from './AuditPagination';
 import { AuditTable } from './AuditTable';
 
@@ -105,6 +106,7 @@ export function AuditPage({ filters, page, onChange }: { filters: AuditFilters; 
             </>
           ) : null}
         </Paper>
+        <ArchiveImport />
       </Stack>
     </>
   );

@@ -17,7 +17,7 @@ import { DownloadMenu } from './DownloadMenu';
 import { exceedanceRows, refineExceedance, refinementRanges } from './exceedance';
 import { ExceedanceTable } from './ExceedanceTable';
 import { historyQueryOptions, researchMarkersQueryOptions, STAFF } from './history-api';
-import { ReportButton } from './ReportButton';
+import { ArchiveButton, ReportButton } from './ReportButton';
 import { ThermoToggles } from './ThermoToggles';
 import { criteriaSnapshotQuery, exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
 import { CriteriaSummary } from '../criteria/CriteriaSummary';
@@ -129,6 +129,7 @@ export function HistoryPage({ researchId }: { researchId: string }) {
             <ReportButton researchId={researchId} />
             <ReportButton researchId={researchId} document="classification" />
             <DownloadMenu researchId={researchId} />
+            <ArchiveButton researchId={researchId} />
           </>
         }
       />

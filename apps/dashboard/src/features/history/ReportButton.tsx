@@ -1,5 +1,5 @@
 import { Button, Menu } from '@mantine/core';
-import { IconCertificate, IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
+import { IconArchive, IconCertificate, IconChevronDown, IconFileTypePdf } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify';
@@ -29,5 +29,19 @@ export function ReportButton({ researchId, document = 'report' }: { researchId: 
         <Menu.Item onClick={() => download.mutate('en')}>{t('report.en')}</Menu.Item>
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** 'Archiwum (.zip)': the test's whole record with its manifest, to keep or to import elsewhere (docs/behaviour.md §14). */
+export function ArchiveButton({ researchId }: { researchId: string }) {
+  const { t } = useTranslation('history');
+  const download = useMutation({
+    mutationFn: () => downloadHistory(researchId, { format: 'zip' }),
+    onError: (error) => notifyError(error, t('archive.error')),
+  });
+  return (
+    <Button variant="light" color="gray" leftSection={<IconArchive size={16} aria-hidden />} loading={download.isPending} onClick={() => download.mutate()}>
+      {t('archive.download')}
+    </Button>
   );
 }

@@ -1,4 +1,4 @@
-import { historyCsv, historyRead, historyXlsx, reportClassification, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
+import { archiveArchive, historyCsv, historyRead, historyXlsx, reportClassification, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
@@ -116,10 +116,11 @@ export type HistoryExport =
   | { format: 'csv'; decimal: CsvDecimal; meta: boolean }
   | { format: 'xlsx' }
   | { format: 'pdf'; lang: 'pl' | 'en' }
-  | { format: 'classification'; lang: 'pl' | 'en' };
+  | { format: 'classification'; lang: 'pl' | 'en' }
+  | { format: 'zip' };
 
 /**
- * Downloads GET /research/{id}/history.csv, history.xlsx, report.pdf or classification.pdf with the
+ * Downloads GET /research/{id}/history.csv, history.xlsx, report.pdf, classification.pdf or archive.zip with the
  * staff token (a plain link could not send the Authorization header) and saves it under the server's file name.
  */
 export async function downloadHistory(researchId: string, file: HistoryExport): Promise<string> {
@@ -131,7 +132,9 @@ export async function downloadHistory(researchId: string, file: HistoryExport): 
         ? await historyXlsx({ path, parseAs: 'blob' })
         : file.format === 'pdf'
           ? await reportReport({ path, query: { lang: file.lang }, parseAs: 'blob' })
-          : await reportClassification({ path, query: { lang: file.lang }, parseAs: 'blob' });
+          : file.format === 'classification'
+            ? await reportClassification({ path, query: { lang: file.lang }, parseAs: 'blob' })
+            : await archiveArchive({ path, parseAs: 'blob' });
   // Typed as the document's `string`; parseAs 'blob' makes it a Blob (the bytes, BOM included).
   const data: unknown = result.data;
   if (result.error !== undefined || !result.response?.ok || !(data instanceof Blob)) {
