@@ -198,6 +198,15 @@ describe('the archive', () => {
     expect(edited).not.toBe(text);
     expect(await refused(await pack(new Map(contents).set('manifest.json', Buffer.from(edited))))).toContain("observations.json (its SHA-256 is not the manifest's)");
 
+    // Files the manifest was made to vouch for, that are not what their table holds.
+    const vouched = (name: string, data: Buffer) => {
+      const files = manifest.files.map((f) => (f.name === name ? { ...f, sha256: sha256(data), size: data.length } : f));
+      return pack(new Map(contents).set(name, data).set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, files }))));
+    };
+    expect(await refused(await vouched('research.json', Buffer.from('{"name":')))).toBe('research.json is not JSON');
+    expect(await refused(await vouched('readings.csv', Buffer.from(readings.replace(/\n450;[^;]*;/, '\n450;ciepło;'))))).toMatch(/^readings\.csv: invalid input syntax for type real/);
+    expect(await refused(await vouched('observations.json', Buffer.from('[{"time": "po południu"}]')))).toMatch(/^the archive's record does not fit this database: /);
+
     expect(await refused(Buffer.from('not a zip at all'))).toBe('the file is not a zip archive');
     expect(await researchCount(target)).toBe(before);
   });

@@ -69,8 +69,15 @@ export async function checkArchive(zip: Buffer): Promise<CheckedArchive> {
     json(name) {
       const entry = entries.get(name);
       if (!entry) throw refuse(`${name} is missing`);
-      const value: unknown = JSON.parse(entryBytes(zip, entry).toString('utf8'));
-      return (Array.isArray(value) ? value : [value]) as JsonRow[];
+      let value: unknown;
+      try {
+        value = JSON.parse(entryBytes(zip, entry).toString('utf8'));
+      } catch {
+        throw refuse(`${name} is not JSON`);
+      }
+      const rows = Array.isArray(value) ? value : [value];
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw refuse(`${name}: not rows of a table`);
+      return rows as JsonRow[];
     },
     bytes(name) {
       const entry = entries.get(name);

@@ -43,6 +43,12 @@ export class ArchiveService {
         em,
       );
       return created;
+    }).catch((error: unknown) => {
+      // A row the manifest vouches for that the tables still refuse (a value of another type, a key twice, a reference
+      // to nothing): the archive was made wrong or by something else. Nothing of it was kept.
+      const code = (error as { code?: string }).code ?? '';
+      if (/^2[23]/.test(code)) throw new UnprocessableEntityException(`the archive's record does not fit this database: ${(error as Error).message}`);
+      throw error;
     });
     return { id, source: manifest.research_id, dataSha256: manifest.data_sha256, readings: manifest.readings };
   }
