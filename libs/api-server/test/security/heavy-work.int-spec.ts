@@ -1,4 +1,4 @@
-// "No caller can take the server hostage", the heavy requests: the history exports (CSV, XLSX) and the
+// "No caller can take the server hostage", the heavy requests: the history exports (CSV, XLSX), the archive and the
 // PDF report run at most HEAVY_WORK_CONCURRENCY at once per instance and one at a time per caller (429
 // with a detail and Retry-After at once above either), and a client that goes away stops its export:
 // the page reads end and the slot is free again.
@@ -107,6 +107,22 @@ describe('security: exports and reports cannot take the server hostage', () => {
   it('the report counts against its caller too', async () => {
     await start('history.csv', admin).response;
     expectRefused(await download('report.pdf', admin), /one at a time/);
+  });
+
+  it('the archive counts against its caller, and stops when its client goes away', async () => {
+    const csv = start('history.csv', admin);
+    await csv.response;
+    expectRefused(await download('archive.zip', admin), /one at a time/);
+    csv.req.destroy();
+    await waitFor('the slot free', () => heavy.running === 0);
+
+    const abandoned = await metric('furnace_heavy_work_abandoned_total', { kind: 'archive' });
+    // Not read: the zip of 20 000 frames fills the socket and the writer waits for it.
+    const { req, response } = start('archive.zip', admin);
+    await response;
+    req.destroy();
+    await waitFor('the slot free again', () => heavy.running === 0, 5_000);
+    expect(await metric('furnace_heavy_work_abandoned_total', { kind: 'archive' })).toBe(abandoned + 1);
   });
 
   it.each(['xlsx', 'csv'])('%s: a client that goes away stops the export: its page reads end and its slot is free again', async (format) => {
