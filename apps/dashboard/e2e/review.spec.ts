@@ -112,4 +112,26 @@ test.describe.serial('reviewing and approving an ended test', () => {
     await page.waitForTimeout(1000);
     expect(await frames(request)).toBe(31);
   });
+
+  test('its archive downloads from the history page, and a superuser imports it as a new, archived test', async ({ page, request }) => {
+    await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+    await page.goto(`/research/${researchId}/history`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Archiwum (.zip)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    const path = await download.path();
+    expect(readFileSync(path).subarray(0, 2).toString('latin1')).toBe('PK');
+
+    await page.goto('/audit');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('archive-import').click()]);
+    await chooser.setFiles(path);
+    await expect(toast(page, 'Badanie zaimportowane (31 odczytów) i zarchiwizowane')).toBeVisible({ timeout: 30_000 });
+    // The copy is archived: hidden from the list, shown with the archived ones.
+    const token = await apiToken(request, ADMIN.email, ADMIN.password);
+    const listed = async (archived: boolean) =>
+      ((await (await request.get(`${API}/research/${archived ? '?include_archived=true' : ''}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { name: string }[] }).data.filter(
+        (r) => r.name === researchName,
+      ).length;
+    expect(await listed(false)).toBe(1);
+    expect(await listed(true)).toBe(2);
+  });
 });
