@@ -1,7 +1,7 @@
 import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
-import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, type IssuedStamp, MARGIN, MUTED, newDocument, note, table } from './report-layout';
-import { classificationBox, criterionRows, insulationText, deviationPeriods, given, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
+import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, type IssuedStamp, MARGIN, MUTED, newDocument, note } from './report-layout';
+import { classificationBox, criteriaTable, deviationPeriods, given, insulationText, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
 import { classificationStandard, curveLabel, fill, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
 
 /*
@@ -66,16 +66,7 @@ export function renderClassification(data: ClassificationData): Doc {
   classificationBox(doc, criteria, t);
 
   heading(doc, t.performance);
-  table(
-    doc,
-    [
-      { title: t.criterion, width: 0.3 },
-      { title: t.time, width: 0.2 },
-      { title: t.completed, width: 0.2 },
-      { title: t.state, width: 0.3 },
-    ],
-    criterionRows(criteria, t),
-  );
+  criteriaTable(doc, criteria, t);
 
   // The furnace as EN 1363-1 requires it (d_e, §5.1.2; pressure, §5.2.2): over the whole test, with every period outside.
   heading(doc, t.testConditions);

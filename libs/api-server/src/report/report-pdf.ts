@@ -266,8 +266,22 @@ export function insulationText(profileClass: string, criteria: Pick<CriteriaView
   return criteria.insulation_classes ? 'I1, I2' : profileClass;
 }
 
+/** The table of E, I (or I1 and I2) and W: time, completed minutes, state; both documents print it. */
+export function criteriaTable(doc: Doc, criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>, t: ReportTexts): void {
+  table(
+    doc,
+    [
+      { title: t.criterion, width: 0.3 },
+      { title: t.time, width: 0.2 },
+      { title: t.completed, width: 0.2 },
+      { title: t.state, width: 0.3 },
+    ],
+    criterionRows(criteria, t),
+  );
+}
+
 /** The rows of E, I and W; a door judged for both insulation classes (zoned thermocouples) gets I1 and I2 instead of I. */
-export function criterionRows(criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>, t: ReportTexts): string[][] {
+function criterionRows(criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>, t: ReportTexts): string[][] {
   const classes = criteria.insulation_classes;
   return (['E', 'I', 'W'] as const).flatMap((k) =>
     k === 'I' && classes
@@ -332,16 +346,7 @@ export function pressurePeriods(doc: Doc, p: PressureView, t: ReportTexts): void
 function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
   const c = data.criteria;
   heading(doc, t.criteriaTitle);
-  table(
-    doc,
-    [
-      { title: t.criterion, width: 0.3 },
-      { title: t.time, width: 0.2 },
-      { title: t.completed, width: 0.2 },
-      { title: t.state, width: 0.3 },
-    ],
-    criterionRows(c, t),
-  );
+  criteriaTable(doc, c, t);
   const limits: string[] = [];
   if (c.limits.mean) limits.push(`${t.limitMean}: ${c.limits.mean.text}`);
   if (c.limits.max) limits.push(`${t.limitMax}: ${c.limits.max.text}`);

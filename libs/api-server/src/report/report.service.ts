@@ -89,8 +89,7 @@ export class ReportService {
     principal: Principal,
     options: { now?: Date; signal?: AbortSignal } = {},
   ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
-    const { filename, pdf } = await this.reportPdf(researchId, lang, principal, options);
-    return { filename, document: Readable.from([pdf], { objectMode: false }) };
+    return asDocument(await this.reportPdf(researchId, lang, principal, options));
   }
 
   /** The report's file name and bytes; `issued`: the stamp of a document issued with an approval, on every page. */
@@ -177,8 +176,7 @@ export class ReportService {
     principal: Principal,
     options: { now?: Date; signal?: AbortSignal } = {},
   ): Promise<{ filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }> {
-    const { filename, pdf } = await this.classificationPdf(researchId, lang, principal, options);
-    return { filename, document: Readable.from([pdf], { objectMode: false }) };
+    return asDocument(await this.classificationPdf(researchId, lang, principal, options));
   }
 
   /** The classification report's file name and bytes; `issued` as for the report. */
@@ -213,4 +211,9 @@ export class ReportService {
     const { pdf } = await this.renderer.renderClassification(data, signal);
     return { filename: reportFilename(researchId, research.name, lang, 'classification'), pdf };
   }
+}
+
+/** A document's bytes as the stream the controller pipes to the response. */
+function asDocument({ filename, pdf }: { filename: { ascii: string; utf8: string }; pdf: Buffer }): { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream } {
+  return { filename, document: Readable.from([pdf], { objectMode: false }) };
 }

@@ -476,30 +476,42 @@ export class CriteriaEngine {
       const i = this.entryThermo[e] as number;
       return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
     };
-    const perThermo = (kind: Kind, members: number[], runs: RunTracker, judge: ClassJudge) => {
+    // Judges each member against the class's limit; returns the hottest reading among them (for the forecast).
+    const perThermo = (kind: Kind, members: number[], runs: RunTracker, judge: ClassJudge): number => {
       const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
       const c = this.threshold(kind, t0, judge);
+      let top = Number.NEGATIVE_INFINITY;
       for (const e of members) {
         const value = valueOf(e);
+        if (value !== null && value > top) top = value;
         const event = runs.scan(e, value === null ? null : c !== null && value > c, time);
         if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number, judge.id);
       }
+      return top;
     };
-    for (const judge of this.judges) {
-      perThermo('max', judge.maxMembers, judge.runsMax, judge);
-      perThermo('frame', judge.frameMembers, judge.runsFrame, judge);
-    }
-    // The forecast follows the hottest thermocouple counted for the leaf and for the frame.
-    const hottest = (members: number[], slope: SlopeWindow) => {
+    // The forecast follows the hottest thermocouple counted for the leaf and for the frame: with one class
+    // judged its members are all of them, so the judging pass gives it; a zoned door's two classes each see
+    // only theirs, so it is taken over all of them once more.
+    const hottestOf = (members: number[]) => {
       let top = Number.NEGATIVE_INFINITY;
       for (const e of members) {
         const value = valueOf(e);
         if (value !== null && value > top) top = value;
       }
-      if (top > Number.NEGATIVE_INFINITY) slope.push(time, top);
+      return top;
     };
-    hottest(this.maxMembers, this.slopes.I_max);
-    hottest(this.frameMembers, this.slopes.I_frame);
+    let topMax = Number.NEGATIVE_INFINITY;
+    let topFrame = Number.NEGATIVE_INFINITY;
+    for (const judge of this.judges) {
+      topMax = perThermo('max', judge.maxMembers, judge.runsMax, judge);
+      topFrame = perThermo('frame', judge.frameMembers, judge.runsFrame, judge);
+    }
+    if (this.dual) {
+      topMax = hottestOf(this.maxMembers);
+      topFrame = hottestOf(this.frameMembers);
+    }
+    if (topMax > Number.NEGATIVE_INFINITY) this.slopes.I_max.push(time, topMax);
+    if (topFrame > Number.NEGATIVE_INFINITY) this.slopes.I_frame.push(time, topFrame);
 
     const cMean = this.threshold('mean', t0);
     for (const c of this.meanCategories) {

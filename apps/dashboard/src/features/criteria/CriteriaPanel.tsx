@@ -1,4 +1,4 @@
-import { type CriteriaSnapshot, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
+import { type CriteriaSnapshot, type DeviationView, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
@@ -51,26 +51,39 @@ function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   );
 }
 
-/** d_e with its tolerance now; green while it never left the tolerance, red once it did (see the periods). */
+/**
+ * A verdict's badge: the value now, green while it never left its tolerance, red once it did (the periods
+ * below say when), gray before one was judged; `data-ok` is "within now", `data-conforming` the verdict.
+ */
+function VerdictBadge({ verdict, testId, children }: { verdict: Pick<DeviationView, 'ok' | 'conforming' | 'periods'>; testId: string; children: React.ReactNode }) {
+  const { t } = useTranslation('criteria');
+  const color = conformityColor(verdict);
+  return (
+    <Badge
+      size="sm"
+      color={color}
+      variant={color === 'gray' ? 'light' : 'filled'}
+      ff="monospace"
+      data-testid={testId}
+      data-ok={verdict.ok === null ? 'unknown' : String(verdict.ok)}
+      data-conforming={verdict.conforming === null ? 'unknown' : String(verdict.conforming)}
+      title={verdict.conforming === false ? t('panel.nonConforming') : verdict.ok === null ? undefined : t(verdict.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
+      styles={{ label: { textTransform: 'none' } }}
+    >
+      {children}
+    </Badge>
+  );
+}
+
+/** d_e with its tolerance now. */
 function DeviationValue({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   const { t } = useTranslation('criteria');
   const deviation = snapshot?.deviation ?? NO_DEVIATION;
-  const color = conformityColor(deviation);
   return (
     <Stack gap={2} align="flex-end">
-      <Badge
-        size="sm"
-        color={color}
-        variant={color === 'gray' ? 'light' : 'filled'}
-        ff="monospace"
-        data-testid="criteria-de-value"
-        data-ok={deviation.ok === null ? 'unknown' : String(deviation.ok)}
-        data-conforming={deviation.conforming === null ? 'unknown' : String(deviation.conforming)}
-        title={deviation.conforming === false ? t('panel.nonConforming') : deviation.ok === null ? undefined : t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
-        styles={{ label: { textTransform: 'none' } }}
-      >
+      <VerdictBadge verdict={deviation} testId="criteria-de-value">
         {formatDeviation(deviation.d_e)}
-      </Badge>
+      </VerdictBadge>
       <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-de-tolerance">
         {deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
       </Text>
@@ -78,25 +91,14 @@ function DeviationValue({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   );
 }
 
-/** The newest furnace pressure against its target ± tolerance, coloured like d_e. */
+/** The newest furnace pressure against its target ± tolerance. */
 function PressureValue({ pressure }: { pressure: PressureView }) {
   const { t } = useTranslation('criteria');
-  const color = conformityColor(pressure);
   return (
     <Stack gap={2} align="flex-end">
-      <Badge
-        size="sm"
-        color={color}
-        variant={color === 'gray' ? 'light' : 'filled'}
-        ff="monospace"
-        data-testid="criteria-pressure-value"
-        data-ok={pressure.ok === null ? 'unknown' : String(pressure.ok)}
-        data-conforming={pressure.conforming === null ? 'unknown' : String(pressure.conforming)}
-        title={pressure.conforming === false ? t('panel.nonConforming') : pressure.ok === null ? undefined : t(pressure.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
-        styles={{ label: { textTransform: 'none' } }}
-      >
+      <VerdictBadge verdict={pressure} testId="criteria-pressure-value">
         {pressure.value === null ? '---' : `${formatValue(pressure.value)} Pa`}
-      </Badge>
+      </VerdictBadge>
       <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-pressure-target">
         {pressureTargetText(pressure, t)}
       </Text>
