@@ -16,6 +16,21 @@ const HISTORY_PAGE = 2_000;
  * client (docs/performance.md, "Clients joining a long test").
  */
 const SHARED_MS = 2_000;
+/**
+ * What every history request of a research reads whatever its range — the research, its markers and
+ * exclusions, the channels with readings, the time of ignition — is kept this long (ms) for the same
+ * newest frame, and forgotten at once on a change of the research: zooming through a finished test
+ * reads them once (docs/performance.md, "History"). A frame stored late, older than the newest, is seen
+ * by these within this time.
+ */
+const FACTS_MS = 60_000;
+
+/** See FACTS_MS. */
+interface ResearchFacts {
+  members: CategoryMember[];
+  channels: number[];
+  ignitionAt: string | null;
+}
 
 /**
  * The history of a research: every series downsampled to at most N points, each point keeping its
@@ -25,6 +40,7 @@ const SHARED_MS = 2_000;
 @Injectable()
 export class HistoryService {
   private readonly shared = new SharedAnswers<HistoryDto>(SHARED_MS, 64);
+  private readonly facts = new SharedAnswers<ResearchFacts>(FACTS_MS, 64);
 
   constructor(
     private readonly repository: HistoryRepository,
@@ -37,6 +53,7 @@ export class HistoryService {
   /** Answers shared for the research are not given again (a change of what they are made of). */
   forget(researchId: string): void {
     this.shared.forget(researchId);
+    this.facts.forget(researchId);
   }
 
   /** The history as `compute` makes it, shared by identical requests while no newer frame is stored (see SHARED_MS). */
@@ -49,14 +66,7 @@ export class HistoryService {
 
   /** `lastTime` was read before the series (the answer's key): they cover frames up to it, and the live tail continues after it. */
   private async compute(researchId: string, query: HistoryQueryDto, lastTime: number | null): Promise<HistoryDto> {
-    // Together (each is one short query).
-    const [, members, channels, ignition] = await Promise.all([
-      this.requireResearch(researchId),
-      this.repository.categoryMembers(researchId),
-      this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
-      this.repository.ignitionAt(researchId),
-    ]);
-    const ignitionAt = ignition?.toISOString() ?? null;
+    const { members, channels, ignitionAt } = await this.facts.get(`${researchId}|${lastTime}`, () => this.readFacts(researchId));
     const from = query.from ?? 0;
     const empty: HistoryDto = {
       research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [], faults: [], ignition_at: ignitionAt,
@@ -131,6 +141,18 @@ export class HistoryService {
       }
       if (!more) return count;
     }
+  }
+
+  /** See FACTS_MS; a research that does not exist is a 404 (and is not kept). */
+  private async readFacts(researchId: string): Promise<ResearchFacts> {
+    // Together (each is one short query).
+    const [, members, channels, ignition] = await Promise.all([
+      this.requireResearch(researchId),
+      this.repository.categoryMembers(researchId),
+      this.repository.channelsWithReadings(researchId, ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]),
+      this.repository.ignitionAt(researchId),
+    ]);
+    return { members, channels, ignitionAt: ignition?.toISOString() ?? null };
   }
 
   private async requireResearch(researchId: string): Promise<{ name: string }> {
