@@ -1,13 +1,19 @@
-import { Agent, request } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip } from 'node:zlib';
 import WebSocket from 'ws';
 
 /*
  * A client opening the live view of a research with their invitation code, as the dashboard does it,
  * through the real HTTP API and live stream (bench/join.ts, in the benchmark's process for one client and
  * in bench/join-crowd.ts for a crowd). Every response is read as the browser gets it (br/gzip) and its
- * bytes on the wire are counted.
+ * bytes on the wire are counted. A request's time ends with its last byte: decoding it is the browser's
+ * own work, on its own machine (here it is done on zlib's threads, so a crowd's process does not hold
+ * the other clients' responses while it decodes one).
  */
+
+const brotliAsync = promisify(brotliDecompress);
+const gunzipAsync = promisify(gunzip);
 
 export interface OpenedView {
   /** From the first request until the live view has what it shows (the stream's CRITERIA), ms. */
@@ -22,7 +28,7 @@ export interface OpenedView {
 
 /**
  * 'new': the dashboard of today: the code exchange, GET …/live-view (the research, its links, configs,
- * markers, observations, exclusions, the curves' history and a stream ticket in one answer), then the
+ * markers, observations, exclusions and the curves' history in one answer, a stream ticket in its headers), then the
  * photo and the stream until its first CRITERIA. 'separate': the dashboard before the live-view request:
  * each of those read by a request of its own (the research, links, configs, markers, photo,
  * observations, exclusions, the curves' history of 750 points, a stream ticket). 'old': as 'separate',
@@ -33,8 +39,11 @@ export type ClientKind = 'new' | 'separate' | 'old';
 
 interface Response {
   status: number;
+  headers: IncomingHttpHeaders;
   body: Buffer;
   wire: number;
+  /** When its last byte arrived (performance.now()). */
+  endedAt: number;
 }
 
 function send(agent: Agent, base: URL, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
@@ -49,15 +58,12 @@ function send(agent: Agent, base: URL, method: string, path: string, headers: Re
           wire += c.length;
         });
         res.on('end', () => {
+          const endedAt = performance.now();
           // Counted on the wire as sent; read as the browser reads it.
           const raw = Buffer.concat(chunks);
           const encoding = res.headers['content-encoding'];
-          try {
-            const body = encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw;
-            resolve({ status: res.statusCode ?? 0, body, wire });
-          } catch (error) {
-            reject(error as Error);
-          }
+          const decoded = encoding === 'br' ? brotliAsync(raw) : encoding === 'gzip' ? gunzipAsync(raw) : Promise.resolve(raw);
+          decoded.then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, wire, endedAt }), reject);
         });
         res.on('error', reject);
       },
@@ -73,7 +79,7 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const started = performance.now();
   const out: OpenedView = { totalMs: 0, bytes: 0, requests: [], failed: null };
-  const call = async (name: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Buffer> => {
+  const call = async (name: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Response> => {
     const t = performance.now();
     let res: Response;
     try {
@@ -82,23 +88,25 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
       out.failed ??= `${name}: ${(error as Error).message}`;
       throw error;
     }
-    out.requests.push({ name, ms: performance.now() - t, status: res.status });
+    out.requests.push({ name, ms: res.endedAt - t, status: res.status });
     out.bytes += res.wire;
     if (res.status !== 200) {
       out.failed ??= `${name}: HTTP ${res.status}`;
       throw new Error(out.failed);
     }
-    return res.body;
+    return res;
   };
-  const json = (b: Buffer) => JSON.parse(b.toString('utf8')) as Record<string, unknown>;
+  const json = (r: Response) => JSON.parse(r.body.toString('utf8')) as Record<string, unknown>;
   try {
     const token = json(await call('viewer-token', 'POST', `/research/${researchId}/viewer-token`, {}, JSON.stringify({ code }))).access_token as string;
     const auth = { Authorization: `Bearer ${token}` };
     const r = `/research/${researchId}`;
     if (kind === 'new') {
-      const view = json(await call('live-view', 'GET', `${r}/live-view?points=750`, auth));
+      const answer = await call('live-view', 'GET', `${r}/live-view?points=750`, auth);
+      const view = json(answer);
       const photos = (view.configs as { id: string }[]).map((c) => call('photo', 'GET', `/research/thermo/${c.id}/image`, auth));
-      await openStream(view.stream_ticket as { ticket: string }, photos);
+      // The caller's own ticket comes in the headers (the body is the audience's).
+      await openStream({ ticket: String(answer.headers['stream-ticket']) }, photos);
       return out;
     }
     const [, , configs] = await Promise.all([
@@ -116,7 +124,7 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
       reads.push(call('criteria', 'GET', `${r}/criteria`, auth), call('history (every thermocouple)', 'GET', `${r}/history?points=1000&thermo_ids=${ids}`, auth));
     }
     const ticketing = call('stream-ticket', 'POST', `${r}/stream-ticket`, auth, '{}');
-    const [ticket] = (await Promise.all([ticketing, ...reads])) as [Buffer];
+    const [ticket] = (await Promise.all([ticketing, ...reads])) as [Response];
     await openStream(json(ticket) as { ticket: string }, []);
   } catch (error) {
     // A request's own failure is recorded as it happens; anything else here.

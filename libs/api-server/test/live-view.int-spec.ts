@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createBus } from '@furnace/bus';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { connectViewer, streamUrl, waitFor } from '@furnace/testing';
@@ -62,12 +64,13 @@ describe('GET /research/{id}/live-view', () => {
       observations: observations!.body.data,
       exclusions: exclusions!.body.data,
       history: history!.body,
-      stream_ticket: { ticket: expect.any(String), expires_in: 30 },
     });
+    // The caller's own ticket is in the headers: the body is the same for every caller of the audience.
+    expect(res.headers['stream-ticket-expires-in']).toBe('30');
     expect(res.body.observations.map((o: { note: string }) => o.note)).toEqual(token() === staff ? ['for staff', 'for all'] : ['for all']);
     expect(res.body.history.last_time).toBe(29);
 
-    const ticket = res.body.stream_ticket.ticket as string;
+    const ticket = res.headers['stream-ticket'] as string;
     const viewer = await connectViewer(streamUrl(a, researchId, { ticket }));
     try {
       await waitFor('the first message', () => viewer.messages.length > 0);
@@ -76,6 +79,29 @@ describe('GET /research/{id}/live-view', () => {
       await viewer.close();
     }
     await expect(connectViewer(streamUrl(a, researchId, { ticket }))).rejects.toThrow();
+  });
+
+  it('gives the callers of one audience the same body in the encoding each accepts, each with a ticket of their own', async () => {
+    // fetch would decode what it receives: node:http shows the bytes as sent.
+    const raw = (encoding: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = httpGet(`${a.url}/api/v1/research/${researchId}/live-view`, { headers: { ...auth(client), 'Accept-Encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    const [br1, br2, gz, plain] = await Promise.all([raw('br'), raw('gzip, br;q=0.5'), raw('gzip'), raw('identity')]);
+    expect([br1, br2, gz, plain].map((r) => r.headers['content-encoding'])).toEqual(['br', 'gzip', 'gzip', undefined]);
+    expect([br1, br2, gz, plain].every((r) => r.headers['vary']?.includes('Accept-Encoding'))).toBe(true);
+    const text = plain.body.toString('utf8');
+    expect(brotliDecompressSync(br1.body).toString('utf8')).toBe(text);
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(text);
+    // The same bytes for the audience; the tickets differ.
+    expect(Buffer.compare(gz.body, br2.body)).toBe(0);
+    expect(new Set([br1, br2, gz, plain].map((r) => r.headers['stream-ticket'])).size).toBe(4);
+    expect(JSON.parse(text).observations.map((o: { note: string }) => o.note)).toEqual(['for all']);
   });
 
   it('shows a change made through another instance in its next answer', async () => {

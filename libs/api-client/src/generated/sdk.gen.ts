@@ -171,7 +171,7 @@ export const streamTicketIssue = <ThrowOnError extends boolean = false>(options:
 /**
  * Everything the live view shows before its stream opens, and a stream ticket
  *
- * With a staff token or a viewer token of this research: the research, its links, thermocouple configs, markers, observations (a client: those visible to clients), exclusions, the curves' history (no thermocouple series) and a single-use stream ticket, in one answer instead of eight requests. The photos are read apart (/research/thermo/{id}/image).
+ * With a staff token or a viewer token of this research: the research, its links, thermocouple configs, markers, observations (a client: those visible to clients), exclusions and the curves' history (no thermocouple series), in one answer instead of eight requests, and a single-use stream ticket in its headers. The photos are read apart (/research/thermo/{id}/image).
  */
 export const liveViewLiveView = <ThrowOnError extends boolean = false>(options: Options<LiveViewLiveViewData, ThrowOnError>) => (options.client ?? client).get<LiveViewLiveViewResponses, LiveViewLiveViewErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

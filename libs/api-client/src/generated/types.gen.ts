@@ -470,10 +470,6 @@ export type LiveViewDto = {
      * The scalar series and the measurement types’ max and mean, at most `points` points
      */
     history: HistoryDto;
-    /**
-     * Opens this caller’s stream once, within its expires_in
-     */
-    stream_ticket: StreamTicketDto;
 };
 
 export type ResearchesDto = {

@@ -1,11 +1,12 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
+import { sendPrecompressed } from '../core/precompressed';
 import { UuidParamPipe } from '../core/validation';
-import { LiveViewDto, LiveViewQueryDto } from './live-view.dto';
+import { LiveViewDto, LiveViewQueryDto, STREAM_TICKET_HEADERS } from './live-view.dto';
 import { LiveViewService } from './live-view.service';
 
 @ApiTags('live')
@@ -20,22 +21,31 @@ export class LiveViewController {
     summary: 'Everything the live view shows before its stream opens, and a stream ticket',
     description:
       'With a staff token or a viewer token of this research: the research, its links, thermocouple configs, markers, ' +
-      "observations (a client: those visible to clients), exclusions, the curves' history (no thermocouple series) and a " +
-      'single-use stream ticket, in one answer instead of eight requests. The photos are read apart (/research/thermo/{id}/image).',
+      "observations (a client: those visible to clients), exclusions and the curves' history (no thermocouple series), in " +
+      'one answer instead of eight requests, and a single-use stream ticket in its headers. The photos are read apart ' +
+      '(/research/thermo/{id}/image).',
   })
-  @ApiOkResponse({ type: LiveViewDto })
+  @ApiOkResponse({
+    type: LiveViewDto,
+    headers: {
+      [STREAM_TICKET_HEADERS.ticket]: { description: 'Opens this caller’s stream once (`?ticket=`), within its expiry', schema: { type: 'string' } },
+      [STREAM_TICKET_HEADERS.expiresIn]: { description: 'Seconds the ticket is valid for', schema: { type: 'integer' } },
+    },
+  })
   @ApiNotFoundResponse({ description: 'No such research' })
   async liveView(
     @Param('id', UuidParamPipe) id: string,
     @Query() query: LiveViewQueryDto,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<string> {
-    // Sent as the JSON text the service made (most of it shared by the crowd), not serialised again per caller.
-    const body = await this.liveViews.liveView(id, principal, query.points);
-    res.type('application/json');
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { body, ticket } = await this.liveViews.liveView(id, principal, query.points);
+    res.setHeader(STREAM_TICKET_HEADERS.ticket, ticket.ticket);
+    res.setHeader(STREAM_TICKET_HEADERS.expiresIn, String(ticket.expires_in));
     // It carries a single-use stream ticket: no cache keeps it.
     res.setHeader('Cache-Control', 'no-store');
-    return body;
+    // The body as the service made and compressed it for the whole audience, not serialised and compressed again per caller.
+    await sendPrecompressed(req, res, body);
   }
 }

@@ -5,7 +5,6 @@ import { ObservationDto, ThermoExclusionDto } from '../criteria/observation.dto'
 import { HistoryDto } from '../history/history.dto';
 import { ResearchDto, UrlDto } from '../research/research.dto';
 import { ThermoConfigDto, ThermoMarkerDto } from '../thermo/thermo.dto';
-import { StreamTicketDto } from './stream-ticket.controller';
 
 /** Points of the curves' history a live view reads (the dashboard asks for 750). */
 const LIVE_VIEW_POINTS = { default: 750, min: 2, max: 2_000 } as const;
@@ -23,7 +22,8 @@ export class LiveViewQueryDto {
 /**
  * Everything a live view shows before its stream opens, in one answer: what GET /research/{id}, its
  * /urls, /thermo, /thermo/coords, /observations, /exclusions and /history (no thermocouple series)
- * answer this caller, and a stream ticket of its own.
+ * answer this caller. The caller's own stream ticket comes in the response's headers (STREAM_TICKET_HEADERS):
+ * the body is the same for every caller of one audience, and is compressed once for them all.
  */
 export class LiveViewDto {
   @ApiProperty({ type: ResearchDto }) research!: ResearchDto;
@@ -33,5 +33,7 @@ export class LiveViewDto {
   @ApiProperty({ type: [ObservationDto], description: 'A client gets those visible to clients' }) observations!: ObservationDto[];
   @ApiProperty({ type: [ThermoExclusionDto] }) exclusions!: ThermoExclusionDto[];
   @ApiProperty({ type: HistoryDto, description: 'The scalar series and the measurement types’ max and mean, at most `points` points' }) history!: HistoryDto;
-  @ApiProperty({ type: StreamTicketDto, description: 'Opens this caller’s stream once, within its expires_in' }) stream_ticket!: StreamTicketDto;
 }
+
+/** The response headers of GET /research/{id}/live-view that carry the caller's stream ticket. */
+export const STREAM_TICKET_HEADERS = { ticket: 'Stream-Ticket', expiresIn: 'Stream-Ticket-Expires-In' } as const;

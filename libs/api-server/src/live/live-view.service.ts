@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toObservationDto, toThermoExclusionDto } from '../criteria/observation.dto';
 import { CriteriaService } from '../criteria/criteria.service';
+import { Precompressed } from '../core/precompressed';
 import { SharedAnswers } from '../core/shared-answers';
 import type { Principal } from '../auth/principal';
 import { HistoryService } from '../history/history.service';
@@ -19,11 +20,17 @@ import { StreamTickets } from './stream-tickets';
  */
 const SHARED_MS = 1_000;
 
+/** A live view's answer to one caller: the body its audience shares, and the caller's own stream ticket. */
+export interface LiveViewAnswer {
+  body: Precompressed;
+  ticket: { ticket: string; expires_in: number };
+}
+
 /** What GET /research/{id}/live-view answers: the live view's reads in one (see LiveViewDto). */
 @Injectable()
 export class LiveViewService {
-  /** The shared parts as JSON (the members without the braces): made once, not once per response (a crowd's 1 000). */
-  private readonly shared = new SharedAnswers<string>(SHARED_MS, 256);
+  /** The body as JSON, and compressed: made once, not once per response (a crowd's 1 000). */
+  private readonly shared = new SharedAnswers<Precompressed>(SHARED_MS, 256);
 
   constructor(
     private readonly research: ResearchService,
@@ -37,20 +44,20 @@ export class LiveViewService {
   }
 
   /**
-   * The LiveViewDto as JSON text. Throws NotFoundException for an unknown research. The stream ticket is
-   * the caller's own, never shared.
+   * The LiveViewDto, shared by the callers of one audience, and the caller's own stream ticket (never
+   * shared: it goes in the response's headers). Throws NotFoundException for an unknown research.
    */
-  async liveView(researchId: string, principal: Principal, points: number): Promise<string> {
+  async liveView(researchId: string, principal: Principal, points: number): Promise<LiveViewAnswer> {
     const viewer = principal.kind === 'viewer';
-    const shown = await this.shared.get(`${researchId}|${viewer ? 'client' : 'staff'}|${points}`, async () =>
-      JSON.stringify(await this.read(researchId, principal, points)).slice(1, -1),
+    const body = await this.shared.get(
+      `${researchId}|${viewer ? 'client' : 'staff'}|${points}`,
+      async () => new Precompressed(Buffer.from(JSON.stringify(await this.read(researchId, principal, points)))),
     );
     const { ticket, expiresIn } = await this.tickets.issue(researchId, principal);
-    const own: Pick<LiveViewDto, 'stream_ticket'> = { stream_ticket: { ticket, expires_in: expiresIn } };
-    return `${JSON.stringify(own).slice(0, -1)},${shown}}`;
+    return { body, ticket: { ticket, expires_in: expiresIn } };
   }
 
-  private async read(researchId: string, principal: Principal, points: number): Promise<Omit<LiveViewDto, 'stream_ticket'>> {
+  private async read(researchId: string, principal: Principal, points: number): Promise<LiveViewDto> {
     const viewer = principal.kind === 'viewer';
     // The research first: an unknown one is a 404 before anything else is read.
     const research = await this.research.get(researchId);

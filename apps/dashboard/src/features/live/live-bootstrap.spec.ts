@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
 import { exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
 import { historyQueryOptions, LIVE_HISTORY_POINTS } from '../history/history-api';
-import { seedLiveView, singleUseTicket } from './live-bootstrap';
+import { seedLiveView, singleUseTicket, ticketFromHeaders } from './live-bootstrap';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
 import type { ReadAuth } from './read-auth';
 
@@ -23,6 +23,14 @@ describe('singleUseTicket', () => {
     const take = singleUseTicket({ ticket: 't-1', expires_in: 30 });
     jest.setSystemTime(1_000_000 + 26_000);
     expect(take()).toBeNull();
+  });
+
+  it("is read from the live view's response headers; without them there is none, and the stream buys its own", () => {
+    const issued = ticketFromHeaders(new Headers({ 'Stream-Ticket': 't-2', 'Stream-Ticket-Expires-In': '30' }));
+    expect(issued).toEqual({ ticket: 't-2', expires_in: 30 });
+    expect(singleUseTicket(issued)()).toBe('t-2');
+    expect(ticketFromHeaders(new Headers({ 'Stream-Ticket': 't-2' }))).toBeNull();
+    expect(singleUseTicket(ticketFromHeaders(new Headers()))()).toBeNull();
   });
 });
 
@@ -44,7 +52,6 @@ describe('seedLiveView', () => {
     observations: [],
     exclusions: [{ id: 'x1', research_id: RESEARCH_ID, thermo_id: 3, from_time: 120, reason: 'broken', created_by: null, created_at: '2030-01-01T10:05:00Z' }],
     history: { research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, thermo_ids: [], bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: null },
-    stream_ticket: { ticket: 't-1', expires_in: 30 },
   };
 
   it.each<ReadAuth>([{ kind: 'staff' }, { kind: 'viewer', researchId: RESEARCH_ID, token: 'tok' }])(

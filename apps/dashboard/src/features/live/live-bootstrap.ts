@@ -20,8 +20,20 @@ export type FirstTicket = () => string | null;
 /** Of a ticket's validity, what is left for the socket to reach the server. */
 const TICKET_MARGIN_MS = 5_000;
 
-/** `ticket` (received at `receivedAt`) once, or null after that or once it is about to expire. */
-export function singleUseTicket({ ticket, expires_in }: StreamTicketDto, receivedAt = Date.now()): FirstTicket {
+/**
+ * The caller's stream ticket from the live view's response headers (the body is the same for every
+ * caller, so the server sends each their own ticket there); null when they are missing.
+ */
+export function ticketFromHeaders(headers: Headers): StreamTicketDto | null {
+  const ticket = headers.get('Stream-Ticket');
+  const expiresIn = Number(headers.get('Stream-Ticket-Expires-In'));
+  return ticket && Number.isFinite(expiresIn) && expiresIn > 0 ? { ticket, expires_in: expiresIn } : null;
+}
+
+/** `ticket` (received at `receivedAt`) once, or null after that or once it is about to expire; none: always null (the stream buys one). */
+export function singleUseTicket(issued: StreamTicketDto | null, receivedAt = Date.now()): FirstTicket {
+  if (issued === null) return () => null;
+  const { ticket, expires_in } = issued;
   let left: string | null = ticket;
   const until = receivedAt + expires_in * 1000 - TICKET_MARGIN_MS;
   return () => {
@@ -48,17 +60,16 @@ export function seedLiveView(queryClient: QueryClient, auth: ReadAuth, researchI
  * GET …/live-view, once per opening of a live screen (gcTime 0; disabled once answered, so neither an
  * invalidation of the research's keys nor a remount of a reader reads it again). It seeds the cache
  * before it resolves: the screen mounted on its answer finds everything there. Its data is only the
- * stream ticket. A failure is the screen's (404, 403, a viewer's 401), as a failed read of the research was.
+ * stream ticket (from the response's headers). A failure is the screen's (404, 403, a viewer's 401), as a failed read of the research was.
  */
 export const liveBootstrapQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.bootstrap(auth, researchId),
     queryFn: async ({ signal, client }): Promise<{ streamTicket: FirstTicket }> => {
-      const view = await unwrap(
-        liveViewLiveView({ path: { id: researchId }, query: { points: LIVE_HISTORY_POINTS }, headers: readHeaders(auth), signal }),
-      );
+      const result = await liveViewLiveView({ path: { id: researchId }, query: { points: LIVE_HISTORY_POINTS }, headers: readHeaders(auth), signal });
+      const view = await unwrap(Promise.resolve(result));
       seedLiveView(client, auth, researchId, view);
-      return { streamTicket: singleUseTicket(view.stream_ticket) };
+      return { streamTicket: singleUseTicket(result.response ? ticketFromHeaders(result.response.headers) : null) };
     },
     enabled: (query) => query.state.data === undefined,
     staleTime: Infinity,
