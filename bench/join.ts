@@ -2,15 +2,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { daqTopic } from '@furnace/contracts';
 import { createDataSource, REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { createFrameGenerator } from '@furnace/simulator';
-import { connectPublisher, connectViewer, insertResearch, login, ROOT, streamUrl, SUPERUSER, type TestViewer } from '@furnace/testing';
+import { connectViewer, insertResearch, login, ROOT, streamUrl, SUPERUSER } from '@furnace/testing';
 import { insertMarkers } from '../libs/api-server/test/live-support';
 import { type ClientKind, type OpenedView, openLiveView } from './lib/live-client';
+import { startLiveDaq } from './lib/live-daq';
 import { copyRaw, insertRaw, simulatedFrames } from './lib/readings';
 import { type BenchServices, lineFrom, spawnTs, startFurnace } from './lib/services';
 import { fmt, percentile, sleep, sortedCopy, table } from './lib/stats';
+import { type Hold, type Watcher, watchLive } from './lib/watcher';
 
 /*
  * Clients joining a long running test (`npm run bench -- --only=join`). A 4-hour test at 1 Hz with 300
@@ -26,21 +26,6 @@ import { fmt, percentile, sleep, sortedCopy, table } from './lib/stats';
  *   exclusion until its criteria reach a viewer of that test;
  * - through all of it, how long the watcher's frames were held beyond their quiet latency.
  */
-
-interface Window {
-  label: string;
-  from: number;
-  to: number;
-}
-
-interface Hold {
-  label: string;
-  frames: number;
-  p50: number;
-  max: number;
-  /** max − the quiet p50, ms. */
-  beyondQuiet: number;
-}
 
 interface Crowd {
   clients: number;
@@ -124,33 +109,14 @@ export async function runJoin(
   // --cpu-prof=api: the serving process writes a V8 CPU profile when it stops (bench/profile-summary.ts reads it).
   const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : undefined;
   const system = await startFurnace(services, { env: { LOGIN_RATE_LIMIT: '1000000' }, nodeArgs });
-  const publisher = await connectPublisher(services.broker.url);
-  const generate = createFrameGenerator({ channels: options.channels, seed: 7 });
-  const published = new Map<number, number>();
-  let next = options.hours * 3600;
-  const publish = () => {
-    const frame = generate(next);
-    published.set(frame.time, performance.now());
-    next += 1;
-    void publisher.publish(daqTopic(running), JSON.stringify(frame), { qos: 1 });
-  };
-  publish();
-  const daq = setInterval(publish, 1000);
-  const windows: Window[] = [];
-  const phase = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
-    const w: Window = { label, from: performance.now(), to: Number.NaN };
-    windows.push(w);
-    try {
-      return await work();
-    } finally {
-      w.to = performance.now();
-    }
-  };
-  let watcher: TestViewer | undefined;
+  // The running test's DAQ, from where its stored frames end.
+  const daq = await startLiveDaq(services, options.channels, { researchId: running, from: options.hours * 3600 });
+  let watcher: Watcher | undefined;
+  const phase = <T>(label: string, work: () => Promise<T>): Promise<T> => watcher!.phase(label, work);
   try {
     const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
     const staff = { Authorization: `Bearer ${token}` };
-    watcher = await connectViewer(streamUrl(system.api, running, { token }), { timesOnly: true });
+    watcher = await watchLive(system.api, running, token, daq.published);
     // The running test's criteria are kept from its first streamed frame on; wait until they are.
     const ready = performance.now();
     for (;;) {
@@ -254,38 +220,26 @@ export async function runJoin(
     }
     await sleep(3_000);
 
-    // The watcher's frames, by the window they were published in.
-    const latencies = (w: Window) => {
-      const out: number[] = [];
-      for (const [time, at] of published) if (at >= w.from && at <= w.to && watcher!.arrivals.has(time)) out.push(watcher!.arrivals.get(time)! - at);
-      return sortedCopy(out);
-    };
-    const quietWindow = windows.find((w) => w.label === 'quiet')!;
-    const quiet = latencies(quietWindow);
-    const quietP50 = percentile(quiet, 50);
-    const holds = windows.map((w): Hold => {
-      const l = latencies(w);
-      return { label: w.label, frames: l.length, p50: percentile(l, 50), max: percentile(l, 100), beyondQuiet: percentile(l, 100) - quietP50 };
-    });
-    const lost = [...published.keys()].filter((t) => published.get(t)! < performance.now() - 5_000 && !watcher!.arrivals.has(t));
-    if (lost.length > 0) log(`  the watcher missed ${lost.length} frames`);
+    // The watcher's frames, by the phase they were published in.
+    const { quiet, holds } = watcher.holds();
+    const missed = holds.reduce((n, h) => n + h.missed, 0);
+    if (missed > 0) log(`  the watcher missed ${missed} frames`);
     return {
       kind: options.kind,
       layout: services.redisUrl ? 'services' : 'embedded',
       channels: options.channels,
       hours: options.hours,
       longHours: long ? options.longHours : 0,
-      streamed: published.size,
-      quiet: { p50: quietP50, p99: percentile(quiet, 99), max: percentile(quiet, 100) },
+      streamed: daq.streamed,
+      quiet,
       single: { totalMs: singles.map((s) => s.totalMs), bytes: singles[0]!.bytes, requests: slowest.requests.map((r) => ({ name: r.name, ms: r.ms })) },
       crowds,
       long: longResult,
       holds,
     };
   } finally {
-    clearInterval(daq);
+    await daq.stop();
     await watcher?.close();
-    await publisher.endAsync();
     await system.stop();
     await client.end();
   }

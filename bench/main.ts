@@ -1,6 +1,6 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history,replay,exports,bundle,report,join  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
-//          --hours=4,24  --export-hours=24
+// Options: --only=fanout,ingest,history,replay,exports,bundle,report,join,archive  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+//          --hours=4,24  --export-hours=24  --archive-hours=24
 //          --clients=1,100,1000  --join-hours=4  --join-long-hours=24 (0: none)  --join-client=new|separate|old (separate: before the live-view request; old: before the kept criteria)
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '@furnace/testing';
+import { archiveReport, type ArchiveResult, runArchive } from './archive';
 import { fanoutReport, type FanoutRow, runFanout, type ServerName } from './fanout/fanout';
 import { bundleReport, type BundleResult, runBundle } from './bundle';
 import { exportsReport, type ExportsResult, runExports } from './exports';
@@ -30,7 +31,7 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report', 'join'];
+  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report', 'join', 'archive'];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -57,6 +58,7 @@ async function main() {
   let bundle: BundleResult | undefined;
   let report: ReportResult | undefined;
   let joined: JoinResult | undefined;
+  let archive: ArchiveResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -116,6 +118,10 @@ async function main() {
         log,
       );
     }
+    if (only.includes('archive')) {
+      log('\nArchive: export and import of a long test');
+      archive = await runArchive(services, { channels: CHANNELS, hours: Number(option('archive-hours') ?? 24) }, log);
+    }
   } finally {
     await services.close();
   }
@@ -132,11 +138,12 @@ async function main() {
   if (bundle) sections.push(bundleReport(bundle));
   if (report) sections.push(reportReport(report));
   if (joined) sections.push(joinReport(joined));
+  if (archive) sections.push(archiveReport(archive));
   sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined }, null, 2));
+  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined, archive }, null, 2));
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 
