@@ -8,8 +8,15 @@ import { READINGS_HEADER, READINGS_PAGE } from './archive.queries';
 import type { JsonRow, RecordSnapshot } from './archive.repository';
 import { ARCHIVE_FORMAT, type Manifest, type ManifestFile, READINGS_FILE } from './manifest';
 
-/** Bytes of the readings' text handed to the compressor at a time. */
+/** Bytes of the readings' text the compressor queues before the next page is read. */
 const CHUNK = 256 * 1024;
+
+/**
+ * Readings read, hashed and handed to the compressor at a time: a page is one turn of the event loop that also sends
+ * the live frames, and lives in the heap until the next one is read (docs/architecture.md, "Inside the api"); 500 of
+ * 300 thermocouples are about 1 MB of text.
+ */
+const READINGS_PAGE_SIZE = 500;
 
 /**
  * Writes the whole record of a test as one zip (docs/behaviour.md, "The archive"), as it is read: the JSON of each
@@ -72,6 +79,7 @@ export async function writeArchive(out: Writable, researchId: string, snapshot: 
     await write(`${READINGS_HEADER}\n`);
     const raw = await hashRawData(snapshot.query, researchId, {
       pageQuery: READINGS_PAGE,
+      pageSize: READINGS_PAGE_SIZE,
       signal: stop,
       page: (rows) => write(rows.map((r) => `${r.line};${r.rest}\n`).join('')),
     });
