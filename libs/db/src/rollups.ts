@@ -7,9 +7,11 @@
  * Plain SQL that runs the same on PostgreSQL, TimescaleDB and PGlite. The statements here are
  * common table expressions over a source `src(research_id, "time", radiance, pressure, pk,
  * thermocouples)` that add the source's frames into the rollups (INSERT … ON CONFLICT DO UPDATE):
- * the ingest puts them in the very statement that inserts the frames (src = the rows the INSERT
- * returned, so a frame redelivered and skipped is never counted twice, and the rollups commit with
- * the frames or not at all); the migration uses them to backfill.
+ * reading_rollup_rebuild (the migrations) and the refresh after an exclusion (rollup-refresh.ts) use
+ * them. The ingest computes the same partial rows in its own process from the rows its INSERT
+ * returned (so a frame redelivered and skipped is never counted twice), and adds them with the same
+ * ON CONFLICT clauses (CHANNEL_ROLLUP_UPSERT, CATEGORY_ROLLUP_UPSERT) in the transaction that stores
+ * the frames (libs/ingest/src/rollup-fold.ts; docs/performance.md, "Ingest").
  *
  * Sums and means are of each real's decimal text (`v::text::float8`): the value PostgreSQL prints,
  * which is what the history reads from the frames, not its binary float4 (24.385 rather than
@@ -33,6 +35,22 @@ function mergeArrays(column: string, element: string): string {
 
 const SCALARS = ['radiance', 'pressure', 'pk'] as const;
 
+/** The columns of reading_rollup, in the order its statements give them. */
+export const CHANNEL_ROLLUP_COLUMNS = `research_id, width, bucket, frames, first_time, last_time, ${SCALARS.map((s) => `${s}_min, ${s}_max, ${s}_sum, ${s}_n`).join(', ')}, t_min, t_max, t_sum, t_n`;
+
+/** How a partial bucket (EXCLUDED) is added to a stored one of reading_rollup (t). */
+export const CHANNEL_ROLLUP_UPSERT = `ON CONFLICT (research_id, width, bucket) DO UPDATE SET
+      frames = t.frames + EXCLUDED.frames, first_time = least(t.first_time, EXCLUDED.first_time), last_time = greatest(t.last_time, EXCLUDED.last_time),
+      ${SCALARS.map(
+        (s) =>
+          `${s}_min = least(t.${s}_min, EXCLUDED.${s}_min), ${s}_max = greatest(t.${s}_max, EXCLUDED.${s}_max), ` +
+          `${s}_sum = t.${s}_sum + EXCLUDED.${s}_sum, ${s}_n = t.${s}_n + EXCLUDED.${s}_n`,
+      ).join(',\n      ')},
+      t_min = ${mergeArrays('t_min', 'least(u.a, u.b)')},
+      t_max = ${mergeArrays('t_max', 'greatest(u.a, u.b)')},
+      t_sum = ${mergeArrays('t_sum', 'coalesce(u.a, 0) + coalesce(u.b, 0)')},
+      t_n = ${mergeArrays('t_n', 'coalesce(u.a, 0) + coalesce(u.b, 0)')}`;
+
 /**
  * CTEs (to follow a `src` CTE in a WITH list) that add src's frames to reading_rollup: the scalar
  * series and every channel. Frames are folded once at the finest width; the coarser levels are
@@ -43,12 +61,6 @@ export function channelRollupCtes(src = 'src'): string {
     (s) => `min(s.${s}) AS ${s}_min, max(s.${s}) AS ${s}_max, coalesce(sum(s.${s}::text::float8), 0) AS ${s}_sum, count(s.${s})::int AS ${s}_n`,
   ).join(',\n      ');
   const scalarLevel = SCALARS.map((s) => `min(f.${s}_min), max(f.${s}_max), sum(f.${s}_sum), sum(f.${s}_n)::int`).join(', ');
-  const scalarColumns = SCALARS.map((s) => `${s}_min, ${s}_max, ${s}_sum, ${s}_n`).join(', ');
-  const scalarMerge = SCALARS.map(
-    (s) =>
-      `${s}_min = least(t.${s}_min, EXCLUDED.${s}_min), ${s}_max = greatest(t.${s}_max, EXCLUDED.${s}_max), ` +
-      `${s}_sum = t.${s}_sum + EXCLUDED.${s}_sum, ${s}_n = t.${s}_n + EXCLUDED.${s}_n`,
-  ).join(',\n      ');
   return `rollup_levels(width, per) AS (VALUES ${LEVELS}),
   rollup_fine AS (
     SELECT s.research_id, floor(s."time" / ${FINEST})::bigint AS bucket, count(*)::int AS frames, min(s."time") AS first_time, max(s."time") AS last_time,
@@ -69,16 +81,33 @@ export function channelRollupCtes(src = 'src'): string {
       array_agg(sm ORDER BY i) AS t_sum, array_agg(n ORDER BY i) AS t_n
     FROM rollup_channel GROUP BY 1, 2, 3),
   rollup_write AS (
-    INSERT INTO reading_rollup AS t (research_id, width, bucket, frames, first_time, last_time, ${scalarColumns}, t_min, t_max, t_sum, t_n)
+    INSERT INTO reading_rollup AS t (${CHANNEL_ROLLUP_COLUMNS})
     SELECT s.*, a.t_min, a.t_max, a.t_sum, a.t_n FROM rollup_scalar s LEFT JOIN rollup_arrays a USING (research_id, width, bucket)
-    ON CONFLICT (research_id, width, bucket) DO UPDATE SET
-      frames = t.frames + EXCLUDED.frames, first_time = least(t.first_time, EXCLUDED.first_time), last_time = greatest(t.last_time, EXCLUDED.last_time),
-      ${scalarMerge},
-      t_min = ${mergeArrays('t_min', 'least(u.a, u.b)')},
-      t_max = ${mergeArrays('t_max', 'greatest(u.a, u.b)')},
-      t_sum = ${mergeArrays('t_sum', 'coalesce(u.a, 0) + coalesce(u.b, 0)')},
-      t_n = ${mergeArrays('t_n', 'coalesce(u.a, 0) + coalesce(u.b, 0)')}
+    ${CHANNEL_ROLLUP_UPSERT}
     RETURNING 1)`;
+}
+
+/** The columns of reading_rollup_category, in the order its statements give them. */
+export const CATEGORY_ROLLUP_COLUMNS = 'research_id, width, bucket, type_name, cmax_min, cmax_max, cmax_sum, cmax_n, cmean_min, cmean_max, cmean_sum, cmean_n';
+
+const mergeStats = (v: string) =>
+  `${v}_min = least(t.${v}_min, EXCLUDED.${v}_min), ${v}_max = greatest(t.${v}_max, EXCLUDED.${v}_max), ` +
+  `${v}_sum = t.${v}_sum + EXCLUDED.${v}_sum, ${v}_n = t.${v}_n + EXCLUDED.${v}_n`;
+
+/** How a partial bucket (EXCLUDED) is added to a stored one of reading_rollup_category (t). */
+export const CATEGORY_ROLLUP_UPSERT = `ON CONFLICT (research_id, width, bucket, type_name) DO UPDATE SET ${mergeStats('cmax')}, ${mergeStats('cmean')}`;
+
+/**
+ * The thermocouples that make up the measurement types of the researches `researches` selects (an
+ * `IN (…)` or `= ANY(…)` on research_id): (research_id, thermo_id, type_name, excluded_from), each
+ * pair of thermocouple and type once, excluded_from the earliest from_time of the thermocouple's
+ * exclusions (null: none; `exclusions` false: the column is left out).
+ */
+export function rollupMembersSql(researches: string, exclusions = true): string {
+  return `SELECT DISTINCT c.research_id, m.thermo_id, m.type_name${exclusions ? `,
+      (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from` : ''}
+    FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
+    WHERE c.research_id ${researches}`;
 }
 
 /**
@@ -95,19 +124,13 @@ export function channelRollupCtes(src = 'src'): string {
 export function categoryRollupCtes(src = 'src', withLevels = false, exclusions = true): string {
   const stats = (v: string) => `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::text::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
   const level = (v: string) => `min(f.${v}_min), max(f.${v}_max), sum(f.${v}_sum), sum(f.${v}_n)::int`;
-  const merge = (v: string) =>
-    `${v}_min = least(t.${v}_min, EXCLUDED.${v}_min), ${v}_max = greatest(t.${v}_max, EXCLUDED.${v}_max), ` +
-    `${v}_sum = t.${v}_sum + EXCLUDED.${v}_sum, ${v}_n = t.${v}_n + EXCLUDED.${v}_n`;
   // A member's value in a frame: null (no reading) from its exclusion on, so max/avg skip it.
   const member = exclusions
     ? `CASE WHEN s."time" >= mb.excluded_from THEN NULL ELSE s.thermocouples[mb.thermo_id] END`
     : 's.thermocouples[mb.thermo_id]';
   return `${withLevels ? `rollup_levels(width, per) AS (VALUES ${LEVELS}),` : ''}
   rollup_members AS (
-    SELECT DISTINCT c.research_id, m.thermo_id, m.type_name${exclusions ? `,
-      (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from` : ''}
-    FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
-    WHERE c.research_id IN (SELECT research_id FROM ${src})),
+    ${rollupMembersSql(`IN (SELECT research_id FROM ${src})`, exclusions)}),
   -- Each member's value alone, before grouping: grouped as (frame, type) directly, every joined row would
   -- carry its frame's whole array through the sort (300 members × 500 frames of 300 values spilled to
   -- disk: 0.8 s a batch against 0.3 s so; docs/performance.md, "Ingest").
@@ -124,9 +147,9 @@ export function categoryRollupCtes(src = 'src', withLevels = false, exclusions =
     SELECT f.research_id, l.width, floor(f.bucket / l.per::float8)::bigint AS bucket, f.type_name, ${level('cmax')}, ${level('cmean')}
     FROM rollup_fine_category f CROSS JOIN rollup_levels l GROUP BY 1, 2, 3, 4),
   rollup_category_write AS (
-    INSERT INTO reading_rollup_category AS t (research_id, width, bucket, type_name, cmax_min, cmax_max, cmax_sum, cmax_n, cmean_min, cmean_max, cmean_sum, cmean_n)
+    INSERT INTO reading_rollup_category AS t (${CATEGORY_ROLLUP_COLUMNS})
     SELECT * FROM rollup_category
-    ON CONFLICT (research_id, width, bucket, type_name) DO UPDATE SET ${merge('cmax')}, ${merge('cmean')}
+    ${CATEGORY_ROLLUP_UPSERT}
     RETURNING 1)`;
 }
 

@@ -1,22 +1,21 @@
-import { categoryRollupCtes, channelRollupCtes } from '@furnace/db';
+import { CATEGORY_ROLLUP_COLUMNS, CATEGORY_ROLLUP_UPSERT, CHANNEL_ROLLUP_COLUMNS, CHANNEL_ROLLUP_UPSERT, rollupMembersSql } from '@furnace/db';
 
 /** The ingest's SQL (ReadingsRepository runs it); the shared questions about a research are @furnace/db research.queries.ts. */
-
-const ROLLUP_CTES = `${channelRollupCtes('src')},\n${categoryRollupCtes('src')}`;
 
 /** One frame's VALUES tuple, its parameters numbered from n + 1. */
 export const FRAME_TUPLE = (n: number) =>
   `($${n + 1}::uuid, $${n + 2}::float8, $${n + 3}::timestamptz, $${n + 4}::real, $${n + 5}::real, $${n + 6}::real, $${n + 7}::real[], $${n + 8}::smallint[], $${n + 9}::timestamptz)`;
 
 /**
- * Inserts the frames of `tuples` (FRAME_TUPLE), returning the (research_id, time) of those written, and a row
- * (research_id, approved_revision) for each research of the batch that is approved: its frames are not written
- * (docs/behaviour.md, "The permanent record"). The research rows are locked FOR KEY SHARE first (the foreign key
- * would lock them so anyway): an approval in progress holds its row FOR UPDATE, so the batch waits for it and then
- * sees the research approved; an approval waits for a batch in progress, whose frames its hash then covers.
- * ON CONFLICT without a target: the same statement works on the plain table (key research_id, time)
- * and on the TimescaleDB hypertable (key research_id, time, ts). The rollups are updated by the same
- * statement, from the rows it inserted (see @furnace/db rollups).
+ * Inserts the frames of `tuples` (FRAME_TUPLE), returning the frames written (research_id, time and the values
+ * as stored, which the ingest folds into the rollups: rollup-fold.ts), and a row (research_id, approved_revision)
+ * for each research of the batch that is approved: its frames are not written (docs/behaviour.md, "The permanent
+ * record"). The research rows are locked FOR KEY SHARE first (the foreign key would lock them so anyway): an
+ * approval in progress holds its row FOR UPDATE, so the batch waits for it and then sees the research approved;
+ * an approval waits for a batch in progress (until its transaction, rollups included, commits), whose frames its
+ * hash then covers. ON CONFLICT without a target: the same statement works on the plain table (key research_id,
+ * time) and on the TimescaleDB hypertable (key research_id, time, ts); only the rows it inserted come back, so a
+ * redelivered frame is never folded twice.
  */
 export function insertFramesSql(tuples: readonly string[]): string {
   return `WITH v AS (
@@ -29,12 +28,45 @@ export function insertFramesSql(tuples: readonly string[]): string {
          FROM v
          JOIN target r ON r.id = v.research_id AND r.approved_revision IS NULL
          ON CONFLICT DO NOTHING
-         RETURNING research_id, "time", radiance, pressure, pk, thermocouples),
-       ${ROLLUP_CTES}
-       SELECT research_id, "time", NULL::integer AS approved_revision FROM src
+         RETURNING research_id, "time", radiance, pressure, pk, thermocouples)
+       SELECT research_id, "time", radiance, pressure, pk, thermocouples, NULL::integer AS approved_revision FROM src
        UNION ALL
-       SELECT id, NULL, approved_revision FROM target WHERE approved_revision IS NOT NULL`;
+       SELECT id, NULL, NULL, NULL, NULL, NULL, approved_revision FROM target WHERE approved_revision IS NOT NULL`;
 }
+
+/** The measurement types' thermocouples of the researches $1 (uuid[]), for the category rollups (@furnace/db rollupMembersSql). */
+export const ROLLUP_MEMBERS_SQL = rollupMembersSql('= ANY($1::uuid[])');
+
+const SCALAR_PARAMS = ['radiance', 'pressure', 'pk'].map((s, k) => {
+  const n = 7 + k * 4;
+  return { columns: `${s}_min, ${s}_max, ${s}_sum, ${s}_n`, types: `$${n}::real[], $${n + 1}::real[], $${n + 2}::float8[], $${n + 3}::int[]` };
+});
+
+/**
+ * Adds a batch's partial rollup rows, folded by the ingest (rollup-fold.ts rollupParameters gives the
+ * parameters), to reading_rollup and reading_rollup_category: every value a bound array parameter, each
+ * table's rows unnested from them. A bucket's channel arrays are the slice [off + 1, off + len] of the
+ * flat arrays $21–$24 (len 0: no frame had thermocouples, the arrays are null).
+ */
+export const UPSERT_ROLLUPS_SQL = `WITH c AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::bigint[], $4::int[], $5::float8[], $6::float8[],
+           ${SCALAR_PARAMS.map((p) => p.types).join(',\n           ')}, $19::int[], $20::int[])
+           AS c(research_id, width, bucket, frames, first_time, last_time, ${SCALAR_PARAMS.map((p) => p.columns).join(', ')}, off, len)),
+       channel_write AS (
+         INSERT INTO reading_rollup AS t (${CHANNEL_ROLLUP_COLUMNS})
+         SELECT research_id, width, bucket, frames, first_time, last_time, ${SCALAR_PARAMS.map((p) => p.columns).join(', ')},
+           CASE WHEN len > 0 THEN ($21::real[])[off + 1 : off + len] END, CASE WHEN len > 0 THEN ($22::real[])[off + 1 : off + len] END,
+           CASE WHEN len > 0 THEN ($23::float8[])[off + 1 : off + len] END, CASE WHEN len > 0 THEN ($24::int[])[off + 1 : off + len] END
+         FROM c
+         ${CHANNEL_ROLLUP_UPSERT}
+         RETURNING 1),
+       category_write AS (
+         INSERT INTO reading_rollup_category AS t (${CATEGORY_ROLLUP_COLUMNS})
+         SELECT * FROM unnest($25::uuid[], $26::int[], $27::bigint[], $28::text[],
+           $29::real[], $30::real[], $31::float8[], $32::int[], $33::float8[], $34::float8[], $35::float8[], $36::int[])
+         ${CATEGORY_ROLLUP_UPSERT}
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM channel_write)::int AS channels, (SELECT count(*) FROM category_write)::int AS categories`;
 
 /** One dead letter's VALUES tuple, its parameters numbered from n + 1. */
 export const DEAD_LETTER_TUPLE = (n: number) => `($${n + 1}, $${n + 2}::uuid, $${n + 3}, $${n + 4}, $${n + 5}::bytea, $${n + 6}::int)`;
