@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import ZipStream from 'zip-stream';
 import type { Response } from 'supertest';
 import { login, SUPERUSER } from '@furnace/testing';
+import { importHooks } from '../src/archive/archive-import';
+import { ArchiveService } from '../src/archive/archive.service';
 import { entryBytes, zipEntries } from '../src/archive/zip-reader';
 import { addClient, createResearch, SPECIMEN_PNG, uploadConfig, viewerToken } from './factories';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
@@ -84,6 +86,12 @@ async function pack(contents: Map<string, Buffer>): Promise<Buffer> {
 
 const upload = (api: TestApi, token: string, zip: Buffer) => api.http.post('/api/v1/research/import').set(auth(token)).attach('file', zip, 'archiwum.zip');
 const researchCount = async (api: TestApi) => Number(((await api.dataSource.query('SELECT count(*) AS n FROM research')) as { n: string }[])[0]!.n);
+/** How many rows each table of a test's record holds in `api`'s database, whatever research they belong to. */
+async function rowCounts(api: TestApi): Promise<Record<string, number>> {
+  const tables = ['research', 'research_import', 'reading', 'reading_rollup', 'thermo_config', 'thermo_marker', 'observation', 'thermo_exclusion', 'research_drawing', 'research_revision', 'research_document', 'audit_entry'];
+  const rows = (await api.dataSource.query(tables.map((t) => `SELECT '${t}' AS t, count(*)::int AS n FROM ${t}`).join(' UNION ALL '))) as { t: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.t, r.n]));
+}
 
 /** The criteria without what must differ between two copies of a test (ids, and when they were computed). */
 function comparable(value: unknown): unknown {
@@ -209,6 +217,87 @@ describe('the archive', () => {
 
     expect(await refused(Buffer.from('not a zip at all'))).toBe('the file is not a zip archive');
     expect(await researchCount(target)).toBe(before);
+    expect((await target.dataSource.query('SELECT * FROM research_import')) as unknown[]).toEqual([]);
+  });
+
+  it('is written in short transactions, hidden until it is whole: not listed, not readable, not exported', async () => {
+    // Test hooks: batches of 10 readings, so that the 63 are written in several; the first batch's wait looks from outside.
+    let seen: { id: string; listed: boolean; read: number; exported: number; readings: number; trail: number } | undefined;
+    const staff = await signUpUser(target); // another caller than the importer: HeavyWork takes one heavy request per caller
+    importHooks.firstBatch = 10;
+    importHooks.afterBatch = async (id) => {
+      if (seen) return;
+      const list = (await target.http.get('/api/v1/research').query({ include_archived: 'true' }).set(auth(targetAdmin))).body.data as { id: string }[];
+      const count = async (sql: string) => Number(((await target.dataSource.query(sql, [id])) as { n: string }[])[0]!.n);
+      seen = {
+        id,
+        listed: list.some((r) => r.id === id),
+        read: (await target.http.get(`/api/v1/research/${id}`).set(auth(targetAdmin))).status,
+        exported: (await target.http.get(`/api/v1/research/${id}/archive.zip`).set(auth(staff.token))).status,
+        readings: await count('SELECT count(*) AS n FROM reading WHERE research_id = $1'),
+        trail: await count('SELECT count(*) AS n FROM audit_entry WHERE research_id = $1'),
+      };
+    };
+    try {
+      const res = await upload(target, targetAdmin, archive);
+      expect(res.status).toBe(200);
+      // Its readings were in the database, committed, while the test was nowhere to be seen; its trail not yet.
+      expect(seen).toEqual({ id: res.body.id, listed: false, read: 404, exported: 404, readings: 10, trail: 0 });
+      expect((await target.http.get(`/api/v1/research/${res.body.id}`).set(auth(targetAdmin))).status).toBe(200);
+      expect((await target.dataSource.query('SELECT * FROM research_import')) as unknown[]).toEqual([]);
+    } finally {
+      importHooks.firstBatch = 100;
+      importHooks.afterBatch = undefined;
+    }
+  });
+
+  it('leaves no research, no readings and no audit rows when it fails in the middle', async () => {
+    const contents = files(archive);
+    const manifest = JSON.parse(contents.get('manifest.json')!.toString()) as { files: { name: string; sha256: string; size: number }[] };
+    // The last reading not a number, the manifest made to vouch for the file: only the table refuses it, after the
+    // readings before it were written in batches of their own.
+    const readings = Buffer.from(contents.get('readings.csv')!.toString().replace(/\n900;[^;]*;/, '\n900;ciepło;'));
+    const vouched = manifest.files.map((f) => (f.name === 'readings.csv' ? { ...f, sha256: sha256(readings), size: readings.length } : f));
+    const zip = await pack(new Map(contents).set('readings.csv', readings).set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, files: vouched }))));
+    const before = await rowCounts(target);
+    let written = 0;
+    importHooks.firstBatch = 10;
+    importHooks.afterBatch = async (id) => {
+      written = Number(((await target.dataSource.query('SELECT count(*) AS n FROM reading WHERE research_id = $1', [id])) as { n: string }[])[0]!.n);
+    };
+    try {
+      const res = await upload(target, targetAdmin, zip);
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toMatch(/^readings\.csv: invalid input syntax for type real/);
+    } finally {
+      importHooks.firstBatch = 100;
+      importHooks.afterBatch = undefined;
+    }
+    expect(written).toBeGreaterThanOrEqual(30);
+    expect(await rowCounts(target)).toEqual(before);
+  });
+
+  it('deletes at start-up what an import that died left', async () => {
+    const before = await rowCounts(target);
+    importHooks.firstBatch = 10;
+    importHooks.afterBatch = () => Promise.reject(Object.assign(new Error('the process died'), { died: true }));
+    // The failure's own clean-up is what the sweep does after a crash: keep it from running, as a crash would.
+    const service = target.app.get(ArchiveService);
+    const discard = jest.spyOn((service as unknown as { repo: { discard: () => Promise<void> } }).repo, 'discard').mockResolvedValue(undefined);
+    try {
+      expect((await upload(target, targetAdmin, archive)).status).toBe(500);
+    } finally {
+      importHooks.firstBatch = 100;
+      importHooks.afterBatch = undefined;
+      discard.mockRestore();
+    }
+    const [left] = (await target.dataSource.query('SELECT research_id FROM research_import')) as { research_id: string }[];
+    expect(left).toBeDefined();
+    expect((await target.http.get(`/api/v1/research/${left!.research_id}`).set(auth(targetAdmin))).status).toBe(404);
+    await service.sweep(3600); // touched just now: not stale yet
+    expect((await rowCounts(target)).research_import).toBe(1);
+    await service.sweep(0);
+    expect(await rowCounts(target)).toEqual(before);
   });
 
   it('is imported by superusers only', async () => {
@@ -218,5 +307,36 @@ describe('the archive', () => {
     const code = (await addClient(target, staff.token, created.id, 'klient@example.com')).id;
     expect((await upload(target, await viewerToken(target, created.id, code), archive)).status).toBe(403);
     expect((await target.http.post('/api/v1/research/import').attach('file', archive, 'a.zip')).status).toBe(401);
+  });
+
+  // Last: it reopens the source test.
+  it('fails an export whose record changed while it was read (a reopen), and exports the reopened test as it stands', async () => {
+    const admin = await login(source, SUPERUSER.email, SUPERUSER.password);
+    const repo = (source.app.get(ArchiveService) as unknown as { repo: { short: (work: unknown) => Promise<unknown> } }).repo;
+    const short = repo.short.bind(repo);
+    let reopened = 0;
+    let calls = 0;
+    // Between two of the export's statements (after its first stamp of the record), a superuser reopens the test.
+    const spy = jest.spyOn(repo, 'short').mockImplementation(async (work) => {
+      if ((calls += 1) === 2) {
+        reopened = (await source.http.post(`/api/v1/research/${researchId}/reopen`).set(auth(admin)).send({ reason: 'Poprawka opisu' })).status;
+      }
+      return short(work);
+    });
+    try {
+      const failed = await source.http.get(`/api/v1/research/${researchId}/archive.zip`).set(auth(reviewer.token)).buffer(true).parse(binary as never).then(
+        (res) => ({ status: res.status, manifest: files(res.body as Buffer).has('manifest.json') }),
+        (error: Error) => ({ error: error.message }),
+      );
+      expect(reopened).toBe(200);
+      // The connection cut before the manifest: no archive of two moments.
+      expect(failed).toEqual({ error: expect.any(String) });
+    } finally {
+      spy.mockRestore();
+    }
+    const again = await source.http.get(`/api/v1/research/${researchId}/archive.zip`).set(auth(reviewer.token)).buffer(true).parse(binary as never);
+    expect(again.status).toBe(200);
+    const research = JSON.parse(files(again.body as Buffer).get('research.json')!.toString()) as { approved_revision: number | null };
+    expect(research.approved_revision).toBeNull();
   });
 });

@@ -22,9 +22,9 @@ export interface ResearchHeader {
   endAt: Date;
 }
 
-/** Does this research exist: its name and window, or null when it does not. */
+/** Does this research exist: its name and window, or null when it does not (or is still being imported from an archive, docs/behaviour.md §14). */
 export async function findResearchHeader(run: RunQuery, id: string): Promise<ResearchHeader | null> {
-  const rows = await run<{ name: string; start_at: Date; end_at: Date }>('SELECT name, start_at, end_at FROM research WHERE id = $1', [id]);
+  const rows = await run<{ name: string; start_at: Date; end_at: Date }>('SELECT name, start_at, end_at FROM research WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = $1)', [id]);
   const row = rows[0];
   return row ? { name: row.name, startAt: row.start_at, endAt: row.end_at } : null;
 }

@@ -2,15 +2,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { hashRawData } from '../review/review.repository';
+import { hashRawData, type RawDataRow } from '../review/review.repository';
 import { INSERT_READINGS, insertRows, READINGS_HEADER } from './archive.queries';
-import type { JsonRow } from './archive.repository';
+import type { ArchiveRepository, JsonRow } from './archive.repository';
 import { configFile, configImage, documentFile, drawingFile } from './archive-writer';
 import { ARCHIVE_FORMAT, type Manifest, READINGS_FILE } from './manifest';
 import { BadZip, entryBytes, entryStream, type ZipEntry, zipEntries } from './zip-reader';
-
-/** Readings written to the database at a time. */
-const READINGS_BATCH = 2000;
 
 /** The review's columns of the research: set last, once its record is in (an approved test's record takes no row). */
 const APPROVAL = ['approved_revision', 'approved_by', 'approved_at', 'approval_comment'] as const;
@@ -94,46 +91,63 @@ async function streamSha256(zip: Buffer, entry: ZipEntry): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Test hooks (archive.int-spec.ts): the readings' first batch, and a wait after each batch of readings is written. */
+export const importHooks: { firstBatch: number; afterBatch?: (researchId: string) => Promise<void> } = { firstBatch: 100 };
+
 /**
- * Writes the archive's record as a new test (`em`: one transaction, so that a refusal leaves nothing): its id and
- * every row's id new, the rest as it was; archived, by `importer`, now. The readings are checked against the
- * manifest's raw data hash once they are written, with the hash's own code; a mismatch refuses the whole import.
+ * The time one statement of readings should take: on the embedded PGlite it holds every other connection (the
+ * ingest's) while it runs, so it stays well under the live view's 100 ms (docs/architecture.md, "Inside the api").
  */
-export async function restoreArchive(archive: CheckedArchive, em: EntityManager, importer: string): Promise<string> {
-  const id = randomUUID();
+const BATCH_MS = 30;
+const MIN_BATCH = 10;
+const MAX_BATCH = 2000;
+/** How often the import tells it is alive (ArchiveRepository.touch); one not touched for STALE_IMPORT_S died. */
+const TOUCH_MS = 10_000;
+export const STALE_IMPORT_S = 600;
+
+/**
+ * Writes the archive's record as a new test `id` (docs/behaviour.md, "The archive") in short transactions: first the
+ * research with its mark as importing (hidden: not listed, not readable, no stream), then the rest of its record, the
+ * readings a batch at a time sized to BATCH_MS, then their rollups and the check of the raw data hash (with the
+ * hash's own code, a page at a time), and last, in one short transaction, the approval, the audit trail's copy,
+ * `finish`'s rows, and the mark's removal: the test appears whole or not at all. Every row's id is new, the rest as
+ * it was; archived, by `importer`, now. On a refusal or any failure the caller deletes what was written (`discard`).
+ */
+export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepository, id: string, importer: string, finish: (em: EntityManager) => Promise<void>): Promise<void> {
   const research = archive.json('research.json')[0]!;
   const approval = Object.fromEntries(APPROVAL.map((c) => [c, research[c] ?? null]));
-  await insert(em, 'research', [
-    { ...research, ...Object.fromEntries(APPROVAL.map((c) => [c, null])), id, archived_at: new Date().toISOString(), archived_by: importer },
-  ]);
+  await repo.transaction(async (em) => {
+    await insert(em, 'research', [
+      { ...research, ...Object.fromEntries(APPROVAL.map((c) => [c, null])), id, archived_at: new Date().toISOString(), archived_by: importer },
+    ]);
+    await em.query('INSERT INTO research_import (research_id, importer) VALUES ($1, $2)', [id, importer]);
+  });
+  const step = (table: string, rows: () => JsonRow[]) => repo.transaction((em) => insert(em, table, rows()));
 
   const configs = archive.json('thermo_configs.json');
   const configIds = new Map(configs.map((c) => [String(c.id), randomUUID()]));
-  await insert(
-    em,
-    'thermo_config',
-    configs.map(({ markers: _markers, ...c }) => ({ ...c, id: configIds.get(String(c.id)), research_id: id, image_data: hex(archive.bytes(configImage(c))), config_data: hex(archive.bytes(configFile(c))) })),
-  );
-  await insert(
-    em,
-    'thermo_marker',
-    configs.flatMap((c) => (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) }))),
-  );
+  for (const c of configs) {
+    const { markers: _markers, ...config } = c;
+    await step('thermo_config', () => [{ ...config, id: configIds.get(String(c.id)), research_id: id, image_data: hex(archive.bytes(configImage(c))), config_data: hex(archive.bytes(configFile(c))) }]);
+  }
+  await step('thermo_marker', () => configs.flatMap((c) => (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) }))));
   const owned = (rows: JsonRow[]) => rows.map((r) => ({ ...r, id: randomUUID(), research_id: id }));
-  await insert(em, 'observation', owned(archive.json('observations.json')));
-  await insert(em, 'thermo_exclusion', owned(archive.json('exclusions.json')));
-  await insert(em, 'research_url', owned(archive.json('stream_links.json')));
-  const drawings = archive.json('drawings.json');
-  await insert(
-    em,
-    'research_drawing',
-    drawings.map((d) => ({ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) })),
-  );
+  await step('observation', () => owned(archive.json('observations.json')));
+  await step('thermo_exclusion', () => owned(archive.json('exclusions.json')));
+  await step('research_url', () => owned(archive.json('stream_links.json')));
+  for (const d of archive.json('drawings.json')) {
+    await step('research_drawing', () => [{ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) }]);
+  }
 
-  await insertReadings(archive, em, id);
+  const alive = heartbeat(repo, id);
+  await insertReadings(archive, repo, id, alive);
   // What the ingest keeps up to date frame by frame, made once for the whole test.
-  await em.query('SELECT reading_rollup_rebuild($1, false)', [id]);
-  const raw = await hashRawData((sql, params) => em.query(sql, params), id);
+  await repo.transaction((em) => em.query('SELECT reading_rollup_rebuild($1, false)', [id]));
+  await alive();
+  const raw = await hashRawData((sql, params) => repo.short(async (run) => {
+    await alive();
+    return run(sql, params) as Promise<RawDataRow[]>;
+  }), id, { pageSize: 500 });
   if (raw.sha256 !== archive.manifest.data_sha256 || raw.readings !== archive.manifest.readings) {
     throw refuse(
       `${READINGS_FILE}: its ${raw.readings} readings do not reproduce the raw data's SHA-256 of the manifest (${archive.manifest.data_sha256}, ` +
@@ -141,19 +155,32 @@ export async function restoreArchive(archive: CheckedArchive, em: EntityManager,
     );
   }
 
-  await insert(em, 'research_revision', archive.json('revisions.json').map((r) => ({ ...r, research_id: id })));
-  const documents = archive.json('documents.json');
-  await insert(
-    em,
-    'research_document',
-    documents.map((d) => ({ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(documentFile(d))) })),
-  );
-  // The trail of the test it was, under the new test: the copies keep their times, actors and values.
-  await insert(em, 'audit_entry', archive.json('audit.json').map(({ id: _id, ...e }) => ({ ...e, research_id: id })));
-  if (approval.approved_revision !== null) {
-    await em.query(`UPDATE research SET ${APPROVAL.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...APPROVAL.map((c) => approval[c])]);
+  await step('research_revision', () => archive.json('revisions.json').map((r) => ({ ...r, research_id: id })));
+  for (const d of archive.json('documents.json')) {
+    await step('research_document', () => [{ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(documentFile(d))) }]);
   }
-  return id;
+  // The test appears: the trail of the test it was under the new test (the copies keep their times, actors and values;
+  // the trail is append-only, so it is written only here), the approval, and the mark gone, in one transaction.
+  await repo.transaction(async (em) => {
+    await insert(em, 'audit_entry', archive.json('audit.json').map(({ id: _id, ...e }) => ({ ...e, research_id: id })));
+    await finish(em);
+    if (approval.approved_revision !== null) {
+      await em.query(`UPDATE research SET ${APPROVAL.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...APPROVAL.map((c) => approval[c])]);
+    }
+    const unmarked = (await em.query('DELETE FROM research_import WHERE research_id = $1 RETURNING research_id', [id])) as unknown[];
+    // Swept as dead meanwhile (not touched for STALE_IMPORT_S): nothing of it is left to show.
+    if (unmarked.length === 0) throw new Error(`the import of ${id} was discarded while it ran`);
+  });
+}
+
+/** A call that touches the import's mark at most every TOUCH_MS. */
+function heartbeat(repo: ArchiveRepository, id: string): () => Promise<void> {
+  let last = Date.now();
+  return async () => {
+    if (Date.now() - last < TOUCH_MS) return;
+    last = Date.now();
+    await repo.touch(id);
+  };
 }
 
 /** The rows of `table`, all at once; every row of one part of an archive has the same columns. */
@@ -165,22 +192,33 @@ async function insert(em: EntityManager, table: string, rows: JsonRow[]): Promis
 /** A bytea's text as PostgreSQL reads it. */
 const hex = (data: Buffer) => `\\x${data.toString('hex')}`;
 
-/** The readings file, a batch at a time: never the whole test in memory. */
-async function insertReadings(archive: CheckedArchive, em: EntityManager, researchId: string): Promise<void> {
+/**
+ * The readings file, a batch at a time in a transaction of its own (never the whole test in memory): each batch sized
+ * so that its statement takes about BATCH_MS, the next read only after the event loop has turned.
+ */
+async function insertReadings(archive: CheckedArchive, repo: ArchiveRepository, researchId: string, alive: () => Promise<void>): Promise<void> {
   const columns = READINGS_HEADER.split(';');
   let batch: string[][] = columns.map(() => []);
+  let size = importHooks.firstBatch;
   let header = true;
   let n = 0;
   const flush = async () => {
+    if (batch[0]!.length === 0) return;
+    const started = performance.now();
     try {
-      if (batch[0]!.length > 0) await em.query(INSERT_READINGS, [researchId, ...batch]);
+      await repo.transaction((em) => em.query(INSERT_READINGS, [researchId, ...batch]));
     } catch (error) {
       // A value that is not its column's type (22…), or a time twice (23505).
       const code = (error as { code?: string }).code ?? '';
       if (code.startsWith('22') || code === '23505') throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
       throw error;
     }
+    const took = performance.now() - started;
+    size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * BATCH_MS) / Math.max(took, 1), size / 2), size * 2));
     batch = columns.map(() => []);
+    await alive();
+    await importHooks.afterBatch?.(researchId);
+    await new Promise((resolve) => setImmediate(resolve));
   };
   for await (const line of archive.readings()) {
     n += 1;
@@ -193,7 +231,7 @@ async function insertReadings(archive: CheckedArchive, em: EntityManager, resear
     const fields = line.split(';');
     if (fields.length !== columns.length) throw refuse(`${READINGS_FILE}, line ${n}: ${fields.length} fields, not ${columns.length}`);
     fields.forEach((f, i) => batch[i]!.push(f));
-    if (batch[0]!.length >= READINGS_BATCH) await flush();
+    if (batch[0]!.length >= size) await flush();
   }
   await flush();
 }

@@ -86,6 +86,8 @@ export async function writeArchive(out: Writable, researchId: string, snapshot: 
     readings.end();
     await added;
     files.push({ name: READINGS_FILE, size: readingsSize, sha256: readingsHash.digest('hex') });
+    // Read in short statements, not one snapshot: a record that changed meanwhile (a reopen) gets no manifest.
+    await snapshot.unchanged();
 
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,

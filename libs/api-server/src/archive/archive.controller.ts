@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { ConflictException, Controller, Logger, Get, HttpCode, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
@@ -42,6 +42,8 @@ const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 @ApiBearerAuth()
 @Controller('research')
 export class ArchiveController {
+  private readonly log = new Logger(ArchiveController.name);
+
   constructor(
     private readonly archives: ArchiveService,
     private readonly heavy: HeavyWork,
@@ -69,8 +71,10 @@ export class ArchiveController {
       res.setHeader('Cache-Control', 'no-store');
       try {
         await this.archives.write(res, id, signal);
-      } catch {
-        // Part of the file is gone: cut the connection, so that the download fails instead of ending truncated.
+      } catch (error) {
+        // Part of the file is gone: cut the connection, so that the download fails instead of ending truncated. A record
+        // changed meanwhile (a reopen) says so in the log: the export read it in short statements, not one snapshot.
+        if (error instanceof ConflictException) this.log.warn(`The export of ${id} failed: ${error.message}`);
         res.destroy();
       }
     });
@@ -88,8 +92,9 @@ export class ArchiveController {
   @ApiOperation({
     summary: 'Restore an archive as a new, archived test (superusers)',
     description:
-      "Checks every file against the manifest's SHA-256 and the readings against the raw data's SHA-256, then writes the whole record in one " +
-      'transaction under a new id, with a copy of its audit trail and one entry "import". A mismatch is a 422 naming what does not match; nothing is written.',
+      "Checks every file against the manifest's SHA-256 and the readings against the raw data's SHA-256, then writes the whole record under a new id " +
+      '(hidden until it is whole, in short transactions), with a copy of its audit trail and one entry "import". A mismatch is a 422 naming what does ' +
+      'not match; nothing is kept.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ArchiveUploadDto })

@@ -33,10 +33,19 @@ export const FILE_BYTES = {
  */
 export const READINGS_HEADER = 'time;pk;pressure;radiance;thermocouples;faults;ts;daq_ts;received_at';
 
-/** One page of readings (RAW_DATA_PAGE's parameters), each with the columns the hash does not cover. */
+/** One page of readings (RAW_DATA_PAGE's parameters, then the last reading's time), each with the columns the hash does not cover. */
 export const READINGS_PAGE = `SELECT "time"::text AS t, ${RAW_DATA_LINE} AS line,
     concat_ws(';', ts::text, coalesce(daq_ts::text, ''), coalesce(received_at::text, '')) AS rest
-  FROM reading WHERE research_id = $1 AND "time" > $2::float8 ORDER BY "time" LIMIT $3`;
+  FROM reading WHERE research_id = $1 AND "time" > $2::float8 AND "time" <= $4::float8 ORDER BY "time" LIMIT $3`;
+
+/**
+ * What tells that a test's record changed while it was exported (ArchiveRepository.snapshot), as text: its approval,
+ * its row's last change, its audit trail's last entry; and its last reading's time, the end of the export's readings.
+ */
+export const RECORD_STAMP = `SELECT approved_revision, updated_at::text AS updated_at,
+    (SELECT max(id)::text FROM audit_entry WHERE research_id = $1) AS audit,
+    (SELECT max("time")::text FROM reading WHERE research_id = $1) AS last_time
+  FROM research WHERE id = $1`;
 
 /** Readings from the file's text, column by column (an empty text is an absent value), cast as the table's types. */
 export const INSERT_READINGS = `INSERT INTO reading (research_id, "time", pk, pressure, radiance, thermocouples, faults, ts, daq_ts, received_at)

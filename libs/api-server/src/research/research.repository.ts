@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, IsNull } from 'typeorm';
+import { DataSource, type EntityManager, IsNull, Raw } from 'typeorm';
 import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
 
+
+/** Not a research being imported from an archive: hidden until its import is done (docs/behaviour.md, "The archive"). */
+const NOT_IMPORTING = Raw((id) => `NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${id})`);
 
 /** All database I/O of researches and their stream links. */
 @Injectable()
@@ -12,13 +15,13 @@ export class ResearchRepository {
   /** Newest start first; archived ones only when asked for. */
   list(includeArchived = false): Promise<ResearchEntity[]> {
     return this.dataSource.getRepository(ResearchEntity).find({
-      where: includeArchived ? {} : { archivedAt: IsNull() },
+      where: includeArchived ? { id: NOT_IMPORTING } : { archivedAt: IsNull() },
       order: { startAt: 'DESC', name: 'ASC' },
     });
   }
 
   findById(id: string, em: EntityManager = this.dataSource.manager): Promise<ResearchEntity | null> {
-    return em.getRepository(ResearchEntity).findOneBy({ id });
+    return em.getRepository(ResearchEntity).findOneBy({ id: Raw((column) => `${column} = :id AND NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${column})`, { id }) });
   }
 
   /** The research, its row locked until `em`'s transaction ends: a change's "before" is what it replaced. */

@@ -13,6 +13,7 @@ import { ThermoMarkerZone1796900000000 } from './1796900000000-ThermoMarkerZone'
 import { AuditTrail1797000000000 } from './1797000000000-AuditTrail';
 import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
 import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
+import { ResearchImport1797300000000 } from './1797300000000-ResearchImport';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -31,4 +32,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   AuditTrail1797000000000,
   ResearchArchive1797100000000,
   PermanentRecord1797200000000,
+  ResearchImport1797300000000,
 ];
