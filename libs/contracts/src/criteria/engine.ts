@@ -1,4 +1,3 @@
-import { categoryMaxMean } from './category-max-mean';
 import { classify, completedMinutes } from './classification';
 import { DAQ_BOUNDS } from '../daq';
 import { DeviationAccumulator, type DeviationState, furnaceTolerance, pressureTolerance, withinTolerance } from './conformity';
@@ -36,8 +35,6 @@ export const RADIATION_LIMIT_KW_M2 = 15;
 
 /** At most this many single-scan excursions are kept (the first ones). */
 const MAX_EXCURSIONS = 500;
-
-type Kind = 'max' | 'frame';
 
 /** See CriteriaEngine.frameValues. */
 export interface FrameValues {
@@ -171,7 +168,11 @@ export class CriteriaEngine {
   private readonly excursions: Excursion[] = [];
   private readonly suspects: Suspect[] = [];
   private readonly valid: Uint8Array;
+  /** Per thermocouple: its reading in the frame being pushed when valid there, else NaN. */
+  private readonly current: Float64Array;
   private readonly faulted: Uint8Array;
+  /** thermo_id → thermocouple index. */
+  private readonly thermoIndex = new Map<number, number>();
   private cached: CriteriaSnapshot | null = null;
 
   constructor(input: CriteriaEngineInput) {
@@ -227,6 +228,8 @@ export class CriteriaEngine {
 
     const size = this.thermoIds.length;
     this.valid = new Uint8Array(size);
+    this.current = new Float64Array(size).fill(Number.NaN);
+    this.thermoIds.forEach((id, i) => this.thermoIndex.set(id, i));
     this.faulted = new Uint8Array(size);
     this.health = new HealthTracker(size);
     // EN 1634-1 §13.2 (I1 / I2): a door's thermocouples that name a zone make it judged for both classes, each
@@ -385,24 +388,49 @@ export class CriteriaEngine {
     const n = this.frameCount++;
     this.cached = null;
 
-    const values = frame.thermocouples_out;
+    // (null too: a frame parsed from JSON may carry one.)
+    const values: CriteriaFrame['thermocouples_out'] | null = frame.thermocouples_out;
     const suspects: SuspectEvent[] = [];
 
     // Which channels count in this frame: a reading, not faulted, not excluded. A value outside the DAQ
     // contract's bounds is a fault here too (the engine also runs on replays and imports, not only on
-    // what the ingest let through).
-    this.faulted.fill(0);
-    const faults = frame.faults !== undefined && frame.faults.length > 0 ? new Set(frame.faults) : null;
+    // what the ingest let through). `current` holds each valid reading (NaN for the others): every
+    // later step reads it, not the frame (docs/architecture.md: a 24-hour test is 26 million readings).
+    const faulted = this.faulted;
+    faulted.fill(0);
+    const faults = frame.faults;
+    if (faults !== undefined) {
+      for (const id of faults) {
+        const i = this.thermoIndex.get(id);
+        if (i !== undefined) faulted[i] = 1;
+      }
+    }
     const valid = this.valid;
-    for (let i = 0; i < this.channels.length; i += 1) {
-      const value = values?.[this.channels[i] as number];
+    const current = this.current;
+    const channels = this.channels;
+    const excludedFrom = this.excludedFrom;
+    const size = channels.length;
+    // After ignition with T0 already fixed (every frame but the first few), the health flags take each valid
+    // reading in this same loop; their events follow the faults', as in two loops.
+    const fusedT0 = time >= 0 && this.t0.isFixed ? (this.t0.current as { value: number }).value : null;
+    const fused = fusedT0 !== null;
+    const readingEvents: SuspectEvent[] = [];
+    for (let i = 0; i < size; i += 1) {
+      const value = values === undefined || values === null ? undefined : values[channels[i] as number];
       // NaN is how a stored frame marks a channel it has no value for: no reading, not a fault.
       const present = value !== null && value !== undefined && !Number.isNaN(value);
-      if (faults?.has(this.thermoIds[i] as number) || (present && !inBounds(value, TEMPERATURE))) {
-        this.faulted[i] = 1;
+      if (faulted[i] === 1 || (present && !(value >= TEMPERATURE_MIN && value <= TEMPERATURE_MAX))) {
+        faulted[i] = 1;
         this.health.fault(i, time, suspects);
       }
-      valid[i] = present && this.faulted[i] === 0 && time < (this.excludedFrom[i] as number) ? 1 : 0;
+      if (present && faulted[i] === 0 && time < (excludedFrom[i] as number)) {
+        valid[i] = 1;
+        current[i] = value;
+        if (fused) this.health.reading(i, value, n, time, fusedT0, readingEvents);
+      } else {
+        valid[i] = 0;
+        current[i] = Number.NaN;
+      }
     }
 
     // T0 is fixed before the first frame after ignition is judged. A thermocouple excluded from ignition
@@ -410,28 +438,41 @@ export class CriteriaEngine {
     if (!this.t0.isFixed) {
       this.t0.push(time, (j) => {
         const i = this.t0Markers[j] as number;
-        return valid[i] === 1 && (this.excludedFrom[i] as number) > 0 ? (values![this.channels[i] as number] as number) : null;
+        return valid[i] === 1 && (excludedFrom[i] as number) > 0 ? (current[i] as number) : null;
       });
     }
     const t0 = this.t0.current?.value ?? null;
 
-    // Category max / mean over the valid thermocouples.
+    // Category max / mean over the valid thermocouples (categoryMaxMean's sums, in the same order).
     for (const category of this.categories) {
-      const stats = categoryMaxMean(values, category.channels, category.counts);
-      category.valid = stats.valid;
-      category.max = stats.max;
-      category.mean = stats.mean;
+      const thermos = category.thermos;
+      let max = Number.NEGATIVE_INFINITY;
+      let sum = 0;
+      let count = 0;
+      for (let k = 0; k < thermos.length; k += 1) {
+        const value = current[thermos[k] as number] as number;
+        if (value !== value) continue; // NaN: not valid in this frame
+        if (value > max) max = value;
+        sum += value;
+        count += 1;
+      }
+      category.valid = count;
+      category.max = count > 0 ? max : null;
+      category.mean = count > 0 ? sum / count : null;
     }
 
     const pk = boundedOrNull(frame.pk, TEMPERATURE);
     this.deviation.push(time, pk);
     if (time >= 0) {
       this.judgeFurnace(time, pk, boundedOrNull(frame.pressure, DAQ_BOUNDS.pressure));
-      for (let i = 0; i < this.channels.length; i += 1) {
-        if (valid[i] === 1) this.health.reading(i, values![this.channels[i] as number] as number, n, time, t0, suspects);
+      if (!fused) {
+        for (let i = 0; i < size; i += 1) {
+          if (valid[i] === 1) this.health.reading(i, current[i] as number, n, time, t0, readingEvents);
+        }
       }
-      this.judge(values, time, t0, boundedOrNull(frame.radiance, DAQ_BOUNDS.radiance));
+      this.judge(time, t0, boundedOrNull(frame.radiance, DAQ_BOUNDS.radiance));
     }
+    for (const event of readingEvents) suspects.push(event);
     for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
   }
 
@@ -470,45 +511,19 @@ export class CriteriaEngine {
   }
 
   /** One frame after ignition against the insulation and radiation limits; a missing reading is skipped (RunTracker). */
-  private judge(values: CriteriaFrame['thermocouples_out'], time: number, t0: number | null, radiance: number | null): void {
-    const valid = this.valid;
-    const valueOf = (e: number) => {
-      const i = this.entryThermo[e] as number;
-      return valid[i] === 1 ? (values![this.channels[i] as number] as number) : null;
-    };
-    // Judges each member against the class's limit; returns the hottest reading among them (for the forecast).
-    const perThermo = (kind: Kind, members: number[], runs: RunTracker, judge: ClassJudge): number => {
-      const criterion: InsulationCriterion = kind === 'max' ? 'I_max' : 'I_frame';
-      const c = this.threshold(kind, t0, judge);
-      let top = Number.NEGATIVE_INFINITY;
-      for (const e of members) {
-        const value = valueOf(e);
-        if (value !== null && value > top) top = value;
-        const event = runs.scan(e, value === null ? null : c !== null && value > c, time);
-        if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number, judge.id);
-      }
-      return top;
-    };
+  private judge(time: number, t0: number | null, radiance: number | null): void {
+    let topMax = Number.NEGATIVE_INFINITY;
+    let topFrame = Number.NEGATIVE_INFINITY;
     // The forecast follows the hottest thermocouple counted for the leaf and for the frame: with one class
     // judged its members are all of them, so the judging pass gives it; a zoned door's two classes each see
     // only theirs, so it is taken over all of them once more.
-    const hottestOf = (members: number[]) => {
-      let top = Number.NEGATIVE_INFINITY;
-      for (const e of members) {
-        const value = valueOf(e);
-        if (value !== null && value > top) top = value;
-      }
-      return top;
-    };
-    let topMax = Number.NEGATIVE_INFINITY;
-    let topFrame = Number.NEGATIVE_INFINITY;
     for (const judge of this.judges) {
-      topMax = perThermo('max', judge.maxMembers, judge.runsMax, judge);
-      topFrame = perThermo('frame', judge.frameMembers, judge.runsFrame, judge);
+      topMax = this.perThermo('I_max', this.threshold('max', t0, judge), judge.maxMembers, judge.runsMax, judge.id, time);
+      topFrame = this.perThermo('I_frame', this.threshold('frame', t0, judge), judge.frameMembers, judge.runsFrame, judge.id, time);
     }
     if (this.dual) {
-      topMax = hottestOf(this.maxMembers);
-      topFrame = hottestOf(this.frameMembers);
+      topMax = this.hottestOf(this.maxMembers);
+      topFrame = this.hottestOf(this.frameMembers);
     }
     if (topMax > Number.NEGATIVE_INFINITY) this.slopes.I_max.push(time, topMax);
     if (topFrame > Number.NEGATIVE_INFINITY) this.slopes.I_frame.push(time, topFrame);
@@ -524,6 +539,37 @@ export class CriteriaEngine {
     if (radiance !== null) this.radiationSeen = true;
     const event = this.runsW.scan(0, radiance === null ? null : radiance > RADIATION_LIMIT_KW_M2, time);
     if (event !== null) this.record('W', event, null, null);
+  }
+
+  /**
+   * Judges each member (an entry) against the limit `c` (°C; null while unknown); returns the hottest
+   * valid reading among them (for the forecast). A member with no valid reading is not scanned: RunTracker
+   * skips a missing scan.
+   */
+  private perThermo(criterion: InsulationCriterion, c: number | null, members: readonly number[], runs: RunTracker, insulationClass: InsulationClass | null, time: number): number {
+    const current = this.current;
+    const entryThermo = this.entryThermo;
+    let top = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < members.length; k += 1) {
+      const e = members[k] as number;
+      const value = current[entryThermo[e] as number] as number;
+      if (value !== value) continue; // NaN: not valid in this frame
+      if (value > top) top = value;
+      const event = runs.scan(e, c !== null && value > c, time);
+      if (event !== null) this.record(criterion, event, e, this.categoryOf[e] as number, insulationClass);
+    }
+    return top;
+  }
+
+  /** The hottest valid reading among the entries `members`; −∞ without any. */
+  private hottestOf(members: readonly number[]): number {
+    const current = this.current;
+    let top = Number.NEGATIVE_INFINITY;
+    for (const e of members) {
+      const value = current[this.entryThermo[e] as number] as number;
+      if (value > top) top = value;
+    }
+    return top;
   }
 
   /** The thermo_id of an entry. */
@@ -741,6 +787,8 @@ export class CriteriaEngine {
 }
 
 const TEMPERATURE = DAQ_BOUNDS.temperature;
+const TEMPERATURE_MIN = TEMPERATURE.min;
+const TEMPERATURE_MAX = TEMPERATURE.max;
 
 function inBounds(value: number, bounds: { min: number; max: number }): boolean {
   return Number.isFinite(value) && value >= bounds.min && value <= bounds.max;

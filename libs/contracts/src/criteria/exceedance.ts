@@ -51,23 +51,26 @@ export class RunTracker {
   /** `time`: this frame's, s since ignition (≥ 0). */
   scan(entity: number, over: boolean | null, time: number): RunEvent {
     if (over === null) return null;
+    const length = this.runLength[entity] as number;
+    if (!over) {
+      // The usual scan (under the limit, no run): one store.
+      this.lastValid[entity] = time;
+      if (length === 0) return null;
+      this.runLength[entity] = 0;
+      return length === 1 ? { kind: 'excursion', time: this.runStart[entity] as number } : null;
+    }
     const previous = this.lastValid[entity] as number;
     this.lastValid[entity] = time;
-    const length = this.runLength[entity] as number;
-    if (over) {
-      if (length === 1) {
-        this.runLength[entity] = 2;
-        const from = this.runIntervalFrom[entity] as number;
-        return { kind: 'failure', time: this.runStart[entity] as number, intervalFrom: Number.isNaN(from) ? null : from };
-      }
-      if (length === 2) return null;
-      this.runLength[entity] = 1;
-      this.runStart[entity] = time;
-      this.runIntervalFrom[entity] = time - previous > MAX_FRAME_GAP_S ? previous : Number.NaN;
-      return null;
+    if (length === 1) {
+      this.runLength[entity] = 2;
+      const from = this.runIntervalFrom[entity] as number;
+      return { kind: 'failure', time: this.runStart[entity] as number, intervalFrom: Number.isNaN(from) ? null : from };
     }
-    this.runLength[entity] = 0;
-    return length === 1 ? { kind: 'excursion', time: this.runStart[entity] as number } : null;
+    if (length === 2) return null;
+    this.runLength[entity] = 1;
+    this.runStart[entity] = time;
+    this.runIntervalFrom[entity] = time - previous > MAX_FRAME_GAP_S ? previous : Number.NaN;
+    return null;
   }
 
   save(): RunState {

@@ -122,8 +122,11 @@ export interface CriteriaFrame {
   pressure?: number | null;
   /** kW/m². */
   radiance?: number | null;
-  /** °C; index i is thermo_id i + 1. */
-  thermocouples_out?: readonly (number | null)[];
+  /**
+   * °C; index i is thermo_id i + 1. A Float64Array (NaN where a channel has no reading) is read the same:
+   * the server's pass over a stored test hands its decoded rows over so, without a copy per frame.
+   */
+  thermocouples_out?: readonly (number | null)[] | Float64Array;
   /** thermo_ids whose channel was out of range (its value nulled by the ingest). */
   faults?: readonly number[];
 }
