@@ -165,6 +165,23 @@ describe('the archive', () => {
     expect((await listed(target, id, targetAdmin, 'observations')).data.map((o: { note: string }) => o.note)).toEqual(['Dym nad drzwiami', 'Płomień przy zawiasie']);
     expect((await listed(target, id, targetAdmin, 'drawings')).data.map((d: { sha256: string }) => d.sha256)).toEqual((await listed(source, researchId, reviewer.token, 'drawings')).data.map((d: { sha256: string }) => d.sha256));
 
+    // The rollups the import made, a chunk of readings a statement, are what the database's own rebuild makes (sums to
+    // the last bits aside: a sum's order is the plan's, as it is for the ingest's fold frame by frame).
+    const rounded = (v: unknown): unknown =>
+      typeof v === 'number' ? Number(v.toPrecision(12)) : Array.isArray(v) ? v.map(rounded) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)])) : v;
+    const rollups = async () =>
+      rounded(await target.dataSource.query(
+        `SELECT (SELECT json_agg(to_jsonb(r) - 'research_id' ORDER BY width, bucket) FROM reading_rollup r WHERE research_id = $1) AS channels,
+                (SELECT json_agg(to_jsonb(c) - 'research_id' ORDER BY width, bucket, type_name) FROM reading_rollup_category c WHERE research_id = $1) AS categories`,
+        [id],
+      )) as { channels: unknown[]; categories: unknown[] }[];
+    const made = await rollups();
+    expect(made[0]!.channels.length).toBeGreaterThan(0);
+    expect(made[0]!.categories.length).toBeGreaterThan(0);
+    expect(await target.dataSource.query('SELECT * FROM rollup_refresh WHERE research_id = $1', [id])).toEqual([]);
+    await target.dataSource.query('SELECT reading_rollup_rebuild($1, false)', [id]);
+    expect(await rollups()).toEqual(made);
+
     // The trail: a copy of the test's entries, and the import.
     const trail = (await target.http.get(`/api/v1/research/${id}/audit`).query({ per_page: 200 }).set(auth(targetAdmin))).body.data as { action: string; entity: string; actor: string }[];
     const original = JSON.parse(files(archive).get('audit.json')!.toString()) as unknown[];

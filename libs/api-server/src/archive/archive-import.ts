@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { hashRawData, type RawDataRow } from '../review/review.repository';
-import { INSERT_READINGS, insertRows, READINGS_HEADER } from './archive.queries';
+import { INSERT_READINGS, insertRows, READINGS_HEADER, READINGS_SPAN, ROLLUP_CHUNK_S, ROLLUP_RANGE } from './archive.queries';
 import type { ArchiveRepository, JsonRow } from './archive.repository';
 import { configFile, configImage, documentFile, drawingFile } from './archive-writer';
 import { ARCHIVE_FORMAT, type Manifest, READINGS_FILE } from './manifest';
@@ -108,7 +108,7 @@ export const STALE_IMPORT_S = 600;
 /**
  * Writes the archive's record as a new test `id` (docs/behaviour.md, "The archive") in short transactions: first the
  * research with its mark as importing (hidden: not listed, not readable, no stream), then the rest of its record, the
- * readings a batch at a time sized to BATCH_MS, then their rollups and the check of the raw data hash (with the
+ * readings a batch at a time sized to BATCH_MS, then their rollups (ROLLUP_CHUNK_S of readings a statement) and the check of the raw data hash (with the
  * hash's own code, a page at a time), and last, in one short transaction, the approval, the audit trail's copy,
  * `finish`'s rows, and the mark's removal: the test appears whole or not at all. Every row's id is new, the rest as
  * it was; archived, by `importer`, now. On a refusal or any failure the caller deletes what was written (`discard`).
@@ -133,7 +133,11 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
   await step('thermo_marker', () => configs.flatMap((c) => (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) }))));
   const owned = (rows: JsonRow[]) => rows.map((r) => ({ ...r, id: randomUUID(), research_id: id }));
   await step('observation', () => owned(archive.json('observations.json')));
-  await step('thermo_exclusion', () => owned(archive.json('exclusions.json')));
+  await repo.transaction(async (em) => {
+    await insert(em, 'thermo_exclusion', owned(archive.json('exclusions.json')));
+    // Their trigger queued a refresh of the category rollups; the import makes them itself, once its readings are in.
+    await em.query('DELETE FROM rollup_refresh WHERE research_id = $1', [id]);
+  });
   await step('research_url', () => owned(archive.json('stream_links.json')));
   for (const d of archive.json('drawings.json')) {
     await step('research_drawing', () => [{ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) }]);
@@ -141,9 +145,13 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
 
   const alive = heartbeat(repo, id);
   await insertReadings(archive, repo, id, alive);
-  // What the ingest keeps up to date frame by frame, made once for the whole test.
-  await repo.transaction((em) => em.query('SELECT reading_rollup_rebuild($1, false)', [id]));
-  await alive();
+  // What the ingest keeps up to date frame by frame, made for the whole test ROLLUP_CHUNK_S of readings a statement.
+  const [span] = (await repo.short((run) => run(READINGS_SPAN, [id]))) as { first: number | null; last: number | null }[];
+  for (let from = span?.first ?? 0; span?.last != null && from <= span.last; from += ROLLUP_CHUNK_S) {
+    await repo.transaction((em) => em.query(ROLLUP_RANGE, [id, from, from + ROLLUP_CHUNK_S]));
+    await alive();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const raw = await hashRawData((sql, params) => repo.short(async (run) => {
     await alive();
     return run(sql, params) as Promise<RawDataRow[]>;

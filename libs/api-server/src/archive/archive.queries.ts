@@ -3,6 +3,7 @@
  * come back through `jsonb_populate_recordset` of the same table: a column added later travels without a change
  * here. A file's bytes are the zip's own entries, never in the JSON.
  */
+import { categoryRollupCtes, channelRollupCtes } from '@furnace/db';
 import { RAW_DATA_LINE } from '../review/review.queries';
 
 /** The parts of a test's record, with the bytea columns kept out of their JSON. */
@@ -59,3 +60,19 @@ export function insertRows(table: string, columns: readonly string[]): string {
   const list = columns.map((c) => `"${c}"`).join(', ');
   return `INSERT INTO "${table}" (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)`;
 }
+
+/** The width of the readings the import rolls up in one statement: the widest rollup bucket, so that each bucket is made by one. */
+export const ROLLUP_CHUNK_S = 600;
+
+/**
+ * The rollups of the readings $2 <= time < $3 of a research (what reading_rollup_rebuild does an hour at a time, its
+ * own statements: the same channel and category rows, the exclusions applied), added to what is there.
+ */
+export const ROLLUP_RANGE = `WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading
+    WHERE research_id = $1 AND "time" >= $2::float8 AND "time" < $3::float8),
+  ${channelRollupCtes('src')},
+  ${categoryRollupCtes('src', false, true)}
+  SELECT count(*) AS n FROM rollup_write`;
+
+/** The span of a research's readings in whole chunks of ROLLUP_CHUNK_S. */
+export const READINGS_SPAN = `SELECT floor(min("time") / ${ROLLUP_CHUNK_S}) * ${ROLLUP_CHUNK_S} AS first, max("time") AS last FROM reading WHERE research_id = $1`;
