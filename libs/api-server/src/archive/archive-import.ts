@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { hashRawData, type RawDataRow } from '../review/review.repository';
-import { INSERT_READINGS, insertRows, READINGS_HEADER, READINGS_SPAN, ROLLUP_CHUNK_S, ROLLUP_RANGE } from './archive.queries';
+import { INSERT_READINGS, insertRows, READINGS_HEADER, READINGS_SPAN, ROLLUP_RANGE, ROLLUP_STEP_S } from './archive.queries';
 import type { ArchiveRepository, JsonRow } from './archive.repository';
 import { configFile, configImage, documentFile, drawingFile } from './archive-writer';
 import { ARCHIVE_FORMAT, type Manifest, READINGS_FILE } from './manifest';
@@ -101,6 +101,8 @@ export const importHooks: { firstBatch: number; afterBatch?: (researchId: string
 const BATCH_MS = 30;
 const MIN_BATCH = 10;
 const MAX_BATCH = 2000;
+/** Readings a page of the raw data hash's check reads (each its own short transaction). */
+const HASH_PAGE = 100;
 /** How often the import tells it is alive (ArchiveRepository.touch); one not touched for STALE_IMPORT_S died. */
 const TOUCH_MS = 10_000;
 export const STALE_IMPORT_S = 600;
@@ -108,7 +110,7 @@ export const STALE_IMPORT_S = 600;
 /**
  * Writes the archive's record as a new test `id` (docs/behaviour.md, "The archive") in short transactions: first the
  * research with its mark as importing (hidden: not listed, not readable, no stream), then the rest of its record, the
- * readings a batch at a time sized to BATCH_MS, then their rollups (ROLLUP_CHUNK_S of readings a statement) and the check of the raw data hash (with the
+ * readings a batch at a time sized to BATCH_MS, then their rollups (in statements sized to BATCH_MS too) and the check of the raw data hash (with the
  * hash's own code, a page at a time), and last, in one short transaction, the approval, the audit trail's copy,
  * `finish`'s rows, and the mark's removal: the test appears whole or not at all. Every row's id is new, the rest as
  * it was; archived, by `importer`, now. On a refusal or any failure the caller deletes what was written (`discard`).
@@ -145,17 +147,21 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
 
   const alive = heartbeat(repo, id);
   await insertReadings(archive, repo, id, alive);
-  // What the ingest keeps up to date frame by frame, made for the whole test ROLLUP_CHUNK_S of readings a statement.
+  // What the ingest keeps up to date frame by frame, made for the whole test in statements sized as the batches.
   const [span] = (await repo.short((run) => run(READINGS_SPAN, [id]))) as { first: number | null; last: number | null }[];
-  for (let from = span?.first ?? 0; span?.last != null && from <= span.last; from += ROLLUP_CHUNK_S) {
-    await repo.transaction((em) => em.query(ROLLUP_RANGE, [id, from, from + ROLLUP_CHUNK_S]));
+  let width = 6 * ROLLUP_STEP_S;
+  for (let from = span?.first ?? 0; span?.last != null && from <= span.last; ) {
+    const to = from + width;
+    const took = await timed(() => repo.transaction((em) => em.query(ROLLUP_RANGE, [id, from, to])));
+    from = to;
+    width = ROLLUP_STEP_S * resize(width / ROLLUP_STEP_S, took, 1, 360);
     await alive();
     await new Promise((resolve) => setImmediate(resolve));
   }
   const raw = await hashRawData((sql, params) => repo.short(async (run) => {
     await alive();
     return run(sql, params) as Promise<RawDataRow[]>;
-  }), id, { pageSize: 500 });
+  }), id, { pageSize: HASH_PAGE });
   if (raw.sha256 !== archive.manifest.data_sha256 || raw.readings !== archive.manifest.readings) {
     throw refuse(
       `${READINGS_FILE}: its ${raw.readings} readings do not reproduce the raw data's SHA-256 of the manifest (${archive.manifest.data_sha256}, ` +
@@ -181,6 +187,18 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
   });
 }
 
+/** How long `work` took, ms. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** The next size of a statement's work, from the last one's and how long it took: toward BATCH_MS, at most doubled or halved. */
+function resize(size: number, took: number, min: number, max: number): number {
+  return Math.round(Math.min(max, Math.max(min, (size * BATCH_MS) / Math.max(took, 1), size / 2), size * 2));
+}
+
 /** A call that touches the import's mark at most every TOUCH_MS. */
 function heartbeat(repo: ArchiveRepository, id: string): () => Promise<void> {
   let last = Date.now();
@@ -201,7 +219,7 @@ async function insert(em: EntityManager, table: string, rows: JsonRow[]): Promis
 const hex = (data: Buffer) => `\\x${data.toString('hex')}`;
 
 /**
- * The readings file, a batch at a time in a transaction of its own (never the whole test in memory): each batch sized
+ * The readings file, a batch at a time in a statement of its own (never the whole test in memory): each batch sized
  * so that its statement takes about BATCH_MS, the next read only after the event loop has turned.
  */
 async function insertReadings(archive: CheckedArchive, repo: ArchiveRepository, researchId: string, alive: () => Promise<void>): Promise<void> {
@@ -212,17 +230,18 @@ async function insertReadings(archive: CheckedArchive, repo: ArchiveRepository, 
   let n = 0;
   const flush = async () => {
     if (batch[0]!.length === 0) return;
-    const started = performance.now();
+    let took: number;
     try {
-      await repo.transaction((em) => em.query(INSERT_READINGS, [researchId, ...batch]));
+      // One statement, no transaction around it (its text carries its own time zone): one exchange on the embedded
+      // database, which serves the others' between two.
+      took = await timed(() => repo.run(INSERT_READINGS, [researchId, ...batch]));
     } catch (error) {
       // A value that is not its column's type (22…), or a time twice (23505).
       const code = (error as { code?: string }).code ?? '';
       if (code.startsWith('22') || code === '23505') throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
       throw error;
     }
-    const took = performance.now() - started;
-    size = Math.round(Math.min(MAX_BATCH, Math.max(MIN_BATCH, (size * BATCH_MS) / Math.max(took, 1), size / 2), size * 2));
+    size = resize(size, took, MIN_BATCH, MAX_BATCH);
     batch = columns.map(() => []);
     await alive();
     await importHooks.afterBatch?.(researchId);

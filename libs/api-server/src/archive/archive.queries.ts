@@ -61,12 +61,13 @@ export function insertRows(table: string, columns: readonly string[]): string {
   return `INSERT INTO "${table}" (${list}) SELECT ${list} FROM jsonb_populate_recordset(NULL::"${table}", $1::jsonb)`;
 }
 
-/** The width of the readings the import rolls up in one statement: the widest rollup bucket, so that each bucket is made by one. */
-export const ROLLUP_CHUNK_S = 600;
+/** The finest rollup bucket's width: the import rolls up whole buckets of it in each statement. */
+export const ROLLUP_STEP_S = 10;
 
 /**
- * The rollups of the readings $2 <= time < $3 of a research (what reading_rollup_rebuild does an hour at a time, its
- * own statements: the same channel and category rows, the exclusions applied), added to what is there.
+ * The rollups of the readings $2 <= time < $3 of a research (what reading_rollup_rebuild does an hour at a time, in
+ * statements of the import's own: the same channel and category rows, the exclusions applied), merged into what is
+ * there as the ingest merges its batches' (the wider buckets a statement does not cover whole).
  */
 export const ROLLUP_RANGE = `WITH src AS (SELECT research_id, "time", radiance, pressure, pk, thermocouples FROM reading
     WHERE research_id = $1 AND "time" >= $2::float8 AND "time" < $3::float8),
@@ -74,5 +75,5 @@ export const ROLLUP_RANGE = `WITH src AS (SELECT research_id, "time", radiance, 
   ${categoryRollupCtes('src', false, true)}
   SELECT count(*) AS n FROM rollup_write`;
 
-/** The span of a research's readings in whole chunks of ROLLUP_CHUNK_S. */
-export const READINGS_SPAN = `SELECT floor(min("time") / ${ROLLUP_CHUNK_S}) * ${ROLLUP_CHUNK_S} AS first, max("time") AS last FROM reading WHERE research_id = $1`;
+/** The span of a research's readings, from the start of its first finest bucket. */
+export const READINGS_SPAN = `SELECT floor(min("time") / ${ROLLUP_STEP_S}) * ${ROLLUP_STEP_S} AS first, max("time") AS last FROM reading WHERE research_id = $1`;

@@ -79,6 +79,11 @@ export class ArchiveRepository {
     });
   }
 
+  /** One statement on its own (no transaction around it, the session as it is). */
+  run(sql: string, params: unknown[]): Promise<unknown[]> {
+    return this.dataSource.query(sql, params);
+  }
+
   /** Runs `work` in one short transaction of the import, its session set as the export's. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (em) => {
