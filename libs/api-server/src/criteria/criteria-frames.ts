@@ -61,15 +61,25 @@ export function framesCopySql(researchId: string, after: number | null, limit: n
 
 /** The bytes of a COPY … TO STDOUT, collected (pg's "submittable": the client hands it the protocol messages of its statement). */
 export class CopyOut {
-  /** One buffer per page, grown by doubling: no small buffer per row for the garbage collector. */
-  private bytes = Buffer.allocUnsafe(1 << 16);
   private size = 0;
   private error: Error | null = null;
   private settle!: { resolve: (bytes: Buffer) => void; reject: (error: Error) => void };
   readonly done: Promise<Buffer>;
 
-  constructor(readonly text: string) {
+  /**
+   * `bytes`: where the page goes, grown by doubling (a buffer handed back from an earlier page, so a pass
+   * does not make ~15 MB of new buffers a page for the garbage collector); the grown one is `done`'s.
+   */
+  constructor(
+    readonly text: string,
+    private bytes: Buffer = Buffer.allocUnsafe(1 << 16),
+  ) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  /** The buffer the page was read into, whole (to be handed to the next CopyOut). */
+  get buffer(): Buffer {
+    return this.bytes;
   }
 
   submit(connection: { query(text: string): void }): void {
@@ -81,10 +91,10 @@ export class CopyOut {
     const chunk = message.chunk;
     if (this.size + chunk.length > this.bytes.length) {
       const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.size + chunk.length));
-      this.bytes.copy(bigger, 0, 0, this.size);
+      bigger.set(this.bytes.subarray(0, this.size));
       this.bytes = bigger;
     }
-    chunk.copy(this.bytes, this.size);
+    this.bytes.set(chunk, this.size);
     this.size += chunk.length;
   }
 

@@ -132,8 +132,10 @@ export class CriteriaRepository {
           send();
         });
       };
+      // The pages' buffers go round: one decoded is handed to the next page asked for.
+      const spare: Buffer[] = [];
       const ask = (from: number | null, skip: number) => {
-        const copy = new CopyOut(framesCopySql(researchId, from, limit, skip));
+        const copy = new CopyOut(framesCopySql(researchId, from, limit, skip), spare.pop());
         queued.push(copy);
         pending.push(copy);
         send();
@@ -141,8 +143,9 @@ export class CriteriaRepository {
       ask(after, 0);
       while (pending.length > 0) {
         let bytes: Buffer;
+        const copy = pending.shift()!;
         try {
-          bytes = await pending.shift()!.done;
+          bytes = await copy.done;
         } catch (error) {
           if (this.copyServed !== null) throw error;
           // Not served here (the embedded database): the text form from now on.
@@ -153,6 +156,7 @@ export class CriteriaRepository {
         }
         this.copyServed = true;
         page.decode(bytes);
+        spare.push(copy.buffer);
         if (page.count === 0) return;
         if (page.count === limit) {
           // Pages asked for already follow this one; the next ones after them.
