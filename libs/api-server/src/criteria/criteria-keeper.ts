@@ -15,10 +15,11 @@ import {
 } from '@furnace/contracts';
 import type { Bus } from '@furnace/bus';
 import type { ResearchEntity } from '@furnace/db';
+import { RealArrayReader } from '../history/real-array';
+import { toCriteriaFrame } from '../history/stored-frame';
 import { BUS } from '../core/tokens';
 import { ResearchEvents } from '../research/research-events';
 import { CriteriaRepository } from './criteria.repository';
-import type { FramePage } from './criteria-frames';
 import { CriteriaStateRepository } from './criteria-state.repository';
 import { profileOf, toExclusion, toObservation, withoutClassification } from './criteria-inputs';
 
@@ -55,11 +56,8 @@ export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
 
 const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8, copyEveryS: 3_600 };
 
-/**
- * Frames read at a time from the database (criteria-frames.ts: ~5 MB of COPY's binary form for 300
- * thermocouples; fewer statements, and the next page is read while the engine takes this one).
- */
-const FRAMES_PAGE = 2_000;
+/** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
+const FRAMES_PAGE = 500;
 /**
  * A non-owner answers with the owner's views when they include the frames stored up to this many seconds
  * (of test time) before the newest: the owner pushes at most once per pushMs, so during a running test the
@@ -412,10 +410,10 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
       kept.viewsMadeOf = made;
     }
-    // Pushed before the state is saved: the viewers need not wait for it (a day-long test's state is ~3 MB).
-    this.publish(kept);
     // Saved at once when it rests on other inputs than the saved one (an owner that dies then leaves a
     // state the next one can go on from), else when new frames came and the last save is saveMs old.
+    // Pushed before the state is saved: the viewers need not wait for it (a day-long test's state is ~3 MB).
+    this.publish(kept);
     const otherInputs = kept.savedHash !== inputs.inputHash;
     if (otherInputs || (engine.framesSeen !== kept.savedFrames && Date.now() - kept.lastSaved >= this.options.saveMs)) {
       await this.save(kept);
@@ -496,8 +494,17 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Frames stored after the engine's newest, in pages; a kept research's engine copied as it goes (see copy). */
   private async catchUp(researchId: string, engine: CriteriaEngine, kept?: Kept): Promise<void> {
+    const reader = new RealArrayReader();
+    const scratch: number[] = [];
     // The next page is read while this one goes through the engine (the database works on the other core).
-    for await (const page of this.repo.framePages(researchId, engine.lastFrameTime, FRAMES_PAGE)) await this.pushSliced(engine, page, kept);
+    let page = this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
+    for (;;) {
+      const rows = await page;
+      const more = rows.length === FRAMES_PAGE;
+      if (more) page = this.repo.frames(researchId, rows[rows.length - 1]!.time, FRAMES_PAGE);
+      await this.pushSliced(engine, rows, reader, scratch, kept);
+      if (!more) return;
+    }
   }
 
   /** A fresh engine over every stored frame; one full pass at a time per instance, yielding between slices. */
@@ -514,10 +521,16 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async pushSliced(engine: CriteriaEngine, page: FramePage, kept?: Kept): Promise<void> {
+  private async pushSliced(
+    engine: CriteriaEngine,
+    rows: Awaited<ReturnType<CriteriaRepository['frames']>>,
+    reader: RealArrayReader,
+    scratch: number[],
+    kept?: Kept,
+  ): Promise<void> {
     let sliceStart = performance.now();
-    for (let k = 0; k < page.count; k++) {
-      engine.push(page.frame(k));
+    for (const row of rows) {
+      engine.push(toCriteriaFrame(row, row.thermocouples === null ? null : reader.read(row.thermocouples), scratch));
       if (kept) this.copy(kept, engine);
       if (performance.now() - sliceStart >= this.options.sliceMs) {
         await new Promise((resolve) => setImmediate(resolve));
