@@ -172,7 +172,7 @@ async function writePath(
       };
     }
     return {
-      label: `ingest write path, ${window} messages in flight${window === 20 ? " (Mosquitto's default)" : window === 1000 ? ' (infra/mosquitto.conf)' : ''}${markers ? '' : ', research without markers'}`,
+      label: `ingest write path, ${window} messages in flight${window === 20 ? " (Mosquitto's default)" : window === 1000 ? ' (infra/mosquitto/mosquitto.conf)' : ''}${markers ? '' : ', research without markers'}`,
       frames: acked,
       seconds: elapsed,
       framesPerSecond: acked / elapsed,
