@@ -105,6 +105,8 @@ class Kept {
   inputs: Inputs | null = null;
   views: Views | null = null;
   ignitionAt: string | null = null;
+  /** Frames seen when the ignition time was last looked for and none found: it is looked for again only when more came. */
+  ignitionSoughtAt = -1;
   lastActive = Date.now();
   lastSaved = 0;
   savedFrames = -1;
@@ -401,7 +403,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       await this.verify(kept, inputs);
     }
     const engine = kept.engine;
-    if (kept.ignitionAt === null) kept.ignitionAt = await this.ignitionAt(id);
+    // Found once, it stays; not found (no frame with a stamp yet), sought again only when new frames came.
+    if (kept.ignitionAt === null && kept.ignitionSoughtAt !== engine.framesSeen) {
+      kept.ignitionSoughtAt = engine.framesSeen;
+      kept.ignitionAt = await this.ignitionAt(id);
+    }
     // Views are made again only when the inputs they show or the frames taken changed.
     const made = `${inputs.viewHash}|${engine.framesSeen}|${engine.lastFrameTime}|${kept.ignitionAt}`;
     if (kept.views === null || made !== kept.viewsMadeOf) {
