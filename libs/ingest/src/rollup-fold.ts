@@ -35,7 +35,7 @@ export interface RollupMember {
 }
 
 /** min, max, sum and count of the values present; min and max are null while n is 0. */
-export interface Stats {
+interface Stats {
   min: number | null;
   max: number | null;
   sum: number;
