@@ -667,7 +667,7 @@ export const archiveArchive = <ThrowOnError extends boolean = false>(options: Op
 /**
  * Restore an archive as a new, archived test (superusers)
  *
- * Checks every file against the manifest's SHA-256 and the readings against the raw data's SHA-256, then writes the whole record in one transaction under a new id, with a copy of its audit trail and one entry "import". A mismatch is a 422 naming what does not match; nothing is written.
+ * Checks every file against the manifest's SHA-256 and the readings against the raw data's SHA-256, then writes the whole record under a new id (hidden until it is whole, in short transactions), with a copy of its audit trail and one entry "import". A mismatch is a 422 naming what does not match; nothing is kept.
  */
 export const archiveImport = <ThrowOnError extends boolean = false>(options: Options<ArchiveImportData, ThrowOnError>) => (options.client ?? client).post<ArchiveImportResponses, ArchiveImportErrors, ThrowOnError>({
     ...formDataBodySerializer,

@@ -137,17 +137,12 @@ function serve({
   mocked.researchViewerToken.mockImplementation(() =>
     ok({ access_token: token, token_type: 'bearer', expires_in: 43200, research_id: RESEARCH_ID }),
   );
-  // The live view's bootstrap: the same answers as the single reads, and a ticket of its own.
+  // The live view's bootstrap: the same answers as the single reads, and a ticket of its own in the headers.
   mocked.liveViewLiveView.mockImplementation(() =>
-    ok({
-      research,
-      urls: URLS,
-      configs: CONFIGS,
-      markers: MARKERS,
-      observations,
-      exclusions: [],
-      history: NO_HISTORY,
-      stream_ticket: { ticket: 'ticket-0', expires_in: 30 },
+    Promise.resolve({
+      data: { research, urls: URLS, configs: CONFIGS, markers: MARKERS, observations, exclusions: [], history: NO_HISTORY },
+      error: undefined,
+      response: { ok: true, status: 200, headers: new Headers({ 'Stream-Ticket': 'ticket-0', 'Stream-Ticket-Expires-In': '30' }) },
     }),
   );
   mocked.researchGet.mockImplementation(() => ok(research));
