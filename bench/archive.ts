@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';
-import { login, SUPERUSER } from '@furnace/testing';
+import { comparable, login, SUPERUSER } from '@furnace/testing';
 import { entryBytes, zipEntries } from '../libs/api-server/src/archive/zip-reader';
 import { storeFinishedTest } from './lib/finished-test';
 import { type LiveDaq, startLiveDaq } from './lib/live-daq';
@@ -81,19 +81,6 @@ async function scrape(apiUrl: string, ingestUrl: string): Promise<{ eventLoopMax
     over100ms: ingested - value(ingestMetrics, 'furnace_ingest_publish_delay_seconds_bucket\\{le="0.1"\\}'),
     ingested,
   };
-}
-
-/** The criteria without what differs between two copies of a test: ids, and when they were computed. */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => !/(^id$|_id$|computed_at|updated_at|created_at)/.test(k) || k === 'thermo_id')
-        .map(([k, v]) => [k, comparable(v)]),
-    );
-  }
-  return value;
 }
 
 /** The first path where `a` and `b` differ, or null. */

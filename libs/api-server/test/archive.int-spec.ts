@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import ZipStream from 'zip-stream';
 import type { Response } from 'supertest';
-import { login, SUPERUSER } from '@furnace/testing';
+import { comparable, login, SUPERUSER } from '@furnace/testing';
 import { importHooks } from '../src/archive/archive-import';
 import { ArchiveService } from '../src/archive/archive.service';
 import { entryBytes, zipEntries } from '../src/archive/zip-reader';
@@ -91,19 +91,6 @@ async function rowCounts(api: TestApi): Promise<Record<string, number>> {
   const tables = ['research', 'research_import', 'reading', 'reading_rollup', 'thermo_config', 'thermo_marker', 'observation', 'thermo_exclusion', 'research_drawing', 'research_revision', 'research_document', 'audit_entry'];
   const rows = (await api.dataSource.query(tables.map((t) => `SELECT '${t}' AS t, count(*)::int AS n FROM ${t}`).join(' UNION ALL '))) as { t: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.t, r.n]));
-}
-
-/** The criteria without what must differ between two copies of a test (ids, and when they were computed). */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => !/(^id$|_id$|computed_at|updated_at|created_at)/.test(k) || k === 'thermo_id')
-        .map(([k, v]) => [k, comparable(v)]),
-    );
-  }
-  return value;
 }
 
 describe('the archive', () => {

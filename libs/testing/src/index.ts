@@ -9,3 +9,4 @@ export * from './ports';
 export * from './viewer-client';
 export * from './wait';
 export * from './research-body';
+export * from './comparable';
