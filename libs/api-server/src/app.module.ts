@@ -17,6 +17,7 @@ import { deploymentOf, RedisThrottlerStorage } from './auth/redis-throttler-stor
 import { Revocations } from './auth/revocations';
 import { CriteriaModule } from './criteria/criteria.module';
 import { DrawingsModule } from './drawings/drawings.module';
+import { FurnacesModule } from './furnaces/furnaces.module';
 import { HeavyWork } from './core/heavy-work';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
@@ -98,6 +99,7 @@ export class AppModule {
         LiveModule,
         HistoryModule,
         MetricsModule,
+        FurnacesModule,
         ResearchModule,
         EmailsModule,
         ThermoModule,

@@ -406,6 +406,23 @@ const CASES: Record<string, () => Promise<Written>> = {
     expect(one(w.entries, 'user')).toMatchObject({ action: 'delete', entity_id: target.id, before: { email: target.email }, after: null });
     return w;
   },
+  'FurnacesController.create': async () => {
+    const w = await change(SUPERUSER.email, () => api.http.post('/api/v1/furnaces').set(auth(admin)).send({ name: 'Piec audytowany', code: 'audit-new', scan_period_s: 2 }));
+    expect(one(w.entries, 'furnace')).toMatchObject({ action: 'create', research_id: null, entity_id: w.res.body.id, before: null, after: { name: 'Piec audytowany', code: 'audit-new', scan_period_s: 2 } });
+    return w;
+  },
+  'FurnacesController.update': async () => {
+    const f = ok(await api.http.post('/api/v1/furnaces').set(auth(admin)).send({ name: 'Piec stary', code: 'audit-upd' }), 'furnace').body;
+    const w = await change(SUPERUSER.email, () => api.http.patch(`/api/v1/furnaces/${f.id}`).set(auth(admin)).send({ name: 'Piec nowy' }));
+    expect(one(w.entries, 'furnace')).toMatchObject({ action: 'update', entity_id: f.id, before: { name: 'Piec stary' }, after: { name: 'Piec nowy' } });
+    return w;
+  },
+  'FurnacesController.delete': async () => {
+    const f = ok(await api.http.post('/api/v1/furnaces').set(auth(admin)).send({ name: 'Piec do usunięcia', code: 'audit-del' }), 'furnace').body;
+    const w = await change(SUPERUSER.email, () => api.http.delete(`/api/v1/furnaces/${f.id}`).set(auth(admin)));
+    expect(one(w.entries, 'furnace')).toMatchObject({ action: 'delete', entity_id: f.id, before: { code: 'audit-del' }, after: null });
+    return w;
+  },
   'AuthController.reset': async () => {
     const target = await accountBy();
     const html = ok(await api.http.post(`/api/v1/password-recovery-html-content/${target.email}`).set(auth(admin)), 'recovery e-mail');

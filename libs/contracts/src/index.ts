@@ -2,6 +2,7 @@ export * from './measurement-types';
 export * from './shared-rules';
 export * from './research-id';
 export * from './daq';
+export * from './furnace';
 export * from './live';
 export * from './thermo-config';
 export * from './embed-url';

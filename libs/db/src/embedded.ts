@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { pgliteExtensions } from './pglite-extensions';
 import { serializeExchanges } from './pglite-exchanges';
 
 export interface EmbeddedDatabase {
@@ -62,7 +63,7 @@ export async function startEmbeddedDatabase(options: { dataDir?: string } = {}):
     if (await answers(socketPath)) throw new Error(`Another process serves the embedded database at ${socketPath} (is the system already running with this DATA_DIR?)`);
     rmSync(socketPath, { force: true }); // left by a process that was killed
   }
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(dir, { extensions: pgliteExtensions });
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
   serializeExchanges(server);
   await server.start();

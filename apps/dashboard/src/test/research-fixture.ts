@@ -3,13 +3,14 @@ import { NEW_RESEARCH_PROFILE, NEW_RESEARCH_REPORT, NEW_RESEARCH_REVIEW } from '
 
 /**
  * The test-profile and T0 fields of a research as the API returns them for a new one, with its
- * classification shown to clients and no test report field given (tests' fixtures). Insulation I2: the
+ * classification shown to clients, on no furnace, and no test report field given (tests' fixtures). Insulation I2: the
  * generated ResearchDto does not allow its null. Running, never reviewed.
  */
 export const PROFILE_FIELDS = {
   ...NEW_RESEARCH_PROFILE,
   insulation: 'I2',
   classification_to_clients: true,
+  furnace_id: null,
   ...NEW_RESEARCH_REPORT,
   state: 'running',
   ...NEW_RESEARCH_REVIEW,

@@ -182,6 +182,10 @@ export type ResearchDto = {
      * The research's clients see its classification (staff always do; nobody sees a different one)
      */
     classification_to_clients: boolean;
+    /**
+     * The furnace the test is scheduled on (null when none, and for clients)
+     */
+    furnace_id: string | null;
     standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
     insulation: 'I1' | 'I2';
     heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
@@ -472,6 +476,62 @@ export type LiveViewDto = {
     history: HistoryDto;
 };
 
+export type FurnaceDto = {
+    id: string;
+    name: string;
+    code: string;
+    scan_period_s: number;
+    standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    pressure_target_pa: number | null;
+    pressure_tolerance_pa: number | null;
+    created_at: string;
+    updated_at: string;
+};
+
+export type FurnacesDto = {
+    data: Array<FurnaceDto>;
+    count: number;
+};
+
+export type FurnaceCreateDto = {
+    name: string;
+    /**
+     * Unique; lowercase letters, digits and hyphens (1–16).
+     */
+    code: string;
+    /**
+     * Seconds between two frames of the furnace's DAQ.
+     */
+    scan_period_s?: number;
+    /**
+     * The standard a new test on this furnace starts from.
+     */
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    /**
+     * The heating curve a new test on this furnace starts from.
+     */
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    /**
+     * Furnace pressure a new test aims at, Pa.
+     */
+    pressure_target_pa?: number | null;
+    /**
+     * ± Pa around pressure_target_pa.
+     */
+    pressure_tolerance_pa?: number | null;
+};
+
+export type FurnaceUpdateDto = {
+    name?: string;
+    code?: string;
+    scan_period_s?: number;
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    pressure_target_pa?: number | null;
+    pressure_tolerance_pa?: number | null;
+};
+
 export type ResearchesDto = {
     data: Array<ResearchDto>;
 };
@@ -490,6 +550,10 @@ export type ResearchCreateDto = {
     is_furnance?: boolean;
     is_pressure?: boolean;
     classification_to_clients?: boolean;
+    /**
+     * The furnace it is scheduled on; null for none. A new test takes the profile fields it is not given from the furnace's defaults.
+     */
+    furnace_id?: string | null;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -592,6 +656,10 @@ export type ResearchUpdateDto = {
     is_furnance?: boolean;
     is_pressure?: boolean;
     classification_to_clients?: boolean;
+    /**
+     * The furnace it is scheduled on; null for none. A new test takes the profile fields it is not given from the furnace's defaults.
+     */
+    furnace_id?: string | null;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -1859,6 +1927,101 @@ export type MetricsReadResponses = {
 };
 
 export type MetricsReadResponse = MetricsReadResponses[keyof MetricsReadResponses];
+
+export type FurnacesListData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/furnaces';
+};
+
+export type FurnacesListResponses = {
+    /**
+     * Every furnace, by code
+     */
+    200: FurnacesDto;
+};
+
+export type FurnacesListResponse = FurnacesListResponses[keyof FurnacesListResponses];
+
+export type FurnacesCreateData = {
+    body: FurnaceCreateDto;
+    path?: never;
+    query?: never;
+    url: '/api/v1/furnaces';
+};
+
+export type FurnacesCreateErrors = {
+    /**
+     * Another furnace has this code
+     */
+    409: unknown;
+};
+
+export type FurnacesCreateResponses = {
+    200: FurnaceDto;
+};
+
+export type FurnacesCreateResponse = FurnacesCreateResponses[keyof FurnacesCreateResponses];
+
+export type FurnacesDeleteData = {
+    body?: never;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}';
+};
+
+export type FurnacesDeleteErrors = {
+    /**
+     * Tests were scheduled on the furnace: it is kept
+     */
+    409: unknown;
+};
+
+export type FurnacesDeleteResponses = {
+    200: MessageDto;
+};
+
+export type FurnacesDeleteResponse = FurnacesDeleteResponses[keyof FurnacesDeleteResponses];
+
+export type FurnacesGetData = {
+    body?: never;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}';
+};
+
+export type FurnacesGetResponses = {
+    200: FurnaceDto;
+};
+
+export type FurnacesGetResponse = FurnacesGetResponses[keyof FurnacesGetResponses];
+
+export type FurnacesUpdateData = {
+    body: FurnaceUpdateDto;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}';
+};
+
+export type FurnacesUpdateErrors = {
+    /**
+     * Another furnace has this code
+     */
+    409: unknown;
+};
+
+export type FurnacesUpdateResponses = {
+    200: FurnaceDto;
+};
+
+export type FurnacesUpdateResponse = FurnacesUpdateResponses[keyof FurnacesUpdateResponses];
 
 export type ResearchListData = {
     body?: never;

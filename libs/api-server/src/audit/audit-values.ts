@@ -1,4 +1,5 @@
 import type {
+  FurnaceEntity,
   ObservationEntity,
   ResearchDrawingEntity,
   ResearchEntity,
@@ -26,6 +27,7 @@ const researchValues = (r: ResearchEntity): AuditValues => ({
   is_furnance: r.isFurnance,
   is_pressure: r.isPressure,
   classification_to_clients: r.classificationToClients,
+  furnace_id: r.furnaceId,
 });
 
 const profileValues = (r: ResearchEntity): AuditValues => ({
@@ -156,3 +158,14 @@ export function changes(before: AuditValues, after: AuditValues): { before: Audi
   }
   return Object.keys(is).length ? { before: was, after: is } : null;
 }
+
+/** A furnace of the lab (docs/behaviour.md, "Furnaces"). */
+export const furnaceValues = (f: FurnaceEntity): AuditValues => ({
+  name: f.name,
+  code: f.code,
+  scan_period_s: f.scanPeriodS,
+  standard: f.standard,
+  heating_curve: f.heatingCurve,
+  pressure_target_pa: f.pressureTargetPa,
+  pressure_tolerance_pa: f.pressureTolerancePa,
+});

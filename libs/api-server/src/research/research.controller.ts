@@ -84,6 +84,7 @@ export class ResearchController {
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
       classificationToClients: body.classification_to_clients,
+      furnaceId: body.furnace_id,
       ...profileInput(body),
       ...reportInput(body),
     }, user.email);
@@ -149,6 +150,7 @@ export class ResearchController {
       isFurnance: body.is_furnance,
       isPressure: body.is_pressure,
       classificationToClients: body.classification_to_clients,
+      furnaceId: body.furnace_id,
       ...profileInput(body),
       ...reportInput(body),
     }, user.email);

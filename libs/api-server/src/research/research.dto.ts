@@ -15,6 +15,17 @@ const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() 
 
 type TestStandardId = TestStandard;
 
+/**
+ * The furnace the test is scheduled on (docs/behaviour.md, "Furnaces"); null: none. On create, the profile fields
+ * not given are taken from the furnace's defaults.
+ */
+const FurnaceField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: "The furnace it is scheduled on; null for none. A new test takes the profile fields it is not given from the furnace's defaults." }),
+    IsOptional(),
+    IsUUID('all', { message: 'furnace_id must be a UUID' }),
+  );
+
 const finite = { allowNaN: false, allowInfinity: false };
 /** Bounds of a T0 typed by hand: the laboratory's ambient temperature, not a furnace reading. */
 const T0_OVERRIDE_BOUNDS = { min: -50, max: 100 };
@@ -176,6 +187,7 @@ export class ResearchDto {
   @ApiProperty({ description: 'Mean furnace temperature is measured (°C)' }) is_furnance!: boolean;
   @ApiProperty({ description: 'Furnace pressure is measured (Pa)' }) is_pressure!: boolean;
   @ApiProperty({ description: "The research's clients see its classification (staff always do; nobody sees a different one)" }) classification_to_clients!: boolean;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The furnace the test is scheduled on (null when none, and for clients)' }) furnace_id!: string | null;
   @ApiProperty({ enum: TEST_STANDARD_IDS }) standard!: string;
   @ApiProperty({ enum: INSULATION_CLASSES, nullable: true, type: String }) insulation!: string | null;
   @ApiProperty({ enum: HEATING_CURVE_IDS }) heating_curve!: string;
@@ -302,6 +314,7 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   is_radiance: r.isRadiance,
   is_furnance: r.isFurnance,
   is_pressure: r.isPressure,
+  furnace_id: forViewer ? null : r.furnaceId,
   classification_to_clients: r.classificationToClients,
   standard: r.standard,
   insulation: r.insulation,
@@ -329,6 +342,7 @@ export class ResearchCreateDto {
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
   @ApiPropertyOptional({ default: true }) @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
+  @FurnaceField() furnace_id?: string | null;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
@@ -360,6 +374,7 @@ export class ResearchUpdateDto {
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_furnance?: boolean;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
+  @FurnaceField() furnace_id?: string | null;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];

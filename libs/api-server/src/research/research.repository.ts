@@ -24,6 +24,18 @@ export class ResearchRepository {
     return em.getRepository(ResearchEntity).findOneBy({ id: Raw((column) => `${column} = :id AND NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${column})`, { id }) });
   }
 
+  /** A test on the furnace, not archived, whose [start, end) window meets [startAt, endAt); `exceptId` left out. */
+  overlapping(furnaceId: string, startAt: Date, endAt: Date, exceptId: string | null): Promise<ResearchEntity | null> {
+    return this.dataSource
+      .getRepository(ResearchEntity)
+      .createQueryBuilder('r')
+      .where('r.furnace_id = :furnaceId AND r.archived_at IS NULL', { furnaceId })
+      .andWhere('tstzrange(r.start_at, r.end_at) && tstzrange(:startAt, :endAt)', { startAt, endAt })
+      .andWhere(exceptId ? 'r.id <> :exceptId' : 'TRUE', { exceptId })
+      .orderBy('r.start_at')
+      .getOne();
+  }
+
   /** The research, its row locked until `em`'s transaction ends: a change's "before" is what it replaced. */
   findForUpdate(id: string, em: EntityManager): Promise<ResearchEntity | null> {
     return em.getRepository(ResearchEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });

@@ -1,8 +1,9 @@
 import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, QueryFailedError } from 'typeorm';
 import { isHttpUrl } from '@furnace/contracts';
 import type { AppConfig } from '@furnace/config';
-import type { ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import type { FurnaceEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import { FurnacesRepository } from '../furnaces/furnaces.repository';
 import { isApproved } from '../audit/approval';
 import { archiveValues, changes, emailValues, RESEARCH_GROUPS, urlValues, wholeResearchValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
@@ -22,6 +23,8 @@ export interface ResearchInput {
   isFurnance?: boolean;
   isPressure?: boolean;
   classificationToClients?: boolean;
+  /** The furnace it is scheduled on (docs/behaviour.md, "Furnaces"); null: none, undefined leaves it. */
+  furnaceId?: string | null;
   /** The test profile; null clears a nullable field, undefined leaves it. */
   standard?: string;
   insulation?: string | null;
@@ -124,6 +127,18 @@ function resolveProfile(current: ProfileRow, input: ResearchInput): ProfileRow {
 }
 
 /** A new research's profile before its input: limits above T0 on the ISO 834 curve. */
+/** The database's constraint that two tests on one furnace never overlap (migration 1797400000000). */
+const FURNACE_WINDOW = 'EXCL_research_furnace_window';
+
+/** A new test on a furnace starts from the furnace's defaults (docs/behaviour.md, "Furnaces"). */
+const furnaceProfile = (f: FurnaceEntity): ProfileRow => ({
+  ...NEW_RESEARCH_PROFILE,
+  standard: f.standard,
+  heatingCurve: f.heatingCurve,
+  pressureTargetPa: f.pressureTargetPa,
+  pressureTolerancePa: f.pressureTolerancePa,
+});
+
 const NEW_RESEARCH_PROFILE: ProfileRow = {
   standard: 'EN_1363_1',
   insulation: null,
@@ -154,8 +169,33 @@ export class ResearchService {
     private readonly tokens: TokenService,
     private readonly ownership: ResearchOwnershipRepository,
     private readonly audit: AuditService,
+    private readonly furnaces: FurnacesRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** The furnace a body names, or a 422 on `furnace_id` when there is none. */
+  private async furnaceOf(id: string, em?: EntityManager): Promise<FurnaceEntity> {
+    const furnace = await this.furnaces.findById(id, em);
+    if (!furnace) throw validationException([{ loc: ['body', 'furnace_id'], msg: `furnace ${id} does not exist`, type: 'furnace' }]);
+    return furnace;
+  }
+
+  /**
+   * Runs a change of a research's schedule; when the database's exclusion constraint finds it overlapping another
+   * test on the same furnace, a 409 that names that test.
+   */
+  private async scheduled<T>(change: () => Promise<T>, wanted: () => { id: string | null; furnaceId: string | null | undefined; startAt: Date; endAt: Date }): Promise<T> {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === FURNACE_WINDOW)) throw error;
+      const { id, furnaceId, startAt, endAt } = wanted();
+      const other = furnaceId ? await this.repo.overlapping(furnaceId, startAt, endAt, id) : null;
+      const furnace = furnaceId ? await this.furnaces.findById(furnaceId) : null;
+      const when = other ? `"${other.name}" (${other.startAt.toISOString()} – ${other.endAt.toISOString()})` : 'another test';
+      throw new ConflictException(`Furnace "${furnace?.name ?? furnaceId}" already has a test at that time: ${when}. Two tests on one furnace may not overlap.`);
+    }
+  }
 
   /** Archived researches are left out unless `includeArchived` (superusers, docs/behaviour.md "The audit trail"). */
   list(includeArchived = false): Promise<ResearchEntity[]> {
@@ -169,9 +209,10 @@ export class ResearchService {
   }
 
   /** A new research; the lab's own address (INTERNAL_CLIENT_EMAIL) is invited to every one. */
-  create(input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput, by: string): Promise<ResearchEntity> {
+  async create(input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput, by: string): Promise<ResearchEntity> {
     if (input.endAt <= input.startAt) throw timeWindowError();
-    const profile = resolveProfile(NEW_RESEARCH_PROFILE, input);
+    const furnace = input.furnaceId ? await this.furnaceOf(input.furnaceId) : null;
+    const profile = resolveProfile(furnace ? furnaceProfile(furnace) : NEW_RESEARCH_PROFILE, input);
     const t0 = input.t0Override === undefined || input.t0Override === null ? { t0Override: null, t0SetBy: null, t0SetAt: null } : t0Fields(input, by);
     const internal = this.config.internalClientEmail?.toLowerCase();
     const emails = internal ? [internal] : [];
@@ -183,6 +224,7 @@ export class ResearchService {
       isFurnance: input.isFurnance ?? false,
       isPressure: input.isPressure ?? false,
       classificationToClients: input.classificationToClients ?? true,
+      furnaceId: furnace?.id ?? null,
       ...profile,
       ...newReportFields(input),
       t0Override: null,
@@ -193,7 +235,7 @@ export class ResearchService {
       archivedBy: null,
       ...NOT_REVIEWED,
     };
-    return this.audit.transaction(async (em) => {
+    const create = () => this.audit.transaction(async (em) => {
       const research = await this.repo.create(fields, emails, em);
       await this.audit.record({ actor: by, researchId: research.id, entity: 'research', entityId: research.id, action: 'create', after: wholeResearchValues(research) }, em);
       for (const email of emails) {
@@ -201,16 +243,20 @@ export class ResearchService {
       }
       return research;
     });
+    return this.scheduled(create, () => ({ id: null, furnaceId: fields.furnaceId, startAt: fields.startAt, endAt: fields.endAt }));
   }
 
   /** `by`: e-mail of the member of staff, kept with a T0 set by hand. */
   async update(id: string, input: ResearchInput, by: string): Promise<ResearchEntity> {
-    const updated = await this.audit.transaction(async (em) => {
+    let wanted = { id, furnaceId: input.furnaceId as string | null | undefined, startAt: new Date(0), endAt: new Date(0) };
+    const update = () => this.audit.transaction(async (em) => {
       const research = await this.repo.findForUpdate(id, em);
       if (!research) throw new NotFoundException('Research not found');
       const startAt = input.startAt ?? research.startAt;
       const endAt = input.endAt ?? research.endAt;
       if (endAt <= startAt) throw timeWindowError();
+      if (input.furnaceId) await this.furnaceOf(input.furnaceId, em);
+      wanted = { id, furnaceId: input.furnaceId === undefined ? research.furnaceId : input.furnaceId, startAt, endAt };
       const { t0Override: _t0, ...rest } = input;
       const fields = {
         ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
@@ -221,6 +267,7 @@ export class ResearchService {
       await this.recordChanges(research, after, by, em);
       return after;
     });
+    const updated = await this.scheduled(update, () => wanted);
     await this.events.changed(id, 'RESEARCH');
     return updated;
   }
@@ -252,15 +299,19 @@ export class ResearchService {
    * Archiving an archived research (or the reverse) changes nothing and writes no entry.
    */
   async setArchived(id: string, archived: boolean, by: string): Promise<ResearchEntity> {
-    const result = await this.audit.transaction(async (em) => {
+    let wanted = { id, furnaceId: null as string | null, startAt: new Date(0), endAt: new Date(0) };
+    const change = () => this.audit.transaction(async (em) => {
       const research = await this.repo.findForUpdate(id, em);
       if (!research) throw new NotFoundException('Research not found');
+      wanted = { id, furnaceId: research.furnaceId, startAt: research.startAt, endAt: research.endAt };
       if ((research.archivedAt !== null) === archived) return { research, changed: false };
       const after = await this.repo.update(research, archived ? { archivedAt: new Date(), archivedBy: by } : { archivedAt: null, archivedBy: null }, em);
       const action = archived ? 'archive' : 'unarchive';
       await this.audit.record({ actor: by, researchId: id, entity: 'research', entityId: id, action, before: archiveValues(research), after: archiveValues(after) }, em);
       return { research: after, changed: true };
     });
+    // An archived test leaves its furnace's schedule; bringing it back may meet a test planned since.
+    const result = await this.scheduled(change, () => wanted);
     if (result.changed) await this.events.changed(id, 'RESEARCH');
     return result.research;
   }

@@ -1,5 +1,6 @@
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
+import { FurnaceEntity } from './furnace.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
 import { ReadingEntity } from './reading.entity';
@@ -18,6 +19,7 @@ import { UserEntity } from './user.entity';
 export {
   AuditEntryEntity,
   CriteriaStateEntity,
+  FurnaceEntity,
   ObservationEntity,
   ThermoExclusionEntity,
   ReadingDeadLetterEntity,
@@ -38,6 +40,7 @@ export const entities = [
   AuditEntryEntity,
   CriteriaStateEntity,
   UserEntity,
+  FurnaceEntity,
   ResearchEntity,
   ResearchUrlEntity,
   ResearchEmailEntity,

@@ -1,6 +1,10 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Exclusion, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
+import { FurnaceEntity } from './furnace.entity';
 
 @Entity('research')
+// Two tests never overlap on one furnace (docs/behaviour.md, "Furnaces"): [start_at, end_at) windows of the
+// furnace's tests that are not archived. Needs btree_gist for the uuid's equality in a GiST index.
+@Exclusion('EXCL_research_furnace_window', `USING gist ("furnace_id" WITH =, tstzrange("start_at", "end_at") WITH &&) WHERE ("furnace_id" IS NOT NULL AND "archived_at" IS NULL)`)
 export class ResearchEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -170,6 +174,15 @@ export class ResearchEntity {
    */
   @Column({ type: 'timestamptz', nullable: true })
   archivedAt!: Date | null;
+
+  /** The furnace it is scheduled on; null for a test without one (its DAQ publishes on the research's own topic). */
+  @Index('IDX_research_furnace_id')
+  @Column({ type: 'uuid', nullable: true })
+  furnaceId!: string | null;
+
+  @ManyToOne(() => FurnaceEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'furnace_id' })
+  furnace?: FurnaceEntity;
 
   /** E-mail of who archived it. */
   @Column({ type: 'varchar', length: 255, nullable: true })

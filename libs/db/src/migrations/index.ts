@@ -14,6 +14,7 @@ import { AuditTrail1797000000000 } from './1797000000000-AuditTrail';
 import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
 import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
 import { ResearchImport1797300000000 } from './1797300000000-ResearchImport';
+import { Furnaces1797400000000 } from './1797400000000-Furnaces';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -33,4 +34,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ResearchArchive1797100000000,
   PermanentRecord1797200000000,
   ResearchImport1797300000000,
+  Furnaces1797400000000,
 ];

@@ -4,9 +4,10 @@
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 const { serializeExchanges } = require('../pglite-exchanges.js');
+const { pgliteExtensions } = require('../pglite-extensions.js');
 
 (async () => {
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: pgliteExtensions });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
   serializeExchanges(server);
   await server.start();

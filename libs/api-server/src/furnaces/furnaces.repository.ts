@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { FurnaceEntity, ResearchEntity } from '@furnace/db';
+
+/** All database I/O of furnaces. */
+@Injectable()
+export class FurnacesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  list(): Promise<FurnaceEntity[]> {
+    return this.dataSource.getRepository(FurnaceEntity).find({ order: { code: 'ASC' } });
+  }
+
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<FurnaceEntity | null> {
+    return em.getRepository(FurnaceEntity).findOneBy({ id });
+  }
+
+  findForUpdate(id: string, em: EntityManager): Promise<FurnaceEntity | null> {
+    return em.getRepository(FurnaceEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  findByCode(code: string, em: EntityManager = this.dataSource.manager): Promise<FurnaceEntity | null> {
+    return em.getRepository(FurnaceEntity).findOneBy({ code });
+  }
+
+  async create(fields: Omit<FurnaceEntity, 'id' | 'createdAt' | 'updatedAt'>, em: EntityManager): Promise<FurnaceEntity> {
+    const repo = em.getRepository(FurnaceEntity);
+    return repo.save(repo.create(fields));
+  }
+
+  async update(furnace: FurnaceEntity, fields: Partial<FurnaceEntity>, em: EntityManager): Promise<FurnaceEntity> {
+    const repo = em.getRepository(FurnaceEntity);
+    return repo.save(repo.merge(repo.create(furnace), fields));
+  }
+
+  async delete(furnace: FurnaceEntity, em: EntityManager): Promise<void> {
+    await em.getRepository(FurnaceEntity).delete({ id: furnace.id });
+  }
+
+  /** How many tests (archived ones too: their record names the furnace) are scheduled on it. */
+  countResearches(furnaceId: string, em: EntityManager): Promise<number> {
+    return em.getRepository(ResearchEntity).countBy({ furnaceId });
+  }
+}
