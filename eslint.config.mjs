@@ -14,13 +14,21 @@ export default tseslint.config(
     },
   },
   // Module boundaries (docs/architecture.md, "Projects and their boundaries"): every app and lib is an
-  // Nx project tagged type:app|lib and scope:api|ingest|dashboard|system|shared. Libraries import
-  // libraries only; an app imports libraries of its own scope or shared ones, never another app
-  // (apps/standalone, scope:system, composes the api's and the ingest's libraries).
+  // Nx project tagged type:app|lib, scope:api|ingest|dashboard|system|shared and platform:node|browser|any.
+  // Libraries import libraries only; an app imports libraries of its own scope or shared ones, never
+  // another app (apps/standalone, scope:system, composes the api's and the ingest's libraries). A
+  // platform:browser project imports browser or any libraries, a platform:node one node or any, a
+  // platform:any one any only; the packages of the other platform are banned by name.
   { plugins: { '@nx': nx } },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries()] },
+  },
+  // The dashboard's tests and tools run in Node (jest, Playwright, the benchmark, the build's Vite plugin):
+  // they may import node libraries (@furnace/testing's research body); the server's packages stay banned.
+  {
+    files: ['apps/dashboard/e2e/**', 'apps/dashboard/bench/**', 'apps/dashboard/build/**', 'apps/dashboard/src/test/**', 'apps/dashboard/src/**/*.spec.{ts,tsx}'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ browserRunsOnNode: true })] },
   },
   // Tests of several apps together (test/) and the benchmarks (bench/) drive the apps from outside and
   // import their sources and test harnesses by path; they are projects of their own (type:e2e,
@@ -40,8 +48,36 @@ export default tseslint.config(
   },
 );
 
-/** The dependency rules between Nx projects, by tag. */
-function boundaries() {
+/**
+ * The dependency rules between Nx projects, by tag. `browserRunsOnNode`: for the dashboard's files that
+ * run in Node (tests and tools), which may also import node libraries.
+ */
+function boundaries({ browserRunsOnNode = false } = {}) {
+  /** Packages of the server, never in a browser's bundle nor in a library both sides import. */
+  const NODE_ONLY = [
+    'typeorm',
+    'pg',
+    'pg-*',
+    '@electric-sql/*',
+    'sharp',
+    'pdfkit',
+    'svg-to-pdfkit',
+    'fontkit',
+    'exceljs',
+    '@nestjs/*',
+    'nestjs-pino',
+    'pino-http',
+    'express',
+    'express-*',
+    'ioredis',
+    'argon2',
+    'nodemailer',
+    'aedes',
+    'prom-client',
+    'ws',
+  ];
+  /** Packages of the dashboard's user interface, never in a server process. */
+  const BROWSER_ONLY = ['react', 'react-dom', 'react-*', '@mantine/*', '@tanstack/react-*', '@tabler/*', 'konva', 'hls.js', 'echarts-for-react'];
   return {
     enforceBuildableLibDependency: false,
     allow: [],
@@ -55,6 +91,13 @@ function boundaries() {
       { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },
       { sourceTag: 'scope:system', onlyDependOnLibsWithTags: ['scope:api', 'scope:ingest', 'scope:shared'] },
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      {
+        sourceTag: 'platform:browser',
+        onlyDependOnLibsWithTags: browserRunsOnNode ? ['platform:browser', 'platform:any', 'platform:node'] : ['platform:browser', 'platform:any'],
+        bannedExternalImports: NODE_ONLY,
+      },
+      { sourceTag: 'platform:node', onlyDependOnLibsWithTags: ['platform:node', 'platform:any'], bannedExternalImports: BROWSER_ONLY },
+      { sourceTag: 'platform:any', onlyDependOnLibsWithTags: ['platform:any'], bannedExternalImports: [...NODE_ONLY, ...BROWSER_ONLY] },
     ],
   };
 }

@@ -1,10 +1,11 @@
-// `npm run bench:criteria`: the fire-test criteria engine (libs/contracts/src/criteria) over a 4-hour,
+// `npm run bench:criteria`: the fire-test criteria engine (libs/criteria) over a 4-hour,
 // 1 Hz, 300-channel test, against a plain loop over the same frames (max and sum of every channel: the
 // least any criteria computation reads). The server's criteria keeper pushes every stored frame of a
 // research through it once (docs/architecture.md, "The criteria: computed once, kept, pushed") and takes
 // a snapshot per push to viewers, and the replay runs it in the browser, so the figure that matters is
 // the time per frame of `push` + `snapshot`.
-import { CriteriaEngine, type CriteriaFrame, DEFAULT_TEST_PROFILE, iso834, type Observation } from '@furnace/contracts';
+import { type CriteriaFrame, iso834, type Observation } from '@furnace/contracts';
+import { CriteriaEngine, DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import { fmt, ratio, table } from './lib/stats';
 import { mulberry32 as random } from '@furnace/simulator';
 

@@ -1,6 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import request from 'supertest';
-import { createFrameSource, daqTopic, type DaqPayload, insertionIndex } from '@furnace/contracts';
+import { daqTopic, type DaqPayload } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { apiEnv, type AppProcess, connectPublisher, connectViewer, dropSession, ingestEnv, insertResearch, login, missingBuild, startApp, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
 import { createFrameGenerator } from '@furnace/simulator';
@@ -31,7 +31,9 @@ const VIEWERS_PER_API = 10;
  * the browser's live store (the frame source, ordering by time); each frame it passes on placed
  * in a curve by time as the curves' store does.
  */
-function drawn(frames: readonly DaqPayload[]): { curve: number[]; newest: number[] } {
+async function drawn(frames: readonly DaqPayload[]): Promise<{ curve: number[]; newest: number[] }> {
+  // The dashboard's own code (an ECMAScript module: imported, not required, from this CommonJS test).
+  const { createFrameSource, insertionIndex } = await import('../../apps/dashboard/src/features/live/frame-source.js');
   const source = createFrameSource();
   const curve: [number][] = [];
   source.subscribeAll((frame) => curve.splice(insertionIndex(curve, frame.time), 0, [frame.time]));
@@ -114,7 +116,7 @@ describeIfServices(`scale-out: 2 API processes + 2 ingest processes on PostgreSQ
       const received = viewer.messages.flatMap((m) => (m.event === 'DATA' ? [m.data] : []));
       expect(received).toHaveLength(FRAMES);
       expect([...received].sort(byTime)).toEqual(sent);
-      const { curve, newest } = drawn(received);
+      const { curve, newest } = await drawn(received);
       expect(curve).toEqual(times);
       // The overlay and side panel show the newest frame by time: they never step back.
       expect(newest).toEqual([...newest].sort((a, b) => a - b));

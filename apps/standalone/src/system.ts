@@ -8,7 +8,7 @@ import { createApiApp, listenApi } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/broker';
 import { startIngest } from '@furnace/ingest';
-import { startDemo } from '@furnace/simulator';
+import { startDemo } from './demo';
 
 export interface RunningSystem {
   app: NestExpressApplication;

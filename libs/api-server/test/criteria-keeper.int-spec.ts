@@ -1,5 +1,6 @@
 import { mulberry32 as random } from '@furnace/simulator';
-import { CriteriaEngine, type CriteriaFrame, type CriteriaView, encodeBusMessage, iso834, type LiveServerMessage, type Observation, researchChannel, type ThermoExclusion } from '@furnace/contracts';
+import { type CriteriaFrame, type CriteriaView, encodeBusMessage, iso834, type LiveServerMessage, type Observation, researchChannel, type ThermoExclusion } from '@furnace/contracts';
+import { CriteriaEngine } from '@furnace/criteria';
 import { createBus } from '@furnace/bus';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { connectViewer, researchBody, streamUrl, waitFor } from '@furnace/testing';

@@ -4,15 +4,14 @@ import { Inject, Injectable, Logger, NotFoundException, type OnApplicationBootst
 import pLimit from 'p-limit';
 import {
   BUS_CHANNEL_PREFIX,
-  CriteriaEngine,
   type CriteriaEngineInput,
-  type CriteriaEngineState,
   type CriteriaView,
   encodeBusMessage,
   parseBusMessage,
   parseResearchChannel,
   researchChannel,
 } from '@furnace/contracts';
+import { CriteriaEngine, type CriteriaEngineState } from '@furnace/criteria';
 import type { Bus } from '@furnace/bus';
 import type { ResearchEntity } from '@furnace/db';
 import { RealArrayReader } from '../history/real-array';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EARLIEST_FRAME_TIME_S } from '@furnace/contracts';
+import { EARLIEST_FRAME_TIME_S } from '@furnace/criteria';
 import { ACQUIRE_SQL, COUNT_FRAMES_SQL, READ_VIEWS_SQL, RELEASE_SQL, RENEW_SQL, SAVE_STATE_SQL, SAVE_VIEWS_SQL } from './criteria-state.queries';
 
 export interface KeptRow {

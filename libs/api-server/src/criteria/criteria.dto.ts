@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CRITERIA_BASES } from '@furnace/contracts';
+import { CRITERIA_BASES } from '@furnace/criteria';
 
 /*
  * The response of GET /research/{id}/criteria: the criteria engine's CriteriaSnapshot

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { DAQ_BOUNDS, MAX_CHANNELS, OBSERVATION_KINDS, type ObservationKind } from '@furnace/contracts';
+import { DAQ_BOUNDS, MAX_CHANNELS, type ObservationKind } from '@furnace/contracts';
+import { OBSERVATION_KINDS } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { OptionalNotNull } from '../core/validators';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_TEST_PROFILE } from '@furnace/contracts';
+import { DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import { csvDialect, csvLine } from './csv';
 import { channelHeader, exportCells, exportHeader, type ExportLayout, hms, metaRows, wallClockText, warsawWallClock } from './export-format';
 

@@ -5,7 +5,7 @@ import { formatTestTime, type TestProfile } from '@furnace/contracts';
  * in decimal minutes, as hh:mm:ss since ignition and as Warsaw local date-time; the readings; each
  * thermocouple under its name, measurement type and unit; each category's max and mean and their
  * rises above T0; the standard heating curve; d_e; the flagged channels and the observations.
- * What the numbers mean: docs/behaviour.md and libs/contracts/src/criteria/README.md.
+ * What the numbers mean: docs/behaviour.md and libs/criteria/README.md.
  */
 
 /** Where the wall clock of the exports is read: the lab's. */

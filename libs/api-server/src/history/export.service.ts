@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { CriteriaEngine, type CriteriaEngineInput, type CriteriaSnapshot, heatingCurve, type TestProfile } from '@furnace/contracts';
+import { type CriteriaEngineInput, type CriteriaSnapshot, type TestProfile } from '@furnace/contracts';
+import { CriteriaEngine, heatingCurve } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
 import { profileOf, toExclusion, toObservation, withoutClassification } from '../criteria/criteria-inputs';

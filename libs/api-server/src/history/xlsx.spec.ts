@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { CriteriaEngine, type CriteriaSnapshot, DEFAULT_TEST_PROFILE } from '@furnace/contracts';
+import { type CriteriaSnapshot } from '@furnace/contracts';
+import { CriteriaEngine, DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { Elapsed, type ExportCell, type ExportLayout, warsawWallClock } from './export-format';
 import type { ExportContext } from './export.service';

@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ZipStream from 'zip-stream';
 import {
-  completedMinutes,
   CRITERION_LABELS_PL,
   type CriteriaSnapshot,
   type CriterionResult,
@@ -13,6 +12,7 @@ import {
   SUSPECT_LABELS_PL,
   type TolerancePeriod,
 } from '@furnace/contracts';
+import { completedMinutes } from '@furnace/criteria';
 import { Elapsed, EXPORT_TIME_ZONE, type ExportCell, exportHeader, hms, metaRows, SHEET, warsawWallClock } from './export-format';
 import type { ExportContext } from './export.service';
 import { SheetXml, sheetPath, workbookParts } from './xlsx-sheet';

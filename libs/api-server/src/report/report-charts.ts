@@ -2,15 +2,17 @@ import * as echarts from 'echarts';
 import {
   type CategoryView,
   type CriteriaView,
-  deviationSeries,
-  heatingCurvePoints,
   type HeatingCurveId,
   type LimitView,
   formatValue,
-  pressureTolerance,
-  RADIATION_LIMIT_KW_M2,
   type TestProfile,
 } from '@furnace/contracts';
+import {
+  deviationSeries,
+  heatingCurvePoints,
+  pressureTolerance,
+  RADIATION_LIMIT_KW_M2,
+} from '@furnace/criteria';
 import type { HistoryDto } from '../history/history.dto';
 import { measureText, REGULAR } from './report-fonts';
 import { fill, type ReportTexts } from './report-text';

@@ -3,13 +3,12 @@ import {
   CRITERION_LABELS_EN,
   CRITERION_LABELS_PL,
   formatValue,
-  HEATING_CURVES,
   OBSERVATION_LABELS_EN,
   OBSERVATION_LABELS_PL,
   SUSPECT_LABELS_EN,
   SUSPECT_LABELS_PL,
-  TEST_STANDARDS,
 } from '@furnace/contracts';
+import { HEATING_CURVES, TEST_STANDARDS } from '@furnace/criteria';
 
 /*
  * The report's words in Polish and English, and the formatting of its numbers (docs/behaviour.md §11):

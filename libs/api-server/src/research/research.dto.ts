@@ -3,7 +3,8 @@ import { Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsDateString, IsIn, IsInt, IsNotEmpty, IsNumber, isISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import type { ResearchEntity } from '@furnace/db';
-import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS, type TestStandard } from '@furnace/contracts';
+import { type TestStandard } from '@furnace/contracts';
+import { CRITERIA_BASES, HEATING_CURVE_IDS, INSULATION_CLASSES, TEST_STANDARD_IDS } from '@furnace/criteria';
 import { OptionalNotNull } from '../core/validators';
 import { RESEARCH_STATES, type ResearchState, researchState } from './research-state';
 

@@ -1,7 +1,7 @@
 /*
- * Shapes of the fire-test criteria, shared by the engine (this folder), the API and the dashboard.
+ * Shapes of the fire-test criteria, shared by the engine (libs/criteria), the API and the dashboard.
  * Wire names are snake_case: they travel as they are on the Research API object and in the DB.
- * What each number means and how it is computed: README.md in this folder.
+ * What each number means and how it is computed: libs/criteria/README.md.
  */
 
 /** The standard (and element) a research is tested and classified to. */
@@ -207,7 +207,7 @@ export interface CriterionResult {
   held_minutes: number | null;
   /**
    * false when nothing measured it: I without a thermocouple counted for insulation, W without a radiation
-   * reading after ignition. A criterion not measured is never reported as held (README.md, "Not measured").
+   * reading after ignition. A criterion not measured is never reported as held (libs/criteria/README.md, "Not measured").
    */
   measured: boolean;
   /**

@@ -1,4 +1,5 @@
-import { heatingCurve, type CriteriaSnapshot, type DaqPayload, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
+import { type CriteriaSnapshot, type DaqPayload, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
+import { heatingCurve } from '@furnace/criteria';
 import { Paper } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';

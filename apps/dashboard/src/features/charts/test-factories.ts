@@ -3,7 +3,8 @@
  * responses built from frames the way the server builds them (libs/api-server history.service.ts).
  */
 import type { HistoryDto, HistorySeriesDto } from '@furnace/api-client';
-import { categoryStats, type DaqPayload } from '@furnace/contracts';
+import { type DaqPayload } from '@furnace/contracts';
+import { categoryStats } from '../../lib/category-stats';
 import type { CurveMarker } from './categories';
 
 export function newMarker(overrides: Partial<CurveMarker> = {}): CurveMarker {

@@ -1,4 +1,5 @@
-import { HEATING_CURVES, type HeatingCurveId } from '@furnace/contracts';
+import { type HeatingCurveId } from '@furnace/contracts';
+import { HEATING_CURVES } from '@furnace/criteria';
 import { useComputedColorScheme } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';

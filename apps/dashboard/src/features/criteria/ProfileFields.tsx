@@ -1,4 +1,5 @@
-import { HEATING_CURVES, isDoorStandard, TEST_STANDARDS, type TestStandard } from '@furnace/contracts';
+import { type TestStandard } from '@furnace/contracts';
+import { HEATING_CURVES, isDoorStandard, TEST_STANDARDS } from '@furnace/criteria';
 import { Fieldset, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -2,7 +2,7 @@ import { criteriaSnapshot as snapshot } from './testing/snapshot';
 import { buildChartOption } from '../charts/chart-option';
 import { chartCategories } from '../charts/categories';
 import { deviationKey, historyChartSpec } from '../charts/curve-specs';
-import { heatingCurve } from '@furnace/contracts';
+import { heatingCurve } from '@furnace/criteria';
 import { criteriaOverlay, deviationPoints, withCriteriaLimits } from './chart-criteria';
 
 const LIMIT_TEXTS = { max: (t: string) => `max: ${t}`, mean: (t: string) => `mean: ${t}`, frame: (t: string) => `frame: ${t}` };

@@ -1,13 +1,11 @@
 import type { HistoryDto } from '@furnace/api-client';
+import { type CriteriaSnapshot, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
 import {
-  type CriteriaSnapshot,
   DeviationAccumulator,
   furnaceTolerance,
   heatingCurve,
-  type HeatingCurveId,
-  type ObservationKind,
   pressureTolerance,
-} from '@furnace/contracts';
+} from '@furnace/criteria';
 import type { ChartCategory } from '../charts/categories';
 import type { HorizontalBand, Threshold, VerticalBand, VerticalMark } from '../charts/chart-option';
 

@@ -1,5 +1,5 @@
 import type { HistoryDto } from '@furnace/api-client';
-import { DEFAULT_TEST_PROFILE, heatingCurve } from '@furnace/contracts';
+import { DEFAULT_TEST_PROFILE, heatingCurve } from '@furnace/criteria';
 import { type CriteriaInputs, historyToFrames, LiveCriteria } from './live-criteria';
 
 const MARKERS = [

@@ -1,6 +1,5 @@
 import type { HistoryDto } from '@furnace/api-client';
 import {
-  CriteriaEngine,
   type CriteriaFrame,
   type CriteriaSnapshot,
   type DaqPayload,
@@ -8,6 +7,7 @@ import {
   type TestProfile,
   type ThermoExclusion,
 } from '@furnace/contracts';
+import { CriteriaEngine } from '@furnace/criteria';
 
 /** What the engine is built from, besides the frames. */
 export interface CriteriaInputs {

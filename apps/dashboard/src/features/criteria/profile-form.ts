@@ -1,3 +1,4 @@
+import { type TestProfile } from '@furnace/contracts';
 import {
   CRITERIA_BASES,
   DEFAULT_TEST_PROFILE,
@@ -5,8 +6,7 @@ import {
   INSULATION_CLASSES,
   isDoorStandard,
   TEST_STANDARD_IDS,
-  type TestProfile,
-} from '@furnace/contracts';
+} from '@furnace/criteria';
 import { z } from 'zod';
 import type { ValidationKey } from '../../i18n';
 

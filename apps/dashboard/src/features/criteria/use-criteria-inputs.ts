@@ -1,5 +1,6 @@
 import type { ObservationDto, ResearchDto, ThermoExclusionDto } from '@furnace/api-client';
-import { isDoorStandard, type TestProfile } from '@furnace/contracts';
+import { type TestProfile } from '@furnace/contracts';
+import { isDoorStandard } from '@furnace/criteria';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ReadAuth } from '../live/read-auth';

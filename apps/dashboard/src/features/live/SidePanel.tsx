@@ -1,13 +1,13 @@
 import { ActionIcon, Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconTemperature } from '@tabler/icons-react';
 import {
-  categoryStats,
   type CriteriaSnapshot,
   type DaqPayload,
   formatElapsed,
   formatValue,
   MEASUREMENT_TYPES,
 } from '@furnace/contracts';
+import { categoryStats } from '../../lib/category-stats';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Research, Marker } from '../../api/research-types';

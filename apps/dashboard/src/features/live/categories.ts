@@ -1,4 +1,4 @@
-import { categoryStats, type CategoryStats, type ThermoValues } from '@furnace/contracts';
+import { categoryStats, type CategoryStats, type ThermoValues } from '../../lib/category-stats';
 
 /** A thermocouple category (docs/behaviour.md §3): the markers of one type_name, with the colour of its first marker. */
 export interface Category {

@@ -1,4 +1,4 @@
-import { type Embed, toEmbed } from '@furnace/contracts';
+import { type Embed, toEmbed } from './embed-url';
 import type { ResearchUrl, ThermoConfig } from '../../api/research-types';
 
 /** One thing the main area can show: a thermocouple photo or a camera. */

@@ -1,4 +1,5 @@
-import { exceedsCritical, formatValue, type ThermoValues, valueForThermo } from '@furnace/contracts';
+import { formatValue } from '@furnace/contracts';
+import { exceedsCritical, type ThermoValues, valueForThermo } from '../../lib/category-stats';
 import Konva from 'konva/lib/Core';
 import type { Context } from 'konva/lib/Context';
 import type { Layer } from 'konva/lib/Layer';

@@ -1,3 +1,5 @@
+import { parseHttpUrl } from '@furnace/contracts';
+
 /*
  * Camera stream links of a research → what the live view embeds. Staff paste links as they copy
  * them from the browser; the live view needs an embeddable, autoplaying source.
@@ -8,33 +10,13 @@ export type Embed =
   | { readonly kind: 'hls'; readonly src: string }
   | { readonly kind: 'invalid' };
 
-const HTTP_PREFIX = /^https?:\/\//i;
-
-function parseHttpUrl(link: string): URL | null {
-  const text = link.trim();
-  // The prefix check also refuses forms the URL parser would repair, such as `http:host`.
-  if (!HTTP_PREFIX.test(text)) return null;
-  try {
-    const url = new URL(text);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return null;
-    return url;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `value` is an absolute http(s) URL with a host. */
-export function isHttpUrl(value: string): boolean {
-  return parseHttpUrl(value) !== null;
-}
-
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
 /** Path forms that carry the video id as their second segment: /live/ID, /shorts/ID, /embed/ID. */
 const YOUTUBE_ID_PATHS = new Set(['live', 'shorts', 'embed']);
 
 /** The video id of a YouTube link, or null when the link is not a YouTube video link. */
-export function youtubeVideoId(url: URL): string | null {
+function youtubeVideoId(url: URL): string | null {
   const host = url.hostname.toLowerCase();
   let id: string | null | undefined;
   if (host === 'youtu.be' || host === 'www.youtu.be') {

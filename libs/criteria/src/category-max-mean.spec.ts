@@ -1,4 +1,4 @@
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { categoryMaxMean } from './category-max-mean';
 import { CriteriaEngine } from './engine';
 import { DEFAULT_TEST_PROFILE } from './profiles';

@@ -1,8 +1,8 @@
-import { criticalFor, type CriticalValues } from './measurement-types';
+import { criticalFor, type CriticalValues } from '@furnace/contracts';
 
 /*
- * Live statistics per thermocouple category (type_name), shared by the dashboard's side panel
- * and the server: max and mean of the current readings against the critical values.
+ * Live statistics per thermocouple category (type_name) for the dashboard's side panel, canvas and
+ * curves: max and mean of the current readings against the critical values.
  */
 
 /** What a statistic needs from a marker (a ThermoMarker or a coordinate row from the API). */

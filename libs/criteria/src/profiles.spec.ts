@@ -1,6 +1,6 @@
-import { criticalFor, MEASUREMENT_TYPE_NAMES } from '../measurement-types';
+import { criticalFor, MEASUREMENT_TYPE_NAMES } from '@furnace/contracts';
 import { DEFAULT_TEST_PROFILE, profileRules, testProfileSchema, TEST_STANDARDS } from './profiles';
-import type { TestProfile } from './types';
+import type { TestProfile } from '@furnace/contracts';
 
 const profile = (over: Partial<TestProfile>): TestProfile => ({ ...DEFAULT_TEST_PROFILE, ...over });
 

@@ -1,5 +1,5 @@
 import { packFloats, unpackFloats } from './state-codec';
-import type { TestProfile } from './types';
+import type { TestProfile } from '@furnace/contracts';
 
 /*
  * Furnace conformity, EN 1363-1:2020 §5.1.2: the percentage deviation d_e of the area under the mean

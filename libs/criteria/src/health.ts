@@ -1,5 +1,5 @@
 import { packArray, unpackInto } from './state-codec';
-import type { SuspectReason } from './types';
+import type { SuspectReason } from '@furnace/contracts';
 
 export interface HealthState {
   lastValue: string;

@@ -1,9 +1,9 @@
 import { seededRandom as random } from './testing/random';
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { classify } from './classification';
 import { CriteriaEngine } from './engine';
 import { classSystemOf, DEFAULT_TEST_PROFILE } from './profiles';
-import type { CriteriaFrame } from './types';
+import type { CriteriaFrame } from '@furnace/contracts';
 
 /*
  * Random synthetic tests whose answers follow from their construction: thermocouples rising linearly

@@ -1,4 +1,4 @@
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { DeviationAccumulator, furnaceTolerance, withinTolerance } from './conformity';
 
 /** Pushes frames every `step` s from t = 0 to `until`, returning d_e (%) at the requested times. */

@@ -1,4 +1,4 @@
-import type { ClassifyOptions, ClassSystem, CriterionTimes } from './types';
+import type { ClassifyOptions, ClassSystem, CriterionTimes } from '@furnace/contracts';
 
 /** Completed minutes of a time in seconds (63:40 → 63). */
 export function completedMinutes(seconds: number): number {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@furnace/db';
 import { countReadings, waitFor, withPg } from '@furnace/testing';
-import { DEMO_RESEARCH_ID, startDemo } from '@furnace/simulator';
-import { ingestFor, useTestEnvironment } from './support';
+import { DEMO_RESEARCH_ID, startDemo } from '../../apps/standalone/src/demo';
+import { ingestFor, useTestEnvironment } from '../../libs/ingest/test/support';
 
 describe('the demo of npm start', () => {
   const env = useTestEnvironment();

@@ -1,5 +1,5 @@
 import { classify, completedMinutes } from './classification';
-import { DAQ_BOUNDS } from '../daq';
+import { DAQ_BOUNDS } from '@furnace/contracts';
 import { DeviationAccumulator, type DeviationState, furnaceTolerance, pressureTolerance, withinTolerance } from './conformity';
 import { heatingCurve } from './curves';
 import { RunTracker, type RunState } from './exceedance';
@@ -28,7 +28,7 @@ import type {
   Suspect,
   TestProfile,
   TypeRole,
-} from './types';
+} from '@furnace/contracts';
 
 /** W criterion (EN 13501-2 §7.5, radiation): over 15 kW/m². */
 export const RADIATION_LIMIT_KW_M2 = 15;

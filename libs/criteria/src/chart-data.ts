@@ -1,6 +1,6 @@
 import { DeviationAccumulator, furnaceTolerance } from './conformity';
 import { heatingCurve } from './curves';
-import type { CriteriaFrame, HeatingCurveId, TestProfile } from './types';
+import type { CriteriaFrame, HeatingCurveId, TestProfile } from '@furnace/contracts';
 
 /*
  * Data the charts draw beside the readings: the heating curve, d_e with its tolerance envelope, the

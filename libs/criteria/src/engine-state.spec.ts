@@ -1,8 +1,8 @@
 import { seededRandom as random } from './testing/random';
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { CRITERIA_STATE_VERSION, CriteriaEngine, type CriteriaEngineState } from './engine';
 import { DEFAULT_TEST_PROFILE } from './profiles';
-import type { CriteriaEngineInput, CriteriaFrame, Observation } from './types';
+import type { CriteriaEngineInput, CriteriaFrame, Observation } from '@furnace/contracts';
 
 /**
  * A messy random test: pre-ignition frames, thermocouples that rise, jump, stick, drop readings and

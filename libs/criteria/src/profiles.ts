@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { criticalFor, MEASUREMENT_TYPE_NAMES } from '../measurement-types';
+import { criticalFor, MEASUREMENT_TYPE_NAMES } from '@furnace/contracts';
+import type { ClassPeriods, ClassSystem, CriteriaBasis, InsulationClass, ProfileRules, TestProfile, TestStandard, TypeRole } from '@furnace/contracts';
 import { HEATING_CURVE_IDS } from './curves';
-import type { ClassPeriods, ClassSystem, CriteriaBasis, InsulationClass, ProfileRules, TestProfile, TestStandard, TypeRole } from './types';
 
 export const TEST_STANDARD_IDS = Object.freeze(['EN_1363_1', 'EN_1634_1', 'EN_1364_1', 'DIN_4102_5'] as const) satisfies readonly TestStandard[];
 export const INSULATION_CLASSES = Object.freeze(['I1', 'I2'] as const) satisfies readonly InsulationClass[];

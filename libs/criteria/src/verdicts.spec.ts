@@ -1,7 +1,7 @@
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { CriteriaEngine } from './engine';
 import { DEFAULT_TEST_PROFILE } from './profiles';
-import type { CriteriaEngineInput, CriteriaFrame, Observation, TestProfile } from './types';
+import type { CriteriaEngineInput, CriteriaFrame, Observation, TestProfile } from '@furnace/contracts';
 
 /*
  * The verdicts in the cases every real test has, each with inputs whose answer is worked out here by hand

@@ -1,4 +1,4 @@
-import type { TolerancePeriod } from './types';
+import type { TolerancePeriod } from '@furnace/contracts';
 
 /** At most this many periods outside a tolerance are kept per quantity (the first ones); `overflow` counts the rest. */
 const MAX_PERIODS = 100;

@@ -1,4 +1,4 @@
-import { iso834 } from '../iso834';
+import { iso834 } from '@furnace/contracts';
 import { deviationSeries, heatingCurvePoints, pressureBand } from './chart-data';
 
 describe('chart data', () => {

@@ -1,5 +1,4 @@
-import { ISO834_AMBIENT_C, iso834 } from '../iso834';
-import type { HeatingCurveId } from './types';
+import { type HeatingCurveId, ISO834_AMBIENT_C, iso834 } from '@furnace/contracts';
 
 /*
  * Nominal furnace time–temperature curves, T in °C with t in minutes since ignition.

@@ -1,4 +1,4 @@
-import { categoryStats, exceedsCritical, valueForThermo, type CategoryMarker } from './categories';
+import { categoryStats, exceedsCritical, valueForThermo, type CategoryMarker } from './category-stats';
 
 const marker = (thermo_id: number, type_name: string): CategoryMarker => ({ thermo_id, type_name });
 

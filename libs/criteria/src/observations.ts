@@ -1,4 +1,4 @@
-import type { Observation, ObservationKind } from './types';
+import type { Observation, ObservationKind } from '@furnace/contracts';
 
 export const OBSERVATION_KINDS = Object.freeze([
   'cotton_pad',
