@@ -3,7 +3,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import type { FurnaceEntity } from '@furnace/db';
-import { FURNACE_CODE_PATTERN, HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/contracts';
+import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
+import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
 import { OptionalNotNull } from '../core/validators';
 
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
