@@ -43,7 +43,8 @@ export class DetailValidationPipe extends ValidationPipe {
 function nulCharacters(value: unknown, loc: (string | number)[]): ValidationDetail[] {
   if (typeof value === 'string') return value.includes('\0') ? [{ loc, msg: 'must not contain a NUL character (U+0000)', type: 'string_nul_character' }] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => nulCharacters(item, [...loc, i]));
-  if (value && typeof value === 'object') {
+  // Parsed JSON, forms and queries are plain objects; anything else (a Buffer) holds no text.
+  if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     return Object.entries(value).flatMap(([key, item]) => [...nulCharacters(key, [...loc, key]), ...nulCharacters(item, [...loc, key])]);
   }
   return [];

@@ -32,6 +32,10 @@ describe('security: a NUL character in a JSON body', () => {
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_nul_character' })]);
     expect((await api.http.get('/api/v1/research/').set(auth(admin))).body.count).toBe(before);
+    // A query's text is refused the same way.
+    const listed = await api.http.get('/api/v1/research/?include_archived=true%00').set(auth(admin));
+    expect(listed.status).toBe(422);
+    expect(listed.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'include_archived'], type: 'string_nul_character' })]);
   });
 
   it("staff's change of a research with one is a 422 and the research stays as it was", async () => {
