@@ -32,9 +32,11 @@ export default tseslint.config(
   },
   // Tests of several apps together (test/) and the benchmarks (bench/) drive the apps from outside and
   // import their sources and test harnesses by path; they are projects of their own (type:e2e,
-  // type:tool), never imported by an app or a lib. Tool configuration files read the root's presets.
+  // type:tool), never imported by an app or a lib. Tool configuration files read the root's presets. The k6
+  // scripts run in k6, which finds an import by its file's path only, never in node_modules: the live stream's
+  // imports the dashboard's frame ordering from libs/contracts by path.
   {
-    files: ['test/**', 'bench/**', '**/jest.config.js', '**/*.config.ts', '**/*.config.mjs'],
+    files: ['test/**', 'bench/**', 'infra/k6/**', '**/jest.config.js', '**/*.config.ts', '**/*.config.mjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {

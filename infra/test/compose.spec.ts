@@ -30,8 +30,11 @@ const envExample = parseDotenv(repoFile('.env.example'));
 
 /** Names of variables that hold secrets. */
 const SECRET = /(PASSWORD|SECRET|_KEY|TOKEN|AUTH)$/;
-/** Secrets that may be absent: mail is optional (without SMTP_HOST, links go to the API's log). */
-const OPTIONAL_SECRETS = new Set(['SMTP_PASSWORD']);
+/**
+ * Secrets that may be absent: mail is optional (without SMTP_HOST, links go to the API's log), and without
+ * METRICS_TOKEN nobody outside an API's container reads its metrics.
+ */
+const OPTIONAL_SECRETS = new Set(['SMTP_PASSWORD', 'METRICS_TOKEN']);
 
 /** A .env with every variable of .env.example, secrets filled with URL-safe dummies. */
 function dummyDotenv(): Record<string, string> {

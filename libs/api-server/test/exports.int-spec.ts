@@ -210,6 +210,13 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect((await api.http.get(`/api/v1/research/${randomUUID()}/history.xlsx`).set(auth(staff))).status).toBe(404);
   });
 
+  it("names the download after the research without its bidi controls: U+202E cannot make a CSV's name read as a PDF", async () => {
+    const spoof = (await createResearch(api, staff, { name: 'Raport\u202Efdp.exe' })).id;
+    const csv = await api.http.get(`/api/v1/research/${spoof}/history.csv`).set(auth(staff));
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="Raport-fdp-exe-[0-9a-f]{8}\.csv"; filename\*=UTF-8''Raportfdp\.exe\.csv$/);
+  });
+
   it.each([
     ['history.csv?decimal=x', 'decimal'],
     ['history.csv?meta=2', 'meta'],

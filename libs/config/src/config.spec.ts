@@ -88,6 +88,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('asks no metrics token by default, and one of at least 32 characters when METRICS_TOKEN is set', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'x'.repeat(32) }).metricsToken).toBe('x'.repeat(32));
+    expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: expected at least 32 characters/);
+  });
+
   it("allows streams from FRONTEND_HOST's origin by default, or from ALLOWED_ORIGINS", () => {
     expect(loadConfig({ DATA_DIR: tmp(), FRONTEND_HOST: 'https://furnace.example.com/' }).allowedOrigins).toEqual(['https://furnace.example.com']);
     expect(loadConfig({ DATA_DIR: tmp(), ALLOWED_ORIGINS: 'https://a.example,http://b.example:8080' }).allowedOrigins).toEqual(['https://a.example', 'http://b.example:8080']);

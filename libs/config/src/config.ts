@@ -138,6 +138,7 @@ const envSchema = z.object({
   ),
   PASSWORD_HASH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   HEAVY_WORK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(32, 'expected at least 32 characters (openssl rand -hex 32)').optional()),
   LIVE_STREAMS_PER_USER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LIVE_STREAMS_PER_CLIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   DEMO: bool(true),
@@ -216,6 +217,8 @@ export interface AppConfig {
   passwordHashConcurrency: number;
   /** History exports and PDF reports made at once by one API instance; one more is answered 429. */
   heavyWorkConcurrency: number;
+  /** The bearer token GET /api/v1/metrics asks for; unset: the metrics are served to this machine only. */
+  metricsToken?: string;
   /** Live streams one staff user may hold open on one API instance; one more is refused 429. */
   liveStreamsPerUser: number;
   /** Live streams one client e-mail record (code or viewer token) may hold open on one API instance. */
@@ -308,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: (e.ALLOWED_ORIGINS ?? [new URL(frontendHost).origin]).map((o) => o.replace(/\/+$/, '')),
     passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY,
     heavyWorkConcurrency: e.HEAVY_WORK_CONCURRENCY,
+    metricsToken: e.METRICS_TOKEN,
     liveStreamsPerUser: e.LIVE_STREAMS_PER_USER,
     liveStreamsPerClient: e.LIVE_STREAMS_PER_CLIENT,
     demo: e.DEMO && embeddedDatabase,

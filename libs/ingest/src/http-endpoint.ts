@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 /**
  * The ingest process's only HTTP surface, for the orchestrator and Prometheus:
  * GET /health (200 while the broker is connected and the database takes writes, 503 otherwise)
- * and GET /metrics (Prometheus text). Meant for the private network, like the API's metrics.
+ * and GET /metrics (Prometheus text). Meant for the compose network only (README "Metrics").
  */
 export function startHttpEndpoint(
   registry: Registry,

@@ -1914,7 +1914,7 @@ export type MetricsReadData = {
 
 export type MetricsReadErrors = {
     /**
-     * The caller is not on the private network
+     * Without the bearer token METRICS_TOKEN, or (none set) from another machine or through a proxy
      */
     403: unknown;
 };

@@ -15,13 +15,13 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import contentDisposition from 'content-disposition';
 import type { UserEntity } from '@furnace/db';
 import { Audited } from '../audit/audited.decorator';
 import { SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { CurrentPrincipal, CurrentUser } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
 import { HEAVY_WORK_REFUSED, HeavyWork, heavyCaller } from '../core/heavy-work';
+import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { exportFilename } from '../history/csv';
 import { NotFrozen } from '../review/record-freeze';
@@ -67,7 +67,7 @@ export class ArchiveController {
     await this.heavy.run('archive', heavyCaller(principal), res, async (signal) => {
       const filename = exportFilename(id, await this.archives.nameOf(id), 'zip');
       res.setHeader('Content-Type', 'application/zip');
-      res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
+      res.setHeader('Content-Disposition', attachment(filename.utf8, filename.ascii));
       res.setHeader('Cache-Control', 'no-store');
       try {
         await this.archives.write(res, id, signal);

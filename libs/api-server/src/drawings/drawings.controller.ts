@@ -2,12 +2,12 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFile, UseI
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import contentDisposition from 'content-disposition';
 import type { UserEntity } from '@furnace/db';
 import { SignedIn } from '../auth/access.decorator';
 import { Audited } from '../audit/audited.decorator';
 import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
+import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { tooLargeMessage } from '../thermo/upload-limit.interceptor';
 import type { UploadedFileLike } from '../thermo/thermo.service';
@@ -72,7 +72,7 @@ export class DrawingsController {
   async download(@Param('research_id', UuidParamPipe) researchId: string, @Param('id', UuidParamPipe) id: string, @Res() res: Response): Promise<void> {
     const file = await this.drawings.file(researchId, id);
     // An attachment, never shown inline: a PDF is kept as it came (a script in it runs in no page of ours).
-    res.setHeader('Content-Disposition', contentDisposition(file.filename));
+    res.setHeader('Content-Disposition', attachment(file.filename));
     res.setHeader('Cache-Control', 'private, no-store');
     res.type(file.mime).send(file.data);
   }

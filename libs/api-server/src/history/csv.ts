@@ -1,4 +1,5 @@
 import { type ExportCell, Elapsed, hms, wallClockText } from './export-format';
+import { visibleText } from '../core/file-name';
 
 /**
  * CSV for Excel users (the columns: export-format.ts). Default (`comma`): ";" between fields and "," as the decimal mark — what
@@ -49,10 +50,13 @@ export function csvLine(cells: readonly ExportCell[], dialect: CsvDialect): stri
   return line + EOL;
 }
 
-/** A file name for Content-Disposition: ASCII for every client, plus the research's name in UTF-8 (RFC 6266). */
+/**
+ * A file name for Content-Disposition (core/file-name.ts, `attachment`): ASCII for every client, plus the research's
+ * name in UTF-8 (RFC 6266) without control and format characters (a bidi override would make it read as another type).
+ */
 export function exportFilename(researchId: string, name: string, extension: 'csv' | 'xlsx' | 'pdf' | 'zip'): { ascii: string; utf8: string } {
   const ascii = `${slug(name) || 'research'}-${researchId.slice(0, 8)}.${extension}`;
-  return { ascii, utf8: `${name.trim() || 'research'}.${extension}` };
+  return { ascii, utf8: `${visibleText(name).trim() || 'research'}.${extension}` };
 }
 
 function slug(text: string): string {

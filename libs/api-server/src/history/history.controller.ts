@@ -2,11 +2,11 @@ import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import contentDisposition from 'content-disposition';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
 import { HEAVY_WORK_REFUSED, HeavyWork, heavyCaller } from '../core/heavy-work';
+import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { CSV_BOM, csvDialect, csvLine, exportFilename } from './csv';
 import { exportHeader, metaRows } from './export-format';
@@ -91,7 +91,7 @@ export class HistoryController {
 
 async function send(res: Response, type: string, filename: { ascii: string; utf8: string }, write: (out: Response) => Promise<void>): Promise<void> {
   res.setHeader('Content-Type', type);
-  res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
+  res.setHeader('Content-Disposition', attachment(filename.utf8, filename.ascii));
   res.setHeader('Cache-Control', 'no-store');
   try {
     await write(res);

@@ -71,3 +71,16 @@ export const ROLLUP_CATEGORIES = `SELECT floor(bucket / $6::float8) AS grp, type
 /** Thermocouple ids with at least one reading in the research's rollups of width $2. */
 export const CHANNELS_WITH_READINGS = `SELECT DISTINCT u.i::int AS id FROM reading_rollup r CROSS JOIN LATERAL unnest(r.t_n) WITH ORDINALITY AS u(n, i)
        WHERE r.research_id = $1 AND r.width = $2 AND u.n > 0 ORDER BY 1`;
+
+/** A frame's wall-clock time of ignition: its DAQ stamp (else when the ingest received it) minus its `time` (ignition.ts). */
+const STAMP = `COALESCE(daq_ts, received_at) - "time" * INTERVAL '1 second'`;
+const HAS_STAMP = '(daq_ts IS NOT NULL OR received_at IS NOT NULL)';
+
+/** The ignition time the research $1's first frame at or after ignition gives (null when it has no stamp). */
+export const FIRST_IGNITION_STAMP = `SELECT ${STAMP} AS at FROM reading WHERE research_id = $1 AND "time" >= 0 ORDER BY "time" LIMIT 1`;
+
+/** The ignition time of the research $1's first stamped frame at or after ignition, else of its latest stamped one before. */
+export const IGNITION_STAMP_SEARCH = `(SELECT ${STAMP} AS at, 0 AS k FROM reading WHERE research_id = $1 AND "time" >= 0 AND ${HAS_STAMP} ORDER BY "time" LIMIT 1)
+     UNION ALL
+     (SELECT ${STAMP} AS at, 1 AS k FROM reading WHERE research_id = $1 AND "time" < 0 AND ${HAS_STAMP} ORDER BY "time" DESC LIMIT 1)
+     ORDER BY k LIMIT 1`;

@@ -1,7 +1,5 @@
 import type { DataSource } from 'typeorm';
-
-const STAMP = `COALESCE(daq_ts, received_at) - "time" * INTERVAL '1 second'`;
-const HAS_STAMP = '(daq_ts IS NOT NULL OR received_at IS NOT NULL)';
+import { FIRST_IGNITION_STAMP, IGNITION_STAMP_SEARCH } from './history.queries';
 
 /**
  * Wall-clock time of ignition (time 0) from the frames' own timestamps: the DAQ's clock where it sent
@@ -14,18 +12,9 @@ const HAS_STAMP = '(daq_ts IS NOT NULL OR received_at IS NOT NULL)';
  * (which PostgreSQL may plan as a scan of the whole table: it cannot know where the first stamp is).
  */
 export async function readIgnitionAt(dataSource: DataSource, researchId: string): Promise<Date | null> {
-  const first: { at: Date | null }[] = await dataSource.query(
-    `SELECT ${STAMP} AS at FROM reading WHERE research_id = $1 AND "time" >= 0 ORDER BY "time" LIMIT 1`,
-    [researchId],
-  );
+  const first: { at: Date | null }[] = await dataSource.query(FIRST_IGNITION_STAMP, [researchId]);
   if (first[0]?.at) return new Date(first[0].at);
-  const rows: { at: Date }[] = await dataSource.query(
-    `(SELECT ${STAMP} AS at, 0 AS k FROM reading WHERE research_id = $1 AND "time" >= 0 AND ${HAS_STAMP} ORDER BY "time" LIMIT 1)
-     UNION ALL
-     (SELECT ${STAMP} AS at, 1 AS k FROM reading WHERE research_id = $1 AND "time" < 0 AND ${HAS_STAMP} ORDER BY "time" DESC LIMIT 1)
-     ORDER BY k LIMIT 1`,
-    [researchId],
-  );
+  const rows: { at: Date }[] = await dataSource.query(IGNITION_STAMP_SEARCH, [researchId]);
   const at = rows[0]?.at;
   return at ? new Date(at) : null;
 }

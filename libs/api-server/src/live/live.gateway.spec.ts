@@ -16,7 +16,7 @@ function decode(bytes: Buffer): Promise<{ text: string; isBinary: boolean }[]> {
   });
 }
 
-describe('textFrame (the live stream’s hand-built WebSocket frames)', () => {
+describe('textFrame (the live stream’s WebSocket frames, built once by ws’s Sender.frame)', () => {
   // 125/126 and 65 535/65 536: where the 7-bit, 16-bit and 64-bit length forms change.
   it.each([0, 1, 125, 126, 127, 65_535, 65_536, 200_000])('is one final text frame a client reads back whole: %i bytes', async (length) => {
     const text = 'ż'.repeat(Math.floor(length / 2)) + 'x'.repeat(length % 2);

@@ -251,30 +251,25 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 }
 
+/** ws's frame writer (WebSocket.Sender): exported by the package, left out of @types/ws. */
+const { Sender } = WebSocket as unknown as {
+  Sender: { frame(data: Buffer, options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }): Buffer[] };
+};
+/** RFC 6455 §5.2 opcode of a text frame. */
+const TEXT = 0x1;
+
 let framedData: Buffer | null = null;
 let framed: Buffer | null = null;
 
 /**
- * `data` as one unmasked, final WebSocket text frame (RFC 6455 §5.2; no extensions: the server
- * refuses permessage-deflate). LiveService sends the same Buffer to every viewer of a message,
- * so the last frame built is kept and reused until the next message.
+ * `data` as one unmasked, final WebSocket text frame (no extensions: the server refuses
+ * permessage-deflate), built by ws's own `Sender.frame` and joined into one Buffer, so each viewer's
+ * socket gets one write. LiveService sends the same Buffer to every viewer of a message, so the last
+ * frame built is kept and reused until the next message.
  */
 export function textFrame(data: Buffer): Buffer {
   if (data === framedData) return framed!;
-  const length = data.length;
-  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = 0x81; // FIN, opcode 1 (text)
-  if (length < 126) {
-    frame[1] = length;
-  } else if (length < 65_536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(length), 2);
-  }
-  data.copy(frame, headerLength);
+  const frame = Buffer.concat(Sender.frame(data, { fin: true, opcode: TEXT, mask: false, readOnly: false, rsv1: false }));
   framedData = data;
   framed = frame;
   return frame;

@@ -1,5 +1,6 @@
 import { encodeBusMessage } from '@furnace/contracts';
 import type { LiveRepository } from './live.repository';
+import { liveMetrics } from './live.metrics';
 import { LiveService, type ViewerSocket } from './live.service';
 
 const RESEARCH = '0b9f2b4e-5a8c-4d3e-9f10-2a3b4c5d6e7f';
@@ -38,11 +39,13 @@ class FakeSocket implements ViewerSocket {
   bufferedAmount = 0;
   sent: Buffer[] = [];
   terminated = false;
+  terminations = 0;
   send(data: Buffer) {
     this.sent.push(data);
   }
   terminate() {
     this.terminated = true;
+    this.terminations++;
   }
   get texts() {
     return this.sent.map((b) => b.toString());
@@ -116,6 +119,25 @@ describe('LiveService', () => {
     repository.deliver(frame(6));
     expect(slow.terminated).toBe(true);
     expect(fast.texts).toHaveLength(6);
+  });
+
+  it("counts a slow viewer's disconnection once, however many frames come before its socket reports the close", async () => {
+    const { repository, live } = setUp();
+    const slow = new FakeSocket();
+    const viewer = (await live.open(RESEARCH)).attach(slow);
+    const count = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }, labels: object = {}) =>
+      (await metric.get()).values.filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value)).reduce((sum, v) => sum + v.value, 0);
+    const [closedBefore, droppedBefore] = [await count(liveMetrics.slowViewersClosed), await count(liveMetrics.messagesDropped, { reason: 'slow_viewer' })];
+    slow.bufferedAmount = 500;
+    // A terminated socket keeps its backlog until it closes, and a read-back after a bus outage sends thousands of frames in one go.
+    for (let t = 1; t <= 3000; t++) repository.deliver(frame(t));
+    expect(slow.terminations).toBe(1);
+    expect(viewer.dropped).toBe(3);
+    expect(await count(liveMetrics.slowViewersClosed)).toBe(closedBefore + 1);
+    expect(await count(liveMetrics.messagesDropped, { reason: 'slow_viewer' })).toBe(droppedBefore + 3);
+    slow.bufferedAmount = 0;
+    repository.deliver(frame(3001));
+    expect(slow.sent).toHaveLength(0);
   });
 
   it('sends every frame before returning, at any rate and from any number of ingests: no frame waits on a timer', async () => {

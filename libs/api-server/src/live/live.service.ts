@@ -62,6 +62,8 @@ export interface Viewer {
   /** Messages skipped because the socket was backed up. */
   dropped: number;
   consecutiveDrops: number;
+  /** Disconnected for staying blocked: it is sent and counted nothing more while its socket closes (which takes a turn of the event loop or more, and a read-back sends thousands of frames in one). */
+  terminated: boolean;
   readonly socket: ViewerSocket;
 }
 
@@ -140,7 +142,7 @@ export class LiveService {
     const lease: LiveLease = {
       researchId,
       attach: (socket, audience = 'staff') => {
-        const attached: Viewer = { researchId, audience, criteriaSent: false, dropped: 0, consecutiveDrops: 0, socket };
+        const attached: Viewer = { researchId, audience, criteriaSent: false, dropped: 0, consecutiveDrops: 0, terminated: false, socket };
         viewer = attached;
         // A lease released before its socket was attached (the client left during the handshake) delivers nothing.
         if (released) return attached;
@@ -316,11 +318,13 @@ export class LiveService {
   }
 
   private sendTo(viewer: Viewer, data: Buffer): boolean {
+    if (viewer.terminated) return false;
     if (viewer.socket.bufferedAmount > this.limits.slowViewerBytes) {
       viewer.dropped++;
       viewer.consecutiveDrops++;
       liveMetrics.messagesDropped.inc({ reason: 'slow_viewer' });
       if (viewer.consecutiveDrops >= this.limits.maxConsecutiveDrops) {
+        viewer.terminated = true;
         liveMetrics.slowViewersClosed.inc();
         viewer.socket.terminate();
       }

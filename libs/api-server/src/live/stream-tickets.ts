@@ -5,6 +5,7 @@ import { StreamTicketEntity } from '@furnace/db';
 import type { Principal } from '../auth/principal';
 import type { Revocation } from '../auth/revocations';
 import { batched } from '../core/batched';
+import { DELETE_EXPIRED_TICKETS, DELETE_TICKETS_OF_EMAIL, DELETE_TICKETS_OF_USER, TAKE_TICKETS } from './live.queries';
 
 /** How long a ticket may wait before it is used: the dashboard connects right after buying it. */
 const STREAM_TICKET_SECONDS = 30;
@@ -42,10 +43,7 @@ export class StreamTickets {
   });
 
   private readonly take = batched(async (ids: readonly string[]) => {
-    const result: unknown[] = await this.dataSource.query(
-      'DELETE FROM stream_ticket WHERE id = ANY($1::text[]) AND expires_at >= now() RETURNING id, research_id, user_id, email_id, credential_expires_at',
-      [ids],
-    );
+    const result: unknown[] = await this.dataSource.query(TAKE_TICKETS, [ids]);
     // TypeORM answers a DELETE … RETURNING on PostgreSQL as [rows, count]; be indifferent to the driver's shape.
     const rows = (Array.isArray(result[0]) ? result[0] : result) as RedeemedRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -60,7 +58,7 @@ export class StreamTickets {
     // ticket: a crowd would double its statements): the table holds the last half minute's.
     if (Date.now() - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = Date.now();
-      await this.dataSource.query('DELETE FROM stream_ticket WHERE expires_at < now()');
+      await this.dataSource.query(DELETE_EXPIRED_TICKETS);
     }
     await this.insert({
       id: digest(ticket),
@@ -84,7 +82,7 @@ export class StreamTickets {
 
   /** Tickets bought with access that was just revoked are void as well. */
   async forget(revocation: Revocation): Promise<void> {
-    if ('user' in revocation) await this.dataSource.query('DELETE FROM stream_ticket WHERE user_id = $1', [revocation.user]);
-    else await this.dataSource.query('DELETE FROM stream_ticket WHERE email_id = $1', [revocation.email]);
+    if ('user' in revocation) await this.dataSource.query(DELETE_TICKETS_OF_USER, [revocation.user]);
+    else await this.dataSource.query(DELETE_TICKETS_OF_EMAIL, [revocation.email]);
   }
 }

@@ -2,11 +2,11 @@ import { pipeline } from 'node:stream/promises';
 import { ConflictException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
-import contentDisposition from 'content-disposition';
 import { SignedIn } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
 import type { Principal } from '../auth/principal';
 import { HEAVY_WORK_REFUSED, HeavyWork, heavyCaller } from '../core/heavy-work';
+import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { ReviewRepository } from '../review/review.repository';
 import { ReportQueryDto } from './report.dto';
@@ -85,7 +85,7 @@ export class ReportController {
       throw new NotFoundException(`This test has no revision ${revision}`);
     }
     res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', contentDisposition(document.filename));
+    res.setHeader('Content-Disposition', attachment(document.filename));
     res.setHeader('Cache-Control', 'private, no-store');
     res.setHeader('ETag', `"${document.sha256}"`);
     res.setHeader('X-Revision', String(document.revision));
@@ -97,7 +97,7 @@ export class ReportController {
 /** Writes a made PDF as a download; a file cut short cuts the connection, so the download fails visibly, not as a truncated PDF. */
 async function send(res: Response, { filename, document }: { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }, signal: AbortSignal): Promise<void> {
   res.setHeader('Content-Type', 'application/pdf');
-  res.setHeader('Content-Disposition', contentDisposition(filename.utf8, { fallback: filename.ascii }));
+  res.setHeader('Content-Disposition', attachment(filename.utf8, filename.ascii));
   res.setHeader('Cache-Control', 'no-store');
   try {
     await pipeline(document, res, { signal });

@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Delete, Get, Header, Param, Post, Put, Req, Res, UploadedFile, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { FileFieldsInterceptor, FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import contentDisposition from 'content-disposition';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import type { UserEntity } from '@furnace/db';
 import { Public, ResearchReader, SignedIn } from '../auth/access.decorator';
@@ -128,7 +128,7 @@ export class ThermoController {
   @ApiOkResponse({ description: 'The config file exactly as uploaded, or as the editor saved it last', schema: { type: 'string', format: 'binary' } })
   async config(@Param('id', UuidParamPipe) id: string, @Res() res: Response): Promise<void> {
     const file = await this.thermo.configFile(id);
-    res.setHeader('Content-Disposition', contentDisposition(file.filename));
+    res.setHeader('Content-Disposition', attachment(file.filename));
     res.send(file.data);
   }
 

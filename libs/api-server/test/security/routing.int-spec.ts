@@ -12,7 +12,7 @@ describe('security: routing', () => {
   afterAll(() => api?.close());
 
   it('routes case-sensitively: /api/v1/METRICS is not the metrics', async () => {
-    // From loopback (the private network) the real path answers: the other spellings are refused by routing alone.
+    // From this machine (loopback, no proxy) the real path answers: the other spellings are refused by routing alone.
     const real = await api.http.get('/api/v1/metrics');
     expect(real.status).toBe(200);
     expect(real.text).toContain('# HELP');
