@@ -2,10 +2,10 @@ import type { MqttClient } from 'mqtt';
 import { type Bus, InProcessBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, testBus, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
 import type { RunningIngest } from '@furnace/ingest';
 import { createFrameGenerator } from '@furnace/simulator';
-import { ingestConfig, startTestIngest, testBus } from '@furnace/ingest/testing';
+import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
 import { startTestApi, type TestApi } from '@furnace/api-server/testing';
 
 /*

@@ -1,6 +1,7 @@
 // What tests and benchmarks share, so that none imports another app's test folder.
 export * from './api';
 export * from './app-processes';
+export * from './bus';
 export * from './database';
 export * from './frames';
 export * from './ids';
