@@ -30,13 +30,15 @@ export default tseslint.config(
     files: ['apps/dashboard/e2e/**', 'apps/dashboard/bench/**', 'apps/dashboard/build/**', 'apps/dashboard/src/test/**', 'apps/dashboard/src/**/*.spec.{ts,tsx}'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ browserRunsOnNode: true })] },
   },
-  // Tests of several apps together (test/) and the benchmarks (bench/) drive the apps from outside and
-  // import their sources and test harnesses by path; they are projects of their own (type:e2e,
-  // type:tool), never imported by an app or a lib. Tool configuration files read the root's presets. The k6
-  // scripts run in k6, which finds an import by its file's path only, never in node_modules: the live stream's
-  // imports the dashboard's frame ordering from libs/contracts by path.
+  // Tests of several apps together (test/, type:e2e) and the benchmarks (bench/, type:tool) drive the apps
+  // from outside, both scope:system: they import libraries through their entries only, the public one or
+  // a library's `testing` entry (`@furnace/api-server/testing`, its package.json's exports), never a
+  // library's src/ or test/ folder by path, and nothing imports them. The rule is off only for the jest
+  // configurations (each requires the root's jest.preset.js by its path, a file of the workspace, not a
+  // library) and the k6 scripts, which run in k6: it finds an import by its file's path only, never in
+  // node_modules, so the live stream's script imports the dashboard's frame ordering by path.
   {
-    files: ['test/**', 'bench/**', 'infra/k6/**', '**/jest.config.js', '**/*.config.ts', '**/*.config.mjs'],
+    files: ['infra/k6/**', '**/jest.config.js'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
@@ -87,7 +89,7 @@ function boundaries({ browserRunsOnNode = false } = {}) {
       { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
-      { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['*'] },
+      { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
       { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:shared'] },
       { sourceTag: 'scope:ingest', onlyDependOnLibsWithTags: ['scope:ingest', 'scope:shared'] },
       { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:shared'] },

@@ -17,7 +17,7 @@ module.exports = {
     // A dynamic import() names the compiled file ('./xlsx.js', as Node resolves it at run time); in a
     // test that is the TypeScript source beside it.
     '^(\\.{1,2}/.*)\\.js$': '$1',
-    '^@furnace/([a-z-]+)/testing$': path.join(__dirname, 'libs/$1/src/testing/index.ts'),
+    // A library's testing entry (`@furnace/db/testing`) resolves through its package.json's exports.
     '^@furnace/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],

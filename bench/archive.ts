@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { comparable, login, SUPERUSER } from '@furnace/testing';
-import { entryBytes, zipEntries } from '../libs/api-server/src/archive/zip-reader';
+import { entryBytes, zipEntries } from '@furnace/api-server/testing';
 import { storeFinishedTest } from './lib/finished-test';
 import { type LiveDaq, startLiveDaq } from './lib/live-daq';
 import { rssBytes, UsageMonitor } from './lib/process-stats';

@@ -1,7 +1,8 @@
-// End-to-end: the built system started as `npm start` starts it (apps/standalone/dist/main.js).
+// End-to-end: the built system started as `npm start` starts it (apps/standalone/dist/main.js); and the demo's
+// seeding against a real database (test/demo.int-spec.ts).
 module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'standalone',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts'],
 };

@@ -1,8 +1,7 @@
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { insertResearch } from '@furnace/testing';
-import { insertMarkers } from '../../libs/api-server/test/live-support';
+import { insertMarkers, insertResearch } from '@furnace/testing';
 import { insertRaw, simulatedFrames } from './readings';
 import { type BenchServices, type FurnaceSystem, startFurnace } from './services';
 

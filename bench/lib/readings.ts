@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { type DaqPayload, daqPayloadSchema } from '@furnace/contracts';
-import { realArrayLiteral } from '../../libs/ingest/src/readings.repository';
+import { realArrayLiteral } from '@furnace/ingest/testing';
 import { createFrameGenerator } from '@furnace/simulator';
 
 /**

@@ -1,7 +1,7 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import type { ReadingsRepository } from '../../libs/ingest/src/readings.repository';
-import { auth, type TestApi } from '../../libs/api-server/test/harness';
+import { auth, type TestApi } from '@furnace/api-server/testing';
+import type { ReadingsRepository } from '@furnace/ingest/testing';
 import { fold, type RollupResearch, round1, seededRandom, startRollupResearch } from './rollup-support';
 
 /*

@@ -1,8 +1,8 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { ROLLUP_WIDTHS } from '@furnace/db';
-import type { ReadingsRepository } from '../../libs/ingest/src/readings.repository';
-import { auth, type TestApi } from '../../libs/api-server/test/harness';
-import { insertMarkers } from '../../libs/api-server/test/live-support';
+import { auth, type TestApi } from '@furnace/api-server/testing';
+import type { ReadingsRepository } from '@furnace/ingest/testing';
+import { insertMarkers } from '@furnace/testing';
 import { fold, type RollupResearch, round1, seededRandom, startRollupResearch, type Stats } from './rollup-support';
 
 /*

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import type { RunningIngest } from '../../libs/ingest/src/ingest';
+import { connectViewer, dropSession, insertClient, insertMarkers, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import type { RunningIngest } from '@furnace/ingest';
 import { startSimulator } from '@furnace/simulator';
-import { ingestConfig, startTestIngest } from '../../libs/ingest/test/support';
-import { auth, startTestApi, type TestApi } from '../../libs/api-server/test/harness';
-import { insertClient, insertMarkers, viewerTokenFor } from '../../libs/api-server/test/live-support';
+import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
+import { auth, startTestApi, type TestApi, viewerTokenFor } from '@furnace/api-server/testing';
 
 interface Series {
   key: string;

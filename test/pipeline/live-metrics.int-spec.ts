@@ -1,9 +1,9 @@
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import { startIngest, type RunningIngest } from '../../libs/ingest/src/ingest';
-import { ingestConfig, quietLogger } from '../../libs/ingest/test/support';
-import { startTestApi, type TestApi } from '../../libs/api-server/test/harness';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, quietLogger, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import { startIngest, type RunningIngest } from '@furnace/ingest';
+import { ingestConfig } from '@furnace/ingest/testing';
+import { startTestApi, type TestApi } from '@furnace/api-server/testing';
 
 describe('GET /api/v1/metrics', () => {
   let api: TestApi;

@@ -2,11 +2,11 @@ import type { MqttClient } from 'mqtt';
 import { type Bus, InProcessBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
-import type { RunningIngest } from '../../libs/ingest/src/ingest';
+import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, testBus, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import type { RunningIngest } from '@furnace/ingest';
 import { createFrameGenerator } from '@furnace/simulator';
-import { ingestConfig, startTestIngest, testBus } from '../../libs/ingest/test/support';
-import { startTestApi, type TestApi } from '../../libs/api-server/test/harness';
+import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
+import { startTestApi, type TestApi } from '@furnace/api-server/testing';
 
 /*
  * The whole live path with real pieces: an MQTT client publishes (Mosquitto, or an embedded aedes),

@@ -4,9 +4,9 @@ import { type Bus, createBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor, freePort } from '@furnace/testing';
-import type { RunningIngest } from '../../libs/ingest/src/ingest';
-import { ingestConfig, metricValue, startTestIngest } from '../../libs/ingest/test/support';
-import { startTestApi, type TestApi } from '../../libs/api-server/test/harness';
+import type { RunningIngest } from '@furnace/ingest';
+import { ingestConfig, metricValue, startTestIngest } from '@furnace/ingest/testing';
+import { startTestApi, type TestApi } from '@furnace/api-server/testing';
 
 // A Redis of this test's own, on its own port: the machine's shared Redis is never stopped.
 const redisInstalled = !spawnSync('redis-server', ['--version']).error;

@@ -1,9 +1,9 @@
 // What the rollup tests share: a research with markers in a running API, frames written through the
 // ingest's own insert, replayable random numbers, and the statistics the history reports, folded here.
-import { insertResearch, login, SUPERUSER } from '@furnace/testing';
-import { ReadingsRepository } from '../../libs/ingest/src/readings.repository';
-import { startTestApi, type TestApi } from '../../libs/api-server/test/harness';
-import { insertMarkers } from '../../libs/api-server/test/live-support';
+import { startTestApi, type TestApi } from '@furnace/api-server/testing';
+import { ReadingsRepository } from '@furnace/ingest/testing';
+import { mulberry32 } from '@furnace/simulator';
+import { insertMarkers, insertResearch, login, SUPERUSER } from '@furnace/testing';
 
 export interface RollupResearch {
   api: TestApi;
@@ -40,14 +40,7 @@ export async function startRollupResearch(markers: Record<number, string>, hours
  */
 export function seededRandom(fallback: number): { seed: number; random: () => number; int: (lo: number, hi: number) => number } {
   const seed = Number(process.env.ROLLUP_SEED ?? fallback);
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seed);
   return { seed, random, int: (lo, hi) => lo + Math.floor(random() * (hi - lo + 1)) };
 }
 

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { insertResearch, login, streamUrl, SUPERUSER } from '@furnace/testing';
+import { insertMarkers, insertResearch, login, streamUrl, SUPERUSER } from '@furnace/testing';
 import { startTestApi, type TestApi } from './harness';
-import { insertMarkers } from './live-support';
 
 interface Raw {
   status: number;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { encodeBusMessage, researchChannel } from '@furnace/contracts';
-import { connectViewer, frame, insertResearch, login, refusal, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
+import { connectViewer, frame, insertClient, insertResearch, login, refusal, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
 import { startTestApi, type TestApi } from './harness';
-import { insertClient, metric, publishFrame, viewerTokenFor } from './live-support';
+import { metric, publishFrame, viewerTokenFor } from './live-support';
 
 describe('live stream /api/v1/research/dane/stream/{id}', () => {
   let api: TestApi;

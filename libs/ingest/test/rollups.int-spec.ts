@@ -1,6 +1,7 @@
 import type { DaqPayload } from '@furnace/contracts';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
+import { mulberry32 } from '@furnace/simulator';
 import { insertResearch, withPg } from '@furnace/testing';
 import { type FrameRow, ReadingsRepository } from '../src/readings.repository';
 
@@ -16,19 +17,8 @@ import { type FrameRow, ReadingsRepository } from '../src/readings.repository';
 
 const CHANNELS = 12;
 
-/** Deterministic pseudo-random numbers (mulberry32), so that a failure replays. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = seeded(20261126);
+/** Deterministic pseudo-random numbers, so that a failure replays. */
+const random = mulberry32(20261126);
 
 /**
  * A value as a DAQ might send it: one decimal (a real keeps it as it is), or, unless `plain`, now and then

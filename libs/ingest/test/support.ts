@@ -1,11 +1,11 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { type Bus, createBus } from '@furnace/bus';
+import type { Bus } from '@furnace/bus';
 import { type AppConfig, loadConfig } from '@furnace/config';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, dropSession, startTestBroker, type TestBroker, TEST_REDIS_URL, uniqueId } from '@furnace/testing';
+import { connectPublisher, dropSession, quietLogger, startTestBroker, type TestBroker, testBus, uniqueId } from '@furnace/testing';
 import type { MqttClient } from 'mqtt';
 import { type IngestDeps, type RunningIngest, startIngest } from '../src/ingest';
 
@@ -53,20 +53,6 @@ export async function startTestIngest(
   });
   await ingest.ready;
   return ingest;
-}
-
-/** Logs warnings and errors only when DEBUG_TESTS is set: the fault tests provoke many on purpose. */
-export function quietLogger() {
-  const debug = !!process.env.DEBUG_TESTS;
-  return {
-    log: (m: string) => (debug ? console.log(m) : undefined),
-    warn: (m: string) => (debug ? console.warn(m) : undefined),
-    error: (m: string) => (debug ? console.error(m) : undefined),
-  };
-}
-
-export function testBus(): Promise<Bus> {
-  return createBus(TEST_REDIS_URL);
 }
 
 export async function metricValue(ingest: RunningIngest, name: string, labels: Record<string, string> = {}): Promise<number> {

@@ -3,12 +3,12 @@
 // with a detail and Retry-After at once above either), and a client that goes away stops its export:
 // the page reads end and the slot is free again.
 import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http';
-import { login, SUPERUSER, waitFor } from '@furnace/testing';
+import { insertMarkers, login, SUPERUSER, waitFor } from '@furnace/testing';
 import { HeavyWork } from '../../src/core/heavy-work';
 import { ExportRepository } from '../../src/history/export.repository';
 import { addClient, createResearch } from '../factories';
 import { auth, startTestApi, type TestApi } from '../harness';
-import { insertMarkers, metric, viewerTokenFor } from '../live-support';
+import { metric, viewerTokenFor } from '../live-support';
 
 /** A long test: 20 000 frames of 48 thermocouples, 200 pages of an export. */
 const FRAMES = 20_000;

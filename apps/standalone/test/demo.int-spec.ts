@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@furnace/db';
 import { countReadings, waitFor, withPg } from '@furnace/testing';
-import { DEMO_RESEARCH_ID, startDemo } from '../../apps/standalone/src/demo';
-import { ingestFor, useTestEnvironment } from '../../libs/ingest/test/support';
+import { ingestFor, useTestEnvironment } from '@furnace/ingest/testing';
+import { DEMO_RESEARCH_ID, startDemo } from '../src/demo';
 
 describe('the demo of npm start', () => {
   const env = useTestEnvironment();
