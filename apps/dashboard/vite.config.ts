@@ -25,6 +25,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@furnace/contracts': here('../../libs/contracts/src/index.ts'),
+      '@furnace/text': here('../../libs/text/src/index.ts'),
       '@furnace/api-client': here('../../libs/api-client/src/index.ts'),
     },
   },

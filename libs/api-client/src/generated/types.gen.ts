@@ -1546,7 +1546,12 @@ export type AuthRecoverData = {
     path: {
         email: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.
+         */
+        lang?: 'pl' | 'en';
+    };
     url: '/api/v1/password-recovery/{email}';
 };
 
@@ -1581,7 +1586,12 @@ export type AuthRecoveryHtmlData = {
     path: {
         email: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.
+         */
+        lang?: 'pl' | 'en';
+    };
     url: '/api/v1/password-recovery-html-content/{email}';
 };
 
@@ -1768,6 +1778,10 @@ export type HistoryCsvData = {
          */
         to?: number;
         /**
+         * Language of the file's words (headers, sheet names, the metadata and criteria): Polish (default, the installation's language) or English. The dashboard sends the language it is shown in. Numbers, dates and identifiers are the same in both.
+         */
+        lang?: 'pl' | 'en';
+        /**
          * comma (default): ";" between fields and "," as the decimal mark, as Excel with Polish regional settings opens it directly. point: "," between fields and "." as the decimal mark (Excel with English settings, scripts).
          */
         decimal?: 'comma' | 'point';
@@ -1813,6 +1827,10 @@ export type HistoryXlsxData = {
          * End of the range, seconds since the test started (inclusive). Default: the last stored frame.
          */
         to?: number;
+        /**
+         * Language of the file's words (headers, sheet names, the metadata and criteria): Polish (default, the installation's language) or English. The dashboard sends the language it is shown in. Numbers, dates and identifiers are the same in both.
+         */
+        lang?: 'pl' | 'en';
     };
     url: '/api/v1/research/{id}/history.xlsx';
 };
@@ -1830,7 +1848,7 @@ export type HistoryXlsxErrors = {
 
 export type HistoryXlsxResponses = {
     /**
-     * Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"
+     * Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary" (lang=en: "Readings", "Criteria and observations", "Thermocouples")
      */
     200: Blob | File;
 };

@@ -7,5 +7,4 @@ export * from './classification';
 export * from './engine';
 export * from './chart-data';
 export * from './category-max-mean';
-export * from './labels';
 export { EARLIEST_FRAME_TIME_S } from './t0';
