@@ -1,3 +1,4 @@
+import { OBSERVATION_KINDS } from '@furnace/contracts';
 import { CATALOGUES } from '@furnace/text';
 import { i18n } from './index';
 
@@ -24,5 +25,11 @@ describe('the criteria namespace', () => {
     expect(t('observation.cotton_pad')).toBe('Cotton pad ignited');
     expect(t('observation.gap_25mm')).toBe('25 mm gap gauge');
     expect(t('criterion.I_mean')).toBe('I – mean');
+  });
+
+  it('names every observation kind the engine knows, in both languages (the reports and exports read these names too)', () => {
+    for (const lng of ['pl', 'en']) {
+      for (const kind of OBSERVATION_KINDS) expect([lng, kind, i18n.exists(`criteria:observation.${kind}`, { lng })]).toEqual([lng, kind, true]);
+    }
   });
 });
