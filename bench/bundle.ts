@@ -72,7 +72,7 @@ function newest(dir: string): number {
 
 export async function runBundle(services: BenchServices, log: (line: string) => void): Promise<BundleResult> {
   // As `npm start` decides: rebuilt when the dashboard's sources (or the libraries it uses) are newer than its build.
-  const sources = Math.max(...['apps/dashboard/src', 'libs/contracts/src', 'libs/api-client/src'].map((dir) => newest(join(ROOT, dir))));
+  const sources = Math.max(...['apps/dashboard/src', 'libs/contracts/src', 'libs/text/src', 'libs/api-client/src'].map((dir) => newest(join(ROOT, dir))));
   if (!existsSync(MANIFEST) || statSync(MANIFEST).mtimeMs < sources) {
     log('  building the dashboard (its build is missing or older than its sources)…');
     const build = spawnSync('npm', ['run', 'build', '-w', '@furnace/dashboard-app'], { cwd: ROOT, stdio: 'inherit' });

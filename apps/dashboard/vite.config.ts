@@ -26,6 +26,7 @@ export default defineConfig({
     alias: {
       '@furnace/contracts': here('../../libs/contracts/src/index.ts'),
       '@furnace/criteria': here('../../libs/criteria/src/index.ts'),
+      '@furnace/text': here('../../libs/text/src/index.ts'),
       '@furnace/api-client': here('../../libs/api-client/src/index.ts'),
     },
   },

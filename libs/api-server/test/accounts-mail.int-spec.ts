@@ -27,22 +27,38 @@ describe('accounts: password recovery by e-mail', () => {
   beforeAll(async () => ({ api, smtp, admin } = mailing = await startMailingApi(FROM)));
   afterAll(() => mailing?.close());
 
-  const recover = (email: string) => api.http.post(`/api/v1/password-recovery/${encodeURIComponent(email)}`);
+  const recover = (email: string, lang?: string) => api.http.post(`/api/v1/password-recovery/${encodeURIComponent(email)}`).query(lang ? { lang } : {});
   const reset = (token: string, new_password: string) => api.http.post('/api/v1/reset-password/').send({ token, new_password });
   const loginStatus = (email: string, password: string) =>
     api.http.post('/api/v1/login/access-token').type('form').send({ username: email, password }).then((r) => r.status);
   /** Requests recovery for the account and returns the message the SMTP server received. */
-  async function recoveryMail(email: string) {
+  async function recoveryMail(email: string, lang?: string) {
     const before = smtp.received.length;
-    const res = await recover(email);
+    const res = await recover(email, lang);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(SENT);
     return smtp.next((m) => smtp.received.indexOf(m) >= before && m.to.includes(email), `the recovery e-mail to ${email}`);
   }
 
+  it("writes the e-mail in the language asked for, Polish (the installation's) without one; refuses another language with 422 and sends nothing", async () => {
+    const u = await signUpUser(api);
+    const pl = await recoveryMail(u.email);
+    expect(pl.parsed.subject).toBe(`Furnace Live - Odzyskiwanie hasła użytkownika ${u.email}`);
+    expect(pl.parsed.text).toContain('Otrzymaliśmy prośbę o odzyskanie hasła do Twojego konta.');
+    const en = await recoveryMail(u.email, 'en');
+    expect(en.parsed.subject).toBe(`Furnace Live - Password recovery for user ${u.email}`);
+    expect(en.parsed.text).toContain('We received a request to recover the password for your account.');
+    const before = smtp.received.length;
+    const bad = await recover(u.email, 'de');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'lang'], msg: 'lang must be one of pl, en' })]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(smtp.received.length).toBe(before);
+  });
+
   it('mails a link that resets the password once: the new password signs in, the old one not', async () => {
     const u = await signUpUser(api);
-    const mail = await recoveryMail(u.email);
+    const mail = await recoveryMail(u.email, 'en');
     expect(mail.from).toBe(FROM);
     expect(mail.parsed.from?.value[0].address).toBe(FROM);
     expect(mail.parsed.to).toMatchObject({ value: [{ address: u.email }] });
@@ -108,7 +124,7 @@ describe('accounts: password recovery by e-mail', () => {
   describe('password-recovery-html-content', () => {
     it("gives a superuser the e-mail's HTML, whose link works", async () => {
       const u = await signUpUser(api);
-      const res = await api.http.post(`/api/v1/password-recovery-html-content/${u.email}`).set(auth(admin));
+      const res = await api.http.post(`/api/v1/password-recovery-html-content/${u.email}?lang=en`).set(auth(admin));
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.text).toContain('Password recovery');

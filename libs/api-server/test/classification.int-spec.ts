@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { CRITERION_LABELS_EN, CRITERION_LABELS_PL, type CriteriaView, formatTestTime } from '@furnace/contracts';
+import { type CriteriaView, formatTestTime } from '@furnace/contracts';
+import { texts } from '@furnace/text';
 import { login, NEW_RESEARCH_REPORT, SUPERUSER } from '@furnace/testing';
 import { addClient, createResearch, uploadConfig, viewerToken } from './factories';
 import { auth, startTestApi, type TestApi } from './harness';
@@ -150,7 +151,7 @@ describe('the test report fields and the classification report', () => {
     expect(text).toContain('Odstępstwa od metody badania nie podano');
     expect(text).toContain(`Rysunki próbki rys-1 przekrój.pdf (PDF, 1 kB)`);
     expect(text).toContain(`Klasyfikacja ${criteria.classification}`);
-    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(text, CRITERION_LABELS_PL[key])]).toEqual([key, expectedRow(criteria, key, 'pl')]);
+    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(text, texts('pl').criteria.criterion[key])]).toEqual([key, expectedRow(criteria, key, 'pl')]);
   });
 
   it('gives staff the classification report: the class and every criterion as GET …/criteria has them, in Polish and English', async () => {
@@ -165,7 +166,7 @@ describe('the test report fields and the classification report', () => {
     expect(pl.text).toContain('Element (norma badania) EN 1364-1 — ściana nienośna Norma klasyfikacyjna EN 13501-2');
     expect(pl.text).toContain('Sprawozdanie z badania LAB/2026/017 z dnia 14.03.2026');
     expect(pl.text).toContain(`Klasyfikacja ${criteria.classification} `);
-    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(pl.text, CRITERION_LABELS_PL[key])]).toEqual([key, expectedRow(criteria, key, 'pl')]);
+    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(pl.text, texts('pl').criteria.criterion[key])]).toEqual([key, expectedRow(criteria, key, 'pl')]);
     expect(pl.text).toContain('W (promieniowanie) --- ' + `${criteria.criteria.W.minutes} min nie mierzono; uznane za spełnione`);
     expect(pl.text).toContain(`Ocena d_e (EN 1363-1 §5.1.2) ${criteria.deviation.conforming ? 'zgodne' : 'niezgodne'}`);
     expect(pl.text).toContain(`Ocena ciśnienia ${criteria.pressure!.conforming ? 'zgodne' : 'niezgodne'}`);
@@ -176,7 +177,7 @@ describe('the test report fields and the classification report', () => {
     expect(en.text).toContain('Classification report Fire resistance classification to EN 13501-2');
     expect(en.text).toContain('Test report LAB/2026/017 of 14.03.2026');
     expect(en.text).toContain(`Classification ${criteria.classification} `);
-    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(en.text, CRITERION_LABELS_EN[key])]).toEqual([key, expectedRow(criteria, key, 'en')]);
+    for (const key of ['E', 'I', 'W'] as const) expect([key, criterionRow(en.text, texts('en').criteria.criterion[key])]).toEqual([key, expectedRow(criteria, key, 'en')]);
   });
 
   it('refuses the classification report and the drawing upload to a client, and anyone but staff', async () => {

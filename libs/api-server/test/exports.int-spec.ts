@@ -180,6 +180,31 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect(String(thermo.getRow(3).getCell(6).value)).toContain('poza zakresem od 00:06:40 do 00:06:40');
   });
 
+  it('writes the CSV and the XLSX in English with ?lang=en: headers, metadata, sheets and criteria; names and reasons as typed', async () => {
+    const lines = text(await get('history.csv?meta=1&lang=en')).slice(1).split('\r\n');
+    expect(lines.slice(0, 3)).toEqual(['Test;"Ściana ""A""; EI 60"', `Identifier;${researchId}`, 'Standard;EN 1363-1']);
+    expect(lines).toContain('T0 [°C];21;mean of the 60 s before ignition');
+    expect(lines).toContain('Thermocouple excluded;T3 (channel 3);from 00:05:00;odpadła');
+    const header = lines.find((l) => l.startsWith('Time [s];'))!.split(';');
+    expect(header).toEqual([
+      'Time [s]', 'Time [min]', 'Time since ignition', 'Date and time (Europe/Warsaw)', 'Radiation [kW/m²]', 'Pressure [Pa]', 'Furnace temperature [°C]',
+      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tśr i Tmax [°C]', 'Ściana Ł – Tmax [°C]', 'thermo_5_c',
+      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – mean [°C]', 'Tśr i Tmax – max rise above T0 [K]', 'Tśr i Tmax – mean rise above T0 [K]',
+      'Tmax – max [°C]', 'Tmax – mean [°C]', 'Tmax – max rise above T0 [K]', 'Tmax – mean rise above T0 [K]',
+      'Standard curve [°C]', 'd_e [%]', 'Channels out of range', 'Observations',
+    ]);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes(await get('history.xlsx?lang=en')));
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Readings', 'Criteria and observations', 'Thermocouples']);
+    expect(workbook.getWorksheet('Readings')!.getRow(1).getCell(1).value).toBe('Time [s]');
+    const rows = workbook.getWorksheet('Criteria and observations')!.getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows.find((r) => r[1] === 'E (integrity)')?.slice(1, 5)).toEqual(['E (integrity)', 6, new Date(Date.UTC(1899, 11, 30, 0, 6, 50)), 'reached']);
+    expect(rows.find((r) => r[1] === 'Classification')?.[2]).toBe('none (E under 15 min)');
+    expect(rows.some((r) => r[1] === 'Note' && r[4] === 'tylko dla personelu' && r[5] === 'no')).toBe(true);
+    expect(workbook.getWorksheet('Thermocouples')!.getRow(4).values).toEqual([undefined, 3, 'T3', 'Tśr i Tmax', 'config.txt', 'from 00:05:00: odpadła']);
+  });
+
   it('gives a client only the observations visible to clients, and nothing of another research', async () => {
     const csv = text(await get('history.csv', client));
     expect(csv).toContain(';cotton_pad\r\n');
@@ -221,6 +246,8 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     ['history.csv?decimal=x', 'decimal'],
     ['history.csv?meta=2', 'meta'],
     ['history.xlsx?from=abc', 'from'],
+    ['history.csv?lang=de', 'lang'],
+    ['history.xlsx?lang=PL', 'lang'],
   ])('refuses %s with a 422 naming %s', async (path, field) => {
     const res = await api.http.get(`/api/v1/research/${researchId}/${path}`).set(auth(staff));
     expect(res.status).toBe(422);

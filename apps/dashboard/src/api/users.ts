@@ -19,6 +19,7 @@ import {
   type UserUpdateDto,
   type UserUpdateMeDto,
 } from '@furnace/api-client';
+import type { Language } from '@furnace/text';
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './errors';
 import { userKeys } from './keys';
@@ -57,7 +58,8 @@ export async function logIn(username: string, password: string): Promise<string>
 }
 
 export const signUp = (body: UserRegisterDto) => unwrap(usersSignup({ body }));
-export const recoverPassword = (email: string) => unwrap(authRecover({ path: { email } }));
+/** The e-mail comes in `lang`, the language the dashboard is shown in (docs/behaviour.md §1). */
+export const recoverPassword = (email: string, lang: Language) => unwrap(authRecover({ path: { email }, query: { lang } }));
 export const resetPassword = (token: string, newPassword: string) => unwrap(authReset({ body: { token, new_password: newPassword } }));
 
 export const updateMe = (body: UserUpdateMeDto) => unwrap(usersUpdateMe({ body }));

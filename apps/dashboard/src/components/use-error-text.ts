@@ -2,10 +2,10 @@ import { useCallback } from 'react';
 import type { FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ValidationKey } from '../i18n';
-import { pl } from '../i18n/pl';
+import { CATALOGUES } from '@furnace/text';
 
 function isValidationKey(value: string): value is ValidationKey {
-  return value.startsWith('validation.') && value.slice('validation.'.length) in pl.validation;
+  return value.startsWith('validation.') && value.slice('validation.'.length) in CATALOGUES.pl.translation.validation;
 }
 
 /** Translates a field's validation message (an i18n key from lib/validation.ts). */

@@ -1,46 +1,23 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { auditEn } from './audit.en';
-import { auditPl, type AuditTranslation } from './audit.pl';
-import { criteriaEn } from './criteria.en';
-import { criteriaPl, type CriteriaTranslation } from './criteria.pl';
-import { editorEn } from './editor.en';
-import { editorPl, type EditorTranslation } from './editor.pl';
-import { en } from './en';
-import { historyEn } from './history.en';
-import { historyPl, type HistoryTranslation } from './history.pl';
-import { liveEn } from './live.en';
-import { livePl, type LiveTranslation } from './live.pl';
-import { pl, type Translation } from './pl';
-import { reviewEn } from './review.en';
-import { reviewPl, type ReviewTranslation } from './review.pl';
+import { CATALOGUES, type Catalogue, DEFAULT_LANGUAGE, isLanguage, type Language, type Translation } from '@furnace/text';
 
-export const LANGUAGES = ['pl', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-const DEFAULT_LANGUAGE: Language = 'pl';
+export { isLanguage, type Language, LANGUAGES } from '@furnace/text';
 const LANGUAGE_STORAGE_KEY = 'language';
 
+/*
+ * The texts are the product's one catalogue per language (@furnace/text, libs/text): every namespace of it is
+ * registered, the dashboard's own and those the server writes with (report, export, mail).
+ */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: {
-      translation: Translation;
-      history: HistoryTranslation;
-      live: LiveTranslation;
-      criteria: CriteriaTranslation;
-      editor: EditorTranslation;
-      audit: AuditTranslation;
-      review: ReviewTranslation;
-    };
+    resources: Catalogue;
   }
 }
 
 /** The keys of the validation messages: zod schemas carry these keys; the form translates them. */
 export type ValidationKey = `validation.${keyof Translation['validation']}`;
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
 
 function storedLanguage(): Language {
   try {
@@ -53,10 +30,7 @@ function storedLanguage(): Language {
 
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
-  resources: {
-    pl: { translation: pl, history: historyPl, live: livePl, criteria: criteriaPl, editor: editorPl, audit: auditPl, review: reviewPl },
-    en: { translation: en, history: historyEn, live: liveEn, criteria: criteriaEn, editor: editorEn, audit: auditEn, review: reviewEn },
-  },
+  resources: CATALOGUES,
   lng: storedLanguage(),
   fallbackLng: DEFAULT_LANGUAGE,
   interpolation: { escapeValue: false }, // React escapes.
@@ -67,6 +41,11 @@ document.documentElement.lang = i18n.language;
 i18n.on('languageChanged', (lng) => {
   document.documentElement.lang = lng;
 });
+
+/** The language the dashboard is shown in: what the server's files and e-mails for this user are written in (docs/behaviour.md §1). */
+export function currentLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+}
 
 export function setLanguage(language: Language): void {
   try {

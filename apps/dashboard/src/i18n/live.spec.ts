@@ -1,6 +1,8 @@
+import { CATALOGUES } from '@furnace/text';
 import { i18n } from './index';
-import { liveEn } from './live.en';
-import { livePl } from './live.pl';
+
+const { live: livePl } = CATALOGUES.pl;
+const { live: liveEn } = CATALOGUES.en;
 
 type Tree = { [key: string]: string | Tree };
 

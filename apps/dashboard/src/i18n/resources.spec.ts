@@ -1,5 +1,7 @@
-import { en } from './en';
-import { pl } from './pl';
+import { CATALOGUES } from '@furnace/text';
+
+const { translation: pl } = CATALOGUES.pl;
+const { translation: en } = CATALOGUES.en;
 
 type Tree = { [key: string]: string | Tree };
 

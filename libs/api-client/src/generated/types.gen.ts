@@ -1614,7 +1614,12 @@ export type AuthRecoverData = {
     path: {
         email: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.
+         */
+        lang?: 'pl' | 'en';
+    };
     url: '/api/v1/password-recovery/{email}';
 };
 
@@ -1649,7 +1654,12 @@ export type AuthRecoveryHtmlData = {
     path: {
         email: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.
+         */
+        lang?: 'pl' | 'en';
+    };
     url: '/api/v1/password-recovery-html-content/{email}';
 };
 
@@ -1836,6 +1846,10 @@ export type HistoryCsvData = {
          */
         to?: number;
         /**
+         * Language of the file's words (headers, sheet names, the metadata and criteria): Polish (default, the installation's language) or English. The dashboard sends the language it is shown in. Numbers, dates and identifiers are the same in both.
+         */
+        lang?: 'pl' | 'en';
+        /**
          * comma (default): ";" between fields and "," as the decimal mark, as Excel with Polish regional settings opens it directly. point: "," between fields and "." as the decimal mark (Excel with English settings, scripts).
          */
         decimal?: 'comma' | 'point';
@@ -1881,6 +1895,10 @@ export type HistoryXlsxData = {
          * End of the range, seconds since the test started (inclusive). Default: the last stored frame.
          */
         to?: number;
+        /**
+         * Language of the file's words (headers, sheet names, the metadata and criteria): Polish (default, the installation's language) or English. The dashboard sends the language it is shown in. Numbers, dates and identifiers are the same in both.
+         */
+        lang?: 'pl' | 'en';
     };
     url: '/api/v1/research/{id}/history.xlsx';
 };
@@ -1898,7 +1916,7 @@ export type HistoryXlsxErrors = {
 
 export type HistoryXlsxResponses = {
     /**
-     * Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"
+     * Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary" (lang=en: "Readings", "Criteria and observations", "Thermocouples")
      */
     200: Blob | File;
 };

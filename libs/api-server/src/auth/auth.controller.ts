@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { UserEntity } from '@furnace/db';
@@ -6,7 +6,7 @@ import { message, MessageDto } from '../core/message.dto';
 import { toUserDto, UserPublicDto } from '../users/user.dto';
 import { Audited, NotAudited } from '../audit/audited.decorator';
 import { PasswordChangePending, Public, SignedIn, SuperuserOnly } from './access.decorator';
-import { NewPasswordDto, LoginFormDto, TokenDto } from './auth.dto';
+import { NewPasswordDto, LoginFormDto, RecoveryQueryDto, TokenDto } from './auth.dto';
 import { AuthService } from './auth.service';
 import { CurrentUser } from './current.decorator';
 import { RateLimited } from './login-throttler.guard';
@@ -47,8 +47,8 @@ export class AuthController {
   @Throttle({ account: { limit: 5, ttl: 15 * 60_000 } })
   @ApiOkResponse({ type: MessageDto })
   @ApiTooManyRequestsResponse({ description: 'Too many requests from this address or for this account (Retry-After says when to try again)' })
-  async recover(@Param('email') email: string): Promise<MessageDto> {
-    await this.auth.recoverPassword(email.trim());
+  async recover(@Param('email') email: string, @Query() query: RecoveryQueryDto): Promise<MessageDto> {
+    await this.auth.recoverPassword(email.trim(), query.lang);
     return message('If that email is registered, we sent a password recovery link');
   }
 
@@ -70,7 +70,7 @@ export class AuthController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The HTML of the recovery e-mail', schema: { type: 'string' } })
-  recoveryHtml(@Param('email') email: string): Promise<string> {
-    return this.auth.recoveryHtml(email.trim());
+  recoveryHtml(@Param('email') email: string, @Query() query: RecoveryQueryDto): Promise<string> {
+    return this.auth.recoveryHtml(email.trim(), query.lang);
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PasswordField } from '../core/validators';
+import { DEFAULT_LANGUAGE, type Language } from '@furnace/text';
+import { LanguageField, PasswordField } from '../core/validators';
 
 /** OAuth2 password form (application/x-www-form-urlencoded); the username is the e-mail. */
 export class LoginFormDto {
@@ -21,4 +22,10 @@ export class TokenDto {
 export class NewPasswordDto {
   @ApiProperty() @IsString() @IsNotEmpty() token!: string;
   @PasswordField() new_password!: string;
+}
+
+/** The recovery e-mail's language: the reader's, which the dashboard sends as the language it is shown in (docs/behaviour.md §1). */
+export class RecoveryQueryDto {
+  @LanguageField("Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.")
+  lang: Language = DEFAULT_LANGUAGE;
 }

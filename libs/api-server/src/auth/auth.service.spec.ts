@@ -87,7 +87,7 @@ describe('AuthService', () => {
   describe('password recovery', () => {
     it('mails the account a link to FRONTEND_HOST/reset-password carrying a token', async () => {
       const { auth, mail } = setup();
-      await auth.recoverPassword('ALICE@example.com');
+      await auth.recoverPassword('ALICE@example.com', 'en');
       await deliveries();
       expect(mail.sent).toHaveLength(1);
       expect(mail.sent[0]).toMatchObject({ to: 'alice@example.com', subject: 'Furnace Live - Password recovery for user alice@example.com' });
@@ -97,8 +97,8 @@ describe('AuthService', () => {
 
     it('sends nothing for an unknown or inactive address, and resolves the same way', async () => {
       const { auth, mail } = setup();
-      await expect(auth.recoverPassword('nobody@example.com')).resolves.toBeUndefined();
-      await expect(auth.recoverPassword('gone@example.com')).resolves.toBeUndefined();
+      await expect(auth.recoverPassword('nobody@example.com', 'pl')).resolves.toBeUndefined();
+      await expect(auth.recoverPassword('gone@example.com', 'pl')).resolves.toBeUndefined();
       await deliveries();
       expect(mail.sent).toEqual([]);
     });
@@ -108,7 +108,7 @@ describe('AuthService', () => {
       mail.failWith = new Error('connect ECONNREFUSED 127.0.0.1:25');
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       try {
-        await expect(auth.recoverPassword('alice@example.com')).resolves.toBeUndefined();
+        await expect(auth.recoverPassword('alice@example.com', 'pl')).resolves.toBeUndefined();
         await deliveries();
         expect(warn).toHaveBeenCalledWith(expect.stringContaining('alice@example.com'));
       } finally {
@@ -120,7 +120,7 @@ describe('AuthService', () => {
   describe('reset password', () => {
     it('sets the new password with the mailed token, which then stops working', async () => {
       const { auth, users, mail } = setup();
-      await auth.recoverPassword('alice@example.com');
+      await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       const token = mailedToken(mail);
       await auth.resetPassword(token, 'a-new-password');
@@ -132,7 +132,7 @@ describe('AuthService', () => {
 
     it('refuses a token issued before the password was changed another way', async () => {
       const { auth, users, mail, alice } = setup();
-      await auth.recoverPassword('alice@example.com');
+      await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       await users.changePassword(alice, PASSWORD, 'changed-in-settings');
       expect((await rejection(auth.resetPassword(mailedToken(mail), 'attackers-password'))).status).toBe(400);
@@ -141,7 +141,7 @@ describe('AuthService', () => {
 
     it('refuses a tampered token, an access token and garbage', async () => {
       const { auth, tokens, mail, alice } = setup();
-      await auth.recoverPassword('alice@example.com');
+      await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       const [header, payload, signature] = mailedToken(mail).split('.');
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
@@ -154,7 +154,7 @@ describe('AuthService', () => {
     it('refuses a token older than 48 hours', async () => {
       jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
       const { auth, mail } = setup();
-      await auth.recoverPassword('alice@example.com');
+      await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       jest.setSystemTime(new Date('2030-01-03T00:00:01Z'));
       expect(await rejection(auth.resetPassword(mailedToken(mail), 'a-new-password'))).toEqual({ status: 400, detail: 'Invalid token' });
@@ -162,13 +162,13 @@ describe('AuthService', () => {
 
     it('refuses the token of an account deleted or deactivated since', async () => {
       const { auth, repo, mail, alice, inactive } = setup();
-      await auth.recoverPassword('alice@example.com');
+      await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       const token = mailedToken(mail);
       await repo.delete(alice.id);
       expect((await rejection(auth.resetPassword(token, 'a-new-password'))).status).toBe(400);
       // A token issued while active (here: by the superuser's preview), then the account deactivated.
-      const previewToken = /token=([\w.%-]+)/.exec(await auth.recoveryHtml('gone@example.com'))![1];
+      const previewToken = /token=([\w.%-]+)/.exec(await auth.recoveryHtml('gone@example.com', 'pl'))![1];
       expect(repo.stored(inactive.id)?.isActive).toBe(false);
       expect(await rejection(auth.resetPassword(decodeURIComponent(previewToken), 'a-new-password'))).toEqual({ status: 400, detail: 'Inactive user' });
     });
@@ -177,12 +177,13 @@ describe('AuthService', () => {
   describe('recovery e-mail preview (superuser)', () => {
     it("returns the e-mail's HTML with a working link, and 404 for an unknown address", async () => {
       const { auth, users } = setup();
-      const html = await auth.recoveryHtml('alice@example.com');
+      expect(await auth.recoveryHtml('alice@example.com', 'pl')).toContain('Odzyskiwanie hasła');
+      const html = await auth.recoveryHtml('alice@example.com', 'en');
       expect(html).toContain('Password recovery');
       const token = decodeURIComponent(/reset-password\?token=([\w.%-]+)/.exec(html)![1]);
       await auth.resetPassword(token, 'set-from-preview');
       expect(await users.authenticate('alice@example.com', 'set-from-preview')).not.toBeNull();
-      expect(await rejection(auth.recoveryHtml('nobody@example.com'))).toEqual({ status: 404, detail: 'The user with this email does not exist in the system' });
+      expect(await rejection(auth.recoveryHtml('nobody@example.com', 'pl'))).toEqual({ status: 404, detail: 'The user with this email does not exist in the system' });
     });
   });
 });

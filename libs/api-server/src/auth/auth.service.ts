@@ -3,6 +3,7 @@ import type { AppConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 import { MailService } from '../mail/mail.service';
 import { resetPasswordEmail } from '../mail/templates';
+import type { Language } from '@furnace/text';
 import { UsersService } from '../users/users.service';
 import { RESET_TOKEN_HOURS, TokenService } from './token.service';
 
@@ -26,22 +27,22 @@ export class AuthService {
   }
 
   /**
-   * Sends the recovery e-mail when the account exists; the caller learns nothing either way. Delivery
+   * Sends the recovery e-mail, in `lang`, when the account exists; the caller learns nothing either way. Delivery
    * is not awaited: an SMTP round trip (or an SMTP failure, a 500) would tell a registered address
    * from an unknown one.
    */
-  async recoverPassword(email: string): Promise<void> {
+  async recoverPassword(email: string, lang: Language): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user || !user.isActive) return;
     this.mail
-      .send({ to: user.email, ...this.recoveryEmail(user.email, user.hashedPassword) })
+      .send({ to: user.email, ...this.recoveryEmail(user.email, user.hashedPassword, lang) })
       .catch((e: Error) => this.logger.warn(`Password recovery e-mail to ${user.email} not delivered: ${e.message}`));
   }
 
-  async recoveryHtml(email: string): Promise<string> {
+  async recoveryHtml(email: string, lang: Language): Promise<string> {
     const user = await this.users.findByEmail(email);
     if (!user) throw new NotFoundException('The user with this email does not exist in the system');
-    return this.recoveryEmail(user.email, user.hashedPassword).html;
+    return this.recoveryEmail(user.email, user.hashedPassword, lang).html;
   }
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -52,9 +53,9 @@ export class AuthService {
     await this.users.setPassword(user, newPassword);
   }
 
-  private recoveryEmail(email: string, hashedPassword: string) {
+  private recoveryEmail(email: string, hashedPassword: string, lang: Language) {
     const token = this.tokens.resetToken(email, hashedPassword);
     const link = `${this.config.frontendHost}/reset-password?token=${encodeURIComponent(token)}`;
-    return { ...resetPasswordEmail({ brand: this.config.brandName, email, link, validHours: RESET_TOKEN_HOURS }), link };
+    return { ...resetPasswordEmail({ brand: this.config.brandName, email, link, validHours: RESET_TOKEN_HOURS, lang }), link };
   }
 }

@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { PASSWORD_MIN_LENGTH as MIN_PASSWORD_LENGTH } from '@furnace/contracts';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '@furnace/text';
 const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /**
@@ -10,6 +11,14 @@ const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() 
  * (and refused) instead of reaching a NOT NULL column as a 500.
  */
 export const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/** A `lang` query parameter: one of the catalogue's languages; left out, the installation's (docs/behaviour.md §1). */
+export const LanguageField = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ description, enum: LANGUAGES, default: DEFAULT_LANGUAGE }),
+    IsOptional(),
+    IsIn(LANGUAGES, { message: `lang must be one of ${LANGUAGES.join(', ')}` }),
+  );
 
 /** An e-mail address: trimmed, validated, at most 255 characters. */
 export const EmailField = (options: { optional?: boolean } = {}) =>

@@ -9,6 +9,7 @@ import { MailDeliveryError, MailService } from '../mail/mail.service';
 import { ResearchService } from '../research/research.service';
 import { DuplicateClientEmailError, EmailsRepository } from './emails.repository';
 import { invitationEmail } from './invitation';
+import { DEFAULT_LANGUAGE } from '@furnace/text';
 
 const DUPLICATE = 'This e-mail address is already on the list of this research';
 
@@ -111,9 +112,10 @@ export class EmailsService {
     });
   }
 
+  /** In the installation's language: a client's record keeps no language (docs/behaviour.md §1). */
   private deliver(research: ResearchEntity, record: ResearchEmailEntity): Promise<void> {
     const link = `${this.config.frontendHost}/view/${research.id}?code=${record.id}`;
-    const content = invitationEmail({ brand: this.config.brandName, researchName: research.name, startAt: research.startAt, endAt: research.endAt, link });
+    const content = invitationEmail({ brand: this.config.brandName, researchName: research.name, startAt: research.startAt, endAt: research.endAt, link, lang: DEFAULT_LANGUAGE });
     return this.mail.send({ to: record.email, ...content, link });
   }
 

@@ -1,21 +1,22 @@
+import { fill, type Language, texts } from '@furnace/text';
 import { layout } from '../mail/templates';
 
-const warsaw = new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'short' });
+/** The dates as each language writes them, in Polish time (the lab's). */
+const WARSAW: Record<Language, Intl.DateTimeFormat> = {
+  pl: new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'short' }),
+  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'short' }),
+};
 
-/** The Polish invitation a client receives: the research, its time window in Polish time, and their link. */
-export function invitationEmail(opts: { brand: string; researchName: string; startAt: Date; endAt: Date; link: string }) {
-  const start = warsaw.format(opts.startAt);
-  const end = warsaw.format(opts.endAt);
-  const subject = `Zaproszenie do obserwacji badania: ${opts.researchName}`;
-  const paragraphs = [
-    'Dzień dobry,',
-    `zapraszamy do obserwacji na żywo badania „${opts.researchName}”.`,
-    `Rozpoczęcie: ${start}. Zakończenie: ${end} (czas polski).`,
-    'Link stanie się aktywny w chwili rozpoczęcia badania. Jest przeznaczony tylko dla Państwa — prosimy go nie udostępniać.',
-  ];
+/** The invitation a client receives, in `lang`: the research, its time window in Polish time, and their link. */
+export function invitationEmail(opts: { brand: string; researchName: string; startAt: Date; endAt: Date; link: string; lang: Language }) {
+  const t = texts(opts.lang).mail.invitation;
+  const start = WARSAW[opts.lang].format(opts.startAt);
+  const end = WARSAW[opts.lang].format(opts.endAt);
+  const subject = fill(t.subject, { research: opts.researchName });
+  const paragraphs = [t.greeting, fill(t.invite, { research: opts.researchName }), fill(t.window, { start, end }), t.private];
   return {
     subject,
-    html: layout({ brand: opts.brand, title: 'Zaproszenie do obserwacji badania', paragraphs, button: { label: 'Obserwuj badanie', href: opts.link } }),
+    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link } }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
   };
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import { csvDialect, csvLine } from './csv';
-import { channelHeader, exportCells, exportHeader, type ExportLayout, hms, metaRows, wallClockText, warsawWallClock } from './export-format';
+import { channelHeader, exportCells, exportHeader, type ExportLayout, type ExportMeta, hms, metaRows, wallClockText, warsawWallClock } from './export-format';
 
 const layout: ExportLayout = {
   channels: 3,
@@ -14,11 +14,20 @@ const layout: ExportLayout = {
 describe('the columns of the history exports', () => {
   it('names each thermocouple with its name, type and unit; a channel without a marker keeps a plain header', () => {
     expect(channelHeader(7, { name: 'T7', types: ['Tśr i Tmax'] })).toBe('T7 – Tśr i Tmax [°C]');
-    expect(exportHeader(layout)).toEqual([
+    expect(exportHeader(layout, 'pl')).toEqual([
       'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
       'T7 – Tśr i Tmax [°C]', 'thermo_2_c', 'Łącznik ż – Tmax / TDin [°C]',
       'Tśr i Tmax – max [°C]', 'Tśr i Tmax – średnia [°C]', 'Tśr i Tmax – przyrost max ponad T0 [K]', 'Tśr i Tmax – przyrost średniej ponad T0 [K]',
       'Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje',
+    ]);
+  });
+
+  it('writes the headers in English when asked for English; the thermocouples keep their names', () => {
+    expect(exportHeader(layout, 'en')).toEqual([
+      'Time [s]', 'Time [min]', 'Time since ignition', 'Date and time (Europe/Warsaw)', 'Radiation [kW/m²]', 'Pressure [Pa]', 'Furnace temperature [°C]',
+      'T7 – Tśr i Tmax [°C]', 'thermo_2_c', 'Łącznik ż – Tmax / TDin [°C]',
+      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – mean [°C]', 'Tśr i Tmax – max rise above T0 [K]', 'Tśr i Tmax – mean rise above T0 [K]',
+      'Standard curve [°C]', 'd_e [%]', 'Channels out of range', 'Observations',
     ]);
   });
 
@@ -65,14 +74,7 @@ describe('the columns of the history exports', () => {
   });
 
   it('lists the research, profile, ignition, T0 and the excluded and failed thermocouples in the metadata', () => {
-    const rows = metaRows({
-      research: { id: 'r-1', name: 'Drzwi EI2 60' },
-      profile: { ...DEFAULT_TEST_PROFILE, standard: 'EN_1634_1', insulation: 'I2', planned_duration_min: 60 },
-      ignitionAt: new Date('2030-10-27T01:30:00Z'),
-      t0: { value: 20.3333333, source: 'auto' },
-      excluded: [{ thermoId: 3, name: 'T3', fromTime: 2400, reason: 'odpadła' }],
-      failed: [{ thermoId: 2, name: null, firstTime: 1800, lastTime: 3600, frames: 181 }],
-    });
+    const rows = metaRows(meta, 'pl');
     const text = rows.map((cells) => csvLine(cells, csvDialect('comma'))).join('');
     expect(text).toBe(
       [
@@ -93,7 +95,37 @@ describe('the columns of the history exports', () => {
     );
     expect(rows[9]![1]).toBe(20.333);
   });
+
+  it('writes the metadata in English when asked for English; the reasons staff typed stay as typed', () => {
+    const text = metaRows({ ...meta, t0: { value: 20.5, source: 'override' } }, 'en').map((cells) => csvLine(cells, csvDialect('point'))).join('');
+    expect(text).toBe(
+      [
+        'Test,Drzwi EI2 60',
+        'Identifier,r-1',
+        'Standard,EN 1634-1 (I2)',
+        'Heating curve,ISO 834 standard',
+        'Criteria basis,rise above T0',
+        'Planned duration [min],60',
+        'Pressure target [Pa],',
+        'Pressure tolerance [Pa],',
+        'Ignition (Europe/Warsaw),2030-10-27 02:30:00',
+        'T0 [°C],20.5,set by staff',
+        'Thermocouple excluded,T3 (channel 3),from 00:40:00,odpadła',
+        'Thermocouple failed,channel 2,out of range from 00:30:00 to 01:00:00,readings: 181',
+        '',
+      ].join('\r\n'),
+    );
+  });
 });
+
+const meta = {
+  research: { id: 'r-1', name: 'Drzwi EI2 60' },
+  profile: { ...DEFAULT_TEST_PROFILE, standard: 'EN_1634_1', insulation: 'I2', planned_duration_min: 60 },
+  ignitionAt: new Date('2030-10-27T01:30:00Z'),
+  t0: { value: 20.3333333, source: 'auto' },
+  excluded: [{ thermoId: 3, name: 'T3', fromTime: 2400, reason: 'odpadła' }],
+  failed: [{ thermoId: 2, name: null, firstTime: 1800, lastTime: 3600, frames: 181 }],
+} satisfies ExportMeta;
 
 function undefinedFrame() {
   return {

@@ -1,10 +1,12 @@
 import { formatTestTime, type TestProfile } from '@furnace/contracts';
+import { fill, type Language, texts } from '@furnace/text';
 
 /*
  * The columns of the history exports a lab files (CSV and XLSX write the same cells): time in seconds,
  * in decimal minutes, as hh:mm:ss since ignition and as Warsaw local date-time; the readings; each
  * thermocouple under its name, measurement type and unit; each category's max and mean and their
- * rises above T0; the standard heating curve; d_e; the flagged channels and the observations.
+ * rises above T0; the standard heating curve; d_e; the flagged channels and the observations. Their
+ * words are the catalogue's `export` namespace (@furnace/text), in the language the export is asked in.
  * What the numbers mean: docs/behaviour.md and libs/criteria/README.md.
  */
 
@@ -54,20 +56,19 @@ interface ExportFrame {
   observations: readonly string[];
 }
 
-export const SHEET = { readings: 'Odczyty', criteria: 'Kryteria i obserwacje', thermocouples: 'Termopary' } as const;
-
 export function channelHeader(thermoId: number, label: ChannelLabel | undefined): string {
   if (label === undefined) return `thermo_${thermoId}_c`;
   return `${label.name} – ${label.types.join(' / ')} [°C]`;
 }
 
-export function exportHeader(layout: ExportLayout): string[] {
-  const columns = ['Czas [s]', 'Czas [min]', 'Czas od zapłonu', `Data i godzina (${EXPORT_TIME_ZONE})`, 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]'];
+export function exportHeader(layout: ExportLayout, lang: Language): string[] {
+  const c = texts(lang).export.column;
+  const columns = [c.seconds, c.minutes, c.sinceIgnition, fill(c.dateTime, { zone: EXPORT_TIME_ZONE }), c.radiance, c.pressure, c.furnace];
   for (let id = 1; id <= layout.channels; id++) columns.push(channelHeader(id, layout.labels.get(id)));
   for (const type of layout.categories) {
-    columns.push(`${type} – max [°C]`, `${type} – średnia [°C]`, `${type} – przyrost max ponad T0 [K]`, `${type} – przyrost średniej ponad T0 [K]`);
+    columns.push(fill(c.categoryMax, { type }), fill(c.categoryMean, { type }), fill(c.categoryMaxRise, { type }), fill(c.categoryMeanRise, { type }));
   }
-  columns.push('Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje');
+  columns.push(c.curve, c.deviation, c.faults, c.observations);
   return columns;
 }
 
@@ -145,12 +146,6 @@ export function wallClockText(wallClock: Date): string {
 /* ---------- The metadata: what a filed export says about its test ---------- */
 
 const STANDARD_NAMES: Record<TestProfile['standard'], string> = { EN_1363_1: 'EN 1363-1', EN_1634_1: 'EN 1634-1', EN_1364_1: 'EN 1364-1', DIN_4102_5: 'DIN 4102-5' };
-const CURVE_NAMES: Record<TestProfile['heating_curve'], string> = {
-  iso834: 'normowa ISO 834',
-  hydrocarbon: 'węglowodorowa',
-  external: 'zewnętrzna',
-  slow: 'wolnego nagrzewania',
-};
 
 export interface ExportMeta {
   research: { id: string; name: string };
@@ -161,28 +156,28 @@ export interface ExportMeta {
   failed: readonly { thermoId: number; name: string | null; firstTime: number; lastTime: number; frames: number }[];
 }
 
-const T0_SOURCES: Record<string, string> = { auto: 'średnia z 60 s przed zapłonem', first_frame: 'pierwszy odczyt po zapłonie', override: 'ustawione przez personel' };
-
 /** The metadata block as rows of cells: label, then values. */
-export function metaRows(meta: ExportMeta): ExportCell[][] {
+export function metaRows(meta: ExportMeta, lang: Language): ExportCell[][] {
+  const m = texts(lang).export.meta;
   const p = meta.profile;
   const standard = STANDARD_NAMES[p.standard] + (p.insulation ? ` (${p.insulation})` : '');
-  const who = (id: number, name: string | null) => (name ? `${name} (kanał ${id})` : `kanał ${id}`);
+  const who = (id: number, name: string | null) => (name ? fill(m.namedChannel, { name, id }) : fill(m.channel, { id }));
+  const t0Source = (source: string) => (Object.hasOwn(m.t0Source, source) ? m.t0Source[source as keyof typeof m.t0Source] : source);
   const rows: ExportCell[][] = [
-    ['Badanie', meta.research.name],
-    ['Identyfikator', meta.research.id],
-    ['Norma', standard],
-    ['Krzywa nagrzewania', CURVE_NAMES[p.heating_curve]],
-    ['Podstawa kryteriów', p.criteria_basis === 'rise' ? 'przyrost ponad T0' : 'wartości bezwzględne °C'],
-    ['Planowany czas [min]', p.planned_duration_min],
-    ['Ciśnienie docelowe [Pa]', p.pressure_target_pa],
-    ['Tolerancja ciśnienia [Pa]', p.pressure_tolerance_pa],
-    [`Zapłon (${EXPORT_TIME_ZONE})`, meta.ignitionAt ? warsawWallClock(meta.ignitionAt) : null],
-    ['T0 [°C]', meta.t0 === null ? null : Math.round(meta.t0.value * 1000) / 1000, meta.t0 === null ? '' : (T0_SOURCES[meta.t0.source] ?? meta.t0.source)],
+    [m.research, meta.research.name],
+    [m.id, meta.research.id],
+    [m.standard, standard],
+    [m.heatingCurve, m.curve[p.heating_curve]],
+    [m.basis, p.criteria_basis === 'rise' ? m.basisRise : m.basisAbsolute],
+    [m.planned, p.planned_duration_min],
+    [m.pressureTarget, p.pressure_target_pa],
+    [m.pressureTolerance, p.pressure_tolerance_pa],
+    [fill(m.ignition, { zone: EXPORT_TIME_ZONE }), meta.ignitionAt ? warsawWallClock(meta.ignitionAt) : null],
+    [m.t0, meta.t0 === null ? null : Math.round(meta.t0.value * 1000) / 1000, meta.t0 === null ? '' : t0Source(meta.t0.source)],
   ];
-  for (const x of meta.excluded) rows.push(['Termopara wyłączona', who(x.thermoId, x.name), `od ${hms(x.fromTime)}`, x.reason]);
+  for (const x of meta.excluded) rows.push([m.excluded, who(x.thermoId, x.name), fill(m.since, { time: hms(x.fromTime) }), x.reason]);
   for (const f of meta.failed) {
-    rows.push(['Termopara uszkodzona', who(f.thermoId, f.name), `poza zakresem od ${hms(f.firstTime)} do ${hms(f.lastTime)}`, `odczyty: ${f.frames}`]);
+    rows.push([m.failed, who(f.thermoId, f.name), fill(m.outOfRange, { from: hms(f.firstTime), to: hms(f.lastTime) }), fill(m.frames, { frames: f.frames })]);
   }
   return rows;
 }

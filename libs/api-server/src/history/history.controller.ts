@@ -11,7 +11,7 @@ import { UuidParamPipe } from '../core/validation';
 import { CSV_BOM, csvDialect, csvLine, exportFilename } from './csv';
 import { exportHeader, metaRows } from './export-format';
 import { ExportService } from './export.service';
-import { HistoryCsvQueryDto, HistoryDto, HistoryQueryDto, HistoryRangeQueryDto } from './history.dto';
+import { HistoryCsvQueryDto, HistoryDto, HistoryExportQueryDto, HistoryQueryDto } from './history.dto';
 import { HistoryService } from './history.service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -42,7 +42,8 @@ export class HistoryController {
    * The readings for a lab's file, one row per frame: time (s, min, hh:mm:ss since ignition, Warsaw
    * date-time), each thermocouple under its name and type, each category's max and mean and their
    * rises above T0, the heating curve, d_e, the flagged channels and the observations; `meta=1` puts
-   * the research, profile, T0 and the excluded and failed thermocouples above. Staff, or a viewer of
+   * the research, profile, T0 and the excluded and failed thermocouples above; `lang` the language of the
+   * headers and the metadata (Polish by default; the dashboard sends its own). Staff, or a viewer of
    * this research (visible observations only). One at a time per caller and HEAVY_WORK_CONCURRENCY per
    * instance (HeavyWork: 429 above); stops when the client goes away.
    */
@@ -58,8 +59,8 @@ export class HistoryController {
       const dialect = csvDialect(query.decimal);
       const rows = this.exports.rows(ctx);
       async function* body(): AsyncIterable<string> {
-        const meta = query.meta === '1' ? metaRows(ctx.meta).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
-        yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout), dialect);
+        const meta = query.meta === '1' ? metaRows(ctx.meta, query.lang).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
+        yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout, query.lang), dialect);
         for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
       }
       // The generator straight into the response: each page is made when the previous one is sent (a
@@ -70,21 +71,25 @@ export class HistoryController {
 
   /**
    * The same readings as an Excel workbook: real numbers and date cells (Warsaw local time), the header
-   * row frozen; a sheet of the criteria and observations and one of the thermocouples. Staff, or a
-   * viewer of this research (visible observations only). Limited and stopped as the CSV is.
+   * row frozen; a sheet of the criteria and observations and one of the thermocouples, their words in
+   * `lang` as the CSV's. Staff, or a viewer of this research (visible observations only). Limited and
+   * stopped as the CSV is.
    */
   @Get(':id/history.xlsx')
   @ResearchReader('id')
   @ApiProduces(XLSX_TYPE)
-  @ApiOkResponse({ description: 'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary"', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary" (lang=en: "Readings", "Criteria and observations", "Thermocouples")',
+    schema: { type: 'string', format: 'binary' },
+  })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryRangeQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryExportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
     await this.heavy.run('xlsx', heavyCaller(principal), res, async (signal) => {
       const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
       // The workbook writer and its zip (~6 MB) load on the first workbook, not in every API instance (docs/performance.md, "Exports").
       const { writeWorkbook } = await import('./xlsx.js');
-      await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx)));
+      await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx), query.lang));
     });
   }
 }

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
 import { DAQ_BOUNDS } from '@furnace/contracts';
+import { DEFAULT_LANGUAGE, type Language } from '@furnace/text';
+import { LanguageField } from '../core/validators';
 
 const MAX_HISTORY_POINTS = 10_000;
 const DEFAULT_HISTORY_POINTS = 1_000;
@@ -45,7 +47,7 @@ function WithinHistoryValues() {
 }
 
 /** A range of the test, in seconds since it started (the DAQ's `time`). */
-export class HistoryRangeQueryDto {
+class HistoryRangeQueryDto {
   @ApiPropertyOptional({ description: 'Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.', minimum: DAQ_BOUNDS.time.min, example: 0 })
   @IsOptional()
   @Type(() => Number)
@@ -98,7 +100,16 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
   thermo_ids?: number[];
 }
 
-export class HistoryCsvQueryDto extends HistoryRangeQueryDto {
+/** A history export: its range and the language of its words (docs/behaviour.md §1). */
+export class HistoryExportQueryDto extends HistoryRangeQueryDto {
+  @LanguageField(
+    "Language of the file's words (headers, sheet names, the metadata and criteria): Polish (default, the installation's language) or English. " +
+      'The dashboard sends the language it is shown in. Numbers, dates and identifiers are the same in both.',
+  )
+  lang: Language = DEFAULT_LANGUAGE;
+}
+
+export class HistoryCsvQueryDto extends HistoryExportQueryDto {
   @ApiPropertyOptional({
     description:
       'comma (default): ";" between fields and "," as the decimal mark, as Excel with Polish regional settings opens it directly. ' +

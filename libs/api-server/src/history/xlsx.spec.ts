@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { type CriteriaSnapshot } from '@furnace/contracts';
 import { CriteriaEngine, DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
+import type { Language } from '@furnace/text';
 import { Elapsed, type ExportCell, type ExportLayout, warsawWallClock } from './export-format';
 import type { ExportContext } from './export.service';
 import { writeWorkbook } from './xlsx';
@@ -102,10 +103,10 @@ function periodsSnapshot(): CriteriaSnapshot {
 }
 
 /** The workbook written into memory, read back by exceljs. */
-async function workbookOf(rows: AsyncIterable<ExportCell[][]>, ctx = context(), criteria = snapshot): Promise<ExcelJS.Workbook> {
+async function workbookOf(rows: AsyncIterable<ExportCell[][]>, ctx = context(), criteria = snapshot, lang: Language = 'pl'): Promise<ExcelJS.Workbook> {
   const chunks: Buffer[] = [];
   const out = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk), done()) });
-  await writeWorkbook(out, ctx, rows, criteria);
+  await writeWorkbook(out, ctx, rows, criteria, lang);
   const workbook = new ExcelJS.Workbook();
   const bytes = Buffer.concat(chunks);
   await workbook.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as Parameters<ExcelJS.Xlsx['load']>[0]);
@@ -219,6 +220,32 @@ describe('the history workbook', () => {
     expect(find('Klasyfikacja')).toEqual(['brak (poniżej najkrótszego okresu klasyfikacji)']);
   });
 
+  it('writes its sheets, headers and words in English when asked for English', async () => {
+    const workbook = await workbookOf(pages([frame(0, 21)]), context(), periodsSnapshot, 'en');
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Readings', 'Criteria and observations', 'Thermocouples']);
+    const header = workbook.getWorksheet('Readings')!.getRow(1);
+    expect([1, 2, 3, 4, 8, 9].map((c) => header.getCell(c).value)).toEqual(['Time [s]', 'Time [min]', 'Time since ignition', 'Date and time (Europe/Warsaw)', 'Ściana Ł – Tmax [°C]', 'thermo_2_c']);
+    const rows = workbook.getWorksheet('Criteria and observations')!.getSheetValues().filter(Boolean) as unknown[][];
+    const find = (label: string) => rows.filter((r) => r[1] === label).map((r) => r.slice(2));
+    const elapsed = (s: number) => new Date(Date.UTC(1899, 11, 30) + s * 1000);
+    expect(rows[0]).toEqual([undefined, 'Criterion', 'Time [min] (completed minutes)', 'Reached after', 'Remarks']);
+    expect(find('E (integrity)')).toEqual([[30, undefined, 'not reached']]);
+    expect(find('I (insulation)')).toEqual([[25, elapsed(1500), 'reached']]);
+    expect(find('W (radiation)')).toEqual([[25, undefined, 'not measured; deemed met while I holds']]);
+    expect(find('Furnace conformity (d_e)')).toEqual([['non-conforming']]);
+    expect(find('d_e out of tolerance (from, to)')[1]).toEqual([elapsed(1500), elapsed(1830), 'worst d_e 9.87 % at a tolerance of ±5.83 % (00:28:20)', 'ongoing']);
+    expect(find('Furnace pressure [Pa]')).toEqual([[21.5, 'within tolerance', 'target 20 Pa ±3 Pa']]);
+    expect(find('Test')).toEqual([['Ściana "A"; <EI 60> & co']]);
+    expect(find('T0 [°C]')).toEqual([[21, 'mean of the 60 s before ignition']]);
+    const observations = rows.findIndex((r) => r[1] === 'Observation');
+    expect(rows[observations]).toEqual([undefined, 'Observation', 'Date and time (Europe/Warsaw)', 'Time since ignition', 'Note', 'Visible to clients']);
+    expect(rows[observations + 1]?.[1]).toBe('Note');
+    expect(rows[observations + 1]?.[5]).toBe('no');
+    const thermo = workbook.getWorksheet('Thermocouples')!;
+    expect(thermo.getRow(1).values).toEqual([undefined, 'Channel', 'Name', 'Type', 'Config', 'Excluded', 'Failed / suspect']);
+    expect(thermo.getRow(2).getCell(5).value).toBe('from 00:05:00: odpadła <&>');
+  });
+
   it('is a header alone without readings', async () => {
     const workbook = await workbookOf(pages());
     expect(workbook.getWorksheet('Odczyty')!.rowCount).toBe(1);
@@ -236,14 +263,14 @@ describe('the history workbook', () => {
     }
     const out = new PassThrough();
     out.resume();
-    await expect(writeWorkbook(out, context(controller.signal), endless(), snapshot)).rejects.toThrow('gone');
+    await expect(writeWorkbook(out, context(controller.signal), endless(), snapshot, 'pl')).rejects.toThrow('gone');
     expect(made).toBeLessThanOrEqual(51);
 
     // A response nobody reads and that then fails: the wait for it ends with its error.
     made = 0;
     const stuck = new Writable({ highWaterMark: 1024, write: () => undefined });
     setTimeout(() => stuck.destroy(new Error('socket hang up')), 100);
-    await expect(writeWorkbook(stuck, context(), endless(), snapshot)).rejects.toThrow('socket hang up');
+    await expect(writeWorkbook(stuck, context(), endless(), snapshot, 'pl')).rejects.toThrow('socket hang up');
     expect(made).toBeLessThan(50);
   });
 });

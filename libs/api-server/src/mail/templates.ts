@@ -1,3 +1,5 @@
+import { fill, type Language, texts } from '@furnace/text';
+
 /** Escapes text for HTML element content and attribute values. */
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -18,31 +20,28 @@ export function layout(opts: { brand: string; title: string; paragraphs: string[
 </div></body></html>`;
 }
 
-export function resetPasswordEmail(opts: { brand: string; email: string; link: string; validHours: number }) {
-  const subject = `${opts.brand} - Password recovery for user ${opts.email}`;
-  const paragraphs = [
-    `Hello ${opts.email},`,
-    'We received a request to recover the password for your account. To reset your password, follow the link below.',
-  ];
-  const footer = `The link is valid for ${opts.validHours} hours and works once. If you did not request a password recovery, you can ignore this e-mail.`;
+/** Which language each e-mail is written in: docs/behaviour.md §1; its words are the catalogue's `mail` namespace. */
+export function resetPasswordEmail(opts: { brand: string; email: string; link: string; validHours: number; lang: Language }) {
+  const t = texts(opts.lang).mail.recovery;
+  const subject = fill(t.subject, { brand: opts.brand, email: opts.email });
+  const paragraphs = [fill(t.greeting, { email: opts.email }), t.request];
+  const footer = fill(t.footer, { hours: opts.validHours });
   return {
     subject,
-    html: layout({ brand: opts.brand, title: 'Password recovery', paragraphs, button: { label: 'Reset password', href: opts.link }, footer }),
+    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link }, footer }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n\n${footer}\n`,
   };
 }
 
 /** To the superusers: someone signed up and waits for approval in /admin. */
-export function signupApprovalEmail(opts: { brand: string; email: string; fullName: string | null; link: string }) {
+export function signupApprovalEmail(opts: { brand: string; email: string; fullName: string | null; link: string; lang: Language }) {
+  const t = texts(opts.lang).mail.signup;
   const who = opts.fullName ? `${opts.fullName} <${opts.email}>` : opts.email;
-  const subject = `${opts.brand} - ${opts.email} signed up and waits for approval`;
-  const paragraphs = [
-    `${who} created an account. It stays inactive, with no access to any research, until a superuser activates it.`,
-    'To approve it, open the administration page, find the account and mark it active. If you do not know this person, delete the account.',
-  ];
+  const subject = fill(t.subject, { brand: opts.brand, email: opts.email });
+  const paragraphs = [fill(t.created, { who }), t.approve];
   return {
     subject,
-    html: layout({ brand: opts.brand, title: 'New account awaiting approval', paragraphs, button: { label: 'Open administration', href: opts.link } }),
+    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link } }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
   };
 }

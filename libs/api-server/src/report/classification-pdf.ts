@@ -2,7 +2,8 @@ import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
 import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, type IssuedStamp, MARGIN, MUTED, newDocument, note } from './report-layout';
 import { classificationBox, criteriaTable, deviationPeriods, given, insulationText, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
-import { classificationStandard, curveLabel, fill, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
+import { fill } from '@furnace/text';
+import { classificationStandard, curveLabel, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
 
 /*
  * The classification report (docs/behaviour.md §11.4): the element, the classification standard

@@ -15,7 +15,8 @@ import {
 } from '@furnace/criteria';
 import type { HistoryDto } from '../history/history.dto';
 import { measureText, REGULAR } from './report-fonts';
-import { fill, type ReportTexts } from './report-text';
+import { fill } from '@furnace/text';
+import type { ReportTexts } from './report-text';
 
 /*
  * The report's charts as SVG (ECharts' server-side renderer), drawn into the PDF as vectors. Their

@@ -1,7 +1,8 @@
 import PDFDocument from 'pdfkit';
 import { formatWarsawDateTime } from '@furnace/contracts';
 import { BOLD, REGULAR, withFonts } from './report-fonts';
-import { fill, type ReportLang, type ReportTexts } from './report-text';
+import { fill } from '@furnace/text';
+import type { ReportLang, ReportTexts } from './report-text';
 
 /*
  * What the lab's PDF documents share (the test report, the classification report): A4 pages, the fonts

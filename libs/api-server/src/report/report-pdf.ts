@@ -33,9 +33,9 @@ import {
   subheading,
   table,
 } from './report-layout';
+import { fill } from '@furnace/text';
 import {
   curveLabel,
-  fill,
   formatCelsius,
   formatReportDate,
   type ReportLang,

@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { REPORT_LANGS, type ReportLang } from './report-text';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_LANGUAGE } from '@furnace/text';
+import { LanguageField } from '../core/validators';
+import type { ReportLang } from './report-text';
 
 export class ReportQueryDto {
-  @ApiPropertyOptional({ description: 'Language of the report: Polish (default) or English.', enum: REPORT_LANGS, default: 'pl' })
-  @IsOptional()
-  @IsIn(REPORT_LANGS, { message: `lang must be one of ${REPORT_LANGS.join(', ')}` })
-  lang: ReportLang = 'pl';
+  @LanguageField('Language of the report: Polish (default) or English.')
+  lang: ReportLang = DEFAULT_LANGUAGE;
 
   @ApiPropertyOptional({
     type: 'integer',

@@ -4,6 +4,7 @@ import type { UserEntity } from '@furnace/db';
 import { APP_CONFIG } from '../core/tokens';
 import { MailService } from '../mail/mail.service';
 import { signupApprovalEmail } from '../mail/templates';
+import { DEFAULT_LANGUAGE } from '@furnace/text';
 import { UsersRepository } from './users.repository';
 
 /** Tells the superusers that an account waits for their approval, with a link to /admin. */
@@ -25,8 +26,10 @@ export class SignupNotice {
     void this.send(user).catch((e: Error) => this.logger.warn(`Sign-up notice for ${user.email} not delivered: ${e.message}`));
   }
 
+  /** In the installation's language: superusers keep no language of their own (docs/behaviour.md §1). */
   private async send(user: UserEntity): Promise<void> {
-    const message = signupApprovalEmail({ brand: this.config.brandName, email: user.email, fullName: user.fullName, link: `${this.config.frontendHost}/admin` });
+    const link = `${this.config.frontendHost}/admin`;
+    const message = signupApprovalEmail({ brand: this.config.brandName, email: user.email, fullName: user.fullName, link, lang: DEFAULT_LANGUAGE });
     for (const to of await this.users.activeSuperuserEmails()) await this.mail.send({ to, ...message });
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { AuditEntryDto } from '@furnace/api-client';
 import type { TFunction } from 'i18next';
-import { auditPl, type AuditTranslation } from '../../i18n/audit.pl';
+import { type AuditTranslation, CATALOGUES } from '@furnace/text';
 import { formatDateTime } from '../../lib/dates';
 
 export type AuditEntry = AuditEntryDto;
@@ -24,15 +24,15 @@ const has = <T extends object>(tree: T, key: string): key is Extract<keyof T, st
 
 /** A field by its label; one the dashboard does not know (a newer API's) by its name. */
 function fieldLabel(key: string, t: TFunction<'audit'>): string {
-  return has(auditPl.field, key) ? t(`field.${key as keyof AuditTranslation['field']}`) : key;
+  return has(CATALOGUES.pl.audit.field, key) ? t(`field.${key as keyof AuditTranslation['field']}`) : key;
 }
 
 export function entityLabel(entity: string, t: TFunction<'audit'>): string {
-  return has(auditPl.entity, entity) ? t(`entity.${entity as keyof AuditTranslation['entity']}`) : entity;
+  return has(CATALOGUES.pl.audit.entity, entity) ? t(`entity.${entity as keyof AuditTranslation['entity']}`) : entity;
 }
 
 export function actionLabel(action: string, t: TFunction<'audit'>): string {
-  return has(auditPl.action, action) ? t(`action.${action as keyof AuditTranslation['action']}`) : action;
+  return has(CATALOGUES.pl.audit.action, action) ? t(`action.${action as keyof AuditTranslation['action']}`) : action;
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;

@@ -1,4 +1,5 @@
 import { archiveArchive, historyCsv, historyRead, historyXlsx, reportClassification, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
+import type { Language } from '@furnace/text';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
@@ -109,12 +110,13 @@ export function saveBlob(blob: Blob, filename: string): void {
 }
 
 /**
- * A file of the history: the CSV (decimal comma or point, with the metadata block or not), the XLSX
- * workbook, the test report as a PDF or the classification report (docs/behaviour.md §11) in Polish or English.
+ * A file of the history: the CSV (decimal comma or point, with the metadata block or not) and the XLSX
+ * workbook with their words in `lang` (the language the dashboard is shown in, docs/behaviour.md §1), the
+ * test report as a PDF or the classification report (docs/behaviour.md §11) in Polish or English.
  */
 export type HistoryExport =
-  | { format: 'csv'; decimal: CsvDecimal; meta: boolean }
-  | { format: 'xlsx' }
+  | { format: 'csv'; decimal: CsvDecimal; meta: boolean; lang: Language }
+  | { format: 'xlsx'; lang: Language }
   | { format: 'pdf'; lang: 'pl' | 'en' }
   | { format: 'classification'; lang: 'pl' | 'en' }
   | { format: 'zip' };
@@ -127,9 +129,9 @@ export async function downloadHistory(researchId: string, file: HistoryExport): 
   const path = { id: researchId };
   const result =
     file.format === 'csv'
-      ? await historyCsv({ path, query: { decimal: file.decimal, meta: file.meta ? '1' : '0' }, parseAs: 'blob' })
+      ? await historyCsv({ path, query: { decimal: file.decimal, meta: file.meta ? '1' : '0', lang: file.lang }, parseAs: 'blob' })
       : file.format === 'xlsx'
-        ? await historyXlsx({ path, parseAs: 'blob' })
+        ? await historyXlsx({ path, query: { lang: file.lang }, parseAs: 'blob' })
         : file.format === 'pdf'
           ? await reportReport({ path, query: { lang: file.lang }, parseAs: 'blob' })
           : file.format === 'classification'

@@ -1,5 +1,5 @@
 import { IconFlask, IconHome, IconPlus, type Icon } from '@tabler/icons-react';
-import type { Translation } from '../../i18n/pl';
+import type { Translation } from '@furnace/text';
 
 export interface NavItem {
   to: '/' | '/research' | '/research/add';

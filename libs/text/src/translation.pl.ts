@@ -1,9 +1,9 @@
 /*
  * The product's texts (language "pl", the default). The staff interface is Polish with English
  * in the account, user-settings and admin screens (docs/behaviour.md §1), so this resource holds the product's
- * exact strings, English ones included. en.ts is a complete English translation.
+ * exact strings, English ones included. translation.en.ts is a complete English translation.
  */
-export const pl = {
+export const translationPl = {
   brand: 'Furnace Live',
   common: {
     cancel: 'Anuluj',
@@ -319,4 +319,4 @@ export const pl = {
   },
 };
 
-export type Translation = typeof pl;
+export type Translation = typeof translationPl;

@@ -1,7 +1,7 @@
-import type { Translation } from './pl';
+import type { Translation } from './translation.pl';
 
-/** The whole interface in English. Same keys as pl.ts (the type enforces it). */
-export const en: Translation = {
+/** The whole interface in English. Same keys as translation.pl.ts (the type enforces it). */
+export const translationEn: Translation = {
   brand: 'Furnace Live',
   common: {
     cancel: 'Cancel',
