@@ -3,7 +3,7 @@ import { IconChevronDown, IconDownload } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify';
-import { downloadHistory, type HistoryExport } from './history-api';
+import { downloadHistory, type HistoryExport } from '../stream/history-api';
 
 /**
  * 'Pobierz dane': the readings as CSV (for Excel with Polish settings by default, with a decimal point,
