@@ -1,7 +1,10 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import boundariesPlugin from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const dashboardLayers = layers();
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'libs/api-client/src/generated/**', 'apps/dashboard/src/routeTree.gen.ts', 'coverage/**', 'data/**', 'test-results/**', 'playwright-report/**', 'tmp/**'] },
@@ -49,6 +52,30 @@ export default tseslint.config(
   {
     files: ['apps/dashboard/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  // The dashboard's layers (apps/dashboard/README.md, "Layers"; docs/architecture.md, "Inside the
+  // dashboard"): a folder imports only the layers below its own, a page never another page, and a file
+  // outside every layer fails (no-unknown-files), so a new folder is placed before it is used.
+  {
+    files: ['apps/dashboard/src/**/*.{ts,tsx}'],
+    plugins: { boundaries: boundariesPlugin },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx'] } },
+      'boundaries/elements': dashboardLayers.elements,
+      'boundaries/files': [{ category: 'shell', pattern: ['apps/dashboard/src/main.tsx', 'apps/dashboard/src/app/App.tsx', 'apps/dashboard/src/app/router.ts'] }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '{{from.element.path}} ({{from.element.type}}) may not import {{to.element.path}} ({{to.element.type}}): a layer imports only the layers below it, and a page or a section no other (apps/dashboard/README.md, "Layers")',
+          policies: dashboardLayers.policies,
+        },
+      ],
+      'boundaries/no-unknown-files': 'error',
+    },
   },
 );
 
@@ -102,6 +129,45 @@ function boundaries({ browserRunsOnNode = false } = {}) {
       },
       { sourceTag: 'platform:node', onlyDependOnLibsWithTags: ['platform:node', 'platform:any'], bannedExternalImports: BROWSER_ONLY },
       { sourceTag: 'platform:any', onlyDependOnLibsWithTags: ['platform:any'], bannedExternalImports: [...NODE_ONLY, ...BROWSER_ONLY] },
+    ],
+  };
+}
+
+/**
+ * The dashboard's layers, bottom to top: each may import the ones before it (and a folder itself), never
+ * one after it; the folders of one layer (the sections, the pages) never import each other.
+ */
+function layers() {
+  const src = 'apps/dashboard/src';
+  const order = [
+    ['i18n', `${src}/i18n`],
+    ['api', `${src}/api`],
+    ['lib', `${src}/lib`],
+    ['components', `${src}/components`],
+    ['app', `${src}/app`],
+    ['test', `${src}/test`],
+    ['stream', `${src}/features/stream`],
+    ['charts', `${src}/features/charts`],
+    ['criteria', `${src}/features/criteria`],
+    ['live', `${src}/features/live`],
+    ['section', `${src}/features/{replay,review,audit}`],
+    ['page', `${src}/features/{live-view,monitor,history,research,auth,settings,users}`],
+    ['frame', `${src}/features/layout`],
+    ['routes', `${src}/routes`],
+  ];
+  const types = order.map(([type]) => type);
+  return {
+    elements: order.map(([type, pattern]) => ({ type, pattern, partialMatch: false })),
+    policies: [
+      ...types.slice(1).map((type, i) => ({ from: { element: { type } }, allow: { to: { element: { types: { anyOf: types.slice(0, i + 1) } } } } })),
+      // The entry point, the app's root and its router put everything together.
+      { from: { file: { categories: 'shell' } }, allow: { to: { element: { types: { anyOf: types } } } } },
+      // The live screens' test renders both staff live screens, the live view and the monitor, with one
+      // set of fakes of the API and the socket.
+      {
+        from: { file: { path: `${src}/features/live-view/LiveView.spec.tsx` } },
+        allow: { to: { element: { type: 'page', path: `${src}/features/monitor` } } },
+      },
     ],
   };
 }

@@ -1,8 +1,8 @@
 import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace/contracts';
 import { z } from 'zod';
 import type { ValidationKey } from '../i18n';
-import { testProfileFormSchema } from '../features/criteria/profile-form';
-import { testReportFormSchema } from '../features/research/report-form';
+import { testProfileFormSchema } from './profile-form';
+import { testReportFormSchema } from './report-form';
 
 /*
  * The forms' rules (docs/behaviour.md §5). Messages are i18n keys (ValidationKey); a form translates them when it
@@ -125,10 +125,10 @@ const researchBasicShape = {
   is_radiance: z.boolean(),
   is_furnance: z.boolean(),
   is_pressure: z.boolean(),
-  /** The test profile (standard, heating curve, criteria basis…): see features/criteria/profile-form.ts. */
+  /** The test profile (standard, heating curve, criteria basis…): see profile-form.ts. */
   profile: testProfileFormSchema,
   classification_to_clients: z.boolean(),
-  /** What the test report states (EN 1363-1 §12): see features/research/report-form.ts. */
+  /** What the test report states (EN 1363-1 §12): see report-form.ts. */
   report: testReportFormSchema,
 };
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { renderUi } from '../../test/render';
 import { CategoryRises, CriteriaPanel } from './CriteriaPanel';
-import { criteriaSnapshot } from './testing/snapshot';
+import { criteriaSnapshot } from '../../test/criteria-snapshot';
 
 const NAMES = new Map([
   [1, 'T1'],

@@ -2,7 +2,7 @@ import type { CriteriaView } from '@furnace/contracts';
 import { screen } from '@testing-library/react';
 import { renderUi } from '../../test/render';
 import { CriteriaSummary } from './CriteriaSummary';
-import { criteriaSnapshot } from './testing/snapshot';
+import { criteriaSnapshot } from '../../test/criteria-snapshot';
 
 const AUDIT = { t0_override: null, t0_set_by: null, t0_set_at: null };
 const NOT_MEASURED = { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { liveKeys } from '../live/live-keys';
-import type { ReadAuth } from '../live/read-auth';
-import { createExclusion, deleteExclusion } from './criteria-api';
+import { liveKeys } from '../stream/live-keys';
+import type { ReadAuth } from '../stream/read-auth';
+import { createExclusion, deleteExclusion } from '../stream/criteria-api';
 import { formatTestTime } from '@furnace/contracts';
 
 export interface ExclusionDraft {

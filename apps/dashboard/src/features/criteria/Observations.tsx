@@ -6,9 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { liveKeys } from '../live/live-keys';
-import type { ReadAuth } from '../live/read-auth';
-import { createObservation, deleteObservation, updateObservation } from './criteria-api';
+import { liveKeys } from '../stream/live-keys';
+import type { ReadAuth } from '../stream/read-auth';
+import { createObservation, deleteObservation, updateObservation } from '../stream/criteria-api';
 import { ObservationList } from './ObservationList';
 
 /** The one-click observations: integrity first (the first of them ends E), then the test stopped. */

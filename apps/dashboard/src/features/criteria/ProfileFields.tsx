@@ -5,7 +5,7 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
 import { isLanguage } from '../../i18n';
-import type { ProfileValues } from './profile-form';
+import type { ProfileValues } from '../../lib/profile-form';
 
 /**
  * The test profile fields of a research form (under `profile`): standard, insulation class (door

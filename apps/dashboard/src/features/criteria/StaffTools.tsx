@@ -1,8 +1,8 @@
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ReadAuth } from '../live/read-auth';
-import { FrozenControls } from '../review/frozen';
+import type { ReadAuth } from '../stream/read-auth';
+import { FrozenControls } from '../../components/frozen';
 import { ExclusionControls } from './Exclusions';
 import { ObservationControls } from './Observations';
 

@@ -8,8 +8,8 @@ import { researchKeys } from '../../api/keys';
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { FrozenControls } from '../review/frozen';
-import { setT0Override } from './criteria-api';
+import { FrozenControls } from '../../components/frozen';
+import { setT0Override } from '../stream/criteria-api';
 
 /** Plausible T0 bounds, °C: an unexposed face before a test is at room temperature. */
 const T0_MIN = -50;

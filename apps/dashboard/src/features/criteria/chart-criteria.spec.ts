@@ -1,4 +1,4 @@
-import { criteriaSnapshot as snapshot } from './testing/snapshot';
+import { criteriaSnapshot as snapshot } from '../../test/criteria-snapshot';
 import { buildChartOption } from '../charts/chart-option';
 import { chartCategories } from '../charts/categories';
 import { deviationKey, historyChartSpec } from '../charts/curve-specs';

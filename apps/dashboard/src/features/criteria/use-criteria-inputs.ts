@@ -3,8 +3,8 @@ import { type TestProfile } from '@furnace/contracts';
 import { isDoorStandard } from '@furnace/criteria';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { ReadAuth } from '../live/read-auth';
-import { exclusionsQuery, observationsQuery } from './criteria-api';
+import type { ReadAuth } from '../stream/read-auth';
+import { exclusionsQuery, observationsQuery } from '../stream/criteria-api';
 import type { CriteriaInputs } from './live-criteria';
 
 type ProfileSource = Pick<

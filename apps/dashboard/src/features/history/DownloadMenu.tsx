@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n';
 import { notifyError } from '../../lib/notify';
-import { downloadHistory, type HistoryExport } from './history-api';
+import { downloadHistory, type HistoryExport } from '../stream/history-api';
 
 /**
  * 'Pobierz dane': the readings as CSV (for Excel with Polish settings by default, with a decimal point,

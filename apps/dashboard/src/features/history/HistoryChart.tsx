@@ -15,7 +15,7 @@ import type { EChartsInstance } from '../charts/echarts';
 import { hasValues, historyPoints, historySeriesByKey, iso834Along, secondsToMs, type Point } from '../charts/points';
 import { pushSeries } from '../charts/push';
 import { useCurveLabels } from '../charts/use-curve-labels';
-import { historyQueryOptions, STAFF } from './history-api';
+import { historyQueryOptions, STAFF } from '../stream/history-api';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
 import { type CriteriaSnapshot, type HeatingCurveId } from '@furnace/contracts';
 import { heatingCurve } from '@furnace/criteria';

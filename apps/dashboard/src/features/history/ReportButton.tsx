@@ -3,7 +3,7 @@ import { IconArchive, IconCertificate, IconChevronDown, IconFileTypePdf } from '
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify';
-import { downloadHistory } from './history-api';
+import { downloadHistory } from '../stream/history-api';
 
 /**
  * 'Raport PDF': the test's data sheet for the lab's report; 'Klasyfikacja PDF': the classification

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { removeToken } from '../../api/auth-token';
 import { currentUserQueryOptions } from '../../api/users';
 import { Logo } from '../../components/Logo';
-import { ForcedPasswordChange } from '../auth/ForcedPasswordChange';
+import { ForcedPasswordChange } from './ForcedPasswordChange';
 import classes from './AppLayout.module.css';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './UserMenu';

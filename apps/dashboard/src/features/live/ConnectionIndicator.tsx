@@ -1,6 +1,6 @@
 import { Box, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ConnectionStatus } from './live-socket';
+import type { ConnectionStatus } from '../stream/live-socket';
 
 /** Spec §2: red = 0 disconnected, yellow = 1 connected without data, green = 2 receiving data. */
 const STATUS_KEYS = { 0: 'connection.disconnected', 1: 'connection.connected', 2: 'connection.receiving' } as const;

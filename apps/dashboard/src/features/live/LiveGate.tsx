@@ -4,10 +4,10 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import type { Research, ResearchUrl, ThermoConfig, Marker } from '../../api/research-types';
-import { type FirstTicket, liveBootstrapQuery } from './live-bootstrap';
-import { liveKeys } from './live-keys';
-import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
-import type { ReadAuth } from './read-auth';
+import { type FirstTicket, liveBootstrapQuery } from '../stream/live-bootstrap';
+import { liveKeys } from '../stream/live-keys';
+import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from '../stream/live-queries';
+import type { ReadAuth } from '../stream/read-auth';
 import { useResearchPhase } from './research-phase';
 import { type StatusKind, StatusScreen } from './StatusScreen';
 

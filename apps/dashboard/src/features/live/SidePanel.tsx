@@ -17,10 +17,10 @@ import { isLanguage } from '../../i18n';
 import type { Category } from './categories';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import type { DisplayItem } from './display-items';
-import type { FrameSource } from './frame-source';
+import type { FrameSource } from '../stream/frame-source';
 import { LanguageSelect } from './LanguageSelect';
-import type { ConnectionStatus } from './live-socket';
-import { useFrameValue } from './use-frame';
+import type { ConnectionStatus } from '../stream/live-socket';
+import { useFrameValue } from '../stream/use-frame';
 
 /** The measurement rows of docs/behaviour.md §2, each shown only when the research has its flag. */
 const MEASUREMENTS = [

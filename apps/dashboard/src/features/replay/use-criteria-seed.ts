@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { CriteriaInputs } from '../criteria/live-criteria';
-import { criteriaSnapshotQuery } from '../criteria/criteria-api';
-import { historyQueryOptions } from '../history/history-api';
-import type { ReadAuth } from '../live/read-auth';
+import { criteriaSnapshotQuery } from '../stream/criteria-api';
+import { historyQueryOptions } from '../stream/history-api';
+import type { ReadAuth } from '../stream/read-auth';
 
 /** Buckets of the history the replay's criteria start from (T0, d_e's area and the failures before the window). */
 const REPLAY_CRITERIA_POINTS = 1000;

@@ -3,7 +3,7 @@ import { DAQ_BOUNDS, type DaqPayload } from '@furnace/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { unwrap } from '../../api/errors';
-import { historyKeys, STAFF } from '../history/history-api';
+import { historyKeys, STAFF } from '../stream/history-api';
 import { ReplayPlayer, type ReplayState } from './replay-player';
 
 const readWindow = (researchId: string, from: number, to: number, signal?: AbortSignal) => unwrap(replayFrames({ path: { id: researchId }, query: { from, to }, signal }));

@@ -11,8 +11,8 @@ import { defaultResearchTimes } from '../../lib/dates';
 import { researchCreateSchema, type ResearchCreateValues } from '../../lib/validation';
 import { ResearchBasicFields } from './ResearchBasicFields';
 import { ThermoFilesFields } from './ThermoFilesFields';
-import { toProfileValues } from '../criteria/profile-form';
-import { toTestReportValues } from './report-form';
+import { toProfileValues } from '../../lib/profile-form';
+import { toTestReportValues } from '../../lib/report-form';
 
 function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
   return {

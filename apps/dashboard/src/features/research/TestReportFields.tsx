@@ -2,7 +2,7 @@ import { Fieldset, NumberInput, SimpleGrid, Stack, Text, Textarea, TextInput } f
 import { Controller, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
-import { REPORT_TEXT_MAX, type TestReportValues } from './report-form';
+import { REPORT_TEXT_MAX, type TestReportValues } from '../../lib/report-form';
 
 /**
  * What the lab's test report states (EN 1363-1 §12), under `report` of a research form: the report's

@@ -1,8 +1,8 @@
 import { ApiError } from '../../api/errors';
 import type { Research } from '../../api/research-types';
 import type { ResearchCreateValues } from '../../lib/validation';
-import { toProfileValues } from '../criteria/profile-form';
-import { toTestReportValues } from './report-form';
+import { toProfileValues } from '../../lib/profile-form';
+import { toTestReportValues } from '../../lib/report-form';
 import { runCreateFlow, toResearchCreate, type CreateFlowApi } from './create-flow';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
 

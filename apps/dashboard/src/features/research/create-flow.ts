@@ -3,8 +3,8 @@ import type { Research, ResearchCreate, ResearchEmail, ResearchUrl, ThermoConfig
 import type { UploadProgress } from '../../api/upload';
 import { datetimeLocalToIso } from '../../lib/dates';
 import type { ResearchCreateValues } from '../../lib/validation';
-import { toProfileBody } from '../criteria/profile-form';
-import { toTestReportBody } from './report-form';
+import { toProfileBody } from '../../lib/profile-form';
+import { toTestReportBody } from '../../lib/report-form';
 
 /** The calls the create flow makes; the page passes the real API, tests pass fakes. */
 export interface CreateFlowApi {

@@ -2,7 +2,7 @@ import { reportClassification, reportReport, reviewApprove, reviewReopen, review
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
 import { researchKeys } from '../../api/keys';
-import { filenameFromDisposition, saveBlob } from '../history/history-api';
+import { filenameFromDisposition, saveBlob } from '../stream/history-api';
 
 /* The test's review, approval and reopening, its revisions and their issued documents (docs/behaviour.md, "The permanent record"). */
 

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { PublicLiveView } from '../../features/live/PublicLiveView';
+import { PublicLiveView } from '../../features/live-view/PublicLiveView';
 
 // The public client live view: the invitation link's code opens it (docs/behaviour.md §2).
 export const Route = createFileRoute('/view/$researchId')({

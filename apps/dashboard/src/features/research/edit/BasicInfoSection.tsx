@@ -14,8 +14,8 @@ import { settle } from '../../../lib/settle';
 import { researchBasicSchema, type ResearchBasicValues } from '../../../lib/validation';
 import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
-import { toProfileValues, toProfileBody } from '../../criteria/profile-form';
-import { toTestReportBody, toTestReportValues } from '../report-form';
+import { toProfileValues, toProfileBody } from '../../../lib/profile-form';
+import { toTestReportBody, toTestReportValues } from '../../../lib/report-form';
 
 function toBasicValues(research: Research): ResearchBasicValues {
   return {

@@ -8,10 +8,10 @@ import { deleteDrawing, drawingFile, drawingsQueryOptions, uploadDrawing } from 
 import type { Drawing } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
-import { FrozenNote } from '../../review/frozen';
+import { FrozenNote } from '../../../components/frozen';
 import type { ValidationKey } from '../../../i18n';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { saveBlob } from '../../history/history-api';
+import { saveBlob } from '../../stream/history-api';
 
 /** The API's limit of a drawing (libs/api-server/src/drawings/drawing-check.ts). */
 const MAX_DRAWING_BYTES = 20 * 1024 * 1024;

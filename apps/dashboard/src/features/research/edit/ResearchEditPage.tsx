@@ -16,7 +16,7 @@ import { ThermoSection } from './ThermoSection';
 import { UrlsSection } from './UrlsSection';
 import { T0Section } from '../../criteria/T0Section';
 import { ButtonLink } from '../../../components/ButtonLink';
-import { FrozenNote, useFrozenReason } from '../../review/frozen';
+import { FrozenNote, useFrozenReason } from '../../../components/frozen';
 import { StateBadge } from '../../review/StateBadge';
 
 /** Whether a failed research query means "there is no such research" (unknown or malformed id). */

@@ -10,11 +10,11 @@ import { deleteThermoConfig, thermoConfigFile, thermoConfigsQueryOptions, upload
 import type { ThermoConfig } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
-import { FrozenControls } from '../../review/frozen';
+import { FrozenControls } from '../../../components/frozen';
 import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { thermoPairSchema, type ThermoPairValues } from '../../../lib/validation';
-import { saveBlob } from '../../history/history-api';
+import { saveBlob } from '../../stream/history-api';
 import type { EditorTarget } from '../editor/ThermoEditorModal';
 import { ThermoFilesFields } from '../ThermoFilesFields';
 import { ThermoThumbnail } from './ThermoThumbnail';

@@ -9,7 +9,7 @@ import { addResearchUrl, deleteResearchUrl, researchUrlsQueryOptions } from '../
 import type { ResearchUrl } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
-import { FrozenControls } from '../../review/frozen';
+import { FrozenControls } from '../../../components/frozen';
 import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { addUrlSchema, type AddUrlValues } from '../../../lib/validation';

@@ -16,7 +16,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors';
 import { confirmDestructive } from '../../../components/confirm';
-import { saveBlob } from '../../history/history-api';
+import { saveBlob } from '../../stream/history-api';
 import { EditorStage } from './EditorStage';
 import { commit, type History, redo, startHistory, undo } from './history';
 import { MarkerTable, typeOptions } from './MarkerTable';

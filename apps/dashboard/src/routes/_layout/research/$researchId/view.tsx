@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { StaffLiveView } from '../../../../features/live/StaffLiveView';
+import { StaffLiveView } from '../../../../features/live-view/StaffLiveView';
 
 // The staff live view: the same screen as the public one, read with the staff session.
 export const Route = createFileRoute('/_layout/research/$researchId/view')({

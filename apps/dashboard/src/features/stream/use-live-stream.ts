@@ -3,7 +3,7 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useEffect, useRef, useState } from 'react';
 import { streamTicketIssue } from '@furnace/api-client';
 import { unwrap } from '../../api/errors';
-import { criteriaSnapshotQuery } from '../criteria/criteria-api';
+import { criteriaSnapshotQuery } from './criteria-api';
 import { createFrameSource, type FrameSource } from './frame-source';
 import type { FirstTicket } from './live-bootstrap';
 import { liveKeys } from './live-keys';

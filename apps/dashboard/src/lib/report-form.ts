@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Research, ResearchUpdate } from '../../api/research-types';
-import type { ValidationKey } from '../../i18n';
+import type { Research, ResearchUpdate } from '../api/research-types';
+import type { ValidationKey } from '../i18n';
 
 /*
  * What the lab's test report states (EN 1363-1 §12) as a research form edits it (create page and edit

@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { ApiError, isAuthError } from '../../api/errors';
 import { Logo } from '../../components/Logo';
-import { LanguageSelect } from './LanguageSelect';
-import classes from './live.module.css';
-import { LiveGate, LiveLoading } from './LiveGate';
-import { viewerTokenQuery } from './live-queries';
+import { LanguageSelect } from '../live/LanguageSelect';
+import classes from '../live/live.module.css';
+import { LiveGate, LiveLoading } from '../live/LiveGate';
+import { viewerTokenQuery } from '../stream/live-queries';
 import { LiveScreen } from './LiveScreen';
-import { type ReadAuth, ReadAuthProvider } from './read-auth';
-import { StatusScreen } from './StatusScreen';
+import { type ReadAuth, ReadAuthProvider } from '../stream/read-auth';
+import { StatusScreen } from '../live/StatusScreen';
 
 /** A refused stream asks for a new token only when the one held is at least this old. */
 const TOKEN_RETRY_AGE_MS = 60_000;

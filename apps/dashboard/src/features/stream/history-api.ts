@@ -2,7 +2,7 @@ import { archiveArchive, historyCsv, historyRead, historyXlsx, reportClassificat
 import type { Language } from '@furnace/text';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
-import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from '../live/read-auth';
+import { queryMetaFor, readAuthKey, readHeaders, type ReadAuth } from './read-auth';
 
 /**
  * Buckets of the history the live curves start from: ≤ 1 500 chart points, room for 500 live frames

@@ -1,8 +1,8 @@
 import type { LiveViewDto } from '@furnace/api-client';
 import { QueryClient } from '@tanstack/react-query';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
-import { exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
-import { historyQueryOptions, LIVE_HISTORY_POINTS } from '../history/history-api';
+import { exclusionsQuery, observationsQuery } from './criteria-api';
+import { historyQueryOptions, LIVE_HISTORY_POINTS } from './history-api';
 import { seedLiveView, singleUseTicket, ticketFromHeaders } from './live-bootstrap';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
 import type { ReadAuth } from './read-auth';

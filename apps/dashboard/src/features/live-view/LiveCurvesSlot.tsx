@@ -3,8 +3,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
 import type { CriteriaSnapshot, DaqPayload } from '@furnace/contracts';
 import type { Research, Marker } from '../../api/research-types';
-import type { EarlyFrames } from '../charts/LiveCurves';
-import type { FrameSource } from './frame-source';
+import type { EarlyFrames } from '../live/LiveCurves';
+import type { FrameSource } from '../stream/frame-source';
 
 export interface LiveCurvesProps {
   research: Research;
@@ -17,7 +17,7 @@ export interface LiveCurvesProps {
 
 // The curves (ECharts) are a chunk of their own, loaded when they come into view: the live view shows
 // its photo and values without waiting for them, and a phone that never scrolls down never loads them.
-const LiveCurves = lazy(() => import('../charts/LiveCurves'));
+const LiveCurves = lazy(() => import('../live/LiveCurves'));
 
 /** True once the element has come within `margin` of the viewport (at once where IntersectionObserver is missing). */
 function useSeenOnce(margin = '200px') {

@@ -3,13 +3,13 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { renderUi } from '../../test/render';
-import { historyKeys, LIVE_HISTORY_POINTS } from '../history/history-api';
-import { createFrameSource } from '../live/frame-source';
-import { ReadAuthProvider, type ReadAuth } from '../live/read-auth';
-import type { EChartProps } from './EChart';
+import { historyKeys, LIVE_HISTORY_POINTS } from '../stream/history-api';
+import { createFrameSource } from '../stream/frame-source';
+import { ReadAuthProvider, type ReadAuth } from '../stream/read-auth';
+import type { EChartProps } from '../charts/EChart';
 import { LiveCurves } from './LiveCurves';
-import type { Point } from './points';
-import { historyFromFrames, newFrame, newFrames, newMarker } from './test-factories';
+import type { Point } from '../charts/points';
+import { historyFromFrames, newFrame, newFrames, newMarker } from '../charts/test-factories';
 
 /*
  * LiveCurves with its data path real (query, subscription, store, pushes) and the canvas replaced:
@@ -24,7 +24,7 @@ const sink = {
   dispatchAction: () => undefined,
 };
 
-jest.mock('./EChart', () => ({
+jest.mock('../charts/EChart', () => ({
   EChart: (props: EChartProps) => {
     options.push(props.option);
     useEffect(() => props.onInstance(sink as never), [props]);

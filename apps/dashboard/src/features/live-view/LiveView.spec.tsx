@@ -6,16 +6,17 @@ import Konva from 'konva/lib/Core';
 import { renderUi } from '../../test/render';
 import { MonitorPage } from '../monitor/MonitorPage';
 import { PublicLiveView } from './PublicLiveView';
-import { STAFF_AUTH, StaffLiveView } from './StaffLiveView';
-import { liveConfigsQuery, liveResearchQuery } from './live-queries';
-import type { ReadAuth } from './read-auth';
-import { historyKeys, LIVE_HISTORY_POINTS } from '../history/history-api';
-import { stubCanvasForFile } from './testing/canvas-stub';
-import { type Label, LABEL_SHAPE_NAME } from './thermo-canvas';
-import { FakeSocket } from './testing/fake-socket';
+import { STAFF_AUTH } from '../live/StaffLiveGate';
+import { StaffLiveView } from './StaffLiveView';
+import { liveConfigsQuery, liveResearchQuery } from '../stream/live-queries';
+import type { ReadAuth } from '../stream/read-auth';
+import { historyKeys, LIVE_HISTORY_POINTS } from '../stream/history-api';
+import { stubCanvasForFile } from '../live/testing/canvas-stub';
+import { type Label, LABEL_SHAPE_NAME } from '../live/thermo-canvas';
+import { FakeSocket } from '../stream/testing/fake-socket';
 import { PROFILE_FIELDS } from '../../test/research-fixture';
 import type { CriteriaView } from '@furnace/contracts';
-import { criteriaSnapshot } from '../criteria/testing/snapshot';
+import { criteriaSnapshot } from '../../test/criteria-snapshot';
 
 jest.mock('@furnace/api-client', () => ({
   researchViewerToken: jest.fn(),
@@ -34,7 +35,7 @@ jest.mock('@furnace/api-client', () => ({
 
 // The curves are the charts feature's (ECharts); here only what the live view hands them matters.
 const curves = jest.fn();
-jest.mock('../charts/LiveCurves', () => ({
+jest.mock('../live/LiveCurves', () => ({
   __esModule: true,
   default: (props: unknown) => {
     curves(props);

@@ -1,5 +1,5 @@
 import type { CriteriaView, DaqPayload, UpdateKind } from '@furnace/contracts';
-import { criteriaSnapshot } from '../criteria/testing/snapshot';
+import { criteriaSnapshot } from '../../test/criteria-snapshot';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';
 import { FakeSocket } from './testing/fake-socket';
 

@@ -16,10 +16,10 @@ import {
 } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '../../api/errors';
-import { historyKeys } from '../history/history-api';
-import { liveKeys } from '../live/live-keys';
-import { LIVE_FRESH_MS } from '../live/live-queries';
-import { queryMetaFor, type ReadAuth, readHeaders } from '../live/read-auth';
+import { historyKeys } from './history-api';
+import { liveKeys } from './live-keys';
+import { LIVE_FRESH_MS } from './live-queries';
+import { queryMetaFor, type ReadAuth, readHeaders } from './read-auth';
 
 /*
  * The criteria resources: observations and exclusions (live view, monitor, history) and the

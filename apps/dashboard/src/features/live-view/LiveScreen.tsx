@@ -2,16 +2,16 @@ import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ObservationList } from '../criteria/ObservationList';
-import { useFrozenReason } from '../review/frozen';
+import { useFrozenReason } from '../../components/frozen';
 import { useCriteriaLists } from '../criteria/use-criteria-inputs';
-import classes from './live.module.css';
+import classes from '../live/live.module.css';
 import { LiveCurvesSlot } from './LiveCurvesSlot';
-import type { LiveData } from './LiveGate';
-import { MainDisplay } from './MainDisplay';
-import { useReadAuth } from './read-auth';
-import { SidePanel } from './SidePanel';
-import { useLiveStream } from './use-live-stream';
-import { useLiveViewState, viewControls } from './use-live-view-state';
+import type { LiveData } from '../live/LiveGate';
+import { MainDisplay } from '../live/MainDisplay';
+import { useReadAuth } from '../stream/read-auth';
+import { SidePanel } from '../live/SidePanel';
+import { useLiveStream } from '../stream/use-live-stream';
+import { useLiveViewState, viewControls } from '../live/use-live-view-state';
 
 // Staff-only controls (observations, exclusions): a chunk a client's live view never loads.
 const StaffTools = lazy(() => import('../criteria/StaffTools'));

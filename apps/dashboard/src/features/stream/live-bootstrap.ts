@@ -1,8 +1,8 @@
 import { liveViewLiveView, type LiveViewDto, type StreamTicketDto } from '@furnace/api-client';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { unwrap } from '../../api/errors';
-import { exclusionsQuery, observationsQuery } from '../criteria/criteria-api';
-import { historyQueryOptions, LIVE_HISTORY_POINTS } from '../history/history-api';
+import { exclusionsQuery, observationsQuery } from './criteria-api';
+import { historyQueryOptions, LIVE_HISTORY_POINTS } from './history-api';
 import { liveKeys } from './live-keys';
 import { liveConfigsQuery, liveMarkersQuery, liveResearchQuery, liveUrlsQuery } from './live-queries';
 import { queryMetaFor, type ReadAuth, readHeaders } from './read-auth';

@@ -8,7 +8,7 @@ import {
   TEST_STANDARD_IDS,
 } from '@furnace/criteria';
 import { z } from 'zod';
-import type { ValidationKey } from '../../i18n';
+import type { ValidationKey } from '../i18n';
 
 /*
  * The test profile of a research as a form edits it (create page and edit page): the selects hold the
