@@ -1,6 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import request from 'supertest';
-import { daqTopic, type DaqPayload } from '@furnace/contracts';
+import { createFrameSource, daqTopic, type DaqPayload, insertionIndex } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { apiEnv, type AppProcess, connectPublisher, connectViewer, dropSession, ingestEnv, insertResearch, login, missingBuild, startApp, storedTimes, streamUrl, SUPERUSER, TEST_MQTT_URL, TEST_REDIS_URL, type TestViewer, uniqueId, waitFor } from '@furnace/testing';
 import { createFrameGenerator } from '@furnace/simulator';
@@ -32,8 +32,6 @@ const VIEWERS_PER_API = 10;
  * in a curve by time as the curves' store does.
  */
 async function drawn(frames: readonly DaqPayload[]): Promise<{ curve: number[]; newest: number[] }> {
-  // The dashboard's own code (an ECMAScript module: imported, not required, from this CommonJS test).
-  const { createFrameSource, insertionIndex } = await import('../../apps/dashboard/src/features/live/frame-source.js');
   const source = createFrameSource();
   const curve: [number][] = [];
   source.subscribeAll((frame) => curve.splice(insertionIndex(curve, frame.time), 0, [frame.time]));

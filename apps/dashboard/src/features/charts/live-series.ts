@@ -1,7 +1,6 @@
 import type { HistoryDto } from '@furnace/api-client';
-import { type DaqPayload, RecentTimes } from '@furnace/contracts';
+import { type DaqPayload, RecentTimes, insertionIndex } from '@furnace/contracts';
 import { categoryStats } from '../../lib/category-stats';
-import { insertionIndex } from '../live/frame-source';
 import type { CurveMarker } from './categories';
 import { seriesKey } from './categories';
 import { appendWithinBudget, MAX_POINTS_PER_SERIES } from './downsample';

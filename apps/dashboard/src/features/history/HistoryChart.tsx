@@ -17,12 +17,11 @@ import { pushSeries } from '../charts/push';
 import { useCurveLabels } from '../charts/use-curve-labels';
 import { historyQueryOptions, STAFF } from '../stream/history-api';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
-import { type CriteriaSnapshot, type HeatingCurveId } from '@furnace/contracts';
+import type { CriteriaSnapshot, HeatingCurveId, FrameSource } from '@furnace/contracts';
 import { heatingCurve } from '@furnace/criteria';
 import { deviationPoints, deviationSeries } from '../criteria/chart-criteria';
 import { useCriteriaChart } from '../criteria/use-criteria-chart';
 import { mergeRange, zoomRange, type TimeRange } from './zoom';
-import type { FrameSource } from '../live/frame-source';
 import { useChartCursor, withCursorSeries } from '../replay/chart-cursor';
 
 /** Buckets of a zoomed range: ≤ 1 600 chart points, the rest of the 2 000 for the test around it. */

@@ -1,10 +1,9 @@
 import { Box, Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ObservationDto, ThermoExclusionDto } from '@furnace/api-client';
-import type { CriteriaSnapshot, DaqPayload } from '@furnace/contracts';
+import type { CriteriaSnapshot, DaqPayload, FrameSource } from '@furnace/contracts';
 import type { Research, Marker } from '../../api/research-types';
 import type { EarlyFrames } from '../live/LiveCurves';
-import type { FrameSource } from '../stream/frame-source';
 
 export interface LiveCurvesProps {
   research: Research;

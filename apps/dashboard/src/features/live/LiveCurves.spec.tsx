@@ -4,7 +4,7 @@ import { act, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { renderUi } from '../../test/render';
 import { historyKeys, LIVE_HISTORY_POINTS } from '../stream/history-api';
-import { createFrameSource } from '../stream/frame-source';
+import { createFrameSource } from '@furnace/contracts';
 import { ReadAuthProvider, type ReadAuth } from '../stream/read-auth';
 import type { EChartProps } from '../charts/EChart';
 import { LiveCurves } from './LiveCurves';

@@ -1,11 +1,10 @@
-import { type CriteriaSnapshot, type DaqPayload, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
+import type { CriteriaSnapshot, DaqPayload, HeatingCurveId, ObservationKind, FrameSource } from '@furnace/contracts';
 import { heatingCurve } from '@furnace/criteria';
 import { Paper } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { historyQueryOptions, LIVE_HISTORY_POINTS } from '../stream/history-api';
-import type { FrameSource } from '../stream/frame-source';
 import { useReadAuth } from '../stream/read-auth';
 import { chartCategories, seriesKey, type CurveMarker } from '../charts/categories';
 import { buildChartOption, chartLayout } from '../charts/chart-option';

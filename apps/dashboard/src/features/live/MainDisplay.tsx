@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ThermoConfig, Marker } from '../../api/research-types';
 import { CameraView } from './CameraView';
-import type { FrameSource } from '../stream/frame-source';
+import type { FrameSource } from '@furnace/contracts';
 import { liveImageQuery } from '../stream/live-queries';
 import { useReadAuth } from '../stream/read-auth';
 import type { LabelMode } from './thermo-canvas';

@@ -1,12 +1,6 @@
 import { ActionIcon, Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconTemperature } from '@tabler/icons-react';
-import {
-  type CriteriaSnapshot,
-  type DaqPayload,
-  formatElapsed,
-  formatValue,
-  MEASUREMENT_TYPES,
-} from '@furnace/contracts';
+import { type CriteriaSnapshot, type DaqPayload, formatElapsed, formatValue, MEASUREMENT_TYPES, type FrameSource } from '@furnace/contracts';
 import { categoryStats } from '../../lib/category-stats';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +11,6 @@ import { isLanguage } from '../../i18n';
 import type { Category } from './categories';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import type { DisplayItem } from './display-items';
-import type { FrameSource } from '../stream/frame-source';
 import { LanguageSelect } from './LanguageSelect';
 import type { ConnectionStatus } from '../stream/live-socket';
 import { useFrameValue } from '../stream/use-frame';

@@ -2,7 +2,7 @@ import { Box, Loader, Overlay } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ThermoConfig, Marker } from '../../api/research-types';
-import type { FrameSource } from '../stream/frame-source';
+import type { FrameSource } from '@furnace/contracts';
 import {
   applyFrame,
   createThermoScene,

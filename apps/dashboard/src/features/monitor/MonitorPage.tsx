@@ -1,6 +1,6 @@
 import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconMaximize, IconPlayerPlay, IconRefresh } from '@tabler/icons-react';
-import { formatDeviation, formatValue } from '@furnace/contracts';
+import { formatDeviation, formatValue, type FrameSource } from '@furnace/contracts';
 import { conformityColor, NO_DEVIATION, pressureTargetText } from '../criteria/criteria-format';
 import { TolerancePeriods } from '../criteria/TolerancePeriods';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,7 +11,6 @@ import { ButtonLink } from '../../components/ButtonLink';
 import { Logo } from '../../components/Logo';
 import { overallStats } from '../live/categories';
 import { ConnectionIndicator } from '../live/ConnectionIndicator';
-import type { FrameSource } from '../stream/frame-source';
 import { LanguageSelect } from '../live/LanguageSelect';
 import { liveKeys } from '../stream/live-keys';
 import type { LiveData } from '../live/LiveGate';

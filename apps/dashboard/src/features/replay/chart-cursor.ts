@@ -1,4 +1,4 @@
-import type { FrameSource } from '../live/frame-source';
+import type { FrameSource } from '@furnace/contracts';
 import { type RefObject, useCallback, useEffect, useMemo } from 'react';
 import type { ChartOption } from '../charts/chart-option';
 import type { EChartsInstance } from '../charts/echarts';

@@ -1,6 +1,5 @@
 import type { HistoryDto } from '@furnace/api-client';
-import type { CriteriaSnapshot, DaqPayload } from '@furnace/contracts';
-import type { FrameSource } from '../live/frame-source';
+import type { CriteriaSnapshot, DaqPayload, FrameSource } from '@furnace/contracts';
 import type { CriteriaInputs } from '../criteria/live-criteria';
 import * as clocks from './replay-clock';
 import { ReplayCriteria } from './replay-criteria';

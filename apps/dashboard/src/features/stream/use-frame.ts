@@ -1,6 +1,5 @@
-import type { DaqPayload } from '@furnace/contracts';
+import type { DaqPayload, FrameSource } from '@furnace/contracts';
 import { useCallback, useSyncExternalStore } from 'react';
-import type { FrameSource } from './frame-source';
 
 /**
  * A value derived from the newest frame. The component re-renders only when the derived value

@@ -1,10 +1,9 @@
-import type { CriteriaView, UpdateKind } from '@furnace/contracts';
+import { type CriteriaView, type UpdateKind, createFrameSource, type FrameSource } from '@furnace/contracts';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { streamTicketIssue } from '@furnace/api-client';
 import { unwrap } from '../../api/errors';
 import { criteriaSnapshotQuery } from './criteria-api';
-import { createFrameSource, type FrameSource } from './frame-source';
 import type { FirstTicket } from './live-bootstrap';
 import { liveKeys } from './live-keys';
 import { type ConnectionStatus, connectLiveSocket, type LiveSocket, streamUrl } from './live-socket';

@@ -1,5 +1,5 @@
-import type { DaqPayload } from '@furnace/contracts';
-import { createFrameSource, insertionIndex } from './frame-source';
+import type { DaqPayload } from './daq';
+import { createFrameSource, insertionIndex } from './live-order';
 
 const frame = (time: number): DaqPayload => ({ time, pk: 500 + time });
 
