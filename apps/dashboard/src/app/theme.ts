@@ -44,6 +44,14 @@ export const theme = createTheme({
 });
 
 /**
+ * Warning text (a forecast, suspect thermocouples, the one-click observations): Mantine's orange 8
+ * and 9 are 3.6–4.0:1 on white and orange 8 4.3:1 on the dark body; a darker orange in the light
+ * scheme (5.1:1 on orange's light background, 6.1:1 on white) and orange 4 in the dark one.
+ */
+const WARNING_TEXT_VAR = '--furnace-color-warning-text';
+export const WARNING_TEXT = `var(${WARNING_TEXT_VAR})`;
+
+/**
  * Dimmed text and placeholders (Mantine's gray 6, #868e96, is 3.3:1 on white, the placeholder's gray
  * 5 2.1:1; dark 2, #828282, 4.0:1 on the dark body) darker in the light scheme and lighter in the
  * dark one: 4.5:1 or more on white, gray-0 and the monitor's pale green and red tiles, and on the
@@ -51,6 +59,6 @@ export const theme = createTheme({
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#5c636a', '--mantine-color-placeholder': '#5c636a' },
-  dark: { '--mantine-color-dimmed': '#a0a0a0', '--mantine-color-placeholder': '#a0a0a0' },
+  light: { '--mantine-color-dimmed': '#5c636a', '--mantine-color-placeholder': '#5c636a', [WARNING_TEXT_VAR]: '#b03a0c' },
+  dark: { '--mantine-color-dimmed': '#aaaaaa', '--mantine-color-placeholder': '#aaaaaa', [WARNING_TEXT_VAR]: 'var(--mantine-color-orange-4)' },
 });
