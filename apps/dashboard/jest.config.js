@@ -1,5 +1,5 @@
 // Component and unit tests of the dashboard: src/**/*.spec.ts(x) in jsdom. The Playwright end-to-end
-// suite (e2e/, `npm test -w @furnace/dashboard-app`) is not run by jest.
+// suite (e2e/*.browser-spec.ts, `npm run test:browser`) is not run by jest.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -37,6 +37,8 @@ const repoRoot = resolve(here, '../..');
 
 export default defineConfig({
   testDir: './e2e',
+  // The browser tier's own suffix: `*.spec.ts` is the small tier's (docs/architecture.md "Tests").
+  testMatch: '**/*.browser-spec.ts',
   outputDir: './test-results/playwright',
   fullyParallel: false,
   workers: 1, // One server, shared accounts; and a small machine.
@@ -83,7 +85,7 @@ export default defineConfig({
           FRONTEND_HOST: baseURL,
           LOGIN_RATE_LIMIT: '1000',
           SIGNUP_RATE_LIMIT: '1000',
-          // Not the default: that would make the first sign-in a forced password change (first-password.spec.ts tests it on a server of its own).
+          // Not the default: that would make the first sign-in a forced password change (accounts-security.browser-spec.ts tests it on a server of its own).
           FIRST_SUPERUSER_PASSWORD: 'e2e-admin-password-1',
           INTERNAL_CLIENT_EMAIL: 'lab@furnace.test',
         },

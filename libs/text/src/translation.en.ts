@@ -114,7 +114,7 @@ export const translationEn: Translation = {
     addResearch: 'Add research',
     mainNavigation: 'Navigation',
     openNavigation: 'Open menu',
-    userMenu: 'User menu',
+    userMenu: '{{name}}: user menu',
     user: 'User',
     settings: 'User Settings',
     admin: 'Admin',

@@ -116,7 +116,7 @@ export const translationPl = {
     addResearch: 'Dodaj badanie',
     mainNavigation: 'Nawigacja',
     openNavigation: 'Otwórz menu',
-    userMenu: 'Menu użytkownika',
+    userMenu: '{{name}}: menu użytkownika',
     user: 'User',
     settings: 'User Settings',
     admin: 'Admin',

@@ -68,7 +68,7 @@ export function skipWithoutChromium(): void {
 
 /**
  * The first superuser of the suite's server (playwright.config.ts sets FIRST_SUPERUSER_PASSWORD: with
- * the default password the account would first have to choose a new one, see first-password.spec.ts).
+ * the default password the account would first have to choose a new one, see accounts-security.browser-spec.ts).
  */
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 export const API = '/api/v1';

@@ -12,7 +12,7 @@ import { themeStorageManager } from './color-scheme';
 import { cspNonce } from './csp';
 import { createQueryClient } from './query-client';
 import { createAppRouter, type AppRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = themeStorageManager();
 
@@ -40,7 +40,7 @@ export function App() {
   const [{ router, queryClient }] = useState(createApp);
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={cspNonce}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={cspNonce}>
         <Notifications position="top-right" limit={4} zIndex={1000} />
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>

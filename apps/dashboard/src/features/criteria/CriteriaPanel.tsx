@@ -1,6 +1,7 @@
 import { type CriteriaSnapshot, type DeviationView, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { WARNING_TEXT } from '../../app/theme';
 import {
   type Category,
   conformityColor,
@@ -158,7 +159,7 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
         <RiseLine label={t('panel.meanRise')} value={category.mean} rise={category.mean_rise} limit={limits.mean} basis={basis} testId="category-mean" />
       ) : null}
       {category.valid < category.thermocouples ? (
-        <Text size="xs" c="orange.8" ta="right">
+        <Text size="xs" c={WARNING_TEXT} ta="right">
           {t('panel.valid', { valid: category.valid, total: category.thermocouples })}
         </Text>
       ) : null}
@@ -215,11 +216,11 @@ function Forecast({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   if (rows.length === 0) return null;
   return (
     <Stack gap={2} data-testid="criteria-forecast">
-      <Text size="xs" c="orange.8" fw={700}>
+      <Text size="xs" c={WARNING_TEXT} fw={700}>
         {t('panel.forecast')}
       </Text>
       {rows.map((row) => (
-        <Text key={row.criterion} size="sm" c="orange.9" data-testid="forecast-row">
+        <Text key={row.criterion} size="sm" c={WARNING_TEXT} data-testid="forecast-row">
           {t('panel.forecastRow', {
             criterion: t(`criterion.${row.criterion}`),
             eta: formatEta(row.eta_s),
@@ -247,7 +248,7 @@ function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; 
       ) : null}
       {suspects.length > 0 ? (
         <>
-          <Text size="xs" c="orange.8" fw={700}>
+          <Text size="xs" c={WARNING_TEXT} fw={700}>
             {t('panel.suspects')}
           </Text>
           <Group gap={4}>

@@ -5,6 +5,7 @@ import { IconFlame, IconNote, IconPlayerStop } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WARNING_TEXT } from '../../app/theme';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { liveKeys } from '../stream/live-keys';
 import type { ReadAuth } from '../stream/read-auth';
@@ -55,6 +56,7 @@ export function ObservationControls({ auth, researchId, observations }: { auth: 
             size="xs"
             variant={kind === 'test_stopped' ? 'outline' : 'light'}
             color={kind === 'test_stopped' ? 'gray' : 'orange'}
+            c={kind === 'test_stopped' ? undefined : WARNING_TEXT}
             leftSection={kind === 'test_stopped' ? <IconPlayerStop size={14} aria-hidden /> : <IconFlame size={14} aria-hidden />}
             onClick={() => record.mutate({ kind })}
             disabled={record.isPending}

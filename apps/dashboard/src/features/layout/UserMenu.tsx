@@ -16,9 +16,10 @@ export function UserMenu({ user, onLogout }: { user: User | undefined; onLogout:
   return (
     <Menu position="bottom-end" width={230} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={t('nav.userMenu')} data-testid="user-menu">
+        {/* The name shown on the button starts its accessible name (WCAG 2.5.3); the avatar is an icon, no initials to read. */}
+        <UnstyledButton className={classes.userButton} aria-label={t('nav.userMenu', { name })} data-testid="user-menu">
           <Group gap={8} wrap="nowrap">
-            <Avatar size={30} radius="xl" color="brand" variant="white" name={name} />
+            <Avatar size={30} radius="xl" color="brand" variant="white" aria-hidden />
             <Text size="sm" fw={600} maw={160} truncate="end" visibleFrom="xs">
               {name}
             </Text>

@@ -9,7 +9,7 @@ import { editorMarker } from './test-markers';
 
 /*
  * The editor's table, keys, undo/redo, warnings and save in jsdom. jsdom decodes no image, so the
- * canvas stays on its loader here; the canvas itself is driven in Chromium (e2e/thermo-editor.spec.ts).
+ * canvas stays on its loader here; the canvas itself is driven in Chromium (e2e/thermo-editor.browser-spec.ts).
  */
 
 const PHOTO = { width: 640, height: 400 };

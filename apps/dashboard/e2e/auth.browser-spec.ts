@@ -89,7 +89,7 @@ test('sign up: a visitor follows the link on /login; the form validates; the new
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(colleague.email);
   await page.getByLabel('Confirm Password').fill(colleague.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  // The account exists but is inactive: the page says so (e2e/accounts-security.spec.ts follows it to the approval).
+  // The account exists but is inactive: the page says so (e2e/accounts-security.browser-spec.ts follows it to the approval).
   await expect(page.getByTestId('signup-pending')).toBeVisible();
   const refused = await request.post('/api/v1/login/access-token', { form: { username: colleague.email, password: colleague.password } });
   expect(refused.status()).toBe(400);
