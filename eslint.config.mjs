@@ -7,7 +7,19 @@ import tseslint from 'typescript-eslint';
 const dashboardLayers = layers();
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'libs/api-client/src/generated/**', 'apps/dashboard/src/routeTree.gen.ts', 'coverage/**', 'data/**', 'test-results/**', 'playwright-report/**', 'tmp/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'libs/api-client/src/generated/**',
+      'apps/dashboard/src/routeTree.gen.ts',
+      'coverage/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,7 +42,13 @@ export default tseslint.config(
   // The dashboard's tests and tools run in Node (jest, Playwright, the benchmark, the build's Vite plugin):
   // they may import node libraries (@furnace/testing's research body); the server's packages stay banned.
   {
-    files: ['apps/dashboard/e2e/**', 'apps/dashboard/bench/**', 'apps/dashboard/build/**', 'apps/dashboard/src/test/**', 'apps/dashboard/src/**/*.spec.{ts,tsx}'],
+    files: [
+      'apps/dashboard/e2e/**',
+      'apps/dashboard/bench/**',
+      'apps/dashboard/build/**',
+      'apps/dashboard/src/test/**',
+      'apps/dashboard/src/**/*.spec.{ts,tsx}',
+    ],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ browserRunsOnNode: true })] },
   },
   // Tests of several apps together (test/, type:e2e) and the benchmarks (bench/, type:tool) drive the apps
@@ -62,7 +80,16 @@ export default tseslint.config(
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx'] } },
       'boundaries/elements': dashboardLayers.elements,
-      'boundaries/files': [{ category: 'shell', pattern: ['apps/dashboard/src/main.tsx', 'apps/dashboard/src/app/App.tsx', 'apps/dashboard/src/app/router.ts'] }],
+      'boundaries/files': [
+        {
+          category: 'shell',
+          pattern: [
+            'apps/dashboard/src/main.tsx',
+            'apps/dashboard/src/app/App.tsx',
+            'apps/dashboard/src/app/router.ts',
+          ],
+        },
+      ],
     },
     rules: {
       'boundaries/dependencies': [
@@ -108,7 +135,17 @@ function boundaries({ browserRunsOnNode = false } = {}) {
     'ws',
   ];
   /** Packages of the dashboard's user interface, never in a server process. */
-  const BROWSER_ONLY = ['react', 'react-dom', 'react-*', '@mantine/*', '@tanstack/react-*', '@tabler/*', 'konva', 'hls.js', 'echarts-for-react'];
+  const BROWSER_ONLY = [
+    'react',
+    'react-dom',
+    'react-*',
+    '@mantine/*',
+    '@tanstack/react-*',
+    '@tabler/*',
+    'konva',
+    'hls.js',
+    'echarts-for-react',
+  ];
   return {
     enforceBuildableLibDependency: false,
     allow: [],
@@ -124,11 +161,21 @@ function boundaries({ browserRunsOnNode = false } = {}) {
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       {
         sourceTag: 'platform:browser',
-        onlyDependOnLibsWithTags: browserRunsOnNode ? ['platform:browser', 'platform:any', 'platform:node'] : ['platform:browser', 'platform:any'],
+        onlyDependOnLibsWithTags: browserRunsOnNode
+          ? ['platform:browser', 'platform:any', 'platform:node']
+          : ['platform:browser', 'platform:any'],
         bannedExternalImports: NODE_ONLY,
       },
-      { sourceTag: 'platform:node', onlyDependOnLibsWithTags: ['platform:node', 'platform:any'], bannedExternalImports: BROWSER_ONLY },
-      { sourceTag: 'platform:any', onlyDependOnLibsWithTags: ['platform:any'], bannedExternalImports: [...NODE_ONLY, ...BROWSER_ONLY] },
+      {
+        sourceTag: 'platform:node',
+        onlyDependOnLibsWithTags: ['platform:node', 'platform:any'],
+        bannedExternalImports: BROWSER_ONLY,
+      },
+      {
+        sourceTag: 'platform:any',
+        onlyDependOnLibsWithTags: ['platform:any'],
+        bannedExternalImports: [...NODE_ONLY, ...BROWSER_ONLY],
+      },
     ],
   };
 }
@@ -159,7 +206,10 @@ function layers() {
   return {
     elements: order.map(([type, pattern]) => ({ type, pattern, partialMatch: false })),
     policies: [
-      ...types.slice(1).map((type, i) => ({ from: { element: { type } }, allow: { to: { element: { types: { anyOf: types.slice(0, i + 1) } } } } })),
+      ...types.slice(1).map((type, i) => ({
+        from: { element: { type } },
+        allow: { to: { element: { types: { anyOf: types.slice(0, i + 1) } } } },
+      })),
       // The entry point, the app's root and its router put everything together.
       { from: { file: { categories: 'shell' } }, allow: { to: { element: { types: { anyOf: types } } } } },
       // The live screens' test renders both staff live screens, the live view and the monitor, with one

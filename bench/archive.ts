@@ -66,14 +66,21 @@ export interface ArchiveResult {
 }
 
 /** What /metrics says now: the event loop's longest delay since the last scrape (and resets it), the ingest's publish delays so far. */
-async function scrape(apiUrl: string, ingestUrl: string): Promise<{ eventLoopMaxMs: number; over100ms: number; ingested: number }> {
+async function scrape(
+  apiUrl: string,
+  ingestUrl: string,
+): Promise<{ eventLoopMaxMs: number; over100ms: number; ingested: number }> {
   const text = async (url: string) => {
     const res = await send(url, 'GET', {});
     if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
     return res.body.toString();
   };
-  const [api, ingest] = await Promise.all([text(`${apiUrl}/api/v1/metrics`), ingestUrl === apiUrl ? Promise.resolve('') : text(`${ingestUrl}/metrics`)]);
-  const value = (metrics: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
+  const [api, ingest] = await Promise.all([
+    text(`${apiUrl}/api/v1/metrics`),
+    ingestUrl === apiUrl ? Promise.resolve('') : text(`${ingestUrl}/metrics`),
+  ]);
+  const value = (metrics: string, name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
   const ingestMetrics = ingest || api;
   const ingested = value(ingestMetrics, 'furnace_ingest_publish_delay_seconds_count');
   return {
@@ -99,7 +106,12 @@ function difference(a: unknown, b: unknown, path = ''): string | null {
  * One HTTP request read to its end, with no client-side timeout (an import of a long test answers once the
  * whole test is written); its status and body.
  */
-function send(url: string, method: string, headers: Record<string, string>, body?: Buffer[]): Promise<{ status: number; body: Buffer }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: Buffer[],
+): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -113,7 +125,11 @@ function send(url: string, method: string, headers: Record<string, string>, body
   });
 }
 
-export async function runArchive(services: BenchServices, options: { channels: number; hours: number }, log: (line: string) => void): Promise<ArchiveResult> {
+export async function runArchive(
+  services: BenchServices,
+  options: { channels: number; hours: number },
+  log: (line: string) => void,
+): Promise<ArchiveResult> {
   const seconds = options.hours * 3600;
   const test = await storeFinishedTest(services, { seconds, channels: options.channels });
   const { researchId } = test;
@@ -126,18 +142,35 @@ export async function runArchive(services: BenchServices, options: { channels: n
     // Ended, reviewed and approved as a lab does it, through the API that stored it.
     const api = test.system.api.url;
     const call = async (token: string, method: string, path: string, body?: object) => {
-      const res = await send(`${api}/api/v1${path}`, method, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body ? [Buffer.from(JSON.stringify(body))] : []);
-      if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
+      const res = await send(
+        `${api}/api/v1${path}`,
+        method,
+        { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body ? [Buffer.from(JSON.stringify(body))] : [],
+      );
+      if (res.status !== 200 && res.status !== 201)
+        throw new Error(`${method} ${path}: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
       return JSON.parse(res.body.toString() || 'null') as Record<string, unknown>;
     };
     const admin = await login({ http: request(api) }, SUPERUSER.email, SUPERUSER.password);
-    const approver = { email: `approver-${Date.now().toString(36)}@example.com`, password: 'approver-password-ok', full_name: 'Kierownik laboratorium' };
-    const signedUp = await send(`${api}/api/v1/users/signup`, 'POST', { 'Content-Type': 'application/json' }, [Buffer.from(JSON.stringify(approver))]);
-    if (signedUp.status !== 200 && signedUp.status !== 201) throw new Error(`signup: ${signedUp.status} ${signedUp.body.toString()}`);
+    const approver = {
+      email: `approver-${Date.now().toString(36)}@example.com`,
+      password: 'approver-password-ok',
+      full_name: 'Kierownik laboratorium',
+    };
+    const signedUp = await send(`${api}/api/v1/users/signup`, 'POST', { 'Content-Type': 'application/json' }, [
+      Buffer.from(JSON.stringify(approver)),
+    ]);
+    if (signedUp.status !== 200 && signedUp.status !== 201)
+      throw new Error(`signup: ${signedUp.status} ${signedUp.body.toString()}`);
     const user = JSON.parse(signedUp.body.toString()) as { id: string; is_active: boolean };
     if (!user.is_active) await call(admin, 'PATCH', `/users/${user.id}`, { is_active: true });
     const staff = await login({ http: request(api) }, approver.email, approver.password);
-    await call(admin, 'POST', `/research/${researchId}/observations`, { time: seconds, kind: 'test_stopped', note: 'Koniec badania' });
+    await call(admin, 'POST', `/research/${researchId}/observations`, {
+      time: seconds,
+      kind: 'test_stopped',
+      note: 'Koniec badania',
+    });
     const approving = performance.now();
     await call(admin, 'POST', `/research/${researchId}/review`, { comment: 'Sprawdzone' });
     await call(staff, 'POST', `/research/${researchId}/approve`, { comment: 'Zatwierdzam' });
@@ -149,7 +182,12 @@ export async function runArchive(services: BenchServices, options: { channels: n
     const holds: Hold[] = [];
     const probes: PhaseProbe[] = [];
     // Each request in a fresh API process (a heap once grown is not given back), watched from a quiet start.
-    const measure = async <T>(name: string, label: string, work: (url: string) => Promise<T & { bytes: number }>, after: (url: string, token: string, result: T) => Promise<void>) => {
+    const measure = async <T>(
+      name: string,
+      label: string,
+      work: (url: string) => Promise<T & { bytes: number }>,
+      after: (url: string, token: string, result: T) => Promise<void>,
+    ) => {
       const system = await startFurnace(services);
       try {
         const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
@@ -162,7 +200,12 @@ export async function runArchive(services: BenchServices, options: { channels: n
             const before = await scrape(system.api.url, ingestUrl);
             const out = await run();
             const after = await scrape(system.api.url, ingestUrl);
-            probes.push({ label: phase, eventLoopMaxMs: after.eventLoopMaxMs, ingestOver100ms: after.over100ms - before.over100ms, ingested: after.ingested - before.ingested });
+            probes.push({
+              label: phase,
+              eventLoopMaxMs: after.eventLoopMaxMs,
+              ingestOver100ms: after.over100ms - before.over100ms,
+              ingested: after.ingested - before.ingested,
+            });
             return out;
           };
           await probed(quietLabel, () => watcher.phase('quiet', () => sleep(10_000)));
@@ -175,10 +218,20 @@ export async function runArchive(services: BenchServices, options: { channels: n
           const usage = monitor.stop();
           // The frames published during the request reach the watcher.
           await sleep(3_000);
-          for (const h of watcher.holds().holds) holds.push({ ...h, label: h.label === 'quiet' ? quietLabel : h.label });
+          for (const h of watcher.holds().holds)
+            holds.push({ ...h, label: h.label === 'quiet' ? quietLabel : h.label });
           await after(system.api.url, token, result);
-          const op: Operation = { label, seconds, cpuSeconds: usage.cpuSeconds, bytes: result.bytes, idleRssBytes, peakRssBytes: usage.peakRssBytes };
-          log(`    ${label}: ${seconds.toFixed(1)} s, ${mb(result.bytes)} MB, RSS idle ${mb(idleRssBytes)} MB, peak ${mb(usage.peakRssBytes)} MB`);
+          const op: Operation = {
+            label,
+            seconds,
+            cpuSeconds: usage.cpuSeconds,
+            bytes: result.bytes,
+            idleRssBytes,
+            peakRssBytes: usage.peakRssBytes,
+          };
+          log(
+            `    ${label}: ${seconds.toFixed(1)} s, ${mb(result.bytes)} MB, RSS idle ${mb(idleRssBytes)} MB, peak ${mb(usage.peakRssBytes)} MB`,
+          );
           return { op, result };
         } finally {
           await watcher.close();
@@ -192,7 +245,9 @@ export async function runArchive(services: BenchServices, options: { channels: n
       'export',
       'export: GET /research/{id}/archive.zip',
       async (url) => {
-        const res = await send(`${url}/api/v1/research/${researchId}/archive.zip`, 'GET', { Authorization: `Bearer ${staff}` });
+        const res = await send(`${url}/api/v1/research/${researchId}/archive.zip`, 'GET', {
+          Authorization: `Bearer ${staff}`,
+        });
         if (res.status !== 200) throw new Error(`GET archive.zip: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
         return { zip: res.body, bytes: res.body.length };
       },
@@ -200,7 +255,10 @@ export async function runArchive(services: BenchServices, options: { channels: n
     );
     const zip = exported.result.zip;
     const entries = zipEntries(zip);
-    const manifest = JSON.parse(entryBytes(zip, entries.get('manifest.json')!).toString()) as { readings: number; files: { name: string; size: number }[] };
+    const manifest = JSON.parse(entryBytes(zip, entries.get('manifest.json')!).toString()) as {
+      readings: number;
+      files: { name: string; size: number }[];
+    };
     const readingsCsvBytes = manifest.files.find((f) => f.name === 'readings.csv')!.size;
 
     let criteriaDifference: string | null = 'not compared';
@@ -209,13 +267,19 @@ export async function runArchive(services: BenchServices, options: { channels: n
       'import: POST /research/import',
       async (url) => {
         const boundary = `----archive${Date.now().toString(16)}`;
-        const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="archiwum.zip"\r\nContent-Type: application/zip\r\n\r\n`);
+        const head = Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="archiwum.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+        );
         const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
         const admin = await login({ http: request(url) }, SUPERUSER.email, SUPERUSER.password);
         const res = await send(
           `${url}/api/v1/research/import`,
           'POST',
-          { Authorization: `Bearer ${admin}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + zip.length + tail.length) },
+          {
+            Authorization: `Bearer ${admin}`,
+            'Content-Type': `multipart/form-data; boundary=${boundary}`,
+            'Content-Length': String(head.length + zip.length + tail.length),
+          },
           [head, zip, tail],
         );
         if (res.status !== 200) throw new Error(`POST import: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
@@ -223,12 +287,16 @@ export async function runArchive(services: BenchServices, options: { channels: n
       },
       async (url, token, result) => {
         // The round trip: the imported test's criteria (its first GET computes them) against the original's.
-        const res = await send(`${url}/api/v1/research/${result.id}/criteria`, 'GET', { Authorization: `Bearer ${token}` });
+        const res = await send(`${url}/api/v1/research/${result.id}/criteria`, 'GET', {
+          Authorization: `Bearer ${token}`,
+        });
         if (res.status !== 200) throw new Error(`GET criteria of the imported test: ${res.status}`);
         criteriaDifference = difference(original, comparable(JSON.parse(res.body.toString())));
       },
     );
-    log(`  round trip: ${imported.result.readings} readings imported; criteria ${criteriaDifference === null ? 'the same' : `DIFFER: ${criteriaDifference}`}`);
+    log(
+      `  round trip: ${imported.result.readings} readings imported; criteria ${criteriaDifference === null ? 'the same' : `DIFFER: ${criteriaDifference}`}`,
+    );
     return {
       layout: services.redisUrl ? 'services' : 'embedded',
       frames: seconds + 60,
@@ -253,7 +321,9 @@ export async function runArchive(services: BenchServices, options: { channels: n
 
 export function archiveReport(r: ArchiveResult): string {
   const hours = (r.frames - 60) / 3600;
-  const worst = Math.max(...r.holds.filter((h) => !h.label.startsWith('quiet') && h.frames > 0).map((h) => h.beyondQuiet));
+  const worst = Math.max(
+    ...r.holds.filter((h) => !h.label.startsWith('quiet') && h.frames > 0).map((h) => h.beyondQuiet),
+  );
   const missed = r.holds.reduce((n, h) => n + h.missed, 0);
   return [
     `Archive: ${fmt(r.frames)} frames (${fmt(hours)} h at 1 Hz) × ${r.channels} thermocouples, approved (revision 1, four PDFs), ${r.layout} layout; ` +
@@ -262,7 +332,15 @@ export function archiveReport(r: ArchiveResult): string {
     '',
     table(
       ['request', 's', 'CPU s', 'MB zip', 'idle RSS MB', 'peak RSS MB', 'peak − idle MB'],
-      [r.export, r.import].map((o) => [o.label, o.seconds.toFixed(1), o.cpuSeconds.toFixed(1), mb(o.bytes), mb(o.idleRssBytes), mb(o.peakRssBytes), mb(o.peakRssBytes - o.idleRssBytes)]),
+      [r.export, r.import].map((o) => [
+        o.label,
+        o.seconds.toFixed(1),
+        o.cpuSeconds.toFixed(1),
+        mb(o.bytes),
+        mb(o.idleRssBytes),
+        mb(o.peakRssBytes),
+        mb(o.peakRssBytes - o.idleRssBytes),
+      ]),
     ),
     '',
     `Round trip: ${fmt(r.readingsImported)} readings imported; the imported test's GET /criteria ${r.criteriaDifference === null ? 'equals the original’s (ids and times of computation aside)' : `DIFFERS from the original’s: ${r.criteriaDifference}`}.`,
@@ -271,10 +349,26 @@ export function archiveReport(r: ArchiveResult): string {
       `${worst <= 100 ? 'met' : 'NOT met'} (worst ${fmt(worst)} ms)${missed > 0 ? `; ${missed} frames never arrived` : ''}.`,
     '',
     table(
-      ['phase', 'frames', 'p50 ms', 'max ms', 'max − quiet p50', 'API event loop: longest delay ms', 'ingest: published > 100 ms after receipt'],
+      [
+        'phase',
+        'frames',
+        'p50 ms',
+        'max ms',
+        'max − quiet p50',
+        'API event loop: longest delay ms',
+        'ingest: published > 100 ms after receipt',
+      ],
       r.holds.map((h) => {
         const probe = r.probes.find((p) => p.label === h.label);
-        return [h.label, String(h.frames), fmt(h.p50), fmt(h.max), fmt(h.beyondQuiet), probe ? fmt(probe.eventLoopMaxMs) : '–', probe ? `${probe.ingestOver100ms} of ${probe.ingested}` : '–'];
+        return [
+          h.label,
+          String(h.frames),
+          fmt(h.p50),
+          fmt(h.max),
+          fmt(h.beyondQuiet),
+          probe ? fmt(probe.eventLoopMaxMs) : '–',
+          probe ? `${probe.ingestOver100ms} of ${probe.ingested}` : '–',
+        ];
       }),
     ),
   ].join('\n');

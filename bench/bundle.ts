@@ -54,7 +54,9 @@ function wireGet(url: string): Promise<{ wire: number; encoding: string; status:
     httpGet(url, { headers: { 'Accept-Encoding': 'br, gzip' } }, (res) => {
       let wire = 0;
       res.on('data', (c: Buffer) => (wire += c.length));
-      res.on('end', () => resolve({ wire, encoding: String(res.headers['content-encoding'] ?? 'identity'), status: res.statusCode ?? 0 }));
+      res.on('end', () =>
+        resolve({ wire, encoding: String(res.headers['content-encoding'] ?? 'identity'), status: res.statusCode ?? 0 }),
+      );
       res.on('error', reject);
     }).on('error', reject);
   });
@@ -72,7 +74,11 @@ function newest(dir: string): number {
 
 export async function runBundle(services: BenchServices, log: (line: string) => void): Promise<BundleResult> {
   // As `npm start` decides: rebuilt when the dashboard's sources (or the libraries it uses) are newer than its build.
-  const sources = Math.max(...['apps/dashboard/src', 'libs/contracts/src', 'libs/text/src', 'libs/api-client/src'].map((dir) => newest(join(ROOT, dir))));
+  const sources = Math.max(
+    ...['apps/dashboard/src', 'libs/contracts/src', 'libs/text/src', 'libs/api-client/src'].map((dir) =>
+      newest(join(ROOT, dir)),
+    ),
+  );
   if (!existsSync(MANIFEST) || statSync(MANIFEST).mtimeMs < sources) {
     log('  building the dashboard (its build is missing or older than its sources)…');
     const build = spawnSync('npm', ['run', 'build', '-w', '@furnace/dashboard-app'], { cwd: ROOT, stdio: 'inherit' });
@@ -101,8 +107,12 @@ export async function runBundle(services: BenchServices, log: (line: string) => 
     };
     const result = { initial: await measure(initialKeys), curves: await measure(curveKeys) };
     const kB = (files: BundleFile[], key: 'raw' | 'wire') => files.reduce((n, f) => n + f[key], 0) / 1000;
-    log(`  public view before a chart: ${kB(result.initial, 'wire').toFixed(1)} kB on the wire (${kB(result.initial, 'raw').toFixed(1)} kB raw) in ${result.initial.length} files`);
-    log(`  loaded when needed (curves, camera player): ${kB(result.curves, 'wire').toFixed(1)} kB on the wire (${kB(result.curves, 'raw').toFixed(1)} kB raw)`);
+    log(
+      `  public view before a chart: ${kB(result.initial, 'wire').toFixed(1)} kB on the wire (${kB(result.initial, 'raw').toFixed(1)} kB raw) in ${result.initial.length} files`,
+    );
+    log(
+      `  loaded when needed (curves, camera player): ${kB(result.curves, 'wire').toFixed(1)} kB on the wire (${kB(result.curves, 'raw').toFixed(1)} kB raw)`,
+    );
     return result;
   } finally {
     await system.stop();
@@ -129,7 +139,9 @@ export function bundleReport(result: BundleResult): string {
           String(list.length),
           fmt(kB(list, 'raw'), 1),
           fmt(kB(list, 'wire'), 1),
-          top ? `${top.file.replace('assets/', '')} ${fmt(top.raw / 1000, 1)} → ${fmt(top.wire / 1000, 1)} kB (${top.encoding})` : '',
+          top
+            ? `${top.file.replace('assets/', '')} ${fmt(top.raw / 1000, 1)} → ${fmt(top.wire / 1000, 1)} kB (${top.encoding})`
+            : '',
         ];
       }),
     ),

@@ -46,14 +46,27 @@ async function main() {
     const started = performance.now();
     await get(`/api/v1/research/${researchId}/criteria`);
     const firstMs = performance.now() - started;
-    const first: Timing = { label: 'GET /criteria, the first (engine over every frame, then kept)', p50: firstMs, p95: firstMs };
+    const first: Timing = {
+      label: 'GET /criteria, the first (engine over every frame, then kept)',
+      p50: firstMs,
+      p95: firstMs,
+    };
     const criteria = await timed('GET /criteria, kept', () => get(`/api/v1/research/${researchId}/criteria`));
-    const snapshot = JSON.parse(await get(`/api/v1/research/${researchId}/criteria`)) as { t0: number; classification: string; failures: unknown[] };
+    const snapshot = JSON.parse(await get(`/api/v1/research/${researchId}/criteria`)) as {
+      t0: number;
+      classification: string;
+      failures: unknown[];
+    };
     const baselines = [
       await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', () =>
-        client.query('SELECT "time", radiance, pressure, pk, thermocouples, faults FROM reading WHERE research_id = $1 ORDER BY "time"', [researchId]),
+        client.query(
+          'SELECT "time", radiance, pressure, pk, thermocouples, faults FROM reading WHERE research_id = $1 ORDER BY "time"',
+          [researchId],
+        ),
       ),
-      await timed('the frames through the API as CSV (GET /history.csv)', () => get(`/api/v1/research/${researchId}/history.csv`)),
+      await timed('the frames through the API as CSV (GET /history.csv)', () =>
+        get(`/api/v1/research/${researchId}/history.csv`),
+      ),
     ];
     const raw = baselines[0]!;
     console.log(
@@ -63,7 +76,13 @@ async function main() {
         '',
         table(
           ['read', 'p50 ms', 'p95 ms', 'p50 ÷ raw SQL', 'p95 ÷ raw SQL'],
-          [first, criteria, ...baselines].map((t) => [t.label, fmt(t.p50), fmt(t.p95), ratio(t.p50, raw.p50), ratio(t.p95, raw.p95)]),
+          [first, criteria, ...baselines].map((t) => [
+            t.label,
+            fmt(t.p50),
+            fmt(t.p95),
+            ratio(t.p50, raw.p50),
+            ratio(t.p95, raw.p95),
+          ]),
         ),
       ].join('\n'),
     );

@@ -18,7 +18,9 @@ const markers = Array.from({ length: CHANNELS }, (_, i) => ({
   thermo_id: i + 1,
   type_name: i < 200 ? 'Tśr i Tmax' : i < 260 ? 'Tmax' : i < 280 ? 'Tmax ościeżnicy' : 'T',
 }));
-const observations: Observation[] = [{ id: 'o', time: 3 * 3600 + 125, kind: 'cotton_pad', note: null, visible_to_clients: true }];
+const observations: Observation[] = [
+  { id: 'o', time: 3 * 3600 + 125, kind: 'cotton_pad', note: null, visible_to_clients: true },
+];
 const exclusions = [{ id: 'x', thermo_id: 17, from_time: 5400, reason: 'detached' }];
 
 function makeFrames(): CriteriaFrame[] {
@@ -27,10 +29,19 @@ function makeFrames(): CriteriaFrame[] {
   const frames: CriteriaFrame[] = [];
   for (let t = -60; t < SECONDS; t += 1) {
     const minutes = Math.max(0, t) / 60;
-    const values: (number | null)[] = rates.map((rate) => Math.round((20 + rate * minutes + 0.3 * (rnd() - 0.5)) * 10) / 10);
+    const values: (number | null)[] = rates.map(
+      (rate) => Math.round((20 + rate * minutes + 0.3 * (rnd() - 0.5)) * 10) / 10,
+    );
     const broken = t >= 7200; // one channel breaks after 2 h
     if (broken) values[42] = null;
-    frames.push({ time: t, pk: iso834(t) + 5 * (rnd() - 0.5), pressure: 17 + rnd(), radiance: 2 + minutes / 30, thermocouples_out: values, ...(broken ? { faults: [43] } : {}) });
+    frames.push({
+      time: t,
+      pk: iso834(t) + 5 * (rnd() - 0.5),
+      pressure: 17 + rnd(),
+      radiance: 2 + minutes / 30,
+      thermocouples_out: values,
+      ...(broken ? { faults: [43] } : {}),
+    });
   }
   return frames;
 }
@@ -52,7 +63,12 @@ function plainLoop(frames: readonly CriteriaFrame[]): number {
 }
 
 function engineRun(frames: readonly CriteriaFrame[], snapshotEvery: boolean): string | null {
-  const engine = new CriteriaEngine({ profile: { ...DEFAULT_TEST_PROFILE, standard: 'EN_1634_1' }, markers, exclusions, observations });
+  const engine = new CriteriaEngine({
+    profile: { ...DEFAULT_TEST_PROFILE, standard: 'EN_1634_1' },
+    markers,
+    exclusions,
+    observations,
+  });
   let last = null;
   for (const frame of frames) {
     engine.push(frame);
@@ -75,7 +91,11 @@ function best(runs: (() => unknown)[]): number[] {
 }
 
 const frames = makeFrames();
-const [baseline, push, pushSnapshot] = best([() => plainLoop(frames), () => engineRun(frames, false), () => engineRun(frames, true)]) as [number, number, number];
+const [baseline, push, pushSnapshot] = best([
+  () => plainLoop(frames),
+  () => engineRun(frames, false),
+  () => engineRun(frames, true),
+]) as [number, number, number];
 const perFrame = (ms: number) => `${fmt((ms * 1000) / frames.length, 1)} µs`;
 const classification = engineRun(frames, true);
 
@@ -86,7 +106,12 @@ process.stdout.write(
       [
         ['plain loop (max + sum of every channel)', fmt(baseline, 1), perFrame(baseline), '1.00×'],
         ['engine.push', fmt(push, 1), perFrame(push), ratio(push, baseline)],
-        ['engine.push + snapshot every frame', fmt(pushSnapshot, 1), perFrame(pushSnapshot), ratio(pushSnapshot, baseline)],
+        [
+          'engine.push + snapshot every frame',
+          fmt(pushSnapshot, 1),
+          perFrame(pushSnapshot),
+          ratio(pushSnapshot, baseline),
+        ],
       ],
     ) +
     `\n\nFinal classification of the synthetic test: ${classification}\n`,

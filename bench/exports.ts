@@ -45,13 +45,19 @@ function drain(url: string, token: string): Promise<number> {
     httpGet(url, { headers: { Authorization: `Bearer ${token}` } }, (res) => {
       let bytes = 0;
       res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${url}: ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${url}: ${res.statusCode}`)),
+      );
       res.on('error', reject);
     }).on('error', reject);
   });
 }
 
-export async function runExports(services: BenchServices, options: { channels: number; hours: number }, log: (line: string) => void): Promise<ExportsResult> {
+export async function runExports(
+  services: BenchServices,
+  options: { channels: number; hours: number },
+  log: (line: string) => void,
+): Promise<ExportsResult> {
   const client = new Client({ connectionString: services.db.url });
   await client.connect();
   const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
@@ -63,13 +69,26 @@ export async function runExports(services: BenchServices, options: { channels: n
     const researchId = await insertResearch(services.db.url, { startAt });
     const types = [MEASUREMENT_TYPES[0]!.name, MEASUREMENT_TYPES[2]!.name, MEASUREMENT_TYPES[1]!.name];
     const markers: Record<number, string> = {};
-    for (let id = 1; id <= options.channels; id++) markers[id] = types[id <= options.channels / 2 ? 0 : id <= (options.channels * 5) / 6 ? 1 : 2]!;
+    for (let id = 1; id <= options.channels; id++)
+      markers[id] = types[id <= options.channels / 2 ? 0 : id <= (options.channels * 5) / 6 ? 1 : 2]!;
     await insertMarkers(dataSource, researchId, markers);
-    await client.query(`INSERT INTO thermo_exclusion (id, research_id, thermo_id, from_time, reason) VALUES (gen_random_uuid(), $1, 7, 3600, 'odpadła')`, [researchId]);
-    await client.query(`INSERT INTO observation (id, research_id, "time", kind, note, visible_to_clients) VALUES (gen_random_uuid(), $1, 5400, 'note', 'dym', true)`, [researchId]);
+    await client.query(
+      `INSERT INTO thermo_exclusion (id, research_id, thermo_id, from_time, reason) VALUES (gen_random_uuid(), $1, 7, 3600, 'odpadła')`,
+      [researchId],
+    );
+    await client.query(
+      `INSERT INTO observation (id, research_id, "time", kind, note, visible_to_clients) VALUES (gen_random_uuid(), $1, 5400, 'note', 'dym', true)`,
+      [researchId],
+    );
     const t0 = performance.now();
     // Frames from a minute before ignition (T0) on, in slices: 86 400 frames of 300 values at once would hold ~1 GB.
-    for (let from = -60; from < frames; from += 7_200) await copyRaw(client, researchId, startAt, simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from));
+    for (let from = -60; from < frames; from += 7_200)
+      await copyRaw(
+        client,
+        researchId,
+        startAt,
+        simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from),
+      );
     const loadSeconds = (performance.now() - t0) / 1000;
     await client.query('ANALYZE reading');
     log(`  ${fmt(frames)} frames of ${options.channels} thermocouples loaded in ${loadSeconds.toFixed(1)} s`);
@@ -91,8 +110,17 @@ export async function runExports(services: BenchServices, options: { channels: n
         const bytes = await drain(`${system.api.url}/api/v1/research/${researchId}/${path}`, token);
         const seconds = (performance.now() - start) / 1000;
         const usage = monitor.stop();
-        cases.push({ label, seconds, bytes, idleRssBytes, peakRssBytes: usage.peakRssBytes, cpuSeconds: usage.cpuSeconds });
-        log(`    ${label}: ${seconds.toFixed(1)} s, ${mb(bytes)} MB, RSS idle ${mb(idleRssBytes)} MB, peak ${mb(usage.peakRssBytes)} MB`);
+        cases.push({
+          label,
+          seconds,
+          bytes,
+          idleRssBytes,
+          peakRssBytes: usage.peakRssBytes,
+          cpuSeconds: usage.cpuSeconds,
+        });
+        log(
+          `    ${label}: ${seconds.toFixed(1)} s, ${mb(bytes)} MB, RSS idle ${mb(idleRssBytes)} MB, peak ${mb(usage.peakRssBytes)} MB`,
+        );
       } finally {
         await system.stop();
       }

@@ -50,7 +50,12 @@ export interface HistoryResult {
  * `requests` sequential runs after 2 of warm-up; `apartMs` between them (past the API's shared answers:
  * an identical request within 2 s gets the answer made for the one before, docs/architecture.md).
  */
-export async function timed(label: string, requests: number, run: () => Promise<{ bytes: number; wire: number }>, apartMs = 0): Promise<Timing> {
+export async function timed(
+  label: string,
+  requests: number,
+  run: () => Promise<{ bytes: number; wire: number }>,
+  apartMs = 0,
+): Promise<Timing> {
   let size = { bytes: 0, wire: 0 };
   const once = async () => {
     const { bytes, wire } = await run();
@@ -83,7 +88,8 @@ export function wireGet(url: string, token: string): Promise<{ bytes: number; wi
       });
       res.on('end', () => {
         const body = Buffer.concat(chunks);
-        if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode} ${body.toString().slice(0, 200)}`));
+        if (res.statusCode !== 200)
+          return reject(new Error(`GET ${url}: ${res.statusCode} ${body.toString().slice(0, 200)}`));
         const plain = res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
         resolve({ bytes: plain.length, wire, body: plain });
       });
@@ -111,14 +117,24 @@ export async function runHistory(
       const startAt = new Date(Date.now() - (frames + 60) * 1000);
       const researchId = await insertResearch(services.db.url, { startAt });
       // The specimen's thermocouples in three measurement types, so the category series are computed too.
-      const [avgMax, discrete, max] = [MEASUREMENT_TYPES[0]!.name, MEASUREMENT_TYPES[1]!.name, MEASUREMENT_TYPES[2]!.name];
+      const [avgMax, discrete, max] = [
+        MEASUREMENT_TYPES[0]!.name,
+        MEASUREMENT_TYPES[1]!.name,
+        MEASUREMENT_TYPES[2]!.name,
+      ];
       const markers: Record<number, string> = {};
-      for (let id = 1; id <= options.channels; id++) markers[id] = id <= options.channels / 2 ? avgMax : id <= (options.channels * 5) / 6 ? max : discrete;
+      for (let id = 1; id <= options.channels; id++)
+        markers[id] = id <= options.channels / 2 ? avgMax : id <= (options.channels * 5) / 6 ? max : discrete;
       await insertMarkers(dataSource, researchId, markers);
       const t0 = performance.now();
       // In slices: 86 400 frames of 300 values generated at once would hold ~1 GB.
       for (let from = 0; from < frames; from += 7_200) {
-        await insertRaw(client, researchId, startAt, simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from));
+        await insertRaw(
+          client,
+          researchId,
+          startAt,
+          simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from),
+        );
       }
       const loadSeconds = (performance.now() - t0) / 1000;
       // Written in bulk, not through the ingest: the rollups are computed from the stored frames (the migration's backfill).
@@ -128,7 +144,9 @@ export async function runHistory(
       await client.query('ANALYZE reading');
       await client.query('ANALYZE reading_rollup');
       await client.query('ANALYZE reading_rollup_category');
-      log(`  ${hours} h: ${fmt(frames)} frames of ${options.channels} thermocouples loaded in ${loadSeconds.toFixed(1)} s, rollups computed in ${rollupSeconds.toFixed(1)} s`);
+      log(
+        `  ${hours} h: ${fmt(frames)} frames of ${options.channels} thermocouples loaded in ${loadSeconds.toFixed(1)} s, rollups computed in ${rollupSeconds.toFixed(1)} s`,
+      );
 
       const url = (query: string) => `${system.api.url}/api/v1/research/${researchId}/history${query}`;
       const ticked = Array.from({ length: 10 }, (_, i) => 1 + i * Math.floor(options.channels / 10)).join(',');
@@ -139,9 +157,16 @@ export async function runHistory(
         () => wireGet(url(`?points=${options.points}`), token),
         PAST_SHARED_MS,
       );
-      log(`    ${history.label}: p50 ${history.p50.toFixed(0)} ms, p95 ${history.p95.toFixed(0)} ms, ${kB(history.wire)} kB gzipped`);
+      log(
+        `    ${history.label}: p50 ${history.p50.toFixed(0)} ms, p95 ${history.p95.toFixed(0)} ms, ${kB(history.wire)} kB gzipped`,
+      );
       const others: Timing[] = [
-        await timed(`the same with 10 thermocouples ticked (&thermo_ids=…)`, requests, () => wireGet(url(`?points=${options.points}&thermo_ids=${ticked}`), token), PAST_SHARED_MS),
+        await timed(
+          `the same with 10 thermocouples ticked (&thermo_ids=…)`,
+          requests,
+          () => wireGet(url(`?points=${options.points}&thermo_ids=${ticked}`), token),
+          PAST_SHARED_MS,
+        ),
       ];
       if (hours <= 4) {
         // More points than the 10-second rollups have buckets: the frames path, with as many thermocouples'
@@ -150,24 +175,46 @@ export async function runHistory(
         const most = Math.min(options.channels, Math.floor(300_000 / points));
         const many = Array.from({ length: most }, (_, i) => i + 1).join(',');
         others.push(
-          await timed(`frames path, as before the rollups (points=${points}, ${most} of ${options.channels} thermocouples)`, requests, () =>
-            wireGet(url(`?points=${points}&thermo_ids=${many}`), token),
+          await timed(
+            `frames path, as before the rollups (points=${points}, ${most} of ${options.channels} thermocouples)`,
+            requests,
+            () => wireGet(url(`?points=${points}&thermo_ids=${many}`), token),
           ),
         );
-        others.push(await timed('the frames through the API as CSV (GET /history.csv)', Math.min(requests, 5), () => wireGet(url('.csv'), token)));
+        others.push(
+          await timed('the frames through the API as CSV (GET /history.csv)', Math.min(requests, 5), () =>
+            wireGet(url('.csv'), token),
+          ),
+        );
       }
-      for (const t of others) log(`    ${t.label}: p50 ${t.p50.toFixed(0)} ms, p95 ${t.p95.toFixed(0)} ms, ${kB(t.wire)} kB gzipped`);
-      const baseline = await timed('raw rows, SQL (SELECT … ORDER BY time, parsed by pg)', Math.min(requests, hours > 4 ? 3 : requests), async () => {
-        const result = await client.query('SELECT "time", ts, daq_ts, radiance, pressure, pk, thermocouples FROM reading WHERE research_id = $1 ORDER BY "time"', [
-          researchId,
-        ]);
-        if (result.rowCount !== frames) throw new Error(`expected ${frames} rows, got ${result.rowCount}`);
-        let bytes = 0;
-        for (const row of result.rows) bytes += Buffer.byteLength(JSON.stringify(row));
-        return { bytes, wire: Number.NaN };
-      });
+      for (const t of others)
+        log(`    ${t.label}: p50 ${t.p50.toFixed(0)} ms, p95 ${t.p95.toFixed(0)} ms, ${kB(t.wire)} kB gzipped`);
+      const baseline = await timed(
+        'raw rows, SQL (SELECT … ORDER BY time, parsed by pg)',
+        Math.min(requests, hours > 4 ? 3 : requests),
+        async () => {
+          const result = await client.query(
+            'SELECT "time", ts, daq_ts, radiance, pressure, pk, thermocouples FROM reading WHERE research_id = $1 ORDER BY "time"',
+            [researchId],
+          );
+          if (result.rowCount !== frames) throw new Error(`expected ${frames} rows, got ${result.rowCount}`);
+          let bytes = 0;
+          for (const row of result.rows) bytes += Buffer.byteLength(JSON.stringify(row));
+          return { bytes, wire: Number.NaN };
+        },
+      );
       log(`    ${baseline.label}: p50 ${baseline.p50.toFixed(0)} ms, p95 ${baseline.p95.toFixed(0)} ms`);
-      cases.push({ hours, frames, channels: options.channels, points: options.points, loadSeconds, rollupSeconds, history, others, baseline });
+      cases.push({
+        hours,
+        frames,
+        channels: options.channels,
+        points: options.points,
+        loadSeconds,
+        rollupSeconds,
+        history,
+        others,
+        baseline,
+      });
     }
     return { cases };
   } finally {
@@ -179,7 +226,8 @@ export async function runHistory(
 
 const kB = (bytes: number) => fmt(bytes / 1000);
 /** a ÷ b with two significant digits (the history is a few hundredths of the raw read). */
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toPrecision(2)}×` : '–');
+const ratio = (a: number, b: number) =>
+  Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toPrecision(2)}×` : '–';
 
 /** History goals: p95 ≤ 150 ms and ≤ 600 kB gzipped for 4 h; p95 ≤ 200 ms for 24 h. */
 function goal(c: HistoryCase): string {

@@ -43,7 +43,10 @@ async function insertMarkers(url: string, researchId: string, channels: number):
        FROM generate_series(1, $2::int) AS i`,
       [rows[0]!.id, channels],
     );
-    await c.query(`INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 6, 60, 'bench: a broken wire')`, [researchId]);
+    await c.query(
+      `INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 6, 60, 'bench: a broken wire')`,
+      [researchId],
+    );
   });
 }
 
@@ -89,7 +92,12 @@ function jsonSource(pool: DaqPayload[], step: number) {
   };
 }
 
-async function rawBaseline(services: BenchServices, pool: DaqPayload[], seconds: number, how: 'insert' | 'copy'): Promise<Throughput> {
+async function rawBaseline(
+  services: BenchServices,
+  pool: DaqPayload[],
+  seconds: number,
+  how: 'insert' | 'copy',
+): Promise<Throughput> {
   const researchId = await insertResearch(services.db.url);
   const client = new Client({ connectionString: services.db.url });
   await client.connect();
@@ -102,7 +110,10 @@ async function rawBaseline(services: BenchServices, pool: DaqPayload[], seconds:
       frames += await write(client, researchId, new Date(), Array.from({ length: 500 }, next));
     }
     const elapsed = (performance.now() - start) / 1000;
-    const label = how === 'insert' ? 'raw multi-row INSERT, 500 rows a statement (baseline)' : 'COPY FROM STDIN, 500 rows a COPY (baseline)';
+    const label =
+      how === 'insert'
+        ? 'raw multi-row INSERT, 500 rows a statement (baseline)'
+        : 'COPY FROM STDIN, 500 rows a COPY (baseline)';
     return { label, frames, seconds: elapsed, framesPerSecond: frames / elapsed };
   } finally {
     await client.end();
@@ -126,7 +137,13 @@ async function writePath(
   if (markers) await insertMarkers(services.db.url, researchId, pool[0]!.thermocouples_out?.length ?? 0);
   const repository = new ReadingsRepository(services.db.url);
   const bus = await createBus(services.redisUrl);
-  const service = new IngestService(repository, bus, new ResearchDirectory((id) => repository.findResearch(id)), new IngestMetrics(new Registry()), quietLogger());
+  const service = new IngestService(
+    repository,
+    bus,
+    new ResearchDirectory((id) => repository.findResearch(id)),
+    new IngestMetrics(new Registry()),
+    quietLogger(),
+  );
   const topic = daqTopic(researchId);
   const next = jsonSource(pool, test?.step ?? 0.01);
   let outstanding = 0;
@@ -240,7 +257,11 @@ async function endToEnd(services: BenchServices, pool: DaqPayload[], seconds: nu
   }
 }
 
-export async function runIngest(services: BenchServices, options: { channels: number; seconds: number }, log: (line: string) => void): Promise<IngestResult> {
+export async function runIngest(
+  services: BenchServices,
+  options: { channels: number; seconds: number },
+  log: (line: string) => void,
+): Promise<IngestResult> {
   const pool = simulatedFrames(500, options.channels);
   const copy = configured.database ? await rawBaseline(services, pool, options.seconds, 'copy') : null;
   if (copy) log(`  ${copy.label}: ${copy.framesPerSecond.toFixed(0)} frames/s`);

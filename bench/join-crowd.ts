@@ -4,7 +4,13 @@
 import { writeFileSync } from 'node:fs';
 import { type ClientKind, openLiveView } from './lib/live-client';
 
-const { apiUrl, researchId, codes, kind, out } = JSON.parse(process.argv[2]!) as { apiUrl: string; researchId: string; codes: string[]; kind: ClientKind; out: string };
+const { apiUrl, researchId, codes, kind, out } = JSON.parse(process.argv[2]!) as {
+  apiUrl: string;
+  researchId: string;
+  codes: string[];
+  kind: ClientKind;
+  out: string;
+};
 
 Promise.all(codes.map((code) => openLiveView(apiUrl, researchId, code, kind))).then(
   (views) => {

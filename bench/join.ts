@@ -57,44 +57,79 @@ export interface JoinResult {
   quiet: { p50: number; p99: number; max: number };
   single: { totalMs: number[]; bytes: number; requests: { name: string; ms: number }[] };
   crowds: Crowd[];
-  long: { firstCriteriaMs: number; criteriaP50: number; criteriaP95: number; reportMs: number; xlsxMs: number; exclusionRequestMs: number; exclusionToViewerMs: number } | null;
+  long: {
+    firstCriteriaMs: number;
+    criteriaP50: number;
+    criteriaP95: number;
+    reportMs: number;
+    xlsxMs: number;
+    exclusionRequestMs: number;
+    exclusionToViewerMs: number;
+  } | null;
   holds: Hold[];
 }
 
 /** Frames, thermocouple markers (two thirds "Tśr i Tmax", then "Tmax", the last 20 "Tmax ościeżnicy") and rollups of a research. */
-async function storeTest(services: BenchServices, client: Client, seconds: number, channels: number, end: Date): Promise<string> {
+async function storeTest(
+  services: BenchServices,
+  client: Client,
+  seconds: number,
+  channels: number,
+  end: Date,
+): Promise<string> {
   const startAt = new Date(Date.now() - (seconds + 60) * 1000);
   const researchId = await insertResearch(services.db.url, { startAt, endAt: end });
   // Frames from a minute before ignition (T0) on, in slices: 86 400 frames of 300 values at once would hold ~1 GB.
   // (COPY where the server takes it; the embedded PGlite's socket server does not.)
   const write = services.describe.database.startsWith('PostgreSQL') ? copyRaw : insertRaw;
-  for (let from = -60; from < seconds; from += 7_200) await write(client, researchId, startAt, simulatedFrames(Math.min(7_200, seconds - from), channels, 1, from));
+  for (let from = -60; from < seconds; from += 7_200)
+    await write(client, researchId, startAt, simulatedFrames(Math.min(7_200, seconds - from), channels, 1, from));
   const dataSource = createDataSource({ url: services.db.url, poolSize: 1 });
   await dataSource.initialize();
   try {
     const markers: Record<number, string> = {};
     const mean = Math.round((channels * 2) / 3);
-    for (let id = 1; id <= channels; id++) markers[id] = id <= mean ? 'Tśr i Tmax' : id <= channels - 20 ? 'Tmax' : 'Tmax ościeżnicy';
+    for (let id = 1; id <= channels; id++)
+      markers[id] = id <= mean ? 'Tśr i Tmax' : id <= channels - 20 ? 'Tmax' : 'Tmax ościeżnicy';
     await insertMarkers(dataSource, researchId, markers);
   } finally {
     await dataSource.destroy();
   }
-  await client.query('UPDATE thermo_config SET image_data = $1 WHERE research_id = $2', [readFileSync(join(ROOT, 'libs/api-server/test/fixtures/specimen.png')), researchId]);
+  await client.query('UPDATE thermo_config SET image_data = $1 WHERE research_id = $2', [
+    readFileSync(join(ROOT, 'libs/api-server/test/fixtures/specimen.png')),
+    researchId,
+  ]);
   for (const sql of REBUILD_ROLLUPS_SQL) await client.query(sql, [researchId]);
   return researchId;
 }
 
 export async function runJoin(
   services: BenchServices,
-  options: { channels: number; hours: number; longHours: number; clients: number[]; kind: ClientKind; profileDir?: string },
+  options: {
+    channels: number;
+    hours: number;
+    longHours: number;
+    clients: number[];
+    kind: ClientKind;
+    profileDir?: string;
+  },
   log: (line: string) => void,
 ): Promise<JoinResult> {
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   const client = new Client({ connectionString: services.db.url });
   await client.connect();
   const t0 = performance.now();
-  const running = await storeTest(services, client, options.hours * 3600, options.channels, new Date(Date.now() + 3_600_000));
-  const long = options.longHours > 0 ? await storeTest(services, client, options.longHours * 3600, options.channels, new Date(Date.now() - 60_000)) : null;
+  const running = await storeTest(
+    services,
+    client,
+    options.hours * 3600,
+    options.channels,
+    new Date(Date.now() + 3_600_000),
+  );
+  const long =
+    options.longHours > 0
+      ? await storeTest(services, client, options.longHours * 3600, options.channels, new Date(Date.now() - 60_000))
+      : null;
   const maxClients = Math.max(1, ...options.clients);
   // One invitation per client (each client its own code, as a lab invites them).
   const { rows: codes } = await client.query<{ id: string }>(
@@ -102,7 +137,9 @@ export async function runJoin(
     [running, maxClients + 10],
   );
   await client.query('ANALYZE');
-  log(`  stored a ${options.hours} h running test${long ? ` and a ${options.longHours} h finished one` : ''} (${options.channels} thermocouples, 1 Hz) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  log(
+    `  stored a ${options.hours} h running test${long ? ` and a ${options.longHours} h finished one` : ''} (${options.channels} thermocouples, 1 Hz) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 
   // Every client comes from this machine's one address: the per-address limit of the code exchange is raised for them.
   // --cpu-prof=api: the serving process writes a V8 CPU profile when it stops (bench/profile-summary.ts reads it).
@@ -123,7 +160,9 @@ export async function runJoin(
       if (res.status === 200 && ((await res.json()) as { elapsed: number | null }).elapsed !== null) break;
       await sleep(500);
     }
-    log(`  the running test's criteria ready ${((performance.now() - ready) / 1000).toFixed(1)} s after the first streamed frame`);
+    log(
+      `  the running test's criteria ready ${((performance.now() - ready) / 1000).toFixed(1)} s after the first streamed frame`,
+    );
 
     await phase('quiet', () => sleep(10_000));
 
@@ -147,7 +186,9 @@ export async function runJoin(
       codeIndex += n;
       const views = await phase(`${fmt(n)} clients join at once`, async () => {
         const out = join(ROOT, 'tmp', `join-crowd-${n}.json`);
-        const child = spawnTs('join-crowd.ts', [JSON.stringify({ apiUrl: system.api.url, researchId: running, codes: slice, kind: options.kind, out })]);
+        const child = spawnTs('join-crowd.ts', [
+          JSON.stringify({ apiUrl: system.api.url, researchId: running, codes: slice, kind: options.kind, out }),
+        ]);
         await lineFrom(child, 'DONE', 600_000);
         return JSON.parse(readFileSync(out, 'utf8')) as OpenedView[];
       });
@@ -156,11 +197,30 @@ export async function runJoin(
       const failures = views.filter((v) => v.failed).map((v) => v.failed!);
       const byRequest: Record<string, number> = {};
       for (const name of new Set(views.flatMap((v) => v.requests.map((r) => r.name)))) {
-        byRequest[name] = percentile(sortedCopy(views.flatMap((v) => v.requests.filter((r) => r.name === name).map((r) => r.ms))), 95);
+        byRequest[name] = percentile(
+          sortedCopy(views.flatMap((v) => v.requests.filter((r) => r.name === name).map((r) => r.ms))),
+          95,
+        );
       }
-      crowds.push({ clients: n, failed: failures.length, failures: [...new Set(failures)].slice(0, 5), p50: percentile(all, 50), p95: percentile(all, 95), max: percentile(all, 100), totalP95: percentile(totals, 95), totalMax: percentile(totals, 100), byRequest });
-      log(`  ${fmt(n)} clients: requests p95 ${fmt(percentile(all, 95))} ms, whole opening p95 ${fmt(percentile(totals, 95))} ms, ${failures.length} failed`);
-      log(`    p95 by request: ${Object.entries(byRequest).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')} ms`);
+      crowds.push({
+        clients: n,
+        failed: failures.length,
+        failures: [...new Set(failures)].slice(0, 5),
+        p50: percentile(all, 50),
+        p95: percentile(all, 95),
+        max: percentile(all, 100),
+        totalP95: percentile(totals, 95),
+        totalMax: percentile(totals, 100),
+        byRequest,
+      });
+      log(
+        `  ${fmt(n)} clients: requests p95 ${fmt(percentile(all, 95))} ms, whole opening p95 ${fmt(percentile(totals, 95))} ms, ${failures.length} failed`,
+      );
+      log(
+        `    p95 by request: ${Object.entries(byRequest)
+          .map(([k, v]) => `${k} ${fmt(v)}`)
+          .join(', ')} ms`,
+      );
     }
 
     let longResult: JoinResult['long'] = null;
@@ -173,12 +233,16 @@ export async function runJoin(
         if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
         return performance.now() - start;
       };
-      const firstCriteriaMs = await phase(`GET /criteria of the ${options.longHours} h test, nothing kept yet`, () => get('/criteria'));
-      const criteria = sortedCopy(await phase('GET /criteria of the kept test (20)', async () => {
-        const times: number[] = [];
-        for (let i = 0; i < 20; i++) times.push(await get('/criteria'));
-        return times;
-      }));
+      const firstCriteriaMs = await phase(`GET /criteria of the ${options.longHours} h test, nothing kept yet`, () =>
+        get('/criteria'),
+      );
+      const criteria = sortedCopy(
+        await phase('GET /criteria of the kept test (20)', async () => {
+          const times: number[] = [];
+          for (let i = 0; i < 20; i++) times.push(await get('/criteria'));
+          return times;
+        }),
+      );
       await sleep(2_000);
       const reportMs = await phase(`report.pdf of the ${options.longHours} h test`, () => get('/report.pdf'));
       await sleep(2_000);
@@ -203,10 +267,15 @@ export async function runJoin(
             options.kind !== 'old'
               ? viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.excluded.includes(5))
               : viewer.messages.some((m) => m.event === 'UPDATE') &&
-                ((await (await fetch(`${system.api.url}/api/v1/research/${long}/criteria`, { headers: staff })).json()) as { excluded: number[] }).excluded.includes(5);
+                (
+                  (await (
+                    await fetch(`${system.api.url}/api/v1/research/${long}/criteria`, { headers: staff })
+                  ).json()) as { excluded: number[] }
+                ).excluded.includes(5);
           for (;;) {
             if (await reached()) break;
-            if (performance.now() - start > 120_000) throw new Error('the exclusion did not reach the viewer within 120 s');
+            if (performance.now() - start > 120_000)
+              throw new Error('the exclusion did not reach the viewer within 120 s');
             await sleep(20);
           }
           exclusionToViewerMs = performance.now() - start;
@@ -214,8 +283,18 @@ export async function runJoin(
       } finally {
         await viewer.close();
       }
-      longResult = { firstCriteriaMs, criteriaP50: percentile(criteria, 50), criteriaP95: percentile(criteria, 95), reportMs, xlsxMs, exclusionRequestMs, exclusionToViewerMs };
-      log(`  ${options.longHours} h test: first GET /criteria ${fmt(firstCriteriaMs)} ms, then p95 ${fmt(percentile(criteria, 95))} ms; report ${fmt(reportMs)} ms, XLSX ${fmt(xlsxMs)} ms; exclusion answered in ${fmt(exclusionRequestMs)} ms, at the viewer after ${fmt(exclusionToViewerMs)} ms`);
+      longResult = {
+        firstCriteriaMs,
+        criteriaP50: percentile(criteria, 50),
+        criteriaP95: percentile(criteria, 95),
+        reportMs,
+        xlsxMs,
+        exclusionRequestMs,
+        exclusionToViewerMs,
+      };
+      log(
+        `  ${options.longHours} h test: first GET /criteria ${fmt(firstCriteriaMs)} ms, then p95 ${fmt(percentile(criteria, 95))} ms; report ${fmt(reportMs)} ms, XLSX ${fmt(xlsxMs)} ms; exclusion answered in ${fmt(exclusionRequestMs)} ms, at the viewer after ${fmt(exclusionToViewerMs)} ms`,
+      );
     }
     await sleep(3_000);
 
@@ -231,7 +310,11 @@ export async function runJoin(
       longHours: long ? options.longHours : 0,
       streamed: daq.streamed,
       quiet,
-      single: { totalMs: singles.map((s) => s.totalMs), bytes: singles[0]!.bytes, requests: slowest.requests.map((r) => ({ name: r.name, ms: r.ms })) },
+      single: {
+        totalMs: singles.map((s) => s.totalMs),
+        bytes: singles[0]!.bytes,
+        requests: slowest.requests.map((r) => ({ name: r.name, ms: r.ms })),
+      },
       crowds,
       long: longResult,
       holds,
@@ -247,7 +330,11 @@ export async function runJoin(
 export function joinReport(r: JoinResult): string {
   const single = sortedCopy(r.single.totalMs);
   const rows: string[][] = [
-    ['one client opens the live view (5 times)', `${fmt(percentile(single, 50))} ms median, ${fmt(percentile(single, 100))} ms slowest; ${fmt(r.single.bytes / 1000)} kB on the wire`, '≤ 500 ms, ≤ 400 kB'],
+    [
+      'one client opens the live view (5 times)',
+      `${fmt(percentile(single, 50))} ms median, ${fmt(percentile(single, 100))} ms slowest; ${fmt(r.single.bytes / 1000)} kB on the wire`,
+      '≤ 500 ms, ≤ 400 kB',
+    ],
     ...r.crowds.map((c) => [
       `${fmt(c.clients)} clients open it at once`,
       `requests p50 ${fmt(c.p50)}, p95 ${fmt(c.p95)}, max ${fmt(c.max)} ms; whole opening p95 ${fmt(c.totalP95)} ms; ${c.failed} failed${c.failures.length ? ` (${c.failures.join('; ')})` : ''}`,
@@ -256,9 +343,21 @@ export function joinReport(r: JoinResult): string {
   ];
   if (r.long) {
     rows.push(
-      [`GET /criteria, ${r.longHours} h test`, `first (nothing kept) ${fmt(r.long.firstCriteriaMs)} ms; then p50 ${fmt(r.long.criteriaP50)}, p95 ${fmt(r.long.criteriaP95)} ms`, 'p95 ≤ 50 ms'],
-      [`an exclusion, ${r.longHours} h test`, `request ${fmt(r.long.exclusionRequestMs)} ms; at a viewer after ${fmt(r.long.exclusionToViewerMs)} ms`, '≤ 2 s'],
-      [`report.pdf / history.xlsx, ${r.longHours} h test`, `${fmt(r.long.reportMs)} / ${fmt(r.long.xlsxMs)} ms`, 'XLSX ≤ 15 s'],
+      [
+        `GET /criteria, ${r.longHours} h test`,
+        `first (nothing kept) ${fmt(r.long.firstCriteriaMs)} ms; then p50 ${fmt(r.long.criteriaP50)}, p95 ${fmt(r.long.criteriaP95)} ms`,
+        'p95 ≤ 50 ms',
+      ],
+      [
+        `an exclusion, ${r.longHours} h test`,
+        `request ${fmt(r.long.exclusionRequestMs)} ms; at a viewer after ${fmt(r.long.exclusionToViewerMs)} ms`,
+        '≤ 2 s',
+      ],
+      [
+        `report.pdf / history.xlsx, ${r.longHours} h test`,
+        `${fmt(r.long.reportMs)} / ${fmt(r.long.xlsxMs)} ms`,
+        'XLSX ≤ 15 s',
+      ],
     );
   }
   return [
@@ -269,7 +368,10 @@ export function joinReport(r: JoinResult): string {
     '',
     `The watcher's frames (publish → DATA) in each phase; goal: never more than 100 ms beyond the quiet p50.`,
     '',
-    table(['phase', 'frames', 'p50 ms', 'max ms', 'max − quiet p50'], r.holds.map((h) => [h.label, String(h.frames), fmt(h.p50), fmt(h.max), fmt(h.beyondQuiet)])),
+    table(
+      ['phase', 'frames', 'p50 ms', 'max ms', 'max − quiet p50'],
+      r.holds.map((h) => [h.label, String(h.frames), fmt(h.p50), fmt(h.max), fmt(h.beyondQuiet)]),
+    ),
     '',
     `One client's requests (its slowest opening): ${r.single.requests.map((q) => `${q.name} ${fmt(q.ms)}`).join(', ')} ms.`,
   ].join('\n');

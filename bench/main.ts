@@ -31,7 +31,17 @@ const list = (value: string | undefined, fallback: number[]) => (value ? value.s
 const CHANNELS = 300;
 
 async function main() {
-  const only = option('only')?.split(',') ?? ['fanout', 'ingest', 'history', 'replay', 'exports', 'bundle', 'report', 'join', 'archive'];
+  const only = option('only')?.split(',') ?? [
+    'fanout',
+    'ingest',
+    'history',
+    'replay',
+    'exports',
+    'bundle',
+    'report',
+    'join',
+    'archive',
+  ];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -43,7 +53,9 @@ async function main() {
   const capped = viewerCounts.some((v, i) => v !== wanted[i]);
 
   const services = await startServices();
-  log(`Furnace Live benchmark on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(2)} at start), Node ${process.version}`);
+  log(
+    `Furnace Live benchmark on ${cpus().length} cores (load average ${loadavg()[0]!.toFixed(2)} at start), Node ${process.version}`,
+  );
   log(`  database: ${services.describe.database}`);
   log(`  bus:      ${services.describe.bus}`);
   log(`  broker:   ${services.describe.broker}`);
@@ -85,11 +97,24 @@ async function main() {
     }
     if (only.includes('history')) {
       log('\nHistory');
-      history = await runHistory(services, { channels: CHANNELS, hours: list(option('hours'), [4, 24]), points: 1_000, requests: Number(option('requests') ?? 20) }, log);
+      history = await runHistory(
+        services,
+        {
+          channels: CHANNELS,
+          hours: list(option('hours'), [4, 24]),
+          points: 1_000,
+          requests: Number(option('requests') ?? 20),
+        },
+        log,
+      );
     }
     if (only.includes('replay')) {
       log('\nReplay');
-      replay = await runReplay(services, { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 20) }, log);
+      replay = await runReplay(
+        services,
+        { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 20) },
+        log,
+      );
     }
     if (only.includes('exports')) {
       log('\nExports');
@@ -101,7 +126,11 @@ async function main() {
     }
     if (only.includes('report')) {
       log('\nPDF report');
-      report = await runReport(services, { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 5) }, log);
+      report = await runReport(
+        services,
+        { channels: CHANNELS, hours: 4, requests: Number(option('requests') ?? 5) },
+        log,
+      );
     }
     if (only.includes('join')) {
       log('\nClients joining a long test');
@@ -130,7 +159,14 @@ async function main() {
     `Furnace Live benchmark — ${new Date().toISOString()}, ${cpus().length} cores, Node ${process.version}, ` +
       `${services.describe.database}; ${services.describe.bus}; ${services.describe.broker}`,
   ];
-  if (fanout.length) sections.push(fanoutReport(fanout, services.redisUrl ? 'services' : 'embedded', capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined));
+  if (fanout.length)
+    sections.push(
+      fanoutReport(
+        fanout,
+        services.redisUrl ? 'services' : 'embedded',
+        capped ? `viewers capped at ${maxViewers} by the open-file limit (${limit.soft})` : undefined,
+      ),
+    );
   if (ingest) sections.push(ingestReport(ingest));
   if (history) sections.push(historyReport(history));
   if (replay) sections.push(replayReport(replay));
@@ -139,11 +175,16 @@ async function main() {
   if (report) sections.push(reportReport(report));
   if (joined) sections.push(joinReport(joined));
   if (archive) sections.push(archiveReport(archive));
-  sections.push(`Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`);
+  sections.push(
+    `Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`,
+  );
   const text = sections.join('\n\n');
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
-  writeFileSync(join(ROOT, 'tmp', 'bench-results.json'), JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined, archive }, null, 2));
+  writeFileSync(
+    join(ROOT, 'tmp', 'bench-results.json'),
+    JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined, archive }, null, 2),
+  );
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }
 

@@ -28,7 +28,9 @@ export function summarise(profile: Profile, top = 25): string {
     const file = url ? relative(ROOT, url.replace(/^file:\/\//, '')) : '';
     const name = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
     fn.set(name, (fn.get(name) ?? 0) + micros);
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? (file.startsWith('node:') ? 'node core' : file ? file.split('/').slice(0, 3).join('/') : functionName);
+    const pkg =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ??
+      (file.startsWith('node:') ? 'node core' : file ? file.split('/').slice(0, 3).join('/') : functionName);
     where.set(pkg, (where.get(pkg) ?? 0) + micros);
   }
   const list = (m: Map<string, number>) =>

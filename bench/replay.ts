@@ -26,7 +26,11 @@ export interface ReplayResult {
   baseline: Timing;
 }
 
-export async function runReplay(services: BenchServices, options: { channels: number; hours: number; requests: number }, log: (line: string) => void): Promise<ReplayResult> {
+export async function runReplay(
+  services: BenchServices,
+  options: { channels: number; hours: number; requests: number },
+  log: (line: string) => void,
+): Promise<ReplayResult> {
   const client = new Client({ connectionString: services.db.url });
   await client.connect();
   const system = await startFurnace(services);
@@ -36,7 +40,12 @@ export async function runReplay(services: BenchServices, options: { channels: nu
     const startAt = new Date(Date.now() - (frames + 60) * 1000);
     const researchId = await insertResearch(services.db.url, { startAt });
     for (let from = 0; from < frames; from += 7_200) {
-      await insertRaw(client, researchId, startAt, simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from));
+      await insertRaw(
+        client,
+        researchId,
+        startAt,
+        simulatedFrames(Math.min(7_200, frames - from), options.channels, 1, from),
+      );
     }
     // The rollups the /history read is answered from, computed from the stored frames (the ingest would have written them).
     for (const sql of REBUILD_ROLLUPS_SQL) await client.query(sql, [researchId]);
@@ -51,20 +60,31 @@ export async function runReplay(services: BenchServices, options: { channels: nu
     // Moments spread over the whole test in an order that jumps about (no two windows alike in a row).
     let n = 0;
     const nextMoment = () => ((n++ * 7919.3) % (frames - 1)) + 0.5;
-    const seek = await timed(`seek: GET /frames of a random moment's ${WINDOW_SECONDS} s window, parsed, its frame found`, options.requests, async () => {
-      const moment = nextMoment();
-      const from = Math.floor(moment / WINDOW_SECONDS) * WINDOW_SECONDS;
-      const { body, bytes, wire } = await wireGet(`${base}/frames?from=${from}&to=${from + WINDOW_SECONDS}`, token);
-      const frame = (JSON.parse(body.toString('utf8')) as { frames: { time: number; thermocouples_out?: unknown[] }[] }).frames.findLast((f) => f.time <= moment);
-      if (!frame || frame.time !== Math.floor(moment) || frame.thermocouples_out?.length !== options.channels) throw new Error(`no frame of ${moment}`);
-      return { bytes, wire };
-    });
+    const seek = await timed(
+      `seek: GET /frames of a random moment's ${WINDOW_SECONDS} s window, parsed, its frame found`,
+      options.requests,
+      async () => {
+        const moment = nextMoment();
+        const from = Math.floor(moment / WINDOW_SECONDS) * WINDOW_SECONDS;
+        const { body, bytes, wire } = await wireGet(`${base}/frames?from=${from}&to=${from + WINDOW_SECONDS}`, token);
+        const frame = (
+          JSON.parse(body.toString('utf8')) as { frames: { time: number; thermocouples_out?: unknown[] }[] }
+        ).frames.findLast((f) => f.time <= moment);
+        if (!frame || frame.time !== Math.floor(moment) || frame.thermocouples_out?.length !== options.channels)
+          throw new Error(`no frame of ${moment}`);
+        return { bytes, wire };
+      },
+    );
     log(`    ${seek.label}: p50 ${seek.p50.toFixed(0)} ms, p95 ${seek.p95.toFixed(0)} ms`);
-    const baseline = await timed('GET /history?points=1000 (the history page opening), parsed', options.requests, async () => {
-      const { body, bytes, wire } = await wireGet(`${base}/history?points=1000`, token);
-      JSON.parse(body.toString('utf8'));
-      return { bytes, wire };
-    });
+    const baseline = await timed(
+      'GET /history?points=1000 (the history page opening), parsed',
+      options.requests,
+      async () => {
+        const { body, bytes, wire } = await wireGet(`${base}/history?points=1000`, token);
+        JSON.parse(body.toString('utf8'));
+        return { bytes, wire };
+      },
+    );
     log(`    ${baseline.label}: p50 ${baseline.p50.toFixed(0)} ms, p95 ${baseline.p95.toFixed(0)} ms`);
     return { frames, channels: options.channels, seek, baseline };
   } finally {
@@ -74,7 +94,8 @@ export async function runReplay(services: BenchServices, options: { channels: nu
   }
 }
 
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toPrecision(2)}×` : '–');
+const ratio = (a: number, b: number) =>
+  Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toPrecision(2)}×` : '–';
 
 export function replayReport(result: ReplayResult): string {
   const met = result.seek.p95 <= 300 ? 'met' : 'NOT met';

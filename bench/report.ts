@@ -45,20 +45,29 @@ async function timed(label: string, requests: number, run: () => Promise<number>
   return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), bytes };
 }
 
-export async function runReport(services: BenchServices, options: { channels: number; hours: number; requests: number }, log: (line: string) => void): Promise<ReportResult> {
+export async function runReport(
+  services: BenchServices,
+  options: { channels: number; hours: number; requests: number },
+  log: (line: string) => void,
+): Promise<ReportResult> {
   const frames = options.hours * 3600;
   const test = await storeFinishedTest(services, { seconds: frames, channels: options.channels });
   const { researchId, system } = test;
   const daq = await startLiveDaq(services, options.channels);
   try {
     // The specimen photo the tests upload (640×480 PNG): the report draws it with the markers.
-    await test.client.query('UPDATE thermo_config SET image_data = $1 WHERE research_id = $2', [readFileSync(join(ROOT, 'libs/api-server/test/fixtures/specimen.png')), researchId]);
+    await test.client.query('UPDATE thermo_config SET image_data = $1 WHERE research_id = $2', [
+      readFileSync(join(ROOT, 'libs/api-server/test/fixtures/specimen.png')),
+      researchId,
+    ]);
     log(`  ${fmt(frames + 60)} frames × ${options.channels} thermocouples loaded in ${fmt(test.loadSeconds)} s`);
 
     const token = await login({ http: request(system.api.url) }, SUPERUSER.email, SUPERUSER.password);
     let pages = 0;
     const get = async (path: string) => {
-      const res = await fetch(`${system.api.url}/api/v1/research/${researchId}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch(`${system.api.url}/api/v1/research/${researchId}${path}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       const body = Buffer.from(await res.arrayBuffer());
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${body.toString('utf8', 0, 200)}`);
       if (path.startsWith('/report.pdf')) pages = (body.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
@@ -80,7 +89,13 @@ export async function runReport(services: BenchServices, options: { channels: nu
 
 export function reportReport(result: ReportResult): string {
   const criteria = result.baselines[0]!;
-  const rows = [result.report, ...result.baselines].map((t) => [t.label, fmt(t.p50), fmt(t.p95), fmt(t.bytes / 1024), ratio(t.p50, criteria.p50)]);
+  const rows = [result.report, ...result.baselines].map((t) => [
+    t.label,
+    fmt(t.p50),
+    fmt(t.p95),
+    fmt(t.bytes / 1024),
+    ratio(t.p50, criteria.p50),
+  ]);
   return [
     `PDF report: ${fmt(result.frames)} frames (4 h at 1 Hz) × ${result.channels} thermocouples, ${result.pages} pages; ` +
       `a DAQ streaming a live test at 1 frame/s meanwhile (${fmt(result.streamed)} frames)`,

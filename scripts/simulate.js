@@ -6,7 +6,13 @@ const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'libs/simulator'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', 'libs/simulator'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
-const run = spawnSync(process.execPath, [join(root, 'libs/simulator/dist/cli.js'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [join(root, 'libs/simulator/dist/cli.js'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

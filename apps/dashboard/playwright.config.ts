@@ -13,7 +13,8 @@ import { CHROMIUM_MISSING, CHROMIUM_PATH, CHROMIUM_REASON } from './e2e/support/
  * reason) and no server is started.
  */
 const hasChromium = !CHROMIUM_MISSING;
-if (!hasChromium && process.env.TEST_WORKER_INDEX === undefined) console.warn(`Skipping the end-to-end suite. ${CHROMIUM_REASON}`);
+if (!hasChromium && process.env.TEST_WORKER_INDEX === undefined)
+  console.warn(`Skipping the end-to-end suite. ${CHROMIUM_REASON}`);
 
 function freePort(): string {
   const script =

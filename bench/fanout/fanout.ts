@@ -6,7 +6,14 @@ import { connectPublisher, insertResearch, login, streamUrl, SUPERUSER, uniqueId
 import { createFrameGenerator } from '@furnace/simulator';
 import { UsageMonitor, type Usage } from '../lib/process-stats';
 import { join } from 'node:path';
-import { type BenchServices, lineFrom, type ServerOptions, spawnCompiled, spawnTs, startFurnace } from '../lib/services';
+import {
+  type BenchServices,
+  lineFrom,
+  type ServerOptions,
+  spawnCompiled,
+  spawnTs,
+  startFurnace,
+} from '../lib/services';
 import { fmt, mb, percentile, ratio, sleep, sortedCopy, table } from '../lib/stats';
 import type { ViewerKind, ViewerResult, WorkerCommand, WorkerReply } from './protocol';
 
@@ -66,7 +73,11 @@ interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
-async function startServer(name: ServerName, services: BenchServices, options: ServerOptions): Promise<ServerUnderTest> {
+async function startServer(
+  name: ServerName,
+  services: BenchServices,
+  options: ServerOptions,
+): Promise<ServerUnderTest> {
   if (name === 'furnace') {
     const system = await startFurnace(services, options);
     const researchId = await insertResearch(services.db.url);
@@ -81,7 +92,11 @@ async function startServer(name: ServerName, services: BenchServices, options: S
   }
   // Outside furnace/+/data: the ingest never sees the baselines' frames.
   const topic = `bench/${uniqueId('fanout')}`;
-  const child = spawnCompiled(`fanout/${name === 'ws' ? 'ws-server' : 'socketio-server'}.ts`, [services.broker.url, topic], options);
+  const child = spawnCompiled(
+    `fanout/${name === 'ws' ? 'ws-server' : 'socketio-server'}.ts`,
+    [services.broker.url, topic],
+    options,
+  );
   const port = Number(await lineFrom(child, 'ready '));
   const url = name === 'ws' ? `ws://127.0.0.1:${port}/` : `http://127.0.0.1:${port}`;
   return {
@@ -203,7 +218,11 @@ function merge(results: ViewerResult[]): ViewerResult {
   };
 }
 
-export async function runFanout(services: BenchServices, options: FanoutOptions, log: (line: string) => void): Promise<FanoutRow[]> {
+export async function runFanout(
+  services: BenchServices,
+  options: FanoutOptions,
+  log: (line: string) => void,
+): Promise<FanoutRow[]> {
   const rows: FanoutRow[] = [];
   const publisher = await connectPublisher(services.broker.url);
   try {
@@ -214,7 +233,10 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
           name,
           services,
           profiled
-            ? { nodeArgs: ['-r', join(__dirname, '..', 'lib', 'profile-on-signal.js')], env: { BENCH_PROFILE_DIR: options.profile!.dir, BENCH_PROFILE_NAME: `${name}-${viewers}` } }
+            ? {
+                nodeArgs: ['-r', join(__dirname, '..', 'lib', 'profile-on-signal.js')],
+                env: { BENCH_PROFILE_DIR: options.profile!.dir, BENCH_PROFILE_NAME: `${name}-${viewers}` },
+              }
             : {},
         );
         // The DAQ streams from before the first viewer connects until after the last has left.
@@ -229,7 +251,14 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
           if (profiled) process.kill(server.pid, 'SIGWINCH');
           connectMonitor.start();
           const connects = await Promise.all(
-            workers.map((w, i) => w.ask({ type: 'connect', kind: server.kind, urls: urls.slice(i * share, (i + 1) * share), concurrency: 50 })),
+            workers.map((w, i) =>
+              w.ask({
+                type: 'connect',
+                kind: server.kind,
+                urls: urls.slice(i * share, (i + 1) * share),
+                concurrency: 50,
+              }),
+            ),
           );
           const connectSeconds = (performance.now() - t0) / 1000;
           const connected = connects.reduce((n, c) => n + c.connected, 0);
@@ -269,7 +298,9 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
             }
             const usage = monitor.stop();
             if (profiled) process.kill(server.pid, 'SIGWINCH');
-            const result = merge(await Promise.all(workers.map(async (w) => (await w.ask({ type: 'collect', sent })).result)));
+            const result = merge(
+              await Promise.all(workers.map(async (w) => (await w.ask({ type: 'collect', sent })).result)),
+            );
             const sorted = sortedCopy(result.latencies);
             const row: FanoutRow = {
               server: name,
@@ -284,7 +315,8 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               duplicates: result.duplicates,
               outOfOrder: result.outOfOrder,
               // Over the time they took: a server that falls behind delivers after the window ended.
-              deliveriesPerSecond: result.received / Math.max(publishSeconds, (result.lastArrival - sent[0]![1]) / 1000),
+              deliveriesPerSecond:
+                result.received / Math.max(publishSeconds, (result.lastArrival - sent[0]![1]) / 1000),
               p50: percentile(sorted, 50),
               p99: percentile(sorted, 99),
               usage,
@@ -295,7 +327,9 @@ export async function runFanout(services: BenchServices, options: FanoutOptions,
               `  ${name} ${viewers} viewers × ${rate}/s: ${row.received}/${expected} delivered, ${row.deliveriesPerSecond.toFixed(0)}/s, ` +
                 `p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, CPU ${usage.cpuPercent.toFixed(0)} %, ` +
                 `${row.cpuMicrosPerDelivery.toFixed(1)} µs/delivery, RSS ${(usage.peakRssBytes / 2 ** 20).toFixed(0)} MB` +
-                (row.duplicates || row.outOfOrder ? `, ${row.duplicates} duplicates, ${row.outOfOrder} out of order` : ''),
+                (row.duplicates || row.outOfOrder
+                  ? `, ${row.duplicates} duplicates, ${row.outOfOrder} out of order`
+                  : ''),
             );
           }
         } finally {
@@ -316,7 +350,17 @@ const SERVER_LABEL: Record<ServerName, string> = { furnace: 'Furnace Live API', 
 /** The fan-out tables: every case as measured, then Furnace Live's figures as ratios of the baselines'. */
 export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services', note?: string): string {
   const detail = table(
-    ['viewers × frames/s', 'server', 'deliveries/s', 'delivered', 'p50 ms', 'p99 ms', 'CPU % of a core', 'CPU µs/delivery', 'peak RSS MB'],
+    [
+      'viewers × frames/s',
+      'server',
+      'deliveries/s',
+      'delivered',
+      'p50 ms',
+      'p99 ms',
+      'CPU % of a core',
+      'CPU µs/delivery',
+      'peak RSS MB',
+    ],
     rows.map((r) => [
       `${fmt(r.viewers)} × ${r.rate}`,
       SERVER_LABEL[r.server],
@@ -329,9 +373,20 @@ export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services',
       mb(r.usage.peakRssBytes),
     ]),
   );
-  const find = (server: ServerName, viewers: number, rate: number) => rows.find((r) => r.server === server && r.viewers === viewers && r.rate === rate);
+  const find = (server: ServerName, viewers: number, rate: number) =>
+    rows.find((r) => r.server === server && r.viewers === viewers && r.rate === rate);
   const summary = table(
-    ['viewers × frames/s', 'throughput ÷ ws (goal ≥ 0.80)', 'throughput ÷ socket.io (goal > 1)', 'CPU/delivery ÷ ws', 'CPU/delivery ÷ socket.io', 'p50 ÷ ws', 'p99 ÷ ws', 'p99 ÷ socket.io', 'RSS ÷ ws'],
+    [
+      'viewers × frames/s',
+      'throughput ÷ ws (goal ≥ 0.80)',
+      'throughput ÷ socket.io (goal > 1)',
+      'CPU/delivery ÷ ws',
+      'CPU/delivery ÷ socket.io',
+      'p50 ÷ ws',
+      'p99 ÷ ws',
+      'p99 ÷ socket.io',
+      'RSS ÷ ws',
+    ],
     rows
       .filter((r) => r.server === 'furnace')
       .map((f) => {
@@ -340,7 +395,9 @@ export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services',
         const vsWs = ws ? f.deliveriesPerSecond / ws.deliveriesPerSecond : Number.NaN;
         const vsSio = sio ? f.deliveriesPerSecond / sio.deliveriesPerSecond : Number.NaN;
         // Equal throughput (both delivered everything) is a win when it costs less CPU.
-        const beatsSio = sio ? vsSio > 1.005 || (vsSio > 0.995 && f.cpuMicrosPerDelivery < sio.cpuMicrosPerDelivery) : false;
+        const beatsSio = sio
+          ? vsSio > 1.005 || (vsSio > 0.995 && f.cpuMicrosPerDelivery < sio.cpuMicrosPerDelivery)
+          : false;
         return [
           `${fmt(f.viewers)} × ${f.rate}`,
           `${ratio(f.deliveriesPerSecond, ws?.deliveriesPerSecond ?? Number.NaN)} ${vsWs >= 0.8 ? 'met' : 'SHORT'}`,
@@ -379,11 +436,17 @@ export function fanoutReport(rows: FanoutRow[], layout: 'embedded' | 'services',
     'Fan-out: one research, 300 thermocouples a frame, published over MQTT without a pause from before the first viewer connects ' +
       'until after the last leaves; viewers in 2 separate processes. ' +
       'Furnace Live is measured end to end (MQTT → ingest → database → bus → API → WebSocket); the baselines read the broker directly. ' +
-      'CPU and RSS are the serving process only' + (note ? `; ${note}` : '') + '.',
+      'CPU and RSS are the serving process only' +
+      (note ? `; ${note}` : '') +
+      '.',
     detail,
     'Furnace Live as ratios of the baselines (throughput: higher is better; CPU, latency, memory: lower is better; ' +
       '"beat socket.io" = more deliveries/s, or as many for less CPU):',
     summary,
-    ...(goals.length ? [`Live goals (${layout === 'embedded' ? 'embedded layout, as `npm start`' : 'services layout'}):\n${goals.join('\n')}`] : []),
+    ...(goals.length
+      ? [
+          `Live goals (${layout === 'embedded' ? 'embedded layout, as `npm start`' : 'services layout'}):\n${goals.join('\n')}`,
+        ]
+      : []),
   ].join('\n\n');
 }

@@ -11,7 +11,11 @@ async function main() {
   const http = createServer();
   const io = new Server(http, { transports: ['websocket'], perMessageDeflate: false, serveClient: false });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const client = await mqtt.connectAsync(brokerUrl, { clientId: `bench-socketio-${process.pid}`, protocolVersion: 4, clean: true });
+  const client = await mqtt.connectAsync(brokerUrl, {
+    clientId: `bench-socketio-${process.pid}`,
+    protocolVersion: 4,
+    clean: true,
+  });
   client.on('message', (_topic, payload) => {
     io.emit('DATA', JSON.parse(payload.toString()));
   });

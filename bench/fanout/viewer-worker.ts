@@ -38,7 +38,8 @@ async function connect(kind: ViewerKind, urls: string[], concurrency: number): P
   let next = 0;
   let failed = 0;
   let error: string | undefined;
-  const one = (url: string): Promise<Recorder> => (kind === 'ws' ? connectViewer(url, { timesOnly: true }) : connectSocketIo(url));
+  const one = (url: string): Promise<Recorder> =>
+    kind === 'ws' ? connectViewer(url, { timesOnly: true }) : connectSocketIo(url);
   await Promise.all(
     Array.from({ length: Math.min(concurrency, urls.length) }, async () => {
       while (next < urls.length) {
@@ -80,7 +81,14 @@ function collect(sent: [number, number][]): ViewerResult {
       lastArrival = Math.max(lastArrival, performance.timeOrigin + at);
     }
   }
-  return { viewers: viewers.length, received, duplicates, outOfOrder, latencies: Float64Array.from(latencies), lastArrival };
+  return {
+    viewers: viewers.length,
+    received,
+    duplicates,
+    outOfOrder,
+    latencies: Float64Array.from(latencies),
+    lastArrival,
+  };
 }
 
 process.on('message', (command: WorkerCommand) => {
@@ -98,7 +106,10 @@ process.on('message', (command: WorkerCommand) => {
     case 'count':
       return reply({
         type: 'count',
-        deliveries: viewers.reduce((n, v) => n + v.times.reduce((k, t) => (t >= command.from && t <= command.to ? k + 1 : k), 0), 0),
+        deliveries: viewers.reduce(
+          (n, v) => n + v.times.reduce((k, t) => (t >= command.from && t <= command.to ? k + 1 : k), 0),
+          0,
+        ),
       });
     case 'collect':
       return reply({ type: 'collect', result: collect(command.sent) });

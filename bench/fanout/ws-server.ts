@@ -12,7 +12,11 @@ const SUFFIX = Buffer.from('}');
 async function main() {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise((resolve) => wss.once('listening', resolve));
-  const client = await mqtt.connectAsync(brokerUrl, { clientId: `bench-ws-${process.pid}`, protocolVersion: 4, clean: true });
+  const client = await mqtt.connectAsync(brokerUrl, {
+    clientId: `bench-ws-${process.pid}`,
+    protocolVersion: 4,
+    clean: true,
+  });
   client.on('message', (_topic, payload) => {
     const data = Buffer.concat([PREFIX, payload, SUFFIX]);
     for (const ws of wss.clients) if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: false });

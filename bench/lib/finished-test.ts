@@ -21,7 +21,10 @@ export interface FinishedTest {
  * config (the first two thirds "Tśr i Tmax", then "Tmax", the last 20 "Tmax ościeżnicy"), with its
  * rollups, and Furnace Live started on the services.
  */
-export async function storeFinishedTest(services: BenchServices, options: { seconds: number; channels: number }): Promise<FinishedTest> {
+export async function storeFinishedTest(
+  services: BenchServices,
+  options: { seconds: number; channels: number },
+): Promise<FinishedTest> {
   const startAt = new Date(Date.now() - (options.seconds + 60) * 1000);
   const researchId = await insertResearch(services.db.url, { startAt });
   const client = new Client({ connectionString: services.db.url });
@@ -39,7 +42,8 @@ export async function storeFinishedTest(services: BenchServices, options: { seco
     await insertRaw(client, researchId, startAt, simulatedFrames(options.seconds + 60, options.channels, 1, -60));
     const markers: Record<number, string> = {};
     const mean = Math.round((options.channels * 2) / 3);
-    for (let id = 1; id <= options.channels; id++) markers[id] = id <= mean ? 'Tśr i Tmax' : id <= options.channels - 20 ? 'Tmax' : 'Tmax ościeżnicy';
+    for (let id = 1; id <= options.channels; id++)
+      markers[id] = id <= mean ? 'Tśr i Tmax' : id <= options.channels - 20 ? 'Tmax' : 'Tmax ościeżnicy';
     await insertMarkers(dataSource, researchId, markers);
     for (const sql of REBUILD_ROLLUPS_SQL) await client.query(sql, [researchId]);
     await client.query('ANALYZE reading');

@@ -46,10 +46,24 @@ interface Response {
   endedAt: number;
 }
 
-function send(agent: Agent, base: URL, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
+function send(
+  agent: Agent,
+  base: URL,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: base.hostname, port: base.port, method, path, headers: { 'Accept-Encoding': 'br, gzip', ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers } },
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers: { 'Accept-Encoding': 'br, gzip', ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let wire = Object.entries(res.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 20);
@@ -62,8 +76,12 @@ function send(agent: Agent, base: URL, method: string, path: string, headers: Re
           // Counted on the wire as sent; read as the browser reads it.
           const raw = Buffer.concat(chunks);
           const encoding = res.headers['content-encoding'];
-          const decoded = encoding === 'br' ? brotliAsync(raw) : encoding === 'gzip' ? gunzipAsync(raw) : Promise.resolve(raw);
-          decoded.then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, wire, endedAt }), reject);
+          const decoded =
+            encoding === 'br' ? brotliAsync(raw) : encoding === 'gzip' ? gunzipAsync(raw) : Promise.resolve(raw);
+          decoded.then(
+            (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, wire, endedAt }),
+            reject,
+          );
         });
         res.on('error', reject);
       },
@@ -74,12 +92,23 @@ function send(agent: Agent, base: URL, method: string, path: string, headers: Re
   });
 }
 
-export async function openLiveView(apiUrl: string, researchId: string, code: string, kind: ClientKind = 'new'): Promise<OpenedView> {
+export async function openLiveView(
+  apiUrl: string,
+  researchId: string,
+  code: string,
+  kind: ClientKind = 'new',
+): Promise<OpenedView> {
   const base = new URL(apiUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const started = performance.now();
   const out: OpenedView = { totalMs: 0, bytes: 0, requests: [], failed: null };
-  const call = async (name: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Response> => {
+  const call = async (
+    name: string,
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string,
+  ): Promise<Response> => {
     const t = performance.now();
     let res: Response;
     try {
@@ -98,13 +127,17 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
   };
   const json = (r: Response) => JSON.parse(r.body.toString('utf8')) as Record<string, unknown>;
   try {
-    const token = json(await call('viewer-token', 'POST', `/research/${researchId}/viewer-token`, {}, JSON.stringify({ code }))).access_token as string;
+    const token = json(
+      await call('viewer-token', 'POST', `/research/${researchId}/viewer-token`, {}, JSON.stringify({ code })),
+    ).access_token as string;
     const auth = { Authorization: `Bearer ${token}` };
     const r = `/research/${researchId}`;
     if (kind === 'new') {
       const answer = await call('live-view', 'GET', `${r}/live-view?points=750`, auth);
       const view = json(answer);
-      const photos = (view.configs as { id: string }[]).map((c) => call('photo', 'GET', `/research/thermo/${c.id}/image`, auth));
+      const photos = (view.configs as { id: string }[]).map((c) =>
+        call('photo', 'GET', `/research/thermo/${c.id}/image`, auth),
+      );
       // The caller's own ticket comes in the headers (the body is the audience's).
       await openStream({ ticket: String(answer.headers['stream-ticket']) }, photos);
       return out;
@@ -118,10 +151,16 @@ export async function openLiveView(apiUrl: string, researchId: string, code: str
       call('exclusions', 'GET', `${r}/exclusions`, auth),
     ]);
     const configList = (json(configs).data as { id: string }[]) ?? [];
-    const reads: Promise<unknown>[] = [...configList.map((c) => call('photo', 'GET', `/research/thermo/${c.id}/image`, auth)), call('history', 'GET', `${r}/history?points=750`, auth)];
+    const reads: Promise<unknown>[] = [
+      ...configList.map((c) => call('photo', 'GET', `/research/thermo/${c.id}/image`, auth)),
+      call('history', 'GET', `${r}/history?points=750`, auth),
+    ];
     if (kind === 'old') {
       const ids = Array.from({ length: 300 }, (_, i) => i + 1).join(',');
-      reads.push(call('criteria', 'GET', `${r}/criteria`, auth), call('history (every thermocouple)', 'GET', `${r}/history?points=1000&thermo_ids=${ids}`, auth));
+      reads.push(
+        call('criteria', 'GET', `${r}/criteria`, auth),
+        call('history (every thermocouple)', 'GET', `${r}/history?points=1000&thermo_ids=${ids}`, auth),
+      );
     }
     const ticketing = call('stream-ticket', 'POST', `${r}/stream-ticket`, auth, '{}');
     const [ticket] = (await Promise.all([ticketing, ...reads])) as [Response];

@@ -21,7 +21,11 @@ export interface LiveDaq {
  * before the first measured request until after the last (the ingest writes them, the API fans them out).
  * `researchId`: publish into that research instead, its frames' times from `from` on (a test running for a while).
  */
-export async function startLiveDaq(services: BenchServices, channels: number, options: { researchId?: string; from?: number } = {}): Promise<LiveDaq> {
+export async function startLiveDaq(
+  services: BenchServices,
+  channels: number,
+  options: { researchId?: string; from?: number } = {},
+): Promise<LiveDaq> {
   const research = options.researchId ?? (await insertResearch(services.db.url, { startAt: new Date() }));
   const publisher = await connectPublisher(services.broker.url);
   const generate = createFrameGenerator({ channels, seed: 7 });

@@ -61,7 +61,9 @@ export class UsageMonitor {
 /** The open-file limit of this process (and of the children it starts). */
 export function openFileLimit(): { soft: number; hard: number } {
   const read = (flag: string) => {
-    const value = execFileSync('/bin/sh', ['-c', `ulimit ${flag}`]).toString().trim();
+    const value = execFileSync('/bin/sh', ['-c', `ulimit ${flag}`])
+      .toString()
+      .trim();
     return value === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(value);
   };
   return { soft: read('-Sn'), hard: read('-Hn') };

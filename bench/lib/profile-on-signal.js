@@ -19,7 +19,10 @@ process.on('SIGWINCH', () => {
   running = false;
   session.post('Profiler.stop', (error, result) => {
     if (error) return;
-    const file = join(process.env.BENCH_PROFILE_DIR || '.', `${process.env.BENCH_PROFILE_NAME || 'server'}-${++count}.cpuprofile`);
+    const file = join(
+      process.env.BENCH_PROFILE_DIR || '.',
+      `${process.env.BENCH_PROFILE_NAME || 'server'}-${++count}.cpuprofile`,
+    );
     writeFileSync(file, JSON.stringify(result.profile));
   });
 });

@@ -20,7 +20,13 @@ export function simulatedFrames(count: number, channels: number, rate = 1, from 
  * thermocouples go as the ingest sends them (an array literal), so the two differ in what the
  * ingest adds, not in how values are encoded. Returns the frames written.
  */
-export async function insertRaw(client: Client, researchId: string, startAt: Date, frames: readonly DaqPayload[], batch = 500): Promise<number> {
+export async function insertRaw(
+  client: Client,
+  researchId: string,
+  startAt: Date,
+  frames: readonly DaqPayload[],
+  batch = 500,
+): Promise<number> {
   let written = 0;
   for (let offset = 0; offset < frames.length; offset += batch) {
     const chunk = frames.slice(offset, offset + batch);
@@ -38,7 +44,10 @@ export async function insertRaw(client: Client, researchId: string, startAt: Dat
       );
       return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7})`;
     });
-    await client.query(`INSERT INTO reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) VALUES ${tuples.join(', ')}`, values);
+    await client.query(
+      `INSERT INTO reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) VALUES ${tuples.join(', ')}`,
+      values,
+    );
     written += chunk.length;
   }
   return written;
@@ -48,7 +57,13 @@ export async function insertRaw(client: Client, researchId: string, startAt: Dat
  * The fastest way PostgreSQL loads rows: COPY … FROM STDIN (text format), `batch` rows a COPY, the
  * same rows as insertRaw. Returns the frames written.
  */
-export async function copyRaw(client: Client, researchId: string, startAt: Date, frames: readonly DaqPayload[], batch = 500): Promise<number> {
+export async function copyRaw(
+  client: Client,
+  researchId: string,
+  startAt: Date,
+  frames: readonly DaqPayload[],
+  batch = 500,
+): Promise<number> {
   const cell = (v: number | null | undefined) => (v === null || v === undefined ? '\\N' : String(v));
   let written = 0;
   for (let offset = 0; offset < frames.length; offset += batch) {
@@ -59,7 +74,9 @@ export async function copyRaw(client: Client, researchId: string, startAt: Date,
       const thermo = f.thermocouples_out ? realArrayLiteral(f.thermocouples_out) : '\\N';
       text += `${researchId}\t${f.time}\t${ts}\t${cell(f.radiance)}\t${cell(f.pressure)}\t${cell(f.pk)}\t${thermo}\n`;
     }
-    const stream = client.query(copyFrom('COPY reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) FROM STDIN'));
+    const stream = client.query(
+      copyFrom('COPY reading (research_id, "time", ts, radiance, pressure, pk, thermocouples) FROM STDIN'),
+    );
     await pipeline(async function* () {
       yield Buffer.from(text);
     }, stream);

@@ -3,7 +3,18 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { transformFileSync } from '@swc/core';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { apiEnv, type AppProcess, dropSession, ingestEnv, ROOT, startApp, startTestBroker, SUPERUSER, type TestBroker, uniqueId } from '@furnace/testing';
+import {
+  apiEnv,
+  type AppProcess,
+  dropSession,
+  ingestEnv,
+  ROOT,
+  startApp,
+  startTestBroker,
+  SUPERUSER,
+  type TestBroker,
+  uniqueId,
+} from '@furnace/testing';
 import { configured } from './env';
 
 /** The database, broker and bus the benchmark runs on: the machine's servers when configured, else embedded ones. */
@@ -24,7 +35,9 @@ export async function startServices(): Promise<BenchServices> {
     broker,
     redisUrl,
     describe: {
-      database: configured.database ? `PostgreSQL at ${redact(configured.database)} (a fresh database)` : 'embedded PGlite (in-memory, own process)',
+      database: configured.database
+        ? `PostgreSQL at ${redact(configured.database)} (a fresh database)`
+        : 'embedded PGlite (in-memory, own process)',
       bus: redisUrl ? `Redis at ${redact(redisUrl)}` : 'in-process bus',
       broker: broker.shared ? `MQTT broker at ${redact(broker.url)}` : 'embedded aedes (in the benchmark process)',
       layout: redisUrl
@@ -60,10 +73,19 @@ export interface ServerOptions {
 
 export async function startFurnace(services: BenchServices, options: ServerOptions = {}): Promise<FurnaceSystem> {
   const clientId = uniqueId('bench-ingest');
-  const mqtt = { MQTT_URL: services.broker.url, MQTT_CLIENT_ID: clientId, MQTT_SHARED_SUBSCRIPTION: services.broker.shared ? 'true' : 'false' };
-  const dropIngestSession = () => (services.broker.shared ? dropSession(services.broker.url, clientId).catch(() => undefined) : Promise.resolve());
+  const mqtt = {
+    MQTT_URL: services.broker.url,
+    MQTT_CLIENT_ID: clientId,
+    MQTT_SHARED_SUBSCRIPTION: services.broker.shared ? 'true' : 'false',
+  };
+  const dropIngestSession = () =>
+    services.broker.shared ? dropSession(services.broker.url, clientId).catch(() => undefined) : Promise.resolve();
   if (!services.redisUrl) {
-    const api = await startApp('standalone', { ...apiEnv({ databaseUrl: services.db.url, redisUrl: '' }, SUPERUSER), ...mqtt, DEMO: 'false', ...options.env }, options);
+    const api = await startApp(
+      'standalone',
+      { ...apiEnv({ databaseUrl: services.db.url, redisUrl: '' }, SUPERUSER), ...mqtt, DEMO: 'false', ...options.env },
+      options,
+    );
     return {
       api,
       async stop() {
@@ -76,7 +98,10 @@ export async function startFurnace(services: BenchServices, options: ServerOptio
   // A shared-subscription group of this run's own: nothing else on the broker takes its frames.
   const [api, ingest] = await Promise.all([
     startApp('api', apiEnv(urls, SUPERUSER, options.env), options),
-    startApp('ingest', ingestEnv(urls, clientId, uniqueId('bench-group'), { MQTT_SHARED_SUBSCRIPTION: mqtt.MQTT_SHARED_SUBSCRIPTION })),
+    startApp(
+      'ingest',
+      ingestEnv(urls, clientId, uniqueId('bench-group'), { MQTT_SHARED_SUBSCRIPTION: mqtt.MQTT_SHARED_SUBSCRIPTION }),
+    ),
   ]);
   return {
     api,
@@ -89,13 +114,21 @@ export async function startFurnace(services: BenchServices, options: ServerOptio
 }
 
 /** A TypeScript file of the benchmark in a process of its own (@swc-node/register compiles it), with an IPC channel. */
-export function spawnTs(file: string, args: string[] = [], options: { ipc?: boolean; nodeArgs?: string[] } = {}): ChildProcess {
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', join(__dirname, '..', file), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json') },
-    stdio: options.ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
-    serialization: 'advanced',
-  });
+export function spawnTs(
+  file: string,
+  args: string[] = [],
+  options: { ipc?: boolean; nodeArgs?: string[] } = {},
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '-r', '@swc-node/register', join(__dirname, '..', file), ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json') },
+      stdio: options.ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
+      serialization: 'advanced',
+    },
+  );
 }
 
 /**
@@ -109,7 +142,11 @@ export function spawnCompiled(file: string, args: string[] = [], options: Server
   mkdirSync(dir, { recursive: true });
   const out = join(dir, basename(file).replace(/\.ts$/, '.js'));
   writeFileSync(out, code);
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), out, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), out, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /** Resolves with the first stdout line starting with `prefix` (the rest of the line). */

@@ -18,7 +18,9 @@ export function ratio(a: number, b: number): string {
 
 export function fmt(value: number, digits = 0): string {
   if (!Number.isFinite(value)) return '–';
-  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).replace(/,/g, ' ');
+  return value
+    .toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .replace(/,/g, ' ');
 }
 
 export const mb = (bytes: number) => fmt(bytes / (1024 * 1024));
@@ -26,7 +28,8 @@ export const mb = (bytes: number) => fmt(bytes / (1024 * 1024));
 /** A plain-text table (GitHub-flavoured Markdown, readable as is in a terminal). */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }

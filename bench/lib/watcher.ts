@@ -37,11 +37,19 @@ interface Window {
  * Connects a staff viewer (`token`) to the live stream of `researchId` on `api`; `published` is when each frame
  * was published, by its time (a LiveDaq's).
  */
-export async function watchLive(api: { url: string }, researchId: string, token: string, published: ReadonlyMap<number, number>): Promise<Watcher> {
+export async function watchLive(
+  api: { url: string },
+  researchId: string,
+  token: string,
+  published: ReadonlyMap<number, number>,
+): Promise<Watcher> {
   const viewer: TestViewer = await connectViewer(streamUrl(api, researchId, { token }), { timesOnly: true });
   const windows: Window[] = [];
   const framesOf = (w: Window) => [...published].filter(([, at]) => at >= w.from && at <= w.to);
-  const latencies = (w: Window) => sortedCopy(framesOf(w).flatMap(([time, at]) => (viewer.arrivals.has(time) ? [viewer.arrivals.get(time)! - at] : [])));
+  const latencies = (w: Window) =>
+    sortedCopy(
+      framesOf(w).flatMap(([time, at]) => (viewer.arrivals.has(time) ? [viewer.arrivals.get(time)! - at] : [])),
+    );
   return {
     async phase(label, work) {
       const w: Window = { label, from: performance.now(), to: Number.NaN };
@@ -61,7 +69,14 @@ export async function watchLive(api: { url: string }, researchId: string, token:
       const holds = windows.map((w): Hold => {
         const l = latencies(w);
         const missed = framesOf(w).filter(([time, at]) => at < settled && !viewer.arrivals.has(time)).length;
-        return { label: w.label, frames: l.length, p50: percentile(l, 50), max: percentile(l, 100), beyondQuiet: percentile(l, 100) - quietP50, missed };
+        return {
+          label: w.label,
+          frames: l.length,
+          p50: percentile(l, 50),
+          max: percentile(l, 100),
+          beyondQuiet: percentile(l, 100) - quietP50,
+          missed,
+        };
       });
       return { quiet: { p50: quietP50, p99: percentile(quiet, 99), max: percentile(quiet, 100) }, holds };
     },

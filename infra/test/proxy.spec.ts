@@ -109,7 +109,9 @@ describe('nginx.conf', () => {
   it('compresses JSON, scripts and styles, proxied responses included', () => {
     expect(child(http, 'gzip')?.args).toEqual(['on']);
     expect(child(http, 'gzip_proxied')?.args).toEqual(['any']);
-    expect(child(http, 'gzip_types')?.args).toEqual(expect.arrayContaining(['application/json', 'application/javascript', 'text/css']));
+    expect(child(http, 'gzip_types')?.args).toEqual(
+      expect.arrayContaining(['application/json', 'application/javascript', 'text/css']),
+    );
   });
 
   it('logs the path of a request, never its query string (a stream URL may carry a token, a code or a ticket)', () => {
@@ -132,10 +134,13 @@ describe('nginx.conf', () => {
     // would pass a prefix rule (the API's own routes are case-sensitive: see libs/api-server/src/app.ts).
     expect(location?.args).toEqual(['~*', '^/api/v1/metrics(/|$)']);
     const pattern = new RegExp(location!.args[1]!, 'i');
-    for (const path of ['/api/v1/metrics', '/API/V1/METRICS', '/api/v1/Metrics', '/api/v1/metrics/']) expect(pattern.test(path)).toBe(true);
+    for (const path of ['/api/v1/metrics', '/API/V1/METRICS', '/api/v1/Metrics', '/api/v1/metrics/'])
+      expect(pattern.test(path)).toBe(true);
     for (const path of ['/api/v1/metricsx', '/api/v1/research/']) expect(pattern.test(path)).toBe(false);
     // No prefix location for the metrics that a case-sensitive match would use instead.
-    expect(children(server, 'location').filter((l) => l.args.join(' ').toLowerCase().includes('metrics'))).toEqual([location]);
+    expect(children(server, 'location').filter((l) => l.args.join(' ').toLowerCase().includes('metrics'))).toEqual([
+      location,
+    ]);
     const metrics = location?.block;
     expect(child(metrics, 'return')?.args[0] ?? child(metrics, 'deny')?.args[0]).toMatch(/^(404|403|all)$/);
     expect(child(metrics, 'proxy_pass')).toBeUndefined();

@@ -119,28 +119,31 @@ export function interpolate(value: string, env: Record<string, string | undefine
   return value
     .split('$$')
     .map((part) =>
-      part.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}/g, (_raw, name: string, op: string | undefined, arg: string | undefined) => {
-        const v = env[name];
-        const empty = v === undefined || v === '';
-        switch (op) {
-          case ':?':
-            if (empty) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
-            return v!;
-          case '?':
-            if (v === undefined) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
-            return v;
-          case ':-':
-            return empty ? (arg ?? '') : v!;
-          case '-':
-            return v === undefined ? (arg ?? '') : v;
-          case ':+':
-            return empty ? '' : (arg ?? '');
-          case '+':
-            return v === undefined ? '' : (arg ?? '');
-          default:
-            return v ?? '';
-        }
-      }),
+      part.replace(
+        /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}/g,
+        (_raw, name: string, op: string | undefined, arg: string | undefined) => {
+          const v = env[name];
+          const empty = v === undefined || v === '';
+          switch (op) {
+            case ':?':
+              if (empty) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
+              return v!;
+            case '?':
+              if (v === undefined) throw new Error(`required variable ${name} is missing a value: ${arg ?? ''}`);
+              return v;
+            case ':-':
+              return empty ? (arg ?? '') : v!;
+            case '-':
+              return v === undefined ? (arg ?? '') : v;
+            case ':+':
+              return empty ? '' : (arg ?? '');
+            case '+':
+              return v === undefined ? '' : (arg ?? '');
+            default:
+              return v ?? '';
+          }
+        },
+      ),
     )
     .join('$');
 }
@@ -238,7 +241,11 @@ export function children(block: NginxDirective[] | undefined, name: string): Ngi
   return (block ?? []).filter((d) => d.name === name);
 }
 
-export function child(block: NginxDirective[] | undefined, name: string, ...args: string[]): NginxDirective | undefined {
+export function child(
+  block: NginxDirective[] | undefined,
+  name: string,
+  ...args: string[]
+): NginxDirective | undefined {
   return children(block, name).find((d) => args.every((a, i) => d.args[i] === a));
 }
 
@@ -285,7 +292,9 @@ export function parseAcl(text: string): Acl {
       current = [];
       acl.users.set(rest.join(' '), current);
     } else if (keyword === 'topic') {
-      const access = ['read', 'write', 'readwrite', 'deny'].includes(rest[0]!) ? (rest.shift() as AclRule['access']) : 'readwrite';
+      const access = ['read', 'write', 'readwrite', 'deny'].includes(rest[0]!)
+        ? (rest.shift() as AclRule['access'])
+        : 'readwrite';
       current.push({ access, topic: rest.join(' ') });
     } else if (keyword === 'pattern') {
       acl.patterns.push(rest.join(' '));
@@ -314,7 +323,12 @@ export function dockerIgnored(patterns: string[], path: string): boolean {
     const regex = new RegExp(
       `^${pattern
         .split('**')
-        .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
         .join('.*')
         .replace(/\.\*\//g, '(?:.*/)?')}(?:/.*)?$`,
     );

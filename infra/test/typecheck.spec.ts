@@ -14,13 +14,21 @@ function diagnostics(tsconfig: string, extra: Record<string, string> = {}): stri
   const extraPaths = new Map(Object.entries(extra).map(([name, text]) => [join(file, '..', name), text]));
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, onError) =>
-    extraPaths.has(name) ? ts.createSourceFile(name, extraPaths.get(name)!, language) : getSourceFile(name, language, onError);
+    extraPaths.has(name)
+      ? ts.createSourceFile(name, extraPaths.get(name)!, language)
+      : getSourceFile(name, language, onError);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => extraPaths.has(name) || fileExists(name);
-  const program = ts.createProgram({ rootNames: [...parsed.fileNames, ...extraPaths.keys()], options: parsed.options, host });
+  const program = ts.createProgram({
+    rootNames: [...parsed.fileNames, ...extraPaths.keys()],
+    options: parsed.options,
+    host,
+  });
   return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
     const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
-    const at = d.file ? `${d.file.fileName.replace(`${ROOT}/`, '')}${where ? `:${where.line + 1}:${where.character + 1}` : ''}: ` : '';
+    const at = d.file
+      ? `${d.file.fileName.replace(`${ROOT}/`, '')}${where ? `:${where.line + 1}:${where.character + 1}` : ''}: `
+      : '';
     return `${at}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
@@ -31,9 +39,13 @@ describe('type checks', () => {
   });
 
   it('catches a misuse of the k6 API (the check is not vacuous)', () => {
-    const misuse = "import { WebSocket } from 'k6/websockets';\nexport default function () { new WebSocket(8000).send({}); }\n";
+    const misuse =
+      "import { WebSocket } from 'k6/websockets';\nexport default function () { new WebSocket(8000).send({}); }\n";
     const found = diagnostics('infra/k6/tsconfig.json', { 'misuse.ts': misuse });
-    expect(found).toEqual([expect.stringMatching(/^infra\/k6\/misuse.ts:2:/), expect.stringMatching(/^infra\/k6\/misuse.ts:2:/)]);
+    expect(found).toEqual([
+      expect.stringMatching(/^infra\/k6\/misuse.ts:2:/),
+      expect.stringMatching(/^infra\/k6\/misuse.ts:2:/),
+    ]);
   });
 
   it('infra/test', () => {

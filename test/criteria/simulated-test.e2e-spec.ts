@@ -3,7 +3,20 @@ import request from 'supertest';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import { demoConfigText, demoSpecimenPng, specimenProfile, startSimulator } from '@furnace/simulator';
-import { apiEnv, type AppProcess, connectPublisher, dropSession, login, missingBuild, startApp, startTestBroker, SUPERUSER, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
+import {
+  apiEnv,
+  type AppProcess,
+  connectPublisher,
+  dropSession,
+  login,
+  missingBuild,
+  startApp,
+  startTestBroker,
+  SUPERUSER,
+  type TestBroker,
+  uniqueId,
+  waitFor,
+} from '@furnace/testing';
 
 /*
  * The simulator's EI2 60 door test streamed over real MQTT (Mosquitto, or an embedded broker) into the
@@ -48,7 +61,8 @@ function deviationByHand(fired: Published[]): { dE: number; periods: { from: num
     areaStd += ((iso834(a.time) + iso834(b.time)) / 2) * (b.time - a.time);
     dE = ((area - areaStd) / areaStd) * 100;
     const m = b.time / 60;
-    const tolerance = m <= 5 ? null : m <= 10 ? 15 : m <= 30 ? 15 - 0.5 * (m - 10) : m <= 60 ? 5 - 0.083 * (m - 30) : 2.5;
+    const tolerance =
+      m <= 5 ? null : m <= 10 ? 15 : m <= 30 ? 15 - 0.5 * (m - 10) : m <= 60 ? 5 - 0.083 * (m - 30) : 2.5;
     const out = tolerance !== null && Math.abs(dE) > tolerance;
     if (out && outside) periods[periods.length - 1]!.to = b.time;
     else if (out) periods.push({ from: b.time, to: b.time });
@@ -58,7 +72,11 @@ function deviationByHand(fired: Published[]): { dE: number; periods: { from: num
 }
 
 /** The first time from which `over(frame)` holds in two consecutive frames, per entity, earliest over all entities. */
-function firstTwoScanFailure(frames: Published[], entities: number[], over: (frame: Published, entity: number) => boolean): { time: number; entity: number } | null {
+function firstTwoScanFailure(
+  frames: Published[],
+  entities: number[],
+  over: (frame: Published, entity: number) => boolean,
+): { time: number; entity: number } | null {
   let best: { time: number; entity: number } | null = null;
   for (const entity of entities) {
     for (let i = 0; i + 1 < frames.length; i++) {
@@ -97,14 +115,17 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     });
     http = request(system.url);
     staff = await login({ http }, SUPERUSER.email, SUPERUSER.password);
-    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
-      name: 'Drzwi EI2 60 (symulacja)',
-      start_at: new Date(Date.now() - 60_000).toISOString(),
-      end_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
-      standard: 'EN_1634_1',
-      insulation: 'I2',
-      planned_duration_min: 60,
-    });
+    const created = await http
+      .post('/api/v1/research/')
+      .set(auth(staff))
+      .send({
+        name: 'Drzwi EI2 60 (symulacja)',
+        start_at: new Date(Date.now() - 60_000).toISOString(),
+        end_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
+        standard: 'EN_1634_1',
+        insulation: 'I2',
+        planned_duration_min: 60,
+      });
     expect(created.status).toBe(200);
     researchId = created.body.id;
     const upload = await http
@@ -118,7 +139,15 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     listener.on('message', (_topic, payload) => published.push(JSON.parse(payload.toString()) as Published));
     await listener.subscribeAsync(daqTopic(researchId), { qos: 1 });
 
-    const simulator = startSimulator({ url: broker.url, researchId, profile, rate: 0.2, speed: 600, preIgnition: 60, duration: DURATION });
+    const simulator = startSimulator({
+      url: broker.url,
+      researchId,
+      profile,
+      rate: 0.2,
+      speed: 600,
+      preIgnition: 60,
+      duration: DURATION,
+    });
     await simulator.done;
     await simulator.stop();
     const expected = simulator.published;
@@ -129,7 +158,8 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     published.sort((a, b) => a.time - b.time);
     // The engineer saw the cotton pad ignite at 95:00 (after the insulation failure: it no longer counts,
     // EN 1363-1 §11.2), a 25 mm gap open at 97:00 (kept from the clients), and stopped the test at 100:00.
-    const observe = (body: object) => http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
+    const observe = (body: object) =>
+      http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
     expect((await observe({ time: 5700, kind: 'cotton_pad', visible_to_clients: true })).status).toBe(200);
     expect((await observe({ time: 5820, kind: 'gap_25mm', visible_to_clients: false })).status).toBe(200);
     expect((await observe({ kind: 'test_stopped' })).body.time).toBe(DURATION);
@@ -178,10 +208,20 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
       const values = meanIds.map((i) => f.thermocouples_out![i]).filter(valid);
       return values.length > 0 && mean(values) > t0 + 140;
     });
-    const maxOver = firstTwoScanFailure(fired, maxIds, (f, i) => valid(f.thermocouples_out![i]) && f.thermocouples_out![i]! > t0 + 180);
-    const frameOver = firstTwoScanFailure(fired, frameIds, (f, i) => valid(f.thermocouples_out![i]) && f.thermocouples_out![i]! > t0 + 360);
+    const maxOver = firstTwoScanFailure(
+      fired,
+      maxIds,
+      (f, i) => valid(f.thermocouples_out![i]) && f.thermocouples_out![i]! > t0 + 180,
+    );
+    const frameOver = firstTwoScanFailure(
+      fired,
+      frameIds,
+      (f, i) => valid(f.thermocouples_out![i]) && f.thermocouples_out![i]! > t0 + 360,
+    );
     const failure = (criterion: string) =>
-      c.failures.filter((f: { criterion: string }) => f.criterion === criterion).sort((a: { time: number }, b: { time: number }) => a.time - b.time)[0];
+      c.failures
+        .filter((f: { criterion: string }) => f.criterion === criterion)
+        .sort((a: { time: number }, b: { time: number }) => a.time - b.time)[0];
     expect(meanOver && maxOver && frameOver).toBeTruthy();
     expect(failure('I_mean')).toMatchObject({ time: meanOver!.time });
     expect(failure('I_max')).toMatchObject({ time: maxOver!.time, thermo_id: maxOver!.entity + 1 });
@@ -189,7 +229,9 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
 
     // The broken thermocouple: the ingest kept its frames, nulled the channel and flagged it.
     const brokenAt = published.find((f) => f.thermocouples_out![profile.failing.thermo_id - 1] === 3276.7)!.time;
-    expect(c.suspects).toEqual(expect.arrayContaining([{ thermo_id: profile.failing.thermo_id, reason: 'fault', time: brokenAt }]));
+    expect(c.suspects).toEqual(
+      expect.arrayContaining([{ thermo_id: profile.failing.thermo_id, reason: 'fault', time: brokenAt }]),
+    );
 
     // E at the gap gauge (97:00): the cotton pad at 95:00 came after I; I at the first insulation failure,
     // capped at E; W never (radiation stays under 15 kW/m²), so it holds to E. Completed minutes, then the
@@ -203,7 +245,9 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     expect(c.criteria.E).toMatchObject({ time: 5820, minutes: E, reached: true });
     expect(c.criteria.I).toMatchObject({ minutes: I, reached: true, measured: true });
     expect(c.criteria.W).toMatchObject({ measured: true, deemed: false });
-    expect(c.classification).toBe(`E ${period(E, DOOR_PERIODS)}, EI2 ${period(I, DOOR_PERIODS)}, EW ${period(E, DOOR_EW_PERIODS)}`);
+    expect(c.classification).toBe(
+      `E ${period(E, DOOR_PERIODS)}, EI2 ${period(I, DOOR_PERIODS)}, EW ${period(E, DOOR_EW_PERIODS)}`,
+    );
     console.log(
       `simulated door: T0 ${t0.toFixed(2)} °C, d_e ${dE.toFixed(2)} %, I_mean ${meanOver!.time} s, I_max ${maxOver!.time} s (T${maxOver!.entity + 1}), ` +
         `I_frame ${frameOver!.time} s, class "${c.classification}"`,
@@ -211,7 +255,10 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
   });
 
   it('gives an invited client the same criteria as staff, though the gap that ended E is hidden from them', async () => {
-    const invited = await http.post('/api/v1/research/emails').set(auth(staff)).send({ research_id: researchId, email: 'client-e2e@example.com' });
+    const invited = await http
+      .post('/api/v1/research/emails')
+      .set(auth(staff))
+      .send({ research_id: researchId, email: 'client-e2e@example.com' });
     expect(invited.status).toBe(200);
     const token = await http.post(`/api/v1/research/${researchId}/viewer-token`).send({ code: invited.body.id });
     expect(token.status).toBe(200);
@@ -226,14 +273,17 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
   });
 
   it('judges a wall test whose DAQ drops every other reading of a thermocouple, whose furnace leaves its tolerance and whose pressure leaves its band', async () => {
-    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
-      name: 'Ściana nienośna (ręcznie)',
-      start_at: new Date(Date.now() - 60_000).toISOString(),
-      end_at: new Date(Date.now() + 3600_000).toISOString(),
-      standard: 'EN_1364_1',
-      pressure_target_pa: 20,
-      t0_override: 20,
-    });
+    const created = await http
+      .post('/api/v1/research/')
+      .set(auth(staff))
+      .send({
+        name: 'Ściana nienośna (ręcznie)',
+        start_at: new Date(Date.now() - 60_000).toISOString(),
+        end_at: new Date(Date.now() + 3600_000).toISOString(),
+        standard: 'EN_1364_1',
+        pressure_target_pa: 20,
+        t0_override: 20,
+      });
     expect(created.status).toBe(200);
     const wall = created.body.id as string;
     const config = demoConfigText().split('\n').slice(0, 3).join('\n');
@@ -251,15 +301,26 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
       t === 490 ? null : t >= 480 && t <= 510 ? 27 : t === 540 ? 24 : t >= 720 && t <= 740 ? 24 : t === 900 ? 16 : 20;
     const frames: Published[] = [];
     for (let t = 0; t <= 900; t += 10) {
-      frames.push({ time: t, pk: (t <= 720 ? 1.2 : 0.8) * iso834(t), thermocouples_out: [30, t < 600 ? 30 : t % 20 === 0 ? 250 : null], pressure: pressure(t) });
+      frames.push({
+        time: t,
+        pk: (t <= 720 ? 1.2 : 0.8) * iso834(t),
+        thermocouples_out: [30, t < 600 ? 30 : t % 20 === 0 ? 250 : null],
+        pressure: pressure(t),
+      });
     }
     for (const frame of frames) await listener.publishAsync(daqTopic(wall), JSON.stringify(frame), { qos: 1 });
-    await waitFor('the wall frames stored', async () => (await http.get(`/api/v1/research/${wall}/history?points=2`).set(auth(staff))).body.frames === frames.length);
+    await waitFor(
+      'the wall frames stored',
+      async () =>
+        (await http.get(`/api/v1/research/${wall}/history?points=2`).set(auth(staff))).body.frames === frames.length,
+    );
     const c = (await http.get(`/api/v1/research/${wall}/criteria`).set(auth(staff))).body;
 
     // T0 set by hand at 20 °C: the max limit 200 °C. T2 over it at 10:00, missing at 10:10, over at 10:20:
     // two consecutive scans of T2, the failure at 10:00 (EN 1363-1 §11.3; a missing scan is no scan).
-    expect(c.failures).toEqual([{ criterion: 'I_max', time: 600, interval_from: null, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
+    expect(c.failures).toEqual([
+      { criterion: 'I_max', time: 600, interval_from: null, thermo_id: 2, type_name: 'Tśr i Tmax' },
+    ]);
     // d_e and its periods by hand (EN 1363-1 §5.1.2).
     const { dE, periods } = deviationByHand(frames);
     expect(periods.length).toBeGreaterThanOrEqual(1);
@@ -281,14 +342,17 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
   });
 
   it('classifies a door whose thermocouples name their zones for I1 and I2 at once, with d_e from t = 0 though the first frame came at 1:00', async () => {
-    const created = await http.post('/api/v1/research/').set(auth(staff)).send({
-      name: 'Drzwi EI1/EI2 (strefy)',
-      start_at: new Date(Date.now() - 60_000).toISOString(),
-      end_at: new Date(Date.now() + 3600_000).toISOString(),
-      standard: 'EN_1634_1',
-      insulation: 'I2',
-      t0_override: 20,
-    });
+    const created = await http
+      .post('/api/v1/research/')
+      .set(auth(staff))
+      .send({
+        name: 'Drzwi EI1/EI2 (strefy)',
+        start_at: new Date(Date.now() - 60_000).toISOString(),
+        end_at: new Date(Date.now() + 3600_000).toISOString(),
+        standard: 'EN_1634_1',
+        insulation: 'I2',
+        t0_override: 20,
+      });
     expect(created.status).toBe(200);
     const door = created.body.id as string;
     // T1 mean; T2 leaf in zone I1, T3 leaf in zone I2; T4 frame in zone I1, T5 frame in zone I2.
@@ -313,18 +377,38 @@ describe('criteria of a simulated door test streamed over MQTT into the running 
     // radiation 1 kW/m².
     const frames: Published[] = [{ time: -10, pk: 25, radiance: 0, thermocouples_out: [20, 20, 20, 20, 20] }];
     for (let t = 60; t <= 4200; t += 10) {
-      frames.push({ time: t, pk: iso834(t), radiance: 1, thermocouples_out: [30, t >= 1500 ? 250 : 30, t >= 3000 ? 250 : 30, t >= 2400 ? 250 : 30, t >= 2400 ? 250 : 30] });
+      frames.push({
+        time: t,
+        pk: iso834(t),
+        radiance: 1,
+        thermocouples_out: [30, t >= 1500 ? 250 : 30, t >= 3000 ? 250 : 30, t >= 2400 ? 250 : 30, t >= 2400 ? 250 : 30],
+      });
     }
     for (const frame of frames) await listener.publishAsync(daqTopic(door), JSON.stringify(frame), { qos: 1 });
-    await waitFor('the door frames stored', async () => (await http.get(`/api/v1/research/${door}/history?from=-3600&points=2`).set(auth(staff))).body.frames === frames.length);
-    const stop = await http.post(`/api/v1/research/${door}/observations`).set(auth(staff)).send({ time: 4200, kind: 'test_stopped' });
+    await waitFor(
+      'the door frames stored',
+      async () =>
+        (await http.get(`/api/v1/research/${door}/history?from=-3600&points=2`).set(auth(staff))).body.frames ===
+        frames.length,
+    );
+    const stop = await http
+      .post(`/api/v1/research/${door}/observations`)
+      .set(auth(staff))
+      .send({ time: 4200, kind: 'test_stopped' });
     expect(stop.status).toBe(200);
     const c = (await http.get(`/api/v1/research/${door}/criteria`).set(auth(staff))).body;
 
     // I1 on T2 and T4 (leaf 180 K, frame 180 K above T0 = 20 °C: 200 °C): first at 25:00. I2 on T3 and T5
     // (leaf 200 °C, frame 380 °C): T3 at 50:00. E and W held to the stop at 70:00. EN 13501-2 §7.5.5, a
     // door's lists: E 70 → 60, EI1 25 → 20, EI2 50 → 45, EW 70 → 60.
-    expect(c.failures.map((f: { criterion: string; thermo_id: number; time: number; insulation_class?: string }) => [f.criterion, f.thermo_id, f.time, f.insulation_class])).toEqual([
+    expect(
+      c.failures.map((f: { criterion: string; thermo_id: number; time: number; insulation_class?: string }) => [
+        f.criterion,
+        f.thermo_id,
+        f.time,
+        f.insulation_class,
+      ]),
+    ).toEqual([
       ['I_max', 2, 1500, 'I1'],
       ['I_frame', 4, 2400, 'I1'],
       ['I_max', 3, 3000, 'I2'],

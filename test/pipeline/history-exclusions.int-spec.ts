@@ -43,14 +43,20 @@ function makeFrames(): DaqPayload[] {
       pk: round1(20 + Math.max(0, t) / 10),
       radiance: null,
       pressure: round1(10 + random() * 10),
-      thermocouples_out: level.map((v, c) => (random() < 0.05 ? null : round1(c === 1 && time >= LOOSE_AT ? v + 900 : v))),
+      thermocouples_out: level.map((v, c) =>
+        random() < 0.05 ? null : round1(c === 1 && time >= LOOSE_AT ? v + 900 : v),
+      ),
     });
   }
   return frames;
 }
 
 /** A type's value in one frame: max and mean over its thermocouples with a reading that are not excluded at the frame's time. */
-function category(frame: DaqPayload, type: string, exclusions: readonly { thermo_id: number; from_time: number }[]): { max: number; mean: number } | null {
+function category(
+  frame: DaqPayload,
+  type: string,
+  exclusions: readonly { thermo_id: number; from_time: number }[],
+): { max: number; mean: number } | null {
   const values = Object.entries(MARKERS)
     .filter(([id, t]) => t === type && !exclusions.some((e) => e.thermo_id === Number(id) && frame.time >= e.from_time))
     .map(([id]) => frame.thermocouples_out?.[Number(id) - 1])
@@ -77,9 +83,11 @@ describe('history category curves honour thermocouple exclusions', () => {
   const frames = makeFrames();
 
   async function ingest(batch: DaqPayload[]): Promise<void> {
-    for (let i = 0; i < batch.length; ) {
+    for (let i = 0; i < batch.length;) {
       const part = batch.slice(i, i + int(1, 60));
-      expect((await repository.insertFrames(part.map((payload) => ({ researchId, payload })))).inserted.size).toBe(part.length);
+      expect((await repository.insertFrames(part.map((payload) => ({ researchId, payload })))).inserted.size).toBe(
+        part.length,
+      );
       i += part.length;
     }
   }
@@ -91,7 +99,10 @@ describe('history category curves honour thermocouple exclusions', () => {
   };
 
   const exclude = async (e: { thermo_id: number; from_time: number }): Promise<string> => {
-    const res = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ ...e, reason: 'came loose' });
+    const res = await api.http
+      .post(`/api/v1/research/${researchId}/exclusions`)
+      .set(auth(staff))
+      .send({ ...e, reason: 'came loose' });
     expect(res.status).toBe(200);
     return res.body.id as string;
   };
@@ -100,7 +111,10 @@ describe('history category curves honour thermocouple exclusions', () => {
   const rollupsRefreshed = async (): Promise<void> => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const [{ n }] = (await api.dataSource.query('SELECT count(*)::int AS n FROM rollup_refresh WHERE research_id = $1', [researchId])) as { n: number }[];
+      const [{ n }] = (await api.dataSource.query(
+        'SELECT count(*)::int AS n FROM rollup_refresh WHERE research_id = $1',
+        [researchId],
+      )) as { n: number }[];
       if (n === 0) return;
       if (Date.now() > deadline) throw new Error('the category rollups were not refreshed within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -119,12 +133,17 @@ describe('history category curves honour thermocouple exclusions', () => {
    * point's frames under `exclusions`. Returns how many points the exclusions changed (so a test can
    * tell that it checked something the exclusions touch).
    */
-  async function checkHistory(query: { from: number; to: number; points: number }, exclusions: readonly { thermo_id: number; from_time: number }[]) {
+  async function checkHistory(
+    query: { from: number; to: number; points: number },
+    exclusions: readonly { thermo_id: number; from_time: number }[],
+  ) {
     const history = await get(`from=${query.from}&to=${query.to}&points=${query.points}`);
     const what = `from=${query.from}&to=${query.to}&points=${query.points}, ${exclusions.length} exclusions (seed ${SEED})`;
     const inRange = frames.filter((f) => f.time >= query.from && f.time <= query.to);
     expect({ what, frames: history.frames }).toEqual({ what, frames: inRange.length });
-    const groups = history.time.map((t, i) => inRange.filter((f) => f.time >= t && (i + 1 === history.time.length || f.time < history.time[i + 1]!)));
+    const groups = history.time.map((t, i) =>
+      inRange.filter((f) => f.time >= t && (i + 1 === history.time.length || f.time < history.time[i + 1]!)),
+    );
     expect(groups.reduce((n, g) => n + g.length, 0)).toBe(inRange.length);
     let changed = 0;
     for (const type of ['A', 'B']) {
@@ -136,7 +155,13 @@ describe('history category curves honour thermocouple exclusions', () => {
           const unexcluded = fold(group.map((f) => category(f, type, [])?.[kind]));
           if (expected?.max !== unexcluded?.max || expected?.n !== unexcluded?.n) changed++;
           if (!expected || kind === 'max') {
-            expect({ what, key, i, min: series.min[i], max: series.max[i] }).toEqual({ what, key, i, min: expected?.min ?? null, max: expected?.max ?? null });
+            expect({ what, key, i, min: series.min[i], max: series.max[i] }).toEqual({
+              what,
+              key,
+              i,
+              min: expected?.min ?? null,
+              max: expected?.max ?? null,
+            });
           } else {
             // The database and this test sum a frame's values in different orders.
             expect(series.min[i]).toBeCloseTo(expected.min, 9);
@@ -182,7 +207,8 @@ describe('history category curves honour thermocouple exclusions', () => {
     expect(await checkAll(EXCLUDE)).toBeGreaterThan(0);
 
     // Both exclusions gone: the curves are as before.
-    for (const id of ids) expect((await api.http.delete(`/api/v1/research/exclusions/${id}`).set(auth(staff))).status).toBe(200);
+    for (const id of ids)
+      expect((await api.http.delete(`/api/v1/research/exclusions/${id}`).set(auth(staff))).status).toBe(200);
     await rollupsRefreshed();
     await checkAll([]);
   });

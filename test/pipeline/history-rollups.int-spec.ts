@@ -17,7 +17,18 @@ import { fold, type RollupResearch, round1, seededRandom, startRollupResearch, t
 
 const CHANNELS = 12;
 /** thermo_id → measurement type; 11 and 12 have no marker at first. */
-const MARKERS: Record<number, string> = { 1: 'A', 2: 'A', 3: 'A', 4: 'A', 5: 'B', 6: 'B', 7: 'B', 8: 'B', 9: 'C', 10: 'C' };
+const MARKERS: Record<number, string> = {
+  1: 'A',
+  2: 'A',
+  3: 'A',
+  4: 'A',
+  5: 'B',
+  6: 'B',
+  7: 'B',
+  8: 'B',
+  9: 'C',
+  10: 'C',
+};
 const FIRST = -900;
 const LAST = 6_000;
 
@@ -46,7 +57,11 @@ function makeFrames(): DaqPayload[] {
 }
 
 /** A type's value in one frame: the max and the mean over its channels that have a reading. */
-function category(frame: DaqPayload, markers: Record<number, string>, type: string): { max: number; mean: number } | null {
+function category(
+  frame: DaqPayload,
+  markers: Record<number, string>,
+  type: string,
+): { max: number; mean: number } | null {
   const values = Object.entries(markers)
     .filter(([, t]) => t === type)
     .map(([id]) => frame.thermocouples_out?.[Number(id) - 1])
@@ -95,12 +110,14 @@ describe('rollups agree with the frames', () => {
     ({ api, staff, researchId, repository } = fixture);
     // Random batches in time order, as the ingest writes them; one batch delivered again.
     let redelivered = false;
-    for (let i = 0; i < frames.length; ) {
+    for (let i = 0; i < frames.length;) {
       const batch = frames.slice(i, i + int(1, 60));
       const { inserted: written } = await repository.insertFrames(batch.map((payload) => ({ researchId, payload })));
       expect(written.size).toBe(batch.length);
       if (!redelivered && i > 2_000) {
-        expect((await repository.insertFrames(batch.map((payload) => ({ researchId, payload })))).inserted.size).toBe(0);
+        expect((await repository.insertFrames(batch.map((payload) => ({ researchId, payload })))).inserted.size).toBe(
+          0,
+        );
         redelivered = true;
       }
       i += batch.length;
@@ -119,19 +136,36 @@ describe('rollups agree with the frames', () => {
       [researchId, width, lo, hi],
     );
     const scalar = (name: string) =>
-      merge(rows.map((r) => ({ min: r[`${name}_min`] as number | null, max: r[`${name}_max`] as number | null, sum: r[`${name}_sum`] as number, n: r[`${name}_n`] as number })));
+      merge(
+        rows.map((r) => ({
+          min: r[`${name}_min`] as number | null,
+          max: r[`${name}_max`] as number | null,
+          sum: r[`${name}_sum`] as number,
+          n: r[`${name}_n`] as number,
+        })),
+      );
     const channel = (c: number) =>
       merge(
         rows.map((r) => {
           const at = <T>(column: string) => (r[column] as T[] | null)?.[c] ?? null;
-          return { min: at<number>('t_min'), max: at<number>('t_max'), sum: at<number>('t_sum') ?? 0, n: at<number>('t_n') ?? 0 };
+          return {
+            min: at<number>('t_min'),
+            max: at<number>('t_max'),
+            sum: at<number>('t_sum') ?? 0,
+            n: at<number>('t_n') ?? 0,
+          };
         }),
       );
     const type = (name: string, kind: 'cmax' | 'cmean') =>
       merge(
         categories
           .filter((r) => r.type_name === name)
-          .map((r) => ({ min: r[`${kind}_min`] as number | null, max: r[`${kind}_max`] as number | null, sum: r[`${kind}_sum`] as number, n: r[`${kind}_n`] as number })),
+          .map((r) => ({
+            min: r[`${kind}_min`] as number | null,
+            max: r[`${kind}_max`] as number | null,
+            sum: r[`${kind}_sum`] as number,
+            n: r[`${kind}_n`] as number,
+          })),
       );
     return { frames: rows.reduce((n, r) => n + (r.frames as number), 0), scalar, channel, type };
   }
@@ -145,8 +179,10 @@ describe('rollups agree with the frames', () => {
       const rolled = await fromRollups(width, lo, hi);
       const what = `buckets ${lo}…${hi} of ${width} s (seed ${SEED})`;
       expect({ what, frames: rolled.frames }).toEqual({ what, frames: inside.length });
-      for (const name of ['pk', 'radiance', 'pressure'] as const) expectSame(rolled.scalar(name), fold(inside.map((f) => f[name])), `${name}, ${what}`);
-      for (let c = 0; c < CHANNELS; c++) expectSame(rolled.channel(c), fold(inside.map((f) => f.thermocouples_out?.[c])), `thermo ${c + 1}, ${what}`);
+      for (const name of ['pk', 'radiance', 'pressure'] as const)
+        expectSame(rolled.scalar(name), fold(inside.map((f) => f[name])), `${name}, ${what}`);
+      for (let c = 0; c < CHANNELS; c++)
+        expectSame(rolled.channel(c), fold(inside.map((f) => f.thermocouples_out?.[c])), `thermo ${c + 1}, ${what}`);
       for (const type of ['A', 'B', 'C']) {
         const values = inside.map((f) => category(f, MARKERS, type));
         expectSame(rolled.type(type, 'cmax'), fold(values.map((v) => v?.max)), `${type} max, ${what}`);
@@ -158,7 +194,14 @@ describe('rollups agree with the frames', () => {
   const get = async (query: string) => {
     const res = await api.http.get(`/api/v1/research/${researchId}/history?${query}`).set(auth(staff));
     expect(res.status).toBe(200);
-    return res.body as { from: number; to: number; frames: number; bucket_seconds: number; time: number[]; series: { key: string; min: (number | null)[]; max: (number | null)[]; mean: (number | null)[] }[] };
+    return res.body as {
+      from: number;
+      to: number;
+      frames: number;
+      bucket_seconds: number;
+      time: number[];
+      series: { key: string; min: (number | null)[]; max: (number | null)[]; mean: (number | null)[] }[];
+    };
   };
 
   it('answers GET /history from the rollups with the min, max and mean of the frames of each point', async () => {
@@ -173,14 +216,22 @@ describe('rollups agree with the frames', () => {
       expect(history.time.length).toBeLessThanOrEqual(points);
       const inRange = frames.filter((f) => f.time >= from && f.time <= to);
       expect({ what, frames: history.frames }).toEqual({ what, frames: inRange.length });
-      const groups = history.time.map((t, i) => inRange.filter((f) => f.time >= t && (i + 1 === history.time.length || f.time < history.time[i + 1]!)));
+      const groups = history.time.map((t, i) =>
+        inRange.filter((f) => f.time >= t && (i + 1 === history.time.length || f.time < history.time[i + 1]!)),
+      );
       expect(groups.reduce((n, g) => n + g.length, 0)).toBe(inRange.length);
       const check = (key: string, value: (f: DaqPayload) => number | null | undefined) => {
         const series = history.series.find((s) => s.key === key)!;
         groups.forEach((group, i) => {
           const expected = fold(group.map(value));
           if (!expected || !key.endsWith(':mean')) {
-            expect({ what, key, i, min: series.min[i], max: series.max[i] }).toEqual({ what, key, i, min: expected?.min ?? null, max: expected?.max ?? null });
+            expect({ what, key, i, min: series.min[i], max: series.max[i] }).toEqual({
+              what,
+              key,
+              i,
+              min: expected?.min ?? null,
+              max: expected?.max ?? null,
+            });
           } else {
             expect(series.min[i]).toBeCloseTo(expected.min, 9);
             expect(series.max[i]).toBeCloseTo(expected.max, 9);
@@ -194,17 +245,31 @@ describe('rollups agree with the frames', () => {
       check('category:A:max', (f) => category(f, MARKERS, 'A')?.max);
       check('category:B:mean', (f) => category(f, MARKERS, 'B')?.mean);
       // Many thermocouples asked for are read another way (whole arrays): the same values.
-      const many = await get(`from=${from}&to=${to}&points=${points}&thermo_ids=${Array.from({ length: 80 }, (_, i) => i + 1).join(',')}`);
+      const many = await get(
+        `from=${from}&to=${to}&points=${points}&thermo_ids=${Array.from({ length: 80 }, (_, i) => i + 1).join(',')}`,
+      );
       expect(many.time).toEqual(history.time);
       for (const key of ['thermo:3', 'thermo:11', 'pk', 'category:A:max']) {
-        expect({ what, key, series: many.series.find((s) => s.key === key) }).toEqual({ what, key, series: history.series.find((s) => s.key === key) });
+        expect({ what, key, series: many.series.find((s) => s.key === key) }).toEqual({
+          what,
+          key,
+          series: history.series.find((s) => s.key === key),
+        });
       }
-      expect(many.series.filter((s) => s.key.startsWith('thermo:')).map((s) => s.key)).toEqual(Array.from({ length: CHANNELS }, (_, i) => `thermo:${i + 1}`));
+      expect(many.series.filter((s) => s.key.startsWith('thermo:')).map((s) => s.key)).toEqual(
+        Array.from({ length: CHANNELS }, (_, i) => `thermo:${i + 1}`),
+      );
     }
   });
 
   /** As the dashboard finds it: the first point whose max is above, then that point's range read again in full. */
-  async function firstExceedance(key: string, critical: number, from: number, to: number, points: number): Promise<number | null> {
+  async function firstExceedance(
+    key: string,
+    critical: number,
+    from: number,
+    to: number,
+    points: number,
+  ): Promise<number | null> {
     const overview = await get(`from=${from}&to=${to}&points=${points}`);
     const series = overview.series.find((s) => s.key === key)!;
     const i = series.max.findIndex((v) => v !== null && v > critical);
@@ -222,7 +287,9 @@ describe('rollups agree with the frames', () => {
       const kind = round % 2 === 0 ? 'max' : 'mean';
       const from = int(0, 2_000);
       const to = LAST;
-      const values = frames.filter((f) => f.time >= from && f.time <= to).map((f) => ({ time: f.time, v: category(f, MARKERS, type)?.[kind] }));
+      const values = frames
+        .filter((f) => f.time >= from && f.time <= to)
+        .map((f) => ({ time: f.time, v: category(f, MARKERS, type)?.[kind] }));
       const known = values.filter((x) => x.v !== undefined).map((x) => x.v!);
       // A critical value somewhere between the lowest and the highest of the range.
       const sorted = [...known].sort((a, b) => a - b);
@@ -231,15 +298,22 @@ describe('rollups agree with the frames', () => {
       const key = `category:${type}:${kind}`;
       const fromRollupLevel = await firstExceedance(key, critical, from, to, int(50, 500));
       const fromFrames = await firstExceedance(key, critical, from, to, 10_000);
-      expect({ key, critical, from, fromRollupLevel, fromFrames }).toEqual({ key, critical, from, fromRollupLevel: truth, fromFrames: truth });
+      expect({ key, critical, from, fromRollupLevel, fromFrames }).toEqual({
+        key,
+        critical,
+        from,
+        fromRollupLevel: truth,
+        fromFrames: truth,
+      });
     }
   });
 
   it('recomputes the category rollups when the markers change', async () => {
     const changed: Record<number, string> = { ...MARKERS, 4: 'C', 11: 'C', 12: 'A' };
-    await api.dataSource.query(`UPDATE thermo_marker SET type_name = 'C' WHERE thermo_id = 4 AND config_id IN (SELECT id FROM thermo_config WHERE research_id = $1)`, [
-      researchId,
-    ]);
+    await api.dataSource.query(
+      `UPDATE thermo_marker SET type_name = 'C' WHERE thermo_id = 4 AND config_id IN (SELECT id FROM thermo_config WHERE research_id = $1)`,
+      [researchId],
+    );
     await insertMarkers(api.dataSource, researchId, { 11: 'C', 12: 'A' });
     for (let round = 0; round < 10; round++) {
       const width = ROLLUP_WIDTHS[round % ROLLUP_WIDTHS.length]!;
@@ -249,13 +323,25 @@ describe('rollups agree with the frames', () => {
       const rolled = await fromRollups(width, lo, hi);
       for (const type of ['A', 'C']) {
         const values = inside.map((f) => category(f, changed, type));
-        expectSame(rolled.type(type, 'cmax'), fold(values.map((v) => v?.max)), `${type} max after the change, buckets ${lo}…${hi} of ${width} s`);
-        expectSame(rolled.type(type, 'cmean'), fold(values.map((v) => v?.mean)), `${type} mean after the change, buckets ${lo}…${hi} of ${width} s`, true);
+        expectSame(
+          rolled.type(type, 'cmax'),
+          fold(values.map((v) => v?.max)),
+          `${type} max after the change, buckets ${lo}…${hi} of ${width} s`,
+        );
+        expectSame(
+          rolled.type(type, 'cmean'),
+          fold(values.map((v) => v?.mean)),
+          `${type} mean after the change, buckets ${lo}…${hi} of ${width} s`,
+          true,
+        );
       }
     }
     // A config deleted (its markers with it): nothing of it is left in the rollups.
     await api.dataSource.query('DELETE FROM thermo_config WHERE research_id = $1', [researchId]);
-    const left: { n: string }[] = await api.dataSource.query('SELECT count(*) AS n FROM reading_rollup_category WHERE research_id = $1', [researchId]);
+    const left: { n: string }[] = await api.dataSource.query(
+      'SELECT count(*) AS n FROM reading_rollup_category WHERE research_id = $1',
+      [researchId],
+    );
     expect(Number(left[0]!.n)).toBe(0);
   });
 });

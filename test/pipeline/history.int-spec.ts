@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { REBUILD_ROLLUPS_SQL } from '@furnace/db';
-import { connectViewer, dropSession, insertClient, insertMarkers, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import {
+  connectViewer,
+  dropSession,
+  insertClient,
+  insertMarkers,
+  insertResearch,
+  login,
+  startTestBroker,
+  streamUrl,
+  SUPERUSER,
+  type TestBroker,
+  type TestViewer,
+  waitFor,
+} from '@furnace/testing';
 import type { RunningIngest } from '@furnace/ingest';
 import { startSimulator } from '@furnace/simulator';
 import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
@@ -48,7 +61,14 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
   it('downsamples every series to at most N points and keeps the spikes in the points’ max', async () => {
     const res = await get(`/api/v1/research/${researchId}/history?points=100&thermo_ids=1,2&thermo_ids=3`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ research_id: researchId, from: 0, to: 9999, last_time: 9999, frames: 10_000, thermo_ids: [1, 2, 3] });
+    expect(res.body).toMatchObject({
+      research_id: researchId,
+      from: 0,
+      to: 9999,
+      last_time: 9999,
+      frames: 10_000,
+      thermo_ids: [1, 2, 3],
+    });
     expect(res.body.time.length).toBeLessThanOrEqual(100);
     expect(res.body.time.length).toBeGreaterThanOrEqual(50);
     // From the 1-minute rollups (the coarsest with ≥ 100 buckets in 10 000 s), two to a point.
@@ -65,7 +85,12 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
       'category:Tśr i Tmax:max',
       'category:Tśr i Tmax:mean',
     ]);
-    for (const s of res.body.series as Series[]) expect([s.min.length, s.max.length, s.mean.length]).toEqual([res.body.time.length, res.body.time.length, res.body.time.length]);
+    for (const s of res.body.series as Series[])
+      expect([s.min.length, s.max.length, s.mean.length]).toEqual([
+        res.body.time.length,
+        res.body.time.length,
+        res.body.time.length,
+      ]);
 
     const pk = seriesOf(res.body, 'pk');
     expect(Math.max(...(pk.max as number[]))).toBe(2500);
@@ -118,8 +143,11 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     // Each point is the min, max and mean of the frames of its 30-second group.
     for (const key of ['pk', 'thermo:2', 'category:Tśr i Tmax:max', 'category:Tśr i Tmax:mean']) {
       const frames = seriesOf(raw.body, key).max;
-      const groups = (rolled.body.time as number[]).map((t, i, all) =>
-        frames.filter((_, j) => raw.body.time[j] >= t && (i === all.length - 1 || raw.body.time[j] < all[i + 1]!)) as number[],
+      const groups = (rolled.body.time as number[]).map(
+        (t, i, all) =>
+          frames.filter(
+            (_, j) => raw.body.time[j] >= t && (i === all.length - 1 || raw.body.time[j] < all[i + 1]!),
+          ) as number[],
       );
       const b = seriesOf(rolled.body, key);
       expect(b.min).toEqual(groups.map((g) => Math.min(...g)));
@@ -141,39 +169,62 @@ describe('history /api/v1/research/{id}/history and history.csv', () => {
     const other = await insertResearch(api.db.url);
     const otherCode = await insertClient(api.dataSource, other);
     expect((await api.http.get(`/api/v1/research/${researchId}/history`)).status).toBe(401);
-    expect((await get(`/api/v1/research/${researchId}/history?points=10`, viewerTokenFor(api, code, researchId))).status).toBe(200);
-    expect((await get(`/api/v1/research/${researchId}/history.csv?to=10`, viewerTokenFor(api, code, researchId))).status).toBe(200);
+    expect(
+      (await get(`/api/v1/research/${researchId}/history?points=10`, viewerTokenFor(api, code, researchId))).status,
+    ).toBe(200);
+    expect(
+      (await get(`/api/v1/research/${researchId}/history.csv?to=10`, viewerTokenFor(api, code, researchId))).status,
+    ).toBe(200);
     const foreign = await get(`/api/v1/research/${researchId}/history`, viewerTokenFor(api, otherCode, other));
     expect(foreign.status).toBe(403);
-    expect((await get(`/api/v1/research/${researchId}/history.csv`, viewerTokenFor(api, otherCode, other))).status).toBe(403);
+    expect(
+      (await get(`/api/v1/research/${researchId}/history.csv`, viewerTokenFor(api, otherCode, other))).status,
+    ).toBe(403);
     expect((await get(`/api/v1/research/${randomUUID()}/history`)).body).toEqual({ detail: 'Research not found' });
     const bad = await get(`/api/v1/research/${researchId}/history?points=1&from=-3601`);
     expect(bad.status).toBe(422);
-    expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.from', 'query.points']);
+    expect(bad.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual([
+      'query.from',
+      'query.points',
+    ]);
     expect((await get(`/api/v1/research/${researchId}/history?from=10&to=5`)).status).toBe(422);
     expect((await get(`/api/v1/research/${researchId}/history?points=abc`)).status).toBe(422);
     const ids = await get(`/api/v1/research/${researchId}/history?thermo_ids=1,x`);
     expect(ids.status).toBe(422);
-    expect(new Set(ids.body.detail.map((d: { loc: string[] }) => d.loc.join('.')))).toEqual(new Set(['query.thermo_ids']));
+    expect(new Set(ids.body.detail.map((d: { loc: string[] }) => d.loc.join('.')))).toEqual(
+      new Set(['query.thermo_ids']),
+    );
   });
 
   it('exports the frames as CSV for Excel: ";" and decimal comma by default, "," and decimal point on request', async () => {
-    const res = await get(`/api/v1/research/${researchId}/history.csv`).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (chunk: string) => (text += chunk));
-      r.on('end', () => done(null, text));
-    });
+    const res = await get(`/api/v1/research/${researchId}/history.csv`)
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (chunk: string) => (text += chunk));
+        r.on('end', () => done(null, text));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Sciana-EI-60-laczona-[0-9a-f]{8}\.csv"; filename\*=UTF-8''%C5%9Aciana%20EI%2060%20%C5%82%C4%85czona\.csv$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="Sciana-EI-60-laczona-[0-9a-f]{8}\.csv"; filename\*=UTF-8''%C5%9Aciana%20EI%2060%20%C5%82%C4%85czona\.csv$/,
+    );
     const text = res.body as string;
     expect(text.startsWith('\uFEFF')).toBe(true);
     const lines = text.slice(1).split('\r\n');
     const header = lines[0]!.split(';');
     expect(header.slice(0, 10)).toEqual([
-      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
-      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tmax [°C]',
+      'Czas [s]',
+      'Czas [min]',
+      'Czas od zapłonu',
+      'Data i godzina (Europe/Warsaw)',
+      'Promieniowanie [kW/m²]',
+      'Ciśnienie [Pa]',
+      'Temperatura pieca [°C]',
+      'T1 – Tśr i Tmax [°C]',
+      'T2 – Tśr i Tmax [°C]',
+      'T3 – Tmax [°C]',
     ]);
     expect(header.slice(-4)).toEqual(['Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje']);
     expect(lines).toHaveLength(10_002); // header, 10 000 frames, the empty string after the last CRLF
@@ -241,6 +292,8 @@ describe('mid-test join: history up to last_time, then the live tail, no gap and
       const merged = [...history, ...viewer.times.filter((t) => lastTime === null || t > lastTime)];
       expect({ lastTime, merged }).toEqual({ lastTime, merged: all });
     }
-    console.log(`mid-test joins at last_time ${joins.map((j) => j.lastTime).join(', ')}: each got all 30 frames once (history + live tail)`);
+    console.log(
+      `mid-test joins at last_time ${joins.map((j) => j.lastTime).join(', ')}: each got all 30 frames once (history + live tail)`,
+    );
   });
 });

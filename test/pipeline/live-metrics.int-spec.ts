@@ -1,6 +1,19 @@
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, quietLogger, startTestBroker, streamUrl, SUPERUSER, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import {
+  connectPublisher,
+  connectViewer,
+  dropSession,
+  insertResearch,
+  login,
+  quietLogger,
+  startTestBroker,
+  streamUrl,
+  SUPERUSER,
+  type TestBroker,
+  type TestViewer,
+  waitFor,
+} from '@furnace/testing';
 import { startIngest, type RunningIngest } from '@furnace/ingest';
 import { ingestConfig } from '@furnace/ingest/testing';
 import { startTestApi, type TestApi } from '@furnace/api-server/testing';
@@ -27,19 +40,28 @@ describe('GET /api/v1/metrics', () => {
     await broker?.stop();
   });
 
-  it("shows the whole pipeline of the process in Prometheus format (the ingest of `npm start` included), to this machine only", async () => {
+  it('shows the whole pipeline of the process in Prometheus format (the ingest of `npm start` included), to this machine only', async () => {
     const researchId = await insertResearch(api.db.url);
     const config = ingestConfig(api.db.url, broker);
     clientId = config.mqttClientId;
     // No registry given: the process's default one, as `npm start` runs it.
-    ingest = startIngest(config, { databaseUrl: api.db.url, bus: api.bus, logger: quietLogger(), options: { topics: [daqTopic(researchId)], sharedGroup: clientId } });
+    ingest = startIngest(config, {
+      databaseUrl: api.db.url,
+      bus: api.bus,
+      logger: quietLogger(),
+      options: { topics: [daqTopic(researchId)], sharedGroup: clientId },
+    });
     await ingest.ready;
-    viewer = await connectViewer(streamUrl(api, researchId, { token: await login(api, SUPERUSER.email, SUPERUSER.password) }));
+    viewer = await connectViewer(
+      streamUrl(api, researchId, { token: await login(api, SUPERUSER.email, SUPERUSER.password) }),
+    );
     await publisher.publishAsync(daqTopic(researchId), JSON.stringify({ time: 1, pk: 20 }), { qos: 1 });
     await publisher.publishAsync(daqTopic(researchId), '{"time": "soon"}', { qos: 1 });
     await waitFor('the frame live', () => viewer.times.length === 1);
     // And the criteria it changed (CRITERIA: the stream's other messages).
-    await waitFor('the criteria of the frame', () => viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.elapsed === 1));
+    await waitFor('the criteria of the frame', () =>
+      viewer.messages.some((m) => m.event === 'CRITERIA' && m.data.elapsed === 1),
+    );
 
     const res = await api.http.get('/api/v1/metrics');
     expect(res.status).toBe(200);
@@ -57,7 +79,12 @@ describe('GET /api/v1/metrics', () => {
     ]) {
       expect(text).toContain(line);
     }
-    for (const name of ['furnace_ingest_batch_write_seconds_bucket', 'furnace_bus_lag_seconds_bucket', 'furnace_bus_probe_age_seconds', 'process_cpu_user_seconds_total']) {
+    for (const name of [
+      'furnace_ingest_batch_write_seconds_bucket',
+      'furnace_bus_lag_seconds_bucket',
+      'furnace_bus_probe_age_seconds',
+      'process_cpu_user_seconds_total',
+    ]) {
       expect(text).toContain(name);
     }
 
@@ -66,7 +93,9 @@ describe('GET /api/v1/metrics', () => {
     for (const client of ['203.0.113.9', '10.1.2.3']) {
       const relayed = await api.http.get('/api/v1/metrics').set('X-Forwarded-For', client);
       expect([client, relayed.status]).toEqual([client, 403]);
-      expect(relayed.body).toEqual({ detail: 'Metrics are served to this machine only, or with the bearer token METRICS_TOKEN' });
+      expect(relayed.body).toEqual({
+        detail: 'Metrics are served to this machine only, or with the bearer token METRICS_TOKEN',
+      });
     }
   });
 });

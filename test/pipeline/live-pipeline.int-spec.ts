@@ -2,7 +2,21 @@ import type { MqttClient } from 'mqtt';
 import { type Bus, InProcessBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, connectViewer, dropSession, insertResearch, login, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, testBus, type TestBroker, type TestViewer, waitFor } from '@furnace/testing';
+import {
+  connectPublisher,
+  connectViewer,
+  dropSession,
+  insertResearch,
+  login,
+  startTestBroker,
+  streamUrl,
+  SUPERUSER,
+  TEST_REDIS_URL,
+  testBus,
+  type TestBroker,
+  type TestViewer,
+  waitFor,
+} from '@furnace/testing';
 import type { RunningIngest } from '@furnace/ingest';
 import { createFrameGenerator } from '@furnace/simulator';
 import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
@@ -52,20 +66,28 @@ describe('live pipeline: MQTT → ingest → bus → two API instances → viewe
   });
 
   it('delivers a frame published by an MQTT client to the viewers of both instances, once each, and stores it once', async () => {
-    const [onFirst, onSecond] = [await connectViewer(streamUrl(apis[0]!, researchId, { token: staff })), await connectViewer(streamUrl(apis[1]!, researchId, { token: staff }))];
+    const [onFirst, onSecond] = [
+      await connectViewer(streamUrl(apis[0]!, researchId, { token: staff })),
+      await connectViewer(streamUrl(apis[1]!, researchId, { token: staff })),
+    ];
     viewers.push(onFirst, onSecond);
     const times = Array.from({ length: 20 }, (_, i) => i);
-    for (const t of times) await publisher.publishAsync(daqTopic(researchId), JSON.stringify({ time: t, pk: 100 + t }), { qos: 1 });
+    for (const t of times)
+      await publisher.publishAsync(daqTopic(researchId), JSON.stringify({ time: t, pk: 100 + t }), { qos: 1 });
     await waitFor('20 frames on both instances', () => onFirst.times.length >= 20 && onSecond.times.length >= 20);
     expect(onFirst.times).toEqual(times);
     expect(onSecond.times).toEqual(times);
-    const rows: { n: string }[] = await apis[1]!.dataSource.query('SELECT count(*) AS n FROM reading WHERE research_id = $1', [researchId]);
+    const rows: { n: string }[] = await apis[1]!.dataSource.query(
+      'SELECT count(*) AS n FROM reading WHERE research_id = $1',
+      [researchId],
+    );
     expect(Number(rows[0]!.n)).toBe(20);
   });
 
   it('measures MQTT publish → WebSocket receive latency with 100 viewers (50 per instance)', async () => {
     const crowd: TestViewer[] = [];
-    for (let i = 0; i < 100; i++) crowd.push(await connectViewer(streamUrl(apis[i % 2]!, researchId, { token: staff }), { timesOnly: true }));
+    for (let i = 0; i < 100; i++)
+      crowd.push(await connectViewer(streamUrl(apis[i % 2]!, researchId, { token: staff }), { timesOnly: true }));
     viewers.push(...crowd);
 
     // 60 channels as the simulator makes them, 20 frames a second, times after the first test's.
@@ -90,7 +112,8 @@ describe('live pipeline: MQTT → ingest → bus → two API instances → viewe
     const delay = (await ingest.metrics.publishDelay.get()).values;
     const sum = delay.find((v) => v.metricName === 'furnace_ingest_publish_delay_seconds_sum')!.value;
     const count = delay.find((v) => v.metricName === 'furnace_ingest_publish_delay_seconds_count')!.value;
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(1);
     console.log(
       `MQTT publish → WebSocket receive, 100 viewers on 2 API instances, ${frames} frames of 60 channels at 20/s (${latencies.length} deliveries, ` +
         `bus ${TEST_REDIS_URL ? 'Redis' : 'in-process'}, broker ${broker.shared ? 'Mosquitto' : 'aedes'}): ` +

@@ -38,7 +38,11 @@ export async function startRollupResearch(markers: Record<number, string>, hours
  * Deterministic pseudo-random numbers (mulberry32) from ROLLUP_SEED or `fallback` (the `seed` used), so that a failure can
  * be replayed: `random()` in [0, 1), `int(lo, hi)` inclusive.
  */
-export function seededRandom(fallback: number): { seed: number; random: () => number; int: (lo: number, hi: number) => number } {
+export function seededRandom(fallback: number): {
+  seed: number;
+  random: () => number;
+  int: (lo: number, hi: number) => number;
+} {
   const seed = Number(process.env.ROLLUP_SEED ?? fallback);
   const random = mulberry32(seed);
   return { seed, random, int: (lo, hi) => lo + Math.floor(random() * (hi - lo + 1)) };

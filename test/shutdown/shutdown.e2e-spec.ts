@@ -1,6 +1,22 @@
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { apiEnv, type AppProcess, connectViewer, dropSession, insertResearch, login, missingBuild, startApp, startTestBroker, streamUrl, SUPERUSER, TEST_REDIS_URL, type TestBroker, type TestViewer, uniqueId } from '@furnace/testing';
+import {
+  apiEnv,
+  type AppProcess,
+  connectViewer,
+  dropSession,
+  insertResearch,
+  login,
+  missingBuild,
+  startApp,
+  startTestBroker,
+  streamUrl,
+  SUPERUSER,
+  TEST_REDIS_URL,
+  type TestBroker,
+  type TestViewer,
+  uniqueId,
+} from '@furnace/testing';
 
 /*
  * Stopping a built process (`node apps/standalone/dist/main.js`, as `npm start` runs it, and with
@@ -11,7 +27,11 @@ import { apiEnv, type AppProcess, connectViewer, dropSession, insertResearch, lo
  * machine's are configured.
  */
 
-type Outcome = { kind: 'status'; status: number } | { kind: 'refused' | 'reset' } | { kind: 'hung' } | { kind: 'error'; message: string };
+type Outcome =
+  | { kind: 'status'; status: number }
+  | { kind: 'refused' | 'reset' }
+  | { kind: 'hung' }
+  | { kind: 'error'; message: string };
 
 /** One GET, given `timeoutMs` to answer; how it ended. */
 async function probe(url: string, timeoutMs: number): Promise<Outcome> {
@@ -74,7 +94,9 @@ describe('stopping a process while viewers watch and requests arrive', () => {
     })();
     await new Promise((resolve) => setTimeout(resolve, 200));
     // The standalone process exits with 0; the API's Nest shutdown hooks end by re-raising the signal.
-    const exited = new Promise<string>((resolve) => app.child.once('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))));
+    const exited = new Promise<string>((resolve) =>
+      app.child.once('exit', (code, signal) => resolve(code === null ? String(signal) : String(code))),
+    );
     app.child.kill('SIGTERM');
     const code = await exited;
     await new Promise((resolve) => setTimeout(resolve, 200));

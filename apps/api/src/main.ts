@@ -12,7 +12,9 @@ async function main() {
   const config = loadConfig();
   assertApiConfig(config);
   if (!config.databaseUrl || !config.redisUrl) {
-    throw new Error('A separate API process needs DATABASE_URL and REDIS_URL; `npm start` runs the embedded system in one process');
+    throw new Error(
+      'A separate API process needs DATABASE_URL and REDIS_URL; `npm start` runs the embedded system in one process',
+    );
   }
   const logger = createLogger(config);
   Logger.overrideLogger(logger);

@@ -36,7 +36,10 @@ const FRAMES = Number(process.env.BENCH_FRAMES ?? 200);
 const FRAME_INTERVAL_MS = Number(process.env.BENCH_FRAME_INTERVAL_MS ?? 250);
 const GOAL_UPDATE_MS = 4;
 const GOAL_JS_KB = 350;
-const ADMIN = { email: process.env.BENCH_ADMIN ?? 'admin@example.com', password: process.env.BENCH_PASSWORD ?? 'changethis' };
+const ADMIN = {
+  email: process.env.BENCH_ADMIN ?? 'admin@example.com',
+  password: process.env.BENCH_PASSWORD ?? 'changethis',
+};
 
 // --- The system --------------------------------------------------------------------------------
 
@@ -86,7 +89,15 @@ async function startSystem(): Promise<System> {
     cwd: ROOT,
     detached: true, // Its own process group: stopped with everything it started.
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), MQTT_PORT: String(mqttPort), DATA_DIR: dataDir, FRONTEND_HOST: baseURL, DEMO: 'false', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      MQTT_PORT: String(mqttPort),
+      DATA_DIR: dataDir,
+      FRONTEND_HOST: baseURL,
+      DEMO: 'false',
+      LOG_LEVEL: 'warn',
+    },
   });
   const stop = async () => {
     if (child.exitCode === null && child.pid) {
@@ -158,7 +169,11 @@ async function createResearch(baseURL: string): Promise<{ id: string; code: stri
   });
   const form = new FormData();
   form.append('research_id', research.id);
-  form.append('image_file', new Blob([new Uint8Array(makePng(PHOTO.width, PHOTO.height))], { type: 'image/png' }), 'bench.png');
+  form.append(
+    'image_file',
+    new Blob([new Uint8Array(makePng(PHOTO.width, PHOTO.height))], { type: 'image/png' }),
+    'bench.png',
+  );
   form.append('config_file', new Blob([configText(THERMOCOUPLES)], { type: 'text/plain' }), 'bench.txt');
   await api(baseURL, '/research/thermo', { method: 'POST', token, body: form });
   const email = await api<{ id: string }>(baseURL, '/research/emails', {
@@ -249,12 +264,18 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500);
     await page.evaluate(() => {
       type Layer = { draw(): unknown };
-      const w = window as unknown as { Konva: { stages: { getLayers(): Layer[] }[] }; __benchDraws: { layer: string; ms: number }[] };
+      const w = window as unknown as {
+        Konva: { stages: { getLayers(): Layer[] }[] };
+        __benchDraws: { layer: string; ms: number }[];
+      };
       w.__benchDraws = [];
       const stage = w.Konva.stages.at(-1);
       if (!stage) throw new Error('no Konva stage on the page');
       const [staticLayer, labelLayer] = stage.getLayers();
-      for (const [name, layer] of [['static', staticLayer], ['label', labelLayer]] as const) {
+      for (const [name, layer] of [
+        ['static', staticLayer],
+        ['label', labelLayer],
+      ] as const) {
         if (!layer) continue;
         const draw = layer.draw.bind(layer);
         layer.draw = () => {
@@ -267,21 +288,33 @@ async function main(): Promise<void> {
       (globalThis as Probe).__furnaceCanvasBench = [];
     });
 
-    const mqtt = await connectAsync(`mqtt://127.0.0.1:${system.mqttPort}`, { clientId: `bench-daq-${Date.now().toString(36)}` });
+    const mqtt = await connectAsync(`mqtt://127.0.0.1:${system.mqttPort}`, {
+      clientId: `bench-daq-${Date.now().toString(36)}`,
+    });
     const values = Array.from({ length: THERMOCOUPLES }, (_, i) => 20 + ((i * 37) % 300));
     console.log(`Publishing ${FRAMES} frames of ${THERMOCOUPLES} thermocouples, one every ${FRAME_INTERVAL_MS} ms…`);
     for (let frame = 1; frame <= FRAMES; frame++) {
-      for (let i = 0; i < values.length; i++) values[i] = Math.round((values[i]! + 0.3 + Math.random() * 1.5) * 10) / 10;
+      for (let i = 0; i < values.length; i++)
+        values[i] = Math.round((values[i]! + 0.3 + Math.random() * 1.5) * 10) / 10;
       const payload = { time: 60 + frame, radiance: 1.8, pressure: 15.2, pk: 820.4, thermocouples_out: values };
       await mqtt.publishAsync(`furnace/${id}/data`, JSON.stringify(payload), { qos: 1 });
       await new Promise((r) => setTimeout(r, FRAME_INTERVAL_MS));
     }
-    await page.waitForFunction((n) => ((globalThis as Probe).__furnaceCanvasBench?.length ?? 0) >= n, Math.floor(FRAMES * 0.95), { timeout: 30_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        (n) => ((globalThis as Probe).__furnaceCanvasBench?.length ?? 0) >= n,
+        Math.floor(FRAMES * 0.95),
+        { timeout: 30_000 },
+      )
+      .catch(() => undefined);
     await page.waitForTimeout(500);
     await mqtt.endAsync();
 
     const measured = await page.evaluate(() => {
-      const w = window as unknown as { __benchDraws: { layer: string; ms: number }[]; Konva: { stages: { draw(): unknown }[] } };
+      const w = window as unknown as {
+        __benchDraws: { layer: string; ms: number }[];
+        Konva: { stages: { draw(): unknown }[] };
+      };
       const updates = [...((globalThis as Probe).__furnaceCanvasBench ?? [])];
       const draws = [...w.__benchDraws];
       // Baseline: a full redraw of the stage (both layers: photo, markers, labels).
@@ -298,7 +331,8 @@ async function main(): Promise<void> {
       const values = Array.from({ length: 1024 }, (_, i) => 20 + ((i * 37) % 300));
       const quiet = { update: [] as number[], draw: [] as number[] };
       for (let frame = 0; frame < 220; frame++) {
-        for (let i = 0; i < values.length; i++) values[i] = Math.round((values[i]! + 0.3 + Math.random() * 1.5) * 10) / 10;
+        for (let i = 0; i < values.length; i++)
+          values[i] = Math.round((values[i]! + 0.3 + Math.random() * 1.5) * 10) / 10;
         const t0 = performance.now();
         hook.applyFrame(hook.scene, values, 'temperature');
         const t1 = performance.now();
@@ -320,22 +354,44 @@ async function main(): Promise<void> {
     const initialGzip = kB(sum(initial, 'gzip'));
 
     console.log('\nJavaScript of the public live view (gzip, as served by a compressing proxy)');
-    for (const s of [...initial].sort((a, b) => b.gzip - a.gzip).slice(0, 8)) console.log(`  ${kB(s.gzip).toFixed(1).padStart(7)} kB  ${s.url}`);
-    console.log(`  before a chart is needed: ${initialGzip.toFixed(1)} kB gzip (${kB(sum(initial, 'bytes')).toFixed(1)} kB raw) in ${initial.length} files — goal ≤ ${GOAL_JS_KB} kB: ${initialGzip <= GOAL_JS_KB ? 'met' : 'NOT met'}`);
-    console.log(`  the curves add: ${kB(sum(charts, 'gzip')).toFixed(1)} kB gzip in ${charts.length} files (${charts.map((s) => s.url.split('/').pop()).join(', ') || 'none'})`);
-    if (initial.some((s) => /LiveCurves/.test(s.url))) console.log('  (the curves were loaded before they were scrolled to: the figure above includes them)');
+    for (const s of [...initial].sort((a, b) => b.gzip - a.gzip).slice(0, 8))
+      console.log(`  ${kB(s.gzip).toFixed(1).padStart(7)} kB  ${s.url}`);
+    console.log(
+      `  before a chart is needed: ${initialGzip.toFixed(1)} kB gzip (${kB(sum(initial, 'bytes')).toFixed(1)} kB raw) in ${initial.length} files — goal ≤ ${GOAL_JS_KB} kB: ${initialGzip <= GOAL_JS_KB ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `  the curves add: ${kB(sum(charts, 'gzip')).toFixed(1)} kB gzip in ${charts.length} files (${charts.map((s) => s.url.split('/').pop()).join(', ') || 'none'})`,
+    );
+    if (initial.some((s) => /LiveCurves/.test(s.url)))
+      console.log('  (the curves were loaded before they were scrolled to: the figure above includes them)');
 
-    console.log(`\nCanvas, ${THERMOCOUPLES} thermocouples, ${update.count} DATA frames received ('tryb termopar': every label changes)`);
-    console.log(`  update (applyFrame: texts + fills)   mean ${fmt(update.mean)}  p50 ${fmt(update.p50)}  p95 ${fmt(update.p95)}  max ${fmt(update.max)}`);
-    console.log(`  label layer draw (batchDraw)         mean ${fmt(labelDraw.mean)}  p50 ${fmt(labelDraw.p50)}  p95 ${fmt(labelDraw.p95)}  (${labelDraw.count} draws)`);
+    console.log(
+      `\nCanvas, ${THERMOCOUPLES} thermocouples, ${update.count} DATA frames received ('tryb termopar': every label changes)`,
+    );
+    console.log(
+      `  update (applyFrame: texts + fills)   mean ${fmt(update.mean)}  p50 ${fmt(update.p50)}  p95 ${fmt(update.p95)}  max ${fmt(update.max)}`,
+    );
+    console.log(
+      `  label layer draw (batchDraw)         mean ${fmt(labelDraw.mean)}  p50 ${fmt(labelDraw.p50)}  p95 ${fmt(labelDraw.p95)}  (${labelDraw.count} draws)`,
+    );
     console.log(`  static layer draws during the frames: ${staticDraws}`);
-    console.log(`  per frame (update + label draw)      mean ${fmt(perFrame)} — goal < ${GOAL_UPDATE_MS} ms: ${perFrame < GOAL_UPDATE_MS ? 'met' : 'NOT met'}`);
-    console.log(`  baseline: full stage redraw          mean ${fmt(full.mean)}  → a frame costs ${((perFrame / full.mean) * 100).toFixed(0)} % of a full redraw`);
+    console.log(
+      `  per frame (update + label draw)      mean ${fmt(perFrame)} — goal < ${GOAL_UPDATE_MS} ms: ${perFrame < GOAL_UPDATE_MS ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      `  baseline: full stage redraw          mean ${fmt(full.mean)}  → a frame costs ${((perFrame / full.mean) * 100).toFixed(0)} % of a full redraw`,
+    );
     const quietUpdate = stats(measured.quiet.update);
     const quietDraw = stats(measured.quiet.draw);
-    console.log(`\nThe same scene without the stream (${quietUpdate.count} synthetic frames, nothing else running in the page)`);
-    console.log(`  update mean ${fmt(quietUpdate.mean)} (p95 ${fmt(quietUpdate.p95)}), label layer draw mean ${fmt(quietDraw.mean)} (p95 ${fmt(quietDraw.p95)})`);
-    console.log(`  per frame mean ${fmt(quietUpdate.mean + quietDraw.mean)} — goal < ${GOAL_UPDATE_MS} ms: ${quietUpdate.mean + quietDraw.mean < GOAL_UPDATE_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `\nThe same scene without the stream (${quietUpdate.count} synthetic frames, nothing else running in the page)`,
+    );
+    console.log(
+      `  update mean ${fmt(quietUpdate.mean)} (p95 ${fmt(quietUpdate.p95)}), label layer draw mean ${fmt(quietDraw.mean)} (p95 ${fmt(quietDraw.p95)})`,
+    );
+    console.log(
+      `  per frame mean ${fmt(quietUpdate.mean + quietDraw.mean)} — goal < ${GOAL_UPDATE_MS} ms: ${quietUpdate.mean + quietDraw.mean < GOAL_UPDATE_MS ? 'met' : 'NOT met'}`,
+    );
     console.log(
       `\n${JSON.stringify({
         thermocouples: THERMOCOUPLES,

@@ -30,7 +30,12 @@ export function precompress(): Plugin {
         if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
         const source = await readFile(file);
         const [br, gzipped] = await Promise.all([
-          brotli(source, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+          brotli(source, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          }),
           gz(source, { level: constants.Z_BEST_COMPRESSION }),
         ]);
         if (br.length < source.length) await writeFile(`${file}.br`, br);
@@ -42,6 +47,8 @@ export function precompress(): Plugin {
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? files(join(dir, e.name)) : Promise.resolve([join(dir, e.name)]))));
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? files(join(dir, e.name)) : Promise.resolve([join(dir, e.name)]))),
+  );
   return nested.flat();
 }

@@ -1,6 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test, uniqueEmail } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
 
 /*
  * Accessibility: axe-core's WCAG 2.1 A and AA rules on the pages staff, clients and the wall display
@@ -45,7 +55,9 @@ async function violations(page: Page): Promise<string[]> {
     // WCAG 2.5.3 "Label in Name": axe ships the rule as experimental, off unless asked for.
     .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
     .analyze();
-  return results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? '')).flatMap((v) => v.nodes.map((node) => describeNode(v.id, node)));
+  return results.violations
+    .filter((v) => FAILING_IMPACTS.has(v.impact ?? ''))
+    .flatMap((v) => v.nodes.map((node) => describeNode(v.id, node)));
 }
 
 /** Every page opened by the test shows the given colour scheme (the choice a user saves in Settings → Appearance). */

@@ -3,7 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ADMIN, API, apiToken, expect, logIn, mailsTo, signInWithToken, skipWithoutChromium, snap, test, uniqueEmail } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  logIn,
+  mailsTo,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  uniqueEmail,
+} from './support/fixtures';
 
 skipWithoutChromium();
 
@@ -19,7 +31,10 @@ async function signUp(page: import('@playwright/test').Page, user: { name: strin
   await page.getByRole('button', { name: 'Sign Up' }).click();
 }
 
-test('a signed-up account waits for approval (Polish and English); the superuser is e-mailed a link to /admin and activates it there', async ({ page, request }) => {
+test('a signed-up account waits for approval (Polish and English); the superuser is e-mailed a link to /admin and activates it there', async ({
+  page,
+  request,
+}) => {
   const pl = { name: 'Piotr Nowak', email: uniqueEmail('pending-pl'), password: 'Pending-Pass-2025' };
   await signUp(page, pl);
   await expect(page.getByRole('heading', { name: 'Konto czeka na zatwierdzenie' })).toBeVisible();
@@ -37,11 +52,15 @@ test('a signed-up account waits for approval (Polish and English); the superuser
   await page.evaluate(() => localStorage.removeItem('language'));
 
   // Not usable until approved.
-  const refused = await request.post(`${API}/login/access-token`, { form: { username: pl.email, password: pl.password } });
+  const refused = await request.post(`${API}/login/access-token`, {
+    form: { username: pl.email, password: pl.password },
+  });
   expect(refused.status()).toBe(400);
 
   // The superuser's notice, with the link to /admin.
-  await expect.poll(async () => (await mailsTo(ADMIN.email)).some((m) => m.text.includes(pl.email)), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(async () => (await mailsTo(ADMIN.email)).some((m) => m.text.includes(pl.email)), { timeout: 20_000 })
+    .toBe(true);
   const notice = (await mailsTo(ADMIN.email)).find((m) => m.text.includes(pl.email))!;
   const link = new URL(/https?:\/\/\S+\/admin\b/.exec(notice.text)![0]);
   expect(link.pathname).toBe('/admin');
@@ -50,7 +69,9 @@ test('a signed-up account waits for approval (Polish and English); the superuser
   // The superuser activates the account in /admin (the newest accounts are on the last page).
   await signInWithToken(page, request, ADMIN.email, ADMIN.password);
   const token = await apiToken(request, ADMIN.email, ADMIN.password);
-  const { count } = (await (await request.get(`${API}/users/?limit=1`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { count: number };
+  const { count } = (await (
+    await request.get(`${API}/users/?limit=1`, { headers: { Authorization: `Bearer ${token}` } })
+  ).json()) as { count: number };
   await page.goto(`/admin?page=${Math.ceil(count / 5)}`);
   let row = page.getByTestId('user-row').filter({ hasText: pl.email });
   if ((await row.count()) === 0) {
@@ -70,7 +91,10 @@ test('a signed-up account waits for approval (Polish and English); the superuser
   await expect(page.getByTestId('greeting')).toHaveText(`Hi, ${pl.name}`);
 });
 
-test('SIGNUP=approval shows the sign-up link on /login (SIGNUP=off hides it: see the API test of /config)', async ({ page, request }) => {
+test('SIGNUP=approval shows the sign-up link on /login (SIGNUP=off hides it: see the API test of /config)', async ({
+  page,
+  request,
+}) => {
   expect(await (await request.get(`${API}/config`)).json()).toEqual({ signup: 'approval' });
   await page.goto('/login');
   await expect(page.getByRole('link', { name: 'Sign Up' })).toBeVisible();
@@ -81,16 +105,34 @@ test('SIGNUP=approval shows the sign-up link on /login (SIGNUP=off hides it: see
   await snap(page, 'login-signup-off', { only: 'desktop' });
 });
 
-test('the live socket carries a single-use ticket, never the staff token or the client code; deleting the client closes their view', async ({ page, request, browser }) => {
+test('the live socket carries a single-use ticket, never the staff token or the client code; deleting the client closes their view', async ({
+  page,
+  request,
+  browser,
+}) => {
   const token = await apiToken(request, ADMIN.email, ADMIN.password);
   const headers = { Authorization: `Bearer ${token}` };
   const research = (await (
     await request.post(`${API}/research`, {
       headers,
-      data: { name: 'Bilety strumienia', start_at: new Date(Date.now() - 3600_000).toISOString(), end_at: new Date(Date.now() + 3600_000).toISOString(), is_radiance: true, is_furnance: true, is_pressure: true },
+      data: {
+        name: 'Bilety strumienia',
+        start_at: new Date(Date.now() - 3600_000).toISOString(),
+        end_at: new Date(Date.now() + 3600_000).toISOString(),
+        is_radiance: true,
+        is_furnance: true,
+        is_pressure: true,
+      },
     })
   ).json()) as { id: string };
-  const code = ((await (await request.post(`${API}/research/emails`, { headers, data: { research_id: research.id, email: uniqueEmail('ticket-client') } })).json()) as { id: string }).id;
+  const code = (
+    (await (
+      await request.post(`${API}/research/emails`, {
+        headers,
+        data: { research_id: research.id, email: uniqueEmail('ticket-client') },
+      })
+    ).json()) as { id: string }
+  ).id;
 
   const staffSockets: string[] = [];
   page.on('websocket', (ws) => staffSockets.push(ws.url()));
@@ -128,7 +170,10 @@ test.describe('the default superuser password', () => {
   let base = '';
 
   const freePort = () =>
-    execFileSync(process.execPath, ['-e', "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"])
+    execFileSync(process.execPath, [
+      '-e',
+      "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+    ])
       .toString()
       .trim();
 
@@ -138,10 +183,19 @@ test.describe('the default superuser password', () => {
     base = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, [join(repoRoot, 'apps/standalone/dist/main.js')], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', PORT: port, MQTT_PORT: freePort(), DATA_DIR: dataDir, FRONTEND_HOST: base, DEMO: 'false' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: port,
+        MQTT_PORT: freePort(),
+        DATA_DIR: dataDir,
+        FRONTEND_HOST: base,
+        DEMO: 'false',
+      },
       stdio: 'ignore',
     });
-    await expect.poll(async () => (await fetch(`${base}/api/v1/health`).catch(() => null))?.status, { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${base}/api/v1/health`).catch(() => null))?.status, { timeout: 60_000 })
+      .toBe(200);
   });
   test.afterAll(async () => {
     if (server && server.exitCode === null) {
@@ -152,7 +206,9 @@ test.describe('the default superuser password', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('the first sign-in shows only the password change form; after it the dashboard works and the old password does not', async ({ page }) => {
+  test('the first sign-in shows only the password change form; after it the dashboard works and the old password does not', async ({
+    page,
+  }) => {
     await page.goto(`${base}/login`);
     await page.getByLabel('Adres email').fill('admin@example.com');
     await page.getByRole('textbox', { name: 'Hasło', exact: true }).fill('changethis');
@@ -170,9 +226,15 @@ test.describe('the default superuser password', () => {
     await expect(page.getByTestId('greeting')).toBeVisible();
     await expect(form).toHaveCount(0);
 
-    const old = await fetch(`${base}${API}/login/access-token`, { method: 'POST', body: new URLSearchParams({ username: 'admin@example.com', password: 'changethis' }) });
+    const old = await fetch(`${base}${API}/login/access-token`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'admin@example.com', password: 'changethis' }),
+    });
     expect(old.status).toBe(400);
-    const fresh = await fetch(`${base}${API}/login/access-token`, { method: 'POST', body: new URLSearchParams({ username: 'admin@example.com', password: 'Chosen-Admin-Pass-1' }) });
+    const fresh = await fetch(`${base}${API}/login/access-token`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'admin@example.com', password: 'Chosen-Admin-Pass-1' }),
+    });
     expect(fresh.status).toBe(200);
   });
 });

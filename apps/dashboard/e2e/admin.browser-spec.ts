@@ -23,7 +23,10 @@ async function userCount(request: import('@playwright/test').APIRequestContext):
   return ((await response.json()) as { count: number }).count;
 }
 
-test('users management: 5 per page with ?page=, a skeleton while loading, the current user marked', async ({ page, request }) => {
+test('users management: 5 per page with ?page=, a skeleton while loading, the current user marked', async ({
+  page,
+  request,
+}) => {
   for (let i = 0; i < 12; i++) await createUser(request, newUser(`page${String(i + 1).padStart(2, '0')}`));
   const count = await userCount(request);
   const pages = Math.ceil(count / PAGE_SIZE);

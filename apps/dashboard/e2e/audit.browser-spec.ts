@@ -1,12 +1,25 @@
 import type { Page } from '@playwright/test';
-import { ADMIN, createUser, expect, newUser, signInWithToken, skipWithoutChromium, snap, test, toast } from './support/fixtures';
+import {
+  ADMIN,
+  createUser,
+  expect,
+  newUser,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  toast,
+} from './support/fixtures';
 import { createResearchByApi } from './support/research';
 
 skipWithoutChromium();
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
-test('a change to a research shows in its change history, and on the superusers’ audit trail', async ({ page, request }) => {
+test('a change to a research shows in its change history, and on the superusers’ audit trail', async ({
+  page,
+  request,
+}) => {
   const tag = Date.now().toString(36);
   const research = await createResearchByApi(request, `Drzwi z historią ${tag}`, new Date(Date.now() - 3600_000));
   const staff = newUser('auditor');

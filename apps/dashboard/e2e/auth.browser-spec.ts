@@ -65,7 +65,10 @@ test('log in: validation, a wrong password, then in and out again', async ({ pag
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('sign up: a visitor follows the link on /login; the form validates; the new account waits for approval', async ({ page, request }) => {
+test('sign up: a visitor follows the link on /login; the form validates; the new account waits for approval', async ({
+  page,
+  request,
+}) => {
   await page.goto('/login');
   await page.getByRole('link', { name: 'Sign Up' }).click();
   await expect(page).toHaveURL(/\/signup$/);
@@ -91,7 +94,9 @@ test('sign up: a visitor follows the link on /login; the form validates; the new
   await page.getByRole('button', { name: 'Sign Up' }).click();
   // The account exists but is inactive: the page says so (e2e/accounts-security.browser-spec.ts follows it to the approval).
   await expect(page.getByTestId('signup-pending')).toBeVisible();
-  const refused = await request.post('/api/v1/login/access-token', { form: { username: colleague.email, password: colleague.password } });
+  const refused = await request.post('/api/v1/login/access-token', {
+    form: { username: colleague.email, password: colleague.password },
+  });
   expect(refused.status()).toBe(400);
   expect(await refused.json()).toEqual({ detail: 'Inactive user' });
 });

@@ -39,16 +39,22 @@ function frame(t: number) {
 }
 
 async function publishFrames(researchId: string): Promise<void> {
-  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-criteria-${Date.now()}`, clean: true });
+  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    clientId: `e2e-criteria-${Date.now()}`,
+    clean: true,
+  });
   try {
-    for (let t = -60; t <= LAST; t += 10) await client.publishAsync(`furnace/${researchId}/data`, JSON.stringify(frame(t)), { qos: 1 });
+    for (let t = -60; t <= LAST; t += 10)
+      await client.publishAsync(`furnace/${researchId}/data`, JSON.stringify(frame(t)), { qos: 1 });
   } finally {
     await client.endAsync();
   }
 }
 
 async function elapsed(request: APIRequestContext, token: string, researchId: string): Promise<number | null> {
-  const response = await request.get(`${API}/research/${researchId}/criteria`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await request.get(`${API}/research/${researchId}/criteria`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   return response.ok() ? ((await response.json()) as { elapsed: number | null }).elapsed : null;
 }
 
@@ -74,21 +80,30 @@ test.describe.serial('the fire-test criteria on screen', () => {
     await expect(page).toHaveURL(/\/research\/[0-9a-f-]{36}\/edit$/);
     researchId = /\/research\/([0-9a-f-]{36})\/edit$/.exec(page.url())?.[1] ?? '';
 
-    const research = await (await request.get(`${API}/research/${researchId}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const research = await (
+      await request.get(`${API}/research/${researchId}`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json();
     expect(research).toMatchObject({ ...DOOR_PROFILE, heating_curve: 'iso834', criteria_basis: 'rise' });
     // The edit page shows the profile back.
     await expect(page.getByRole('textbox', { name: 'Planowany czas badania' })).toHaveValue('60 min');
 
     const upload = await request.post(`${API}/research/thermo`, {
       headers: { Authorization: `Bearer ${token}` },
-      multipart: { research_id: researchId, image_file: photo('drzwi.png'), config_file: configFile('drzwi.txt', CONFIG) },
+      multipart: {
+        research_id: researchId,
+        image_file: photo('drzwi.png'),
+        config_file: configFile('drzwi.txt', CONFIG),
+      },
     });
     expect(upload.ok(), `upload config: ${upload.status()}`).toBeTruthy();
     await publishFrames(researchId);
     await expect.poll(() => elapsed(request, token, researchId), { timeout: 60_000 }).toBe(LAST);
   });
 
-  test('the live side panel: T0, rises against T0 + K, d_e in green; an observation with one click', async ({ page, request }) => {
+  test('the live side panel: T0, rises against T0 + K, d_e in green; an observation with one click', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/view`);
     const panel = page.getByTestId('criteria-panel');
@@ -139,7 +154,9 @@ test.describe.serial('the fire-test criteria on screen', () => {
     await expect(summary.getByTestId('criteria-row-E')).toHaveAttribute('data-reached', 'true');
     await expect(summary.getByTestId('criteria-row-E')).toContainText('00:10:00');
     await expect(summary.getByTestId('history-limits')).toContainText('T0 + 180 K = 200.3 °C');
-    await expect(summary.getByTestId('observation').filter({ hasText: 'Zapłon tamponu bawełnianego' })).toContainText('Widoczna dla klientów');
+    await expect(summary.getByTestId('observation').filter({ hasText: 'Zapłon tamponu bawełnianego' })).toContainText(
+      'Widoczna dla klientów',
+    );
     await expect(page.getByTestId('history-chart')).toBeVisible();
     await page.waitForTimeout(1000);
     await snap(page, 'criteria-history', { only: 'desktop' });
@@ -148,9 +165,15 @@ test.describe.serial('the fire-test criteria on screen', () => {
   test('a client sees the criteria and only the observations made visible to them', async ({ page, request }) => {
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
     const headers = { Authorization: `Bearer ${token}` };
-    const hidden = await request.post(`${API}/research/${researchId}/observations`, { headers, data: { kind: 'note', note: 'tylko dla laboratorium', visible_to_clients: false } });
+    const hidden = await request.post(`${API}/research/${researchId}/observations`, {
+      headers,
+      data: { kind: 'note', note: 'tylko dla laboratorium', visible_to_clients: false },
+    });
     expect(hidden.ok(), `hidden note: ${hidden.status()}`).toBeTruthy();
-    const email = await request.post(`${API}/research/emails`, { headers, data: { research_id: researchId, email: `klient-${Date.now().toString(36)}@example.com` } });
+    const email = await request.post(`${API}/research/emails`, {
+      headers,
+      data: { research_id: researchId, email: `klient-${Date.now().toString(36)}@example.com` },
+    });
     expect(email.ok(), `client e-mail: ${email.status()}`).toBeTruthy();
     const code = ((await email.json()) as { id: string }).id;
 

@@ -56,14 +56,17 @@ const EXPECTED = {
   spike: 2000,
 };
 
-
 async function publishFrames(researchId: string, startAt: number): Promise<void> {
-  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-daq-${Date.now()}`, clean: true });
+  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    clientId: `e2e-daq-${Date.now()}`,
+    clean: true,
+  });
   try {
     const topic = `furnace/${researchId}/data`;
     for (let start = 0; start <= DURATION_S; start += 200) {
       const batch: Promise<unknown>[] = [];
-      for (let t = start; t < Math.min(start + 200, DURATION_S + 1); t++) batch.push(client.publishAsync(topic, JSON.stringify(frame(t, startAt)), { qos: 1 }));
+      for (let t = start; t < Math.min(start + 200, DURATION_S + 1); t++)
+        batch.push(client.publishAsync(topic, JSON.stringify(frame(t, startAt)), { qos: 1 }));
       await Promise.all(batch);
     }
   } finally {
@@ -72,12 +75,15 @@ async function publishFrames(researchId: string, startAt: number): Promise<void>
 }
 
 async function storedFrames(request: APIRequestContext, token: string, researchId: string): Promise<number> {
-  const response = await request.get(`${API}/research/${researchId}/history?points=2`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await request.get(`${API}/research/${researchId}/history?points=2`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(response.ok()).toBeTruthy();
   return ((await response.json()) as { frames: number }).frames;
 }
 
-const row = (page: Page, type: string, kind: 'max' | 'mean') => page.locator(`[data-testid="exceedance-row"][data-type="${type}"][data-kind="${kind}"]`);
+const row = (page: Page, type: string, kind: 'max' | 'mean') =>
+  page.locator(`[data-testid="exceedance-row"][data-type="${type}"][data-kind="${kind}"]`);
 
 test.describe.serial('the temperature history of a test', () => {
   let researchId = '';
@@ -99,15 +105,24 @@ test.describe.serial('the temperature history of a test', () => {
     expect(update.ok(), `enable pressure: ${update.status()}`).toBeTruthy();
     const upload = await request.post(`${API}/research/thermo`, {
       headers: { Authorization: `Bearer ${token}` },
-      multipart: { research_id: researchId, image_file: photo('sciana.png'), config_file: configFile('sciana.txt', CONFIG) },
+      multipart: {
+        research_id: researchId,
+        image_file: photo('sciana.png'),
+        config_file: configFile('sciana.txt', CONFIG),
+      },
     });
     expect(upload.ok(), `upload config: ${upload.status()} ${await upload.text()}`).toBeTruthy();
 
     await publishFrames(researchId, startAt);
-    await expect.poll(() => storedFrames(request, token, researchId), { timeout: 120_000, intervals: [500, 1000, 2000] }).toBe(DURATION_S + 1);
+    await expect
+      .poll(() => storedFrames(request, token, researchId), { timeout: 120_000, intervals: [500, 1000, 2000] })
+      .toBe(DURATION_S + 1);
   });
 
-  test('staff open it from the list: when each category first exceeded its critical value, and the chart', async ({ page, request }) => {
+  test('staff open it from the list: when each category first exceeded its critical value, and the chart', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto('/research');
     const listRow = page.getByTestId('research-table').getByRole('row').filter({ hasText: researchName });
@@ -145,7 +160,10 @@ test.describe.serial('the temperature history of a test', () => {
     await snap(page, 'history');
   });
 
-  test('zooming reads the range again from the server; a ticked thermocouple’s series is read', async ({ page, request }) => {
+  test('zooming reads the range again from the server; a ticked thermocouple’s series is read', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
     const chart = page.getByTestId('history-chart');
@@ -157,7 +175,12 @@ test.describe.serial('the temperature history of a test', () => {
     await canvas.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     const box = (await canvas.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.55, box.y + 150);
-    const detail = page.waitForRequest((r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]from=/.test(r.url()) && /[?&]points=800/.test(r.url()));
+    const detail = page.waitForRequest(
+      (r) =>
+        r.url().includes(`/research/${researchId}/history?`) &&
+        /[?&]from=/.test(r.url()) &&
+        /[?&]points=800/.test(r.url()),
+    );
     for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -300);
     const url = new URL((await detail).url());
     const from = Number(url.searchParams.get('from'));
@@ -170,7 +193,9 @@ test.describe.serial('the temperature history of a test', () => {
     expect(zoomed).toBeLessThanOrEqual(2000);
 
     // Ticking a thermocouple reads its series (for the whole test and the zoomed range); unticking hides it again.
-    const withT5 = page.waitForRequest((r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]thermo_ids=5(&|$)/.test(r.url()));
+    const withT5 = page.waitForRequest(
+      (r) => r.url().includes(`/research/${researchId}/history?`) && /[?&]thermo_ids=5(&|$)/.test(r.url()),
+    );
     await page.getByRole('checkbox', { name: 'Pokaż termoparę T5' }).check();
     await withT5;
     await expect(page.getByTestId('thermo-toggles')).toContainText('Widoczne: 1 z 5');
@@ -180,7 +205,12 @@ test.describe.serial('the temperature history of a test', () => {
     // The tooltip: elapsed time and time of day, the values of the series at that moment.
     await canvas.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await canvas.hover({ position: { x: box.width * 0.5, y: 160 } }); // Inside the furnace grid.
-    await expect(chart.locator('div').filter({ hasText: /^\d\d:\d\d:\d\d · \d\d\.\d\d\.\d{4}/ }).last()).toBeVisible();
+    await expect(
+      chart
+        .locator('div')
+        .filter({ hasText: /^\d\d:\d\d:\d\d · \d\d\.\d\d\.\d{4}/ })
+        .last(),
+    ).toBeVisible();
     // Where the tooltip is (snap() would resize the viewport and lose the scroll position).
     await page.screenshot({ path: join(SCREENSHOTS, 'history-tooltip-1280x800.png'), animations: 'disabled' });
 
@@ -188,7 +218,10 @@ test.describe.serial('the temperature history of a test', () => {
     await expect(chart).toHaveAttribute('data-range', 'all');
   });
 
-  test('the CSV and the XLSX download with every frame: Polish Excel format, decimal point, metadata, workbook', async ({ page, request }) => {
+  test('the CSV and the XLSX download with every frame: Polish Excel format, decimal point, metadata, workbook', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
     const fetchFile = async (item: string) => {
@@ -213,8 +246,18 @@ test.describe.serial('the temperature history of a test', () => {
     expect(text.charCodeAt(0)).toBe(0xfeff);
     const lines = text.slice(1).trimEnd().split('\r\n');
     expect(lines[0]!.split(';').slice(0, 12)).toEqual([
-      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
-      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tmax [°C]', 'T4 – TDin [°C]', 'T5 – T [°C]',
+      'Czas [s]',
+      'Czas [min]',
+      'Czas od zapłonu',
+      'Data i godzina (Europe/Warsaw)',
+      'Promieniowanie [kW/m²]',
+      'Ciśnienie [Pa]',
+      'Temperatura pieca [°C]',
+      'T1 – Tśr i Tmax [°C]',
+      'T2 – Tśr i Tmax [°C]',
+      'T3 – Tmax [°C]',
+      'T4 – TDin [°C]',
+      'T5 – T [°C]',
     ]);
     expect(lines).toHaveLength(1 + DURATION_S + 1);
     // Frame 1601 (00:26:41): T1 = 180,1 °C with a decimal comma; its Warsaw time as Excel reads a date.
@@ -224,7 +267,12 @@ test.describe.serial('the temperature history of a test', () => {
     expect(at1601[7]).toBe('180,1');
 
     const english = (await fetchFile('Przecinek, kropka dziesiętna')).bytes.toString('utf8');
-    expect(english.split('\r\n').find((line) => line.startsWith('1601,'))?.split(',')[7]).toBe('180.1');
+    expect(
+      english
+        .split('\r\n')
+        .find((line) => line.startsWith('1601,'))
+        ?.split(',')[7],
+    ).toBe('180.1');
 
     const withMeta = await fetchFile('Excel z metadanymi');
     expect(withMeta.name).toBe(`${researchName}.csv`);

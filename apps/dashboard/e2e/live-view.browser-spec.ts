@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { ADMIN, API, apiToken, expect, firstLink, signInWithToken, skipWithoutChromium, snap, test, uniqueEmail, waitForMail } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  firstLink,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from './support/fixtures';
 import { configFile, photo } from './support/research';
 
 /*
@@ -21,7 +33,10 @@ async function adminHeaders(request: APIRequestContext) {
 }
 
 /** A research with a photo + config (4 thermocouples), two camera links and one invited client. */
-async function createResearch(request: APIRequestContext, options: { startAt: Date; endAt: Date; name: string; client: string }): Promise<Research & { emailId: string }> {
+async function createResearch(
+  request: APIRequestContext,
+  options: { startAt: Date; endAt: Date; name: string; client: string },
+): Promise<Research & { emailId: string }> {
   const headers = await adminHeaders(request);
   const created = await request.post(`${API}/research`, {
     headers,
@@ -40,14 +55,21 @@ async function createResearch(request: APIRequestContext, options: { startAt: Da
   const research = (await created.json()) as Research;
   const thermo = await request.post(`${API}/research/thermo`, {
     headers,
-    multipart: { research_id: research.id, image_file: photo('piec3-drzwi.png'), config_file: configFile('piec3-termopary.txt') },
+    multipart: {
+      research_id: research.id,
+      image_file: photo('piec3-drzwi.png'),
+      config_file: configFile('piec3-termopary.txt'),
+    },
   });
   expect(thermo.ok(), await thermo.text()).toBeTruthy();
   for (const url of ['https://www.youtube.com/watch?v=aqz-KE-bpKQ', 'https://cams.example.com/piec3/index.m3u8']) {
     const response = await request.post(`${API}/research/urls`, { headers, data: { url, research_id: research.id } });
     expect(response.ok(), await response.text()).toBeTruthy();
   }
-  const email = await request.post(`${API}/research/emails`, { headers, data: { research_id: research.id, email: options.client } });
+  const email = await request.post(`${API}/research/emails`, {
+    headers,
+    data: { research_id: research.id, email: options.client },
+  });
   expect(email.ok(), await email.text()).toBeTruthy();
   const { id: emailId } = (await email.json()) as { id: string };
   return { ...research, emailId };
@@ -79,7 +101,13 @@ class Daq {
   }
 
   frame(time: number) {
-    return { time, radiance: 1.84, pressure: 14.2, pk: 812.4, thermocouples_out: [150 + time / 10, 190.5, 60.25, null] };
+    return {
+      time,
+      radiance: 1.84,
+      pressure: 14.2,
+      pk: 812.4,
+      thermocouples_out: [150 + time / 10, 190.5, 60.25, null],
+    };
   }
 
   private publish(): void {
@@ -103,7 +131,8 @@ interface CanvasLabel {
 function canvasState(page: Page): Promise<CanvasLabel[]> {
   return page.evaluate(() => {
     type Shape = { getAttr(name: 'labels'): { text: string; fill: string; visible: boolean }[] };
-    const konva = (window as unknown as { Konva: { stages: { findOne(selector: string): Shape | undefined }[] } }).Konva;
+    const konva = (window as unknown as { Konva: { stages: { findOne(selector: string): Shape | undefined }[] } })
+      .Konva;
     const labels = konva.stages.at(-1)?.findOne('.thermo-labels')?.getAttr('labels') ?? [];
     return labels.map(({ text, fill, visible }) => ({ text, fill, visible }));
   });
@@ -122,7 +151,10 @@ test.describe.serial('a client watches a test live', () => {
     await daq?.stop();
   });
 
-  test('the invitation link shows the not-started screen, then the live view once the test starts', async ({ page, request }) => {
+  test('the invitation link shows the not-started screen, then the live view once the test starts', async ({
+    page,
+    request,
+  }) => {
     const startAt = new Date(Date.now() + 25_000);
     research = await createResearch(request, {
       name: `Drzwi EI60 – na żywo ${Date.now().toString(36)}`,
@@ -163,9 +195,13 @@ test.describe.serial('a client watches a test live', () => {
     await expect(category('TDin').getByTestId('category-max')).toHaveText('60.3 / 180.0 °C');
     await expect(category('T').getByTestId('category-max')).toHaveCount(0);
 
-    await expect.poll(() => canvasLabels(page)).toEqual(['T1', 'T2', 'T3', 'T4'].map((text) => ({ text, visible: true })));
+    await expect
+      .poll(() => canvasLabels(page))
+      .toEqual(['T1', 'T2', 'T3', 'T4'].map((text) => ({ text, visible: true })));
     // T1 (≈225 °C) and T2 (190.5 °C) are above their critical max: light red labels.
-    await expect.poll(() => canvasFills(page)).toEqual(['#ffcdd2', '#ffcdd2', 'rgba(255, 255, 255, 0.92)', 'rgba(255, 255, 255, 0.92)']);
+    await expect
+      .poll(() => canvasFills(page))
+      .toEqual(['#ffcdd2', '#ffcdd2', 'rgba(255, 255, 255, 0.92)', 'rgba(255, 255, 255, 0.92)']);
     await expect(page.getByTestId('thermo-canvas')).toHaveAttribute('data-photo', 'loaded');
     await snap(page, 'live-view');
   });
@@ -188,13 +224,19 @@ test.describe.serial('a client watches a test live', () => {
     await expect(tmax).toHaveAttribute('aria-pressed', 'true');
     await tmax.click();
     await expect(tmax).toHaveAttribute('aria-pressed', 'false');
-    await expect.poll(async () => (await canvasLabels(page)).map((label) => label.visible)).toEqual([true, false, true, true]);
+    await expect
+      .poll(async () => (await canvasLabels(page)).map((label) => label.visible))
+      .toEqual([true, false, true, true]);
     await snap(page, 'live-view-thermo-mode');
     await tmax.click();
-    await expect.poll(async () => (await canvasLabels(page)).map((label) => label.visible)).toEqual([true, true, true, true]);
+    await expect
+      .poll(async () => (await canvasLabels(page)).map((label) => label.visible))
+      .toEqual([true, true, true, true]);
 
     await mode.click();
-    await expect.poll(async () => (await canvasLabels(page)).map((label) => label.text)).toEqual(['T1', 'T2', 'T3', 'T4']);
+    await expect
+      .poll(async () => (await canvasLabels(page)).map((label) => label.text))
+      .toEqual(['T1', 'T2', 'T3', 'T4']);
   });
 
   test('the client cycles the photo and the cameras, wrapping around', async ({ page }) => {

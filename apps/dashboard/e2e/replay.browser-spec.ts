@@ -21,15 +21,24 @@ const iso834 = (t: number) => 20 + 345 * Math.log10((8 * Math.max(0, t)) / 60 + 
 /** CONFIG_TEXT's thermocouples: T1 'Tśr i Tmax' rises 0.1 °C/s from 20 °C, T2 'Tmax' = T1 − 5, T3 'TDin' 30, T4 'T' 500. */
 function frame(t: number) {
   const t1 = round1(20 + 0.1 * Math.max(0, t));
-  return { time: t, radiance: round1(0.5 + t / 1000), pk: round1(iso834(t)), thermocouples_out: [t1, round1(t1 - 5), 30, 500] };
+  return {
+    time: t,
+    radiance: round1(0.5 + t / 1000),
+    pk: round1(iso834(t)),
+    thermocouples_out: [t1, round1(t1 - 5), 30, 500],
+  };
 }
 
 async function publishFrames(researchId: string): Promise<void> {
-  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-replay-${Date.now()}`, clean: true });
+  const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    clientId: `e2e-replay-${Date.now()}`,
+    clean: true,
+  });
   try {
     const topic = `furnace/${researchId}/data`;
     const batch: Promise<unknown>[] = [];
-    for (let t = FIRST_S; t <= LAST_S; t++) batch.push(client.publishAsync(topic, JSON.stringify(frame(t)), { qos: 1 }));
+    for (let t = FIRST_S; t <= LAST_S; t++)
+      batch.push(client.publishAsync(topic, JSON.stringify(frame(t)), { qos: 1 }));
     await Promise.all(batch);
   } finally {
     await client.endAsync();
@@ -40,7 +49,8 @@ async function publishFrames(researchId: string): Promise<void> {
 function canvasLabels(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     type Shape = { getAttr(name: 'labels'): { text: string }[] };
-    const konva = (window as unknown as { Konva: { stages: { findOne(selector: string): Shape | undefined }[] } }).Konva;
+    const konva = (window as unknown as { Konva: { stages: { findOne(selector: string): Shape | undefined }[] } })
+      .Konva;
     return (konva.stages.at(-1)?.findOne('.thermo-labels')?.getAttr('labels') ?? []).map(({ text }) => text);
   });
 }
@@ -52,21 +62,40 @@ test.describe.serial('replaying a stored test on its history page', () => {
 
   test('a DAQ sends 20 minutes of readings over MQTT', async ({ request }) => {
     test.setTimeout(180_000);
-    const research = await createResearchByApi(request, `Drzwi EI30 – odtwarzanie ${Date.now().toString(36)}`, new Date(Date.now() - 3 * 3600_000), 2);
+    const research = await createResearchByApi(
+      request,
+      `Drzwi EI30 – odtwarzanie ${Date.now().toString(36)}`,
+      new Date(Date.now() - 3 * 3600_000),
+      2,
+    );
     researchId = research.id;
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
     const headers = { Authorization: `Bearer ${token}` };
-    const upload = await request.post(`${API}/research/thermo`, { headers, multipart: { research_id: researchId, image_file: photo('drzwi.png'), config_file: configFile() } });
+    const upload = await request.post(`${API}/research/thermo`, {
+      headers,
+      multipart: { research_id: researchId, image_file: photo('drzwi.png'), config_file: configFile() },
+    });
     expect(upload.ok(), `upload config: ${upload.status()}`).toBeTruthy();
     await publishFrames(researchId);
     await expect
-      .poll(async () => ((await (await request.get(`${API}/research/${researchId}/frames?from=${LAST_S}`, { headers })).json()) as { last_time: number | null }).last_time, {
-        timeout: 120_000,
-      })
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`${API}/research/${researchId}/frames?from=${LAST_S}`, { headers })).json()) as {
+              last_time: number | null;
+            }
+          ).last_time,
+        {
+          timeout: 120_000,
+        },
+      )
       .toBe(LAST_S);
   });
 
-  test('the slider shows the moment: elapsed time, values, rises over T0 and the temperatures on the photo', async ({ page, request }) => {
+  test('the slider shows the moment: elapsed time, values, rises over T0 and the temperatures on the photo', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
     const replay = page.getByTestId('replay');
@@ -85,7 +114,8 @@ test.describe.serial('replaying a stored test on its history page', () => {
     await expect.poll(async () => Math.abs((await value()) - 585)).toBeLessThan(60);
     const near = await value();
     await slider.focus();
-    for (let i = 0, steps = Math.abs(600 - near); i < steps; i++) await page.keyboard.press(near < 600 ? 'ArrowRight' : 'ArrowLeft');
+    for (let i = 0, steps = Math.abs(600 - near); i < steps; i++)
+      await page.keyboard.press(near < 600 ? 'ArrowRight' : 'ArrowLeft');
     await expect(slider).toHaveAttribute('aria-valuenow', '600');
 
     await expect(replay.getByTestId('replay-time')).toHaveText('00:10:00 z 00:20:00');

@@ -29,15 +29,35 @@ test.describe.serial('the PDF report of a test', () => {
       multipart: { research_id: researchId, image_file: photo('sciana.png'), config_file: configFile('sciana.txt') },
     });
     expect(upload.ok(), `upload config: ${upload.status()} ${await upload.text()}`).toBeTruthy();
-    const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-report-${Date.now()}`, clean: true });
+    const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+      clientId: `e2e-report-${Date.now()}`,
+      clean: true,
+    });
     try {
       const frames = Array.from({ length: 61 }, (_, i) => i * 10);
-      await Promise.all(frames.map((t) => client.publishAsync(`furnace/${researchId}/data`, JSON.stringify({ time: t, pk: iso834(t), radiance: 0.5, thermocouples_out: [20 + t / 60, 21, 22] }), { qos: 1 })));
+      await Promise.all(
+        frames.map((t) =>
+          client.publishAsync(
+            `furnace/${researchId}/data`,
+            JSON.stringify({ time: t, pk: iso834(t), radiance: 0.5, thermocouples_out: [20 + t / 60, 21, 22] }),
+            { qos: 1 },
+          ),
+        ),
+      );
     } finally {
       await client.endAsync();
     }
     await expect
-      .poll(async () => ((await (await request.get(`${API}/research/${researchId}/history?points=2`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { frames: number }).frames)
+      .poll(
+        async () =>
+          (
+            (await (
+              await request.get(`${API}/research/${researchId}/history?points=2`, {
+                headers: { Authorization: `Bearer ${token}` },
+              })
+            ).json()) as { frames: number }
+          ).frames,
+      )
       .toBe(61);
   });
 
@@ -47,7 +67,10 @@ test.describe.serial('the PDF report of a test', () => {
     await page.getByRole('button', { name: 'Raport PDF' }).click();
     await expect(page.getByRole('menuitem', { name: 'Po polsku' })).toBeVisible();
     await page.screenshot({ path: join(SCREENSHOTS, 'history-report-menu-1280x800.png'), animations: 'disabled' });
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Po polsku' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Po polsku' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`raport-${researchName}.pdf`);
     const bytes = readFileSync(await download.path());
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -61,6 +84,10 @@ test.describe.serial('the PDF report of a test', () => {
       })(),
     ]);
     expect(english.suggestedFilename()).toBe(`report-${researchName}.pdf`);
-    expect(readFileSync(await english.path()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      readFileSync(await english.path())
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
   });
 });

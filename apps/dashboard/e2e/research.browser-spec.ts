@@ -24,7 +24,6 @@ skipWithoutChromium();
 const section = (page: Page, name: string): Locator => page.getByRole('region', { name, exact: true });
 const confirmDialog = (page: Page) => page.getByRole('dialog');
 
-
 test.describe.serial('a research from creation to invitations', () => {
   const clients = [uniqueEmail('client-a'), uniqueEmail('client-b')];
   let researchId = '';
@@ -94,7 +93,8 @@ test.describe.serial('a research from creation to invitations', () => {
     await expect(section(page, 'Konfiguracje termopar')).toContainText('piec3-drzwi.png');
     await expect(section(page, 'Konfiguracje termopar')).toContainText('piec3-termopary.txt');
     const emails = section(page, 'E-maile klientów').getByTestId('email-row');
-    for (const client of clients) await expect(emails.filter({ hasText: client })).toHaveAttribute('data-sent', 'false');
+    for (const client of clients)
+      await expect(emails.filter({ hasText: client })).toHaveAttribute('data-sent', 'false');
     await snap(page, 'research-edit');
   });
 
@@ -217,7 +217,10 @@ test.describe.serial('a research from creation to invitations', () => {
   });
 });
 
-test('the research list: newest first, Polish dates; delete refused for a user, done by a superuser', async ({ page, request }) => {
+test('the research list: newest first, Polish dates; delete refused for a user, done by a superuser', async ({
+  page,
+  request,
+}) => {
   const tag = Date.now().toString(36);
   const older = await createResearchByApi(request, `Starsze badanie ${tag}`, new Date(Date.now() - 48 * 3600_000));
   const newer = await createResearchByApi(request, `Nowsze badanie ${tag}`, new Date(Date.now() + 24 * 3600_000));
@@ -241,7 +244,9 @@ test('the research list: newest first, Polish dates; delete refused for a user, 
   await expect(olderRow.getByRole('button', { name: 'Usuń' })).toBeDisabled();
   await snap(page, 'research-list-user');
   const userToken = await apiToken(request, user.email, user.password);
-  const refused = await request.delete(`${API}/research/${older.id}`, { headers: { Authorization: `Bearer ${userToken}` } });
+  const refused = await request.delete(`${API}/research/${older.id}`, {
+    headers: { Authorization: `Bearer ${userToken}` },
+  });
   expect(refused.status()).toBe(403);
 
   // A superuser deletes after confirming.

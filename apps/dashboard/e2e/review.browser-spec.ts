@@ -1,6 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, createUser, expect, newUser, signInWithToken, skipWithoutChromium, snap, test, toast } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  createUser,
+  expect,
+  newUser,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  toast,
+} from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 
 /*
@@ -19,12 +31,29 @@ test.describe.serial('reviewing and approving an ended test', () => {
   let researchName = '';
   const frames = async (request: Parameters<typeof apiToken>[0]) => {
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
-    return ((await (await request.get(`${API}/research/${researchId}/history?points=2`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { frames: number }).frames;
+    return (
+      (await (
+        await request.get(`${API}/research/${researchId}/history?points=2`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).json()) as { frames: number }
+    ).frames;
   };
   const publish = async (times: number[]) => {
-    const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, { clientId: `e2e-review-${Date.now()}`, clean: true });
+    const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+      clientId: `e2e-review-${Date.now()}`,
+      clean: true,
+    });
     try {
-      await Promise.all(times.map((t) => client.publishAsync(`furnace/${researchId}/data`, JSON.stringify({ time: t, pk: iso834(t), thermocouples_out: [20 + t / 60, 21, 22, 20] }), { qos: 1 })));
+      await Promise.all(
+        times.map((t) =>
+          client.publishAsync(
+            `furnace/${researchId}/data`,
+            JSON.stringify({ time: t, pk: iso834(t), thermocouples_out: [20 + t / 60, 21, 22, 20] }),
+            { qos: 1 },
+          ),
+        ),
+      );
     } finally {
       await client.endAsync();
     }
@@ -76,13 +105,18 @@ test.describe.serial('reviewing and approving an ended test', () => {
     await expect(revision).toContainText(reviewer.email);
     await snap(page, 'history-approved', { only: 'desktop' });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), revision.getByRole('button', { name: 'Raport PDF (PL), rewizja 1' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      revision.getByRole('button', { name: 'Raport PDF (PL), rewizja 1' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`raport-${researchName}-rev1.pdf`);
     const bytes = readFileSync(await download.path());
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // The same bytes as the API keeps for revision 1.
     const token = await apiToken(request, approver.email, approver.password);
-    const stored = await request.get(`${API}/research/${researchId}/report.pdf?revision=1`, { headers: { Authorization: `Bearer ${token}` } });
+    const stored = await request.get(`${API}/research/${researchId}/report.pdf?revision=1`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(Buffer.compare(await stored.body(), bytes)).toBe(0);
 
     await page.getByRole('button', { name: 'Sprawdź integralność danych' }).click();
@@ -90,20 +124,31 @@ test.describe.serial('reviewing and approving an ended test', () => {
   });
 
   test('then every control that would change its record is disabled, with the reason', async ({ page, request }) => {
-    const reason = 'Badanie jest zatwierdzone (rewizja 1): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.';
+    const reason =
+      'Badanie jest zatwierdzone (rewizja 1): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.';
     await signInWithToken(page, request, approver.email, approver.password);
     await page.goto('/research');
-    await expect(page.getByTestId('research-table').locator('tbody tr').filter({ hasText: researchName }).getByTestId('state-badge')).toHaveText('Zatwierdzone · rewizja 1');
+    await expect(
+      page
+        .getByTestId('research-table')
+        .locator('tbody tr')
+        .filter({ hasText: researchName })
+        .getByTestId('state-badge'),
+    ).toHaveText('Zatwierdzone · rewizja 1');
 
     await page.goto(`/research/${researchId}/edit`);
     await expect(page.getByTestId('frozen-note').first()).toHaveText(reason);
-    await expect(page.getByRole('region', { name: 'Informacje podstawowe' }).getByRole('button', { name: 'Edytuj' })).toBeDisabled();
+    await expect(
+      page.getByRole('region', { name: 'Informacje podstawowe' }).getByRole('button', { name: 'Edytuj' }),
+    ).toBeDisabled();
     await expect(page.getByTestId('t0-input')).toBeDisabled();
     await expect(page.getByTestId('t0-save')).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Dodaj rysunek' })).toBeDisabled();
     await expect(page.getByTestId('thermo-row').getByRole('button', { name: /^Usuń konfigurację/ })).toBeDisabled();
     // What only reads stays: the config file downloads. And who may watch is access, not the record.
-    await expect(page.getByTestId('thermo-row').getByRole('button', { name: /^Pobierz plik konfiguracji/ })).toBeEnabled();
+    await expect(
+      page.getByTestId('thermo-row').getByRole('button', { name: /^Pobierz plik konfiguracji/ }),
+    ).toBeEnabled();
     await expect(page.getByRole('textbox', { name: 'Nowy adres email' })).toBeEnabled();
     await snap(page, 'edit-approved', { only: 'desktop' });
 
@@ -113,10 +158,16 @@ test.describe.serial('reviewing and approving an ended test', () => {
     expect(await frames(request)).toBe(31);
   });
 
-  test('its archive downloads from the history page, and a superuser imports it as a new, archived test', async ({ page, request }) => {
+  test('its archive downloads from the history page, and a superuser imports it as a new, archived test', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/history`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Archiwum (.zip)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Archiwum (.zip)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.zip$/);
     const path = await download.path();
     expect(readFileSync(path).subarray(0, 2).toString('latin1')).toBe('PK');
@@ -128,9 +179,13 @@ test.describe.serial('reviewing and approving an ended test', () => {
     // The copy is archived: hidden from the list, shown with the archived ones.
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
     const listed = async (archived: boolean) =>
-      ((await (await request.get(`${API}/research/${archived ? '?include_archived=true' : ''}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { name: string }[] }).data.filter(
-        (r) => r.name === researchName,
-      ).length;
+      (
+        (await (
+          await request.get(`${API}/research/${archived ? '?include_archived=true' : ''}`, {
+            headers: { Authorization: `Bearer ${token}` },
+          })
+        ).json()) as { data: { name: string }[] }
+      ).data.filter((r) => r.name === researchName).length;
     expect(await listed(false)).toBe(1);
     expect(await listed(true)).toBe(2);
   });

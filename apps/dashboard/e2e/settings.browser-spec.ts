@@ -126,7 +126,9 @@ test('danger zone: a user deletes the account; a superuser has no such tab', asy
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(toast(page, 'Your account has been successfully deleted')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
-  const refused = await request.post(`${API}/login/access-token`, { form: { username: user.email, password: user.password } });
+  const refused = await request.post(`${API}/login/access-token`, {
+    form: { username: user.email, password: user.password },
+  });
   expect(refused.ok()).toBeFalsy();
 
   await signInWithToken(page, request, ADMIN.email, ADMIN.password);

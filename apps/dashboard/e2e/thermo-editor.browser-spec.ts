@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test, toast } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  toast,
+} from './support/fixtures';
 import { makePng } from './support/png';
 import { createResearchByApi, photo } from './support/research';
 
@@ -12,17 +22,21 @@ import { createResearchByApi, photo } from './support/research';
 
 skipWithoutChromium();
 
-
 const section = (page: Page): Locator => page.getByRole('region', { name: 'Konfiguracje termopar', exact: true });
 const editor = (page: Page): Locator => page.getByTestId('thermo-editor');
-const row = (page: Page, name: string): Locator => editor(page).getByTestId('editor-row').filter({ has: page.getByLabel(`Nazwa termopary ${name}`) });
+const row = (page: Page, name: string): Locator =>
+  editor(page)
+    .getByTestId('editor-row')
+    .filter({ has: page.getByLabel(`Nazwa termopary ${name}`) });
 const position = (page: Page, name: string) => row(page, name).getByTestId('editor-position');
 
 /** Where photo pixel (x, y) is on the screen, from the view the canvas reports. */
 async function onScreen(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
   const canvas = editor(page).getByTestId('editor-canvas');
   const box = await canvas.boundingBox();
-  const [scale, vx, vy] = await Promise.all(['data-scale', 'data-x', 'data-y'].map(async (a) => Number(await canvas.getAttribute(a))));
+  const [scale, vx, vy] = await Promise.all(
+    ['data-scale', 'data-x', 'data-y'].map(async (a) => Number(await canvas.getAttribute(a))),
+  );
   if (!box || !scale) throw new Error('the editor canvas has no view');
   return { x: box.x + (vx ?? 0) + x * scale, y: box.y + (vy ?? 0) + y * scale };
 }
@@ -36,10 +50,13 @@ async function positionOf(page: Page, name: string): Promise<[number, number]> {
 /** The square of `name` is at (x, y), give or take the pixel(s) a screen pointer rounds to. */
 async function expectNear(page: Page, name: string, x: number, y: number, within = 1): Promise<[number, number]> {
   await expect
-    .poll(async () => {
-      const [px, py] = await positionOf(page, name);
-      return Math.abs(px - x) <= within && Math.abs(py - y) <= within;
-    }, { message: `${name} near ${x}, ${y}` })
+    .poll(
+      async () => {
+        const [px, py] = await positionOf(page, name);
+        return Math.abs(px - x) <= within && Math.abs(py - y) <= within;
+      },
+      { message: `${name} near ${x}, ${y}` },
+    )
     .toBe(true);
   return positionOf(page, name);
 }
@@ -62,9 +79,13 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
 type StoredMarker = { id: string; config_id: string; [field: string]: unknown };
 async function markersOf(request: APIRequestContext, configId: string): Promise<Record<string, unknown>[]> {
   const token = await apiToken(request, ADMIN.email, ADMIN.password);
-  const res = await request.get(`${API}/research/thermo/${configId}/coords`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await request.get(`${API}/research/thermo/${configId}/coords`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(res.ok()).toBeTruthy();
-  return ((await res.json()) as { data: StoredMarker[] }).data.map(({ id: _id, config_id: _config, ...marker }) => marker);
+  return ((await res.json()) as { data: StoredMarker[] }).data.map(
+    ({ id: _id, config_id: _config, ...marker }) => marker,
+  );
 }
 
 /** The marker squares the live view's canvas draws (Konva is on window; squares are its Rects with a marker colour). */
@@ -86,9 +107,15 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
   let savedT1: [number, number] = [0, 0];
   let savedT2: [number, number] = [0, 0];
 
-  test('place, drag, nudge, retype, undo/redo and save; the live view redraws at once', async ({ page, request, browser }) => {
+  test('place, drag, nudge, retype, undo/redo and save; the live view redraws at once', async ({
+    page,
+    request,
+    browser,
+  }) => {
     test.setTimeout(180_000);
-    researchId = (await createResearchByApi(request, `Edytor termopar ${Date.now().toString(36)}`, new Date(Date.now() - 60_000))).id;
+    researchId = (
+      await createResearchByApi(request, `Edytor termopar ${Date.now().toString(36)}`, new Date(Date.now() - 60_000))
+    ).id;
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/edit`);
 
@@ -170,7 +197,9 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await expect(toast(page, 'Konfiguracja termopar zapisana')).toBeVisible();
     await expect(section(page).getByTestId('thermo-row')).toHaveCount(1);
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
-    const configs = await request.get(`${API}/research/${researchId}/thermo`, { headers: { Authorization: `Bearer ${token}` } });
+    const configs = await request.get(`${API}/research/${researchId}/thermo`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     configId = ((await configs.json()) as { data: { id: string }[] }).data[0]?.id ?? '';
     const saved: [number, number][] = [[t1[0] + 3, t1[1] + 10], t2moved, t3];
     expect((await markersOf(request, configId)).map((m) => [m.name, m.type_name, m.item_x, m.item_y, m.zone])).toEqual([
@@ -190,14 +219,19 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await page.keyboard.press('Shift+ArrowRight');
     await editor(page).getByRole('button', { name: 'Zapisz' }).click();
     await expect(toast(page, 'Konfiguracja termopar zapisana').last()).toBeVisible();
-    await expect.poll(() => liveSquares(live).then((s) => s[0] && [s[0].x, s[0].y])).toEqual([saved[0]![0] + 10, saved[0]![1]]);
+    await expect
+      .poll(() => liveSquares(live).then((s) => s[0] && [s[0].x, s[0].y]))
+      .toEqual([saved[0]![0] + 10, saved[0]![1]]);
     savedT1 = [saved[0]![0] + 10, saved[0]![1]];
     savedT2 = saved[1]!;
     await shot(live, '5-live-view-after-save');
     await liveContext.close();
   });
 
-  test('the saved positions come back after a reload, and the downloaded file uploads back to the same markers', async ({ page, request }) => {
+  test('the saved positions come back after a reload, and the downloaded file uploads back to the same markers', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/edit`);
     await section(page).getByRole('button', { name: 'Edytuj termopary na zdjęciu piec-edytor.png' }).click();
@@ -214,14 +248,18 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     expect(download.suggestedFilename()).toBe('piec-edytor.txt');
     const text = readFileSync(await download.path(), 'utf8');
     // T2's zone adds the 12th column.
-    expect(text.split('\n')[0]).toBe('thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone');
+    expect(text.split('\n')[0]).toBe(
+      'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height;zone',
+    );
     await editor(page).getByRole('button', { name: 'Zamknij' }).click();
     await expect(editor(page)).toHaveCount(0);
 
     // The downloaded file, uploaded with the photo as a new config.
     const thermo = section(page);
     await thermo.getByTestId('thermo-image').setInputFiles(photo('piec-kopia.png'));
-    await thermo.getByTestId('thermo-config').setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/plain', buffer: Buffer.from(text, 'utf8') });
+    await thermo
+      .getByTestId('thermo-config')
+      .setInputFiles({ name: download.suggestedFilename(), mimeType: 'text/plain', buffer: Buffer.from(text, 'utf8') });
     await expect(thermo.getByText('Termopary w pliku: 3')).toBeVisible();
     await thermo.getByRole('button', { name: 'Dodaj' }).click();
     await expect(toast(page, 'Konfiguracja poprawnie dodana')).toBeVisible();
@@ -231,7 +269,11 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await shot(page, '8-edit-page-configs');
 
     const token = await apiToken(request, ADMIN.email, ADMIN.password);
-    const configs = ((await (await request.get(`${API}/research/${researchId}/thermo`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { id: string }[] }).data;
+    const configs = (
+      (await (
+        await request.get(`${API}/research/${researchId}/thermo`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json()) as { data: { id: string }[] }
+    ).data;
     const copy = configs.find((c) => c.id !== configId);
     expect(copy).toBeDefined();
     expect(await markersOf(request, copy?.id ?? '')).toEqual(await markersOf(request, configId));
@@ -253,14 +295,19 @@ test.describe.serial('placing thermocouples on the photo in the editor', () => {
     await number.press('Enter');
     await expect(editor(page).getByTestId('editor-warnings')).toContainText('Numer 1 ma więcej niż jedna termopara');
     await editor(page).getByRole('button', { name: 'Zapisz' }).click();
-    await expect(editor(page).getByTestId('editor-errors')).toContainText('line 3, thermo_id: 1 is already used on line 2');
+    await expect(editor(page).getByTestId('editor-errors')).toContainText(
+      'line 3, thermo_id: 1 is already used on line 2',
+    );
     await expect(row(page, 'T2')).toHaveAttribute('data-flagged', 'true');
     await expect(row(page, 'T1')).not.toHaveAttribute('data-flagged');
     await shot(page, '6-refused-save');
     expect((await markersOf(request, configId)).map((m) => m.thermo_id)).toEqual([1, 2, 3]);
   });
 
-  test('a large photo zooms with the wheel about the pointer and pans by dragging its background', async ({ page, request }) => {
+  test('a large photo zooms with the wheel about the pointer and pans by dragging its background', async ({
+    page,
+    request,
+  }) => {
     await signInWithToken(page, request, ADMIN.email, ADMIN.password);
     await page.goto(`/research/${researchId}/edit`);
     const chooser = page.waitForEvent('filechooser');

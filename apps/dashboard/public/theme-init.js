@@ -4,8 +4,14 @@
 (function () {
   try {
     var stored = localStorage.getItem('theme');
-    var scheme = stored === 'dark' || stored === 'light' ? stored : stored === 'system'
-      ? (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') : 'light';
+    var scheme =
+      stored === 'dark' || stored === 'light'
+        ? stored
+        : stored === 'system'
+          ? window.matchMedia('(prefers-color-scheme: dark)').matches
+            ? 'dark'
+            : 'light'
+          : 'light';
     document.documentElement.setAttribute('data-mantine-color-scheme', scheme);
   } catch {
     document.documentElement.setAttribute('data-mantine-color-scheme', 'light');

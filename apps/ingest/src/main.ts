@@ -23,7 +23,11 @@ async function main() {
   const ingest = startIngest(config, { databaseUrl: config.databaseUrl, bus });
   const server = await startHttpEndpoint(
     register,
-    () => ({ broker: ingest.source.connected, database: ingest.service.databaseReachable, buffered: ingest.service.buffered }),
+    () => ({
+      broker: ingest.source.connected,
+      database: ingest.service.databaseReachable,
+      buffered: ingest.service.buffered,
+    }),
     config.port,
     config.host,
   );

@@ -2,8 +2,22 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { ReadingEntity, REBUILD_ROLLUPS_SQL, ResearchEntity, ThermoConfigEntity, ThermoMarkerEntity } from '@furnace/db';
-import { DEFAULT_SPECIMEN, demoConfigText, demoMarkers, demoSpecimenPng, type RunningSimulator, specimenProfile, startSimulator } from '@furnace/simulator';
+import {
+  ReadingEntity,
+  REBUILD_ROLLUPS_SQL,
+  ResearchEntity,
+  ThermoConfigEntity,
+  ThermoMarkerEntity,
+} from '@furnace/db';
+import {
+  DEFAULT_SPECIMEN,
+  demoConfigText,
+  demoMarkers,
+  demoSpecimenPng,
+  type RunningSimulator,
+  specimenProfile,
+  startSimulator,
+} from '@furnace/simulator';
 
 /** The demo research's fixed id, so every start finds the same one. */
 export const DEMO_RESEARCH_ID = 'f1a3e000-0834-4000-8000-00000000de30';
@@ -105,8 +119,7 @@ async function createDemoResearch(dataSource: DataSource, start: Date, end: Date
     configFilename: 'demo-config.txt',
     configData: Buffer.from(demoConfigText(), 'utf8'),
   });
-  await dataSource.getRepository(ThermoMarkerEntity).insert(
-    markers.map((m) => ThermoMarkerEntity.fromMarker(configId, m)),
-  );
+  await dataSource
+    .getRepository(ThermoMarkerEntity)
+    .insert(markers.map((m) => ThermoMarkerEntity.fromMarker(configId, m)));
 }
-

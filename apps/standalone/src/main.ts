@@ -25,7 +25,8 @@ async function main() {
     '',
     `  Furnace Live is running on ${config.frontendHost}`,
     `  API docs:    ${config.frontendHost}/api/v1/docs`,
-    `  Sign in as:  ${config.firstSuperuser}` + (config.firstSuperuserPasswordIsDefault ? ' / changethis (you choose a new password at the first sign-in)' : ''),
+    `  Sign in as:  ${config.firstSuperuser}` +
+      (config.firstSuperuserPasswordIsDefault ? ' / changethis (you choose a new password at the first sign-in)' : ''),
     ...system.banner,
     '',
   ];

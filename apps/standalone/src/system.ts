@@ -34,9 +34,15 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
       embedded = await startEmbeddedDatabase({ dataDir: config.dataDir });
       stops.push(() => embedded!.stop());
       databaseUrl = embedded.url;
-      log.log(`Embedded PostgreSQL (PGlite) on the Unix socket ${embedded.socketPath} (this user only), data in ${config.dataDir}`);
+      log.log(
+        `Embedded PostgreSQL (PGlite) on the Unix socket ${embedded.socketPath} (this user only), data in ${config.dataDir}`,
+      );
     }
-    const dataSource = await openDatabase({ url: databaseUrl, applicationName: 'furnace-standalone', poolSize: embedded ? 4 : 10 });
+    const dataSource = await openDatabase({
+      url: databaseUrl,
+      applicationName: 'furnace-standalone',
+      poolSize: embedded ? 4 : 10,
+    });
     stops.push(() => dataSource.destroy());
     const bus = await createBus(config.redisUrl, (e) => log.warn(`Bus: ${e.message}`));
     stops.push(() => bus.close());
@@ -45,7 +51,10 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     // the fix in the message (on the development machines Mosquitto holds 1883): quietly moving to
     // another port would leave a DAQ configured for MQTT_PORT publishing into nothing.
     let broker: EmbeddedBroker | undefined;
-    const daq = config.mqttUsername && config.mqttPassword ? { username: config.mqttUsername, password: config.mqttPassword } : undefined;
+    const daq =
+      config.mqttUsername && config.mqttPassword
+        ? { username: config.mqttUsername, password: config.mqttPassword }
+        : undefined;
     if (config.embedded.broker) {
       try {
         broker = await startEmbeddedBroker({
@@ -61,12 +70,17 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
         throw e;
       }
       stops.push(() => broker!.stop());
-      log.log(`Embedded MQTT broker (aedes) on ${config.mqttHost}:${broker.port}${config.mqttUsername ? ', DAQs sign in as MQTT_USERNAME' : ''}`);
+      log.log(
+        `Embedded MQTT broker (aedes) on ${config.mqttHost}:${broker.port}${config.mqttUsername ? ', DAQs sign in as MQTT_USERNAME' : ''}`,
+      );
     }
     const ingest = startIngest(config, { databaseUrl, bus, mqttUrl: broker?.url, mqttCredentials: broker?.ingest });
     // Stopped before the broker and the database: it writes what it holds first.
     stops.push(() => ingest.stop());
-    const subscribed = await Promise.race([ingest.ready.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+    const subscribed = await Promise.race([
+      ingest.ready.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref()),
+    ]);
     if (!subscribed) log.warn(`The MQTT broker at ${config.mqttUrl} does not answer yet; the ingest keeps trying`);
 
     const app = await createApiApp({ config, dataSource, bus }, { logger });
@@ -78,10 +92,18 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     const brokerHost = new URL(brokerUrl).hostname;
     // The demo publishes to the embedded broker only: never simulated frames into a lab's real broker.
     if (config.demo && broker) {
-      const demo = await startDemo({ dataSource, brokerUrl: broker.url, credentials: daq, dataDir: config.dataDir, log: (m) => log.log(m) });
+      const demo = await startDemo({
+        dataSource,
+        brokerUrl: broker.url,
+        credentials: daq,
+        dataDir: config.dataDir,
+        log: (m) => log.log(m),
+      });
       if (demo) {
         stops.push(() => demo.stop());
-        banner.push(`  Demo test:   ${config.frontendHost}/research/${demo.researchId}/view (signed in): a simulated furnace test, live now`);
+        banner.push(
+          `  Demo test:   ${config.frontendHost}/research/${demo.researchId}/view (signed in): a simulated furnace test, live now`,
+        );
       }
     }
     banner.push(

@@ -26,15 +26,30 @@ describe('the demo of npm start', () => {
     await waitFor('demo frames stored', async () => (await countReadings(env.db.url, DEMO_RESEARCH_ID)) >= 2);
     await demo!.stop();
 
-    const markers = await withPg(env.db.url, async (c) =>
-      (await c.query('SELECT m.type_name, count(*)::int AS n FROM thermo_marker m JOIN thermo_config t ON t.id = m.config_id WHERE t.research_id = $1 GROUP BY 1 ORDER BY 1', [DEMO_RESEARCH_ID])).rows,
+    const markers = await withPg(
+      env.db.url,
+      async (c) =>
+        (
+          await c.query(
+            'SELECT m.type_name, count(*)::int AS n FROM thermo_marker m JOIN thermo_config t ON t.id = m.config_id WHERE t.research_id = $1 GROUP BY 1 ORDER BY 1',
+            [DEMO_RESEARCH_ID],
+          )
+        ).rows,
     );
     expect(markers).toEqual([
       { type_name: 'Tmax', n: 4 },
       { type_name: 'Tmax ościeżnicy', n: 4 },
       { type_name: 'Tśr i Tmax', n: 16 },
     ]);
-    const frame = await withPg(env.db.url, async (c) => (await c.query('SELECT cardinality(thermocouples) AS n, pk FROM reading WHERE research_id = $1 LIMIT 1', [DEMO_RESEARCH_ID])).rows[0]);
+    const frame = await withPg(
+      env.db.url,
+      async (c) =>
+        (
+          await c.query('SELECT cardinality(thermocouples) AS n, pk FROM reading WHERE research_id = $1 LIMIT 1', [
+            DEMO_RESEARCH_ID,
+          ])
+        ).rows[0],
+    );
     expect(frame.n).toBe(24);
 
     // A second start continues the same research; once staff delete it, it stays deleted.

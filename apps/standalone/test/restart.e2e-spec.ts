@@ -18,7 +18,9 @@ describe('the embedded system (npm start)', () => {
     expect(first.output()).toContain('Furnace Live is running on');
     const docs = await fetch(`${first.url}/api/v1/docs`);
     expect(docs.status).toBe(200);
-    const openapi = (await (await fetch(`${first.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const openapi = (await (await fetch(`${first.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(openapi.paths)).toContain('/api/v1/login/access-token');
     const login = await fetch(`${first.url}/api/v1/login/access-token`, {
       method: 'POST',
@@ -30,7 +32,11 @@ describe('the embedded system (npm start)', () => {
     const created = await fetch(`${first.url}/api/v1/research/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
-      body: JSON.stringify({ name: 'Przegroda EI 90', start_at: '2026-01-01T08:00:00Z', end_at: '2026-01-01T12:00:00Z' }),
+      body: JSON.stringify({
+        name: 'Przegroda EI 90',
+        start_at: '2026-01-01T08:00:00Z',
+        end_at: '2026-01-01T12:00:00Z',
+      }),
     });
     expect(created.status).toBe(200);
     expect(await first.stop()).toBe(0);
@@ -38,7 +44,9 @@ describe('the embedded system (npm start)', () => {
     const second = await startSystemProcess(env);
     try {
       // The token still works (the secret key was kept) and the research is still there.
-      const list = await fetch(`${second.url}/api/v1/research/`, { headers: { authorization: `Bearer ${access_token}` } });
+      const list = await fetch(`${second.url}/api/v1/research/`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
       expect(list.status).toBe(200);
       const body = (await list.json()) as { data: { name: string }[] };
       expect(body.data.map((r) => r.name)).toContain('Przegroda EI 90');
@@ -48,6 +56,8 @@ describe('the embedded system (npm start)', () => {
   });
 
   it('refuses to start on a bad setting, naming the variable', async () => {
-    await expect(startSystemProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'furnace-bad-')), PORT: '99999' })).rejects.toThrow(/PORT/);
+    await expect(
+      startSystemProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'furnace-bad-')), PORT: '99999' }),
+    ).rejects.toThrow(/PORT/);
   });
 });

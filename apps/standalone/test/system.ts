@@ -4,7 +4,6 @@ import { freePort } from '@furnace/testing';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
-
 export interface RunningProcess {
   url: string;
   output: () => string;
@@ -17,7 +16,14 @@ export interface RunningProcess {
 export async function startSystemProcess(env: Record<string, string>): Promise<RunningProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), MQTT_PORT: String(await freePort()), DEMO: 'false', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      MQTT_PORT: String(await freePort()),
+      DEMO: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

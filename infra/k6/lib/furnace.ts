@@ -49,11 +49,7 @@ export function wsUrl(path: string): string {
 
 /** Signs a staff member in (POST /api/v1/login/access-token, a form) and returns the bearer token. */
 export function login(email: string, password: string): string | null {
-  const res = http.post(
-    apiUrl('/login/access-token'),
-    { username: email, password },
-    { tags: { name: 'login' } },
-  );
+  const res = http.post(apiUrl('/login/access-token'), { username: email, password }, { tags: { name: 'login' } });
   const token = field(res.status === 200 ? safeJson(res.body) : null, 'access_token');
   const ok = check(res, {
     'login: 200': (r) => r.status === 200,

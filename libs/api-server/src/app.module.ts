@@ -81,7 +81,11 @@ export class AppModule {
         // A KeyObject, not the string: given a string, jsonwebtoken first tries to read it as a PEM
         // public key (createPublicKey, which throws) on every verify, ~1 ms of CPU per request and per
         // stream connection; with the key object a verify costs ~20 µs.
-        JwtModule.register({ global: true, secret: createSecretKey(Buffer.from(deps.config.secretKey)), signOptions: { algorithm: 'HS256' } }),
+        JwtModule.register({
+          global: true,
+          secret: createSecretKey(Buffer.from(deps.config.secretKey)),
+          signOptions: { algorithm: 'HS256' },
+        }),
         // Counted in Redis when the instances share one and a database (shared by every instance of the
         // deployment), else in this process's memory (the embedded system is one process).
         ThrottlerModule.forRoot({

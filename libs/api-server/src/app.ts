@@ -40,11 +40,16 @@ function openApiDocument(app: NestExpressApplication, brand = 'Furnace Live'): O
     .setVersion('1')
     .addBearerAuth()
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
 }
 
 /** Builds the API (not yet listening): REST under /api/v1, its OpenAPI document and docs page, the dashboard. */
-export async function createApiApp(deps: ApiDeps, options: { logger?: FurnaceLogger; dashboardDir?: string } = {}): Promise<NestExpressApplication> {
+export async function createApiApp(
+  deps: ApiDeps,
+  options: { logger?: FurnaceLogger; dashboardDir?: string } = {},
+): Promise<NestExpressApplication> {
   assertApiConfig(deps.config);
   const logger = options.logger ?? createLogger(deps.config);
   // Routes match case-sensitively: /api/v1/METRICS is not /api/v1/metrics, so a proxy rule written for
@@ -52,7 +57,11 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: FurnaceLog
   // setting once, when its router is first used: hence an instance of our own, configured first.
   const server = express();
   server.set('case sensitive routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps, logger.pino), new ExpressAdapter(server), { logger, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register(deps, logger.pino),
+    new ExpressAdapter(server),
+    { logger, bodyParser: false },
+  );
   // From here on Nest's Logger writes through nestjs-pino: the same pino, plus the request's id on
   // every line logged while a request runs. The request log comes first, so every request is logged.
   app.useLogger(app.get(RequestScopedLogger));
@@ -66,12 +75,19 @@ export async function createApiApp(deps: ApiDeps, options: { logger?: FurnaceLog
   configure(app, deps.config);
   assertAccessRules(app);
   const document = openApiDocument(app, deps.config.brandName);
-  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, { jsonDocumentUrl: `${API_PREFIX}/openapi.json`, customSiteTitle: `${deps.config.brandName} API` });
+  SwaggerModule.setup(`${API_PREFIX}/docs`, app, document, {
+    jsonDocumentUrl: `${API_PREFIX}/openapi.json`,
+    customSiteTitle: `${deps.config.brandName} API`,
+  });
   serveDashboard(app, options.dashboardDir ?? DASHBOARD_DIST);
   await app.init();
   const outcome = await app
     .get(UsersService)
-    .ensureFirstSuperuser(deps.config.firstSuperuser, deps.config.firstSuperuserPassword, deps.config.firstSuperuserPasswordIsDefault);
+    .ensureFirstSuperuser(
+      deps.config.firstSuperuser,
+      deps.config.firstSuperuserPassword,
+      deps.config.firstSuperuserPasswordIsDefault,
+    );
   if (outcome === 'created') logger.log(`First superuser ${deps.config.firstSuperuser} created`, 'Bootstrap');
   return app;
 }
@@ -98,7 +114,10 @@ export function listenApi(app: NestExpressApplication, port: number, host: strin
 
 /** The OpenAPI document without a database: Nest's preview mode builds the routes but no providers. */
 export async function buildOpenApiDocument(deps: ApiDeps): Promise<OpenAPIObject> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps, pino({ enabled: false })), { preview: true, logger: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(deps, pino({ enabled: false })), {
+    preview: true,
+    logger: false,
+  });
   configure(app, deps.config);
   const doc = openApiDocument(app, 'Furnace Live');
   await app.close();

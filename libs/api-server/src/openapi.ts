@@ -12,6 +12,10 @@ export const OPENAPI_FILE = join(__dirname, '..', '..', '..', 'libs', 'api-clien
 export async function renderOpenApi(): Promise<string> {
   // Preview mode connects to nothing: the data source is never initialised.
   const config = loadConfig({ SECRET_KEY: 'x'.repeat(32), DATABASE_URL: 'postgres://unused/unused', NODE_ENV: 'test' });
-  const doc = await buildOpenApiDocument({ config, dataSource: createDataSource({ url: config.databaseUrl! }), bus: new InProcessBus() });
+  const doc = await buildOpenApiDocument({
+    config,
+    dataSource: createDataSource({ url: config.databaseUrl! }),
+    bus: new InProcessBus(),
+  });
   return JSON.stringify(doc, null, 2) + '\n';
 }

@@ -39,7 +39,10 @@ const as = (t: Test, caller: Caller) => (caller.token ? t.set(auth(caller.token)
 /** A throwaway account made by the superuser, for calls that change or delete their target. */
 async function target(fields: { is_superuser?: boolean } = {}) {
   const u = newUser();
-  const res = await api.http.post('/api/v1/users/').set(auth(admin.token!)).send({ ...u, ...fields });
+  const res = await api.http
+    .post('/api/v1/users/')
+    .set(auth(admin.token!))
+    .send({ ...u, ...fields });
   if (res.status !== 200) throw new Error(`could not create a target account: ${res.status} ${res.text}`);
   return { ...u, id: res.body.id as string };
 }
@@ -51,7 +54,9 @@ async function ownAccount(role: Role): Promise<Caller> {
 }
 async function resetTokenFor(email: string): Promise<string> {
   const html = await api.http.post(`/api/v1/password-recovery-html-content/${email}`).set(auth(admin.token!));
-  return new URL(/http:\/\/dashboard\.test\/reset-password\?token=[^"\s<]+/.exec(html.text)![0]).searchParams.get('token')!;
+  return new URL(/http:\/\/dashboard\.test\/reset-password\?token=[^"\s<]+/.exec(html.text)![0]).searchParams.get(
+    'token',
+  )!;
 }
 
 const ALL_200 = { anonymous: 200, user: 200, superuser: 200 };
@@ -63,38 +68,121 @@ const MATRIX: Row[] = [
     route: 'AuthController.login',
     rule: 'public',
     expected: ALL_200,
-    send: (c, role) => api.http.post('/api/v1/login/access-token').type('form').send(role === 'anonymous' ? { username: user.email, password: user.password } : { username: c.email, password: c.password }),
+    send: (c, role) =>
+      api.http
+        .post('/api/v1/login/access-token')
+        .type('form')
+        .send(
+          role === 'anonymous'
+            ? { username: user.email, password: user.password }
+            : { username: c.email, password: c.password },
+        ),
   },
-  { route: 'AuthController.testToken', rule: 'user', expected: SIGNED_IN, send: (c) => as(api.http.post('/api/v1/login/test-token'), c) },
-  { route: 'AuthController.recover', rule: 'public', expected: ALL_200, send: (c, role) => as(api.http.post(`/api/v1/password-recovery/${role === 'anonymous' ? user.email : c.email}`), c) },
+  {
+    route: 'AuthController.testToken',
+    rule: 'user',
+    expected: SIGNED_IN,
+    send: (c) => as(api.http.post('/api/v1/login/test-token'), c),
+  },
+  {
+    route: 'AuthController.recover',
+    rule: 'public',
+    expected: ALL_200,
+    send: (c, role) => as(api.http.post(`/api/v1/password-recovery/${role === 'anonymous' ? user.email : c.email}`), c),
+  },
   {
     route: 'AuthController.reset',
     rule: 'public',
     expected: ALL_200,
     send: async (c) => {
       const t = await target();
-      return as(api.http.post('/api/v1/reset-password/'), c).send({ token: await resetTokenFor(t.email), new_password: 'reset-in-the-matrix' });
+      return as(api.http.post('/api/v1/reset-password/'), c).send({
+        token: await resetTokenFor(t.email),
+        new_password: 'reset-in-the-matrix',
+      });
     },
   },
-  { route: 'AuthController.recoveryHtml', rule: 'superuser', expected: SUPERUSER_ONLY, send: (c) => as(api.http.post(`/api/v1/password-recovery-html-content/${user.email}`), c) },
-  { route: 'UsersController.list', rule: 'superuser', expected: SUPERUSER_ONLY, send: (c) => as(api.http.get('/api/v1/users/').query({ skip: 0, limit: 5 }), c) },
-  { route: 'UsersController.create', rule: 'superuser', expected: SUPERUSER_ONLY, send: (c) => as(api.http.post('/api/v1/users/'), c).send(newUser()) },
-  { route: 'UsersController.signup', rule: 'public', expected: ALL_200, send: (c) => as(api.http.post('/api/v1/users/signup'), c).send(newUser()) },
-  { route: 'UsersController.me', rule: 'user', expected: SIGNED_IN, send: (c) => as(api.http.get('/api/v1/users/me'), c) },
-  { route: 'UsersController.updateMe', rule: 'user', expected: SIGNED_IN, send: (c) => as(api.http.patch('/api/v1/users/me'), c).send({ full_name: 'Matrix Name' }) },
+  {
+    route: 'AuthController.recoveryHtml',
+    rule: 'superuser',
+    expected: SUPERUSER_ONLY,
+    send: (c) => as(api.http.post(`/api/v1/password-recovery-html-content/${user.email}`), c),
+  },
+  {
+    route: 'UsersController.list',
+    rule: 'superuser',
+    expected: SUPERUSER_ONLY,
+    send: (c) => as(api.http.get('/api/v1/users/').query({ skip: 0, limit: 5 }), c),
+  },
+  {
+    route: 'UsersController.create',
+    rule: 'superuser',
+    expected: SUPERUSER_ONLY,
+    send: (c) => as(api.http.post('/api/v1/users/'), c).send(newUser()),
+  },
+  {
+    route: 'UsersController.signup',
+    rule: 'public',
+    expected: ALL_200,
+    send: (c) => as(api.http.post('/api/v1/users/signup'), c).send(newUser()),
+  },
+  {
+    route: 'UsersController.me',
+    rule: 'user',
+    expected: SIGNED_IN,
+    send: (c) => as(api.http.get('/api/v1/users/me'), c),
+  },
+  {
+    route: 'UsersController.updateMe',
+    rule: 'user',
+    expected: SIGNED_IN,
+    send: (c) => as(api.http.patch('/api/v1/users/me'), c).send({ full_name: 'Matrix Name' }),
+  },
   {
     route: 'UsersController.updatePassword',
     rule: 'user',
     expected: SIGNED_IN,
     ownAccount: true,
-    send: (c) => as(api.http.patch('/api/v1/users/me/password'), c).send({ current_password: c.password, new_password: 'changed-in-the-matrix' }),
+    send: (c) =>
+      as(api.http.patch('/api/v1/users/me/password'), c).send({
+        current_password: c.password,
+        new_password: 'changed-in-the-matrix',
+      }),
   },
   // A superuser may not delete themself: the one cell where a signed-in superuser is refused.
-  { route: 'UsersController.deleteMe', rule: 'user', expected: { anonymous: 401, user: 200, superuser: 403 }, ownAccount: true, send: (c) => as(api.http.delete('/api/v1/users/me'), c) },
-  { route: 'UsersController.get', rule: 'user', variant: 'another account', expected: SUPERUSER_ONLY, send: async (c) => as(api.http.get(`/api/v1/users/${(await target()).id}`), c) },
-  { route: 'UsersController.get', rule: 'user', variant: 'themself', expected: SIGNED_IN, send: (c) => as(api.http.get(`/api/v1/users/${c.id ?? randomUUID()}`), c) },
-  { route: 'UsersController.update', rule: 'superuser', expected: SUPERUSER_ONLY, send: async (c) => as(api.http.patch(`/api/v1/users/${(await target()).id}`), c).send({ full_name: 'Renamed' }) },
-  { route: 'UsersController.delete', rule: 'superuser', expected: SUPERUSER_ONLY, send: async (c) => as(api.http.delete(`/api/v1/users/${(await target()).id}`), c) },
+  {
+    route: 'UsersController.deleteMe',
+    rule: 'user',
+    expected: { anonymous: 401, user: 200, superuser: 403 },
+    ownAccount: true,
+    send: (c) => as(api.http.delete('/api/v1/users/me'), c),
+  },
+  {
+    route: 'UsersController.get',
+    rule: 'user',
+    variant: 'another account',
+    expected: SUPERUSER_ONLY,
+    send: async (c) => as(api.http.get(`/api/v1/users/${(await target()).id}`), c),
+  },
+  {
+    route: 'UsersController.get',
+    rule: 'user',
+    variant: 'themself',
+    expected: SIGNED_IN,
+    send: (c) => as(api.http.get(`/api/v1/users/${c.id ?? randomUUID()}`), c),
+  },
+  {
+    route: 'UsersController.update',
+    rule: 'superuser',
+    expected: SUPERUSER_ONLY,
+    send: async (c) => as(api.http.patch(`/api/v1/users/${(await target()).id}`), c).send({ full_name: 'Renamed' }),
+  },
+  {
+    route: 'UsersController.delete',
+    rule: 'superuser',
+    expected: SUPERUSER_ONLY,
+    send: async (c) => as(api.http.delete(`/api/v1/users/${(await target()).id}`), c),
+  },
 ];
 
 beforeAll(async () => {
@@ -106,10 +194,19 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 describe('access-control matrix of the accounts routes', () => {
-  const cells = MATRIX.flatMap((row) => ROLES.map((role) => [`${row.route}${row.variant ? ` (${row.variant})` : ''}`, role, row] as const));
+  const cells = MATRIX.flatMap((row) =>
+    ROLES.map((role) => [`${row.route}${row.variant ? ` (${row.variant})` : ''}`, role, row] as const),
+  );
 
   it.each(cells)('%s as %s', async (_name, role, row) => {
-    const caller = role === 'anonymous' ? { email: '', password: '' } : row.ownAccount ? await ownAccount(role) : role === 'user' ? user : admin;
+    const caller =
+      role === 'anonymous'
+        ? { email: '', password: '' }
+        : row.ownAccount
+          ? await ownAccount(role)
+          : role === 'user'
+            ? user
+            : admin;
     const res: Response = await row.send(caller, role);
     const want = row.expected[role];
     // Refusals carry the {"detail"} the dashboard shows; the status is what it acts on.
@@ -142,7 +239,9 @@ describe('access rules of the whole app', () => {
   it('lists every operation the API documents (so the checks here see every route)', async () => {
     const doc = (await api.http.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const listed = new Set(routes.flatMap((r) => r.paths.map((p) => `${r.method} ${p.replace(/:(\w+)/g, '{$1}')}`)));
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.length).toBeGreaterThan(0);
     expect(documented.filter((op) => !listed.has(op))).toEqual([]);
   });
@@ -152,7 +251,8 @@ describe('access rules of the whole app', () => {
     for (const r of routes.filter((x) => x.rule !== 'public')) {
       for (const path of r.paths) {
         const url = path.replace(/:\w+/g, () => randomUUID());
-        const method = (r.method === 'ALL' ? 'get' : r.method.toLowerCase()) as 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
+        const method = (r.method === 'ALL' ? 'get' : r.method.toLowerCase()) as
+          'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
         const res = await api.http[method](url);
         answers.push(`${r.method} ${path} (${r.route}) → ${res.status}`);
       }

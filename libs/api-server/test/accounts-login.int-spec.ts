@@ -32,7 +32,14 @@ describe('accounts: login', () => {
     expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
     const me = await api.http.post(TEST_TOKEN).set(auth(res.body.access_token));
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: user.id, email: user.email, full_name: user.full_name, is_active: true, is_superuser: false, must_change_password: false });
+    expect(me.body).toEqual({
+      id: user.id,
+      email: user.email,
+      full_name: user.full_name,
+      is_active: true,
+      is_superuser: false,
+      must_change_password: false,
+    });
   });
 
   it('accepts the e-mail in any letter case', async () => {
@@ -53,7 +60,9 @@ describe('accounts: login', () => {
   it('answers 422 naming the missing form fields', async () => {
     const res = await api.http.post(LOGIN).type('form').send({ username: user.email });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual(expect.arrayContaining([{ loc: ['body', 'password'], msg: expect.any(String), type: expect.any(String) }]));
+    expect(res.body.detail).toEqual(
+      expect.arrayContaining([{ loc: ['body', 'password'], msg: expect.any(String), type: expect.any(String) }]),
+    );
     expect(res.body.detail.every((d: { loc: unknown[] }) => d.loc[1] === 'password')).toBe(true);
   });
 
@@ -89,7 +98,9 @@ describe('accounts: login', () => {
       const claims = claimsOf(user.token);
       const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${user.token.split('.')[1]}.`;
       expect((await api.http.post(TEST_TOKEN).set(auth(none))).status).toBe(401);
-      expect((await api.http.post(TEST_TOKEN).set(auth(signHs256(claims, 'some-other-secret-of-sufficient-length')))).status).toBe(401);
+      expect(
+        (await api.http.post(TEST_TOKEN).set(auth(signHs256(claims, 'some-other-secret-of-sufficient-length')))).status,
+      ).toBe(401);
       // The same claims signed with the server's secret are accepted: the refusals are about the signature.
       expect((await api.http.post(TEST_TOKEN).set(auth(signHs256(claims, api.config.secretKey)))).status).toBe(200);
     });
@@ -125,7 +136,8 @@ describe('accounts: login', () => {
     afterAll(() => limited?.close());
 
     it('answers 429 once an account has had its attempts from this address, even with the right password', async () => {
-      const attempt = (password: string) => limited.http.post(LOGIN).type('form').send({ username: user.email, password });
+      const attempt = (password: string) =>
+        limited.http.post(LOGIN).type('form').send({ username: user.email, password });
       for (let i = 0; i < 3; i++) expect((await attempt(`guess-number-${i}`)).status).toBe(400);
       const blocked = await attempt(`guess-number-3`);
       expect(blocked.status).toBe(429);
@@ -134,13 +146,27 @@ describe('accounts: login', () => {
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect((await attempt(user.password)).status).toBe(429);
       // Changing the letter case of the e-mail is the same account.
-      expect((await limited.http.post(LOGIN).type('form').send({ username: user.email.toUpperCase(), password: user.password })).status).toBe(429);
+      expect(
+        (
+          await limited.http
+            .post(LOGIN)
+            .type('form')
+            .send({ username: user.email.toUpperCase(), password: user.password })
+        ).status,
+      ).toBe(429);
     });
 
     it('still lets another account sign in from another address; the guessing address is refused for any account', async () => {
-      const res = await limited.http.post(LOGIN).type('form').set('X-Forwarded-For', '198.51.100.20').send({ username: SUPERUSER.email, password: SUPERUSER.password });
+      const res = await limited.http
+        .post(LOGIN)
+        .type('form')
+        .set('X-Forwarded-For', '198.51.100.20')
+        .send({ username: SUPERUSER.email, password: SUPERUSER.password });
       expect(res.status).toBe(200);
-      const same = await limited.http.post(LOGIN).type('form').send({ username: SUPERUSER.email, password: SUPERUSER.password });
+      const same = await limited.http
+        .post(LOGIN)
+        .type('form')
+        .send({ username: SUPERUSER.email, password: SUPERUSER.password });
       expect(same.status).toBe(429);
     });
 
@@ -148,13 +174,22 @@ describe('accounts: login', () => {
       const answers: number[] = [];
       for (let i = 0; i < 20 && !answers.includes(429); i++) {
         const from = `198.51.100.${100 + i}`;
-        answers.push((await limited.http.post('/api/v1/password-recovery/flood-target@example.com').set('X-Forwarded-For', from)).status);
+        answers.push(
+          (await limited.http.post('/api/v1/password-recovery/flood-target@example.com').set('X-Forwarded-For', from))
+            .status,
+        );
       }
       expect(answers.at(-1)).toBe(429);
       expect(answers.slice(0, -1).every((s) => s === 200)).toBe(true);
       expect(answers.length).toBe(6);
       // Another account is not affected.
-      expect((await limited.http.post('/api/v1/password-recovery/someone-else@example.com').set('X-Forwarded-For', '198.51.100.99')).status).toBe(200);
+      expect(
+        (
+          await limited.http
+            .post('/api/v1/password-recovery/someone-else@example.com')
+            .set('X-Forwarded-For', '198.51.100.99')
+        ).status,
+      ).toBe(200);
     });
   });
 });

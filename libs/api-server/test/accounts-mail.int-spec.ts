@@ -27,17 +27,26 @@ describe('accounts: password recovery by e-mail', () => {
   beforeAll(async () => ({ api, smtp, admin } = mailing = await startMailingApi(FROM)));
   afterAll(() => mailing?.close());
 
-  const recover = (email: string, lang?: string) => api.http.post(`/api/v1/password-recovery/${encodeURIComponent(email)}`).query(lang ? { lang } : {});
-  const reset = (token: string, new_password: string) => api.http.post('/api/v1/reset-password/').send({ token, new_password });
+  const recover = (email: string, lang?: string) =>
+    api.http.post(`/api/v1/password-recovery/${encodeURIComponent(email)}`).query(lang ? { lang } : {});
+  const reset = (token: string, new_password: string) =>
+    api.http.post('/api/v1/reset-password/').send({ token, new_password });
   const loginStatus = (email: string, password: string) =>
-    api.http.post('/api/v1/login/access-token').type('form').send({ username: email, password }).then((r) => r.status);
+    api.http
+      .post('/api/v1/login/access-token')
+      .type('form')
+      .send({ username: email, password })
+      .then((r) => r.status);
   /** Requests recovery for the account and returns the message the SMTP server received. */
   async function recoveryMail(email: string, lang?: string) {
     const before = smtp.received.length;
     const res = await recover(email, lang);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(SENT);
-    return smtp.next((m) => smtp.received.indexOf(m) >= before && m.to.includes(email), `the recovery e-mail to ${email}`);
+    return smtp.next(
+      (m) => smtp.received.indexOf(m) >= before && m.to.includes(email),
+      `the recovery e-mail to ${email}`,
+    );
   }
 
   it("writes the e-mail in the language asked for, Polish (the installation's) without one; refuses another language with 422 and sends nothing", async () => {
@@ -51,7 +60,9 @@ describe('accounts: password recovery by e-mail', () => {
     const before = smtp.received.length;
     const bad = await recover(u.email, 'de');
     expect(bad.status).toBe(422);
-    expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'lang'], msg: 'lang must be one of pl, en' })]);
+    expect(bad.body.detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'lang'], msg: 'lang must be one of pl, en' }),
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.received.length).toBe(before);
   });
@@ -93,7 +104,12 @@ describe('accounts: password recovery by e-mail', () => {
     const { token } = resetLink((await recoveryMail(u.email)).parsed.text);
     const other = await signUpUser(api);
     const flipped = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
-    for (const bad of [tamper(token, { sub: other.email }), expired(token, api.config.secretKey), flipped, 'not-a-token']) {
+    for (const bad of [
+      tamper(token, { sub: other.email }),
+      expired(token, api.config.secretKey),
+      flipped,
+      'not-a-token',
+    ]) {
       const res = await reset(bad, 'attackers-password');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: 'Invalid token' });
@@ -106,7 +122,10 @@ describe('accounts: password recovery by e-mail', () => {
   it('refuses a link requested before the password was changed in the settings', async () => {
     const u = await signUpUser(api);
     const { token } = resetLink((await recoveryMail(u.email)).parsed.text);
-    const changed = await api.http.patch('/api/v1/users/me/password').set(auth(u.token)).send({ current_password: u.password, new_password: 'changed-in-settings' });
+    const changed = await api.http
+      .patch('/api/v1/users/me/password')
+      .set(auth(u.token))
+      .send({ current_password: u.password, new_password: 'changed-in-settings' });
     expect(changed.status).toBe(200);
     expect((await reset(token, 'attackers-password')).status).toBe(400);
     expect(await loginStatus(u.email, 'changed-in-settings')).toBe(200);
@@ -117,7 +136,9 @@ describe('accounts: password recovery by e-mail', () => {
     const { token } = resetLink((await recoveryMail(u.email)).parsed.text);
     const res = await reset(token, 'short');
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [{ loc: ['body', 'new_password'], msg: 'Password must be at least 8 characters', type: 'minLength' }] });
+    expect(res.body).toEqual({
+      detail: [{ loc: ['body', 'new_password'], msg: 'Password must be at least 8 characters', type: 'minLength' }],
+    });
     expect((await reset(token, 'long-enough-now')).status).toBe(200);
   });
 
@@ -142,7 +163,9 @@ describe('accounts: password recovery by e-mail', () => {
       const anonymous = await api.http.post(path);
       expect(anonymous.status).toBe(401);
       expect(anonymous.text).not.toContain('reset-password');
-      const missing = await api.http.post('/api/v1/password-recovery-html-content/nobody-registered@example.com').set(auth(admin));
+      const missing = await api.http
+        .post('/api/v1/password-recovery-html-content/nobody-registered@example.com')
+        .set(auth(admin));
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toMatch(/^application\/json/);
       expect(missing.body).toEqual({ detail: 'The user with this email does not exist in the system' });
@@ -175,7 +198,9 @@ describe('accounts: password recovery by e-mail', () => {
       });
       expect(parsed.to).toMatchObject({ value: [{ address: u.email }] });
       const { token } = resetLink(parsed.text);
-      const res = await outboxApi.http.post('/api/v1/reset-password/').send({ token, new_password: 'from-the-outbox-1' });
+      const res = await outboxApi.http
+        .post('/api/v1/reset-password/')
+        .send({ token, new_password: 'from-the-outbox-1' });
       expect(res.status).toBe(200);
       expect(await login(outboxApi, u.email, 'from-the-outbox-1')).toEqual(expect.any(String));
     });

@@ -5,7 +5,11 @@ import { auth, newUser, signUpUser, startTestApi, type TestApi } from './harness
 const USERS = '/api/v1/users';
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const loginStatus = (api: TestApi, email: string, password: string) =>
-  api.http.post('/api/v1/login/access-token').type('form').send({ username: email, password }).then((r) => r.status);
+  api.http
+    .post('/api/v1/login/access-token')
+    .type('form')
+    .send({ username: email, password })
+    .then((r) => r.status);
 
 describe('accounts: users', () => {
   let api: TestApi;
@@ -37,14 +41,18 @@ describe('accounts: users', () => {
       });
       expect(JSON.stringify(res.body)).not.toContain(fields.password);
       expect(await loginStatus(api, 'signup.person@example.com', fields.password)).toBe(400);
-      expect((await api.http.patch(`${USERS}/${res.body.id}`).set(auth(admin)).send({ is_active: true })).status).toBe(200);
+      expect((await api.http.patch(`${USERS}/${res.body.id}`).set(auth(admin)).send({ is_active: true })).status).toBe(
+        200,
+      );
       const token = await login(api, 'signup.person@example.com', fields.password);
       expect((await api.http.get(`${USERS}/me`).set(auth(token))).body.id).toBe(res.body.id);
     });
 
     it('refuses an e-mail that exists in another letter case with 409, keeping the first account', async () => {
       const first = alice;
-      const res = await api.http.post(`${USERS}/signup`).send(newUser({ email: first.email.toUpperCase(), password: 'someone-elses-pw' }));
+      const res = await api.http
+        .post(`${USERS}/signup`)
+        .send(newUser({ email: first.email.toUpperCase(), password: 'someone-elses-pw' }));
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'The user with this email already exists in the system' });
       expect(await loginStatus(api, first.email, first.password)).toBe(200);
@@ -55,7 +63,11 @@ describe('accounts: users', () => {
       const fields = newUser();
       const res = await api.http.post(`${USERS}/signup`).send({ ...fields, is_superuser: true });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ detail: [{ loc: ['body', 'is_superuser'], msg: 'property is_superuser should not exist', type: 'whitelistValidation' }] });
+      expect(res.body).toEqual({
+        detail: [
+          { loc: ['body', 'is_superuser'], msg: 'property is_superuser should not exist', type: 'whitelistValidation' },
+        ],
+      });
       expect(await loginStatus(api, fields.email, fields.password)).toBe(400);
     });
 
@@ -72,7 +84,10 @@ describe('accounts: users', () => {
     });
 
     it('answers 400 with a detail for malformed JSON', async () => {
-      const res = await api.http.post(`${USERS}/signup`).set('Content-Type', 'application/json').send('{"email": "a@example.com", ');
+      const res = await api.http
+        .post(`${USERS}/signup`)
+        .set('Content-Type', 'application/json')
+        .send('{"email": "a@example.com", ');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: expect.any(String) });
     });
@@ -83,14 +98,24 @@ describe('accounts: users', () => {
       const u = alice;
       const res = await api.http.get(`${USERS}/me`).set(auth(u.token));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: u.id, email: u.email, full_name: u.full_name, is_active: true, is_superuser: false, must_change_password: false });
+      expect(res.body).toEqual({
+        id: u.id,
+        email: u.email,
+        full_name: u.full_name,
+        is_active: true,
+        is_superuser: false,
+        must_change_password: false,
+      });
       expect((await api.http.get(`${USERS}/me`)).status).toBe(401);
     });
 
     it('updates own name and e-mail (stored lower-cased; the new e-mail signs in)', async () => {
       const u = await signUpUser(api);
       const fresh = newUser();
-      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ full_name: 'Renamed Person', email: fresh.email.toUpperCase(), current_password: u.password });
+      const res = await api.http
+        .patch(`${USERS}/me`)
+        .set(auth(u.token))
+        .send({ full_name: 'Renamed Person', email: fresh.email.toUpperCase(), current_password: u.password });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: u.id, full_name: 'Renamed Person', email: fresh.email });
       expect(await loginStatus(api, fresh.email, u.password)).toBe(200);
@@ -99,7 +124,10 @@ describe('accounts: users', () => {
 
     it("refuses another account's e-mail in any letter case with 409", async () => {
       const u = alice;
-      const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send({ email: SUPERUSER.email.toUpperCase(), current_password: u.password });
+      const res = await api.http
+        .patch(`${USERS}/me`)
+        .set(auth(u.token))
+        .send({ email: SUPERUSER.email.toUpperCase(), current_password: u.password });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'The user with this email already exists in the system' });
       expect((await api.http.get(`${USERS}/me`).set(auth(u.token))).body.email).toBe(u.email);
@@ -110,9 +138,15 @@ describe('accounts: users', () => {
       for (const body of [{ is_superuser: true }, { is_active: true }, { full_name: 'x', is_superuser: true }]) {
         const res = await api.http.patch(`${USERS}/me`).set(auth(u.token)).send(body);
         expect(res.status).toBe(422);
-        expect(res.body.detail[0]).toMatchObject({ loc: ['body', Object.keys(body).at(-1)], type: 'whitelistValidation' });
+        expect(res.body.detail[0]).toMatchObject({
+          loc: ['body', Object.keys(body).at(-1)],
+          type: 'whitelistValidation',
+        });
       }
-      expect((await api.http.get(`${USERS}/me`).set(auth(u.token))).body).toMatchObject({ is_superuser: false, full_name: u.full_name });
+      expect((await api.http.get(`${USERS}/me`).set(auth(u.token))).body).toMatchObject({
+        is_superuser: false,
+        full_name: u.full_name,
+      });
       expect((await api.http.get(USERS).set(auth(u.token))).status).toBe(403);
     });
 
@@ -130,16 +164,30 @@ describe('accounts: users', () => {
     it('changes the password: wrong current one → 400, same one → 400, then the new one works and the old one not', async () => {
       const u = await signUpUser(api);
       const path = `${USERS}/me/password`;
-      const wrong = await api.http.patch(path).set(auth(u.token)).send({ current_password: 'not-my-password', new_password: 'next-password-1' });
+      const wrong = await api.http
+        .patch(path)
+        .set(auth(u.token))
+        .send({ current_password: 'not-my-password', new_password: 'next-password-1' });
       expect(wrong.status).toBe(400);
       expect(wrong.body).toEqual({ detail: 'Incorrect password' });
-      const same = await api.http.patch(path).set(auth(u.token)).send({ current_password: u.password, new_password: u.password });
+      const same = await api.http
+        .patch(path)
+        .set(auth(u.token))
+        .send({ current_password: u.password, new_password: u.password });
       expect(same.status).toBe(400);
       expect(same.body).toEqual({ detail: 'New password cannot be the same as the current one' });
-      const short = await api.http.patch(path).set(auth(u.token)).send({ current_password: u.password, new_password: 'short' });
+      const short = await api.http
+        .patch(path)
+        .set(auth(u.token))
+        .send({ current_password: u.password, new_password: 'short' });
       expect(short.status).toBe(422);
-      expect(short.body.detail).toEqual([{ loc: ['body', 'new_password'], msg: 'Password must be at least 8 characters', type: 'minLength' }]);
-      const ok = await api.http.patch(path).set(auth(u.token)).send({ current_password: u.password, new_password: 'next-password-1' });
+      expect(short.body.detail).toEqual([
+        { loc: ['body', 'new_password'], msg: 'Password must be at least 8 characters', type: 'minLength' },
+      ]);
+      const ok = await api.http
+        .patch(path)
+        .set(auth(u.token))
+        .send({ current_password: u.password, new_password: 'next-password-1' });
       expect(ok.status).toBe(200);
       expect(ok.body).toEqual({ message: 'Password updated successfully' });
       expect(await loginStatus(api, u.email, 'next-password-1')).toBe(200);
@@ -163,21 +211,35 @@ describe('accounts: users', () => {
   describe('superuser CRUD', () => {
     it('creates accounts with the rights asked for; the created superuser can administer', async () => {
       const fields = newUser();
-      const res = await api.http.post(USERS).set(auth(admin)).send({ ...fields, is_superuser: true });
+      const res = await api.http
+        .post(USERS)
+        .set(auth(admin))
+        .send({ ...fields, is_superuser: true });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ email: fields.email, full_name: fields.full_name, is_superuser: true, is_active: true });
+      expect(res.body).toMatchObject({
+        email: fields.email,
+        full_name: fields.full_name,
+        is_superuser: true,
+        is_active: true,
+      });
       const token = await login(api, fields.email, fields.password);
       expect((await api.http.get(USERS).set(auth(token))).status).toBe(200);
 
       const inactive = newUser();
-      const off = await api.http.post(USERS).set(auth(admin)).send({ ...inactive, is_active: false });
+      const off = await api.http
+        .post(USERS)
+        .set(auth(admin))
+        .send({ ...inactive, is_active: false });
       expect(off.body).toMatchObject({ is_active: false, is_superuser: false });
       expect(await loginStatus(api, inactive.email, inactive.password)).toBe(400);
     });
 
     it('refuses a duplicate e-mail in any letter case with 409', async () => {
       const existing = alice;
-      const res = await api.http.post(USERS).set(auth(admin)).send(newUser({ email: existing.email.toUpperCase() }));
+      const res = await api.http
+        .post(USERS)
+        .set(auth(admin))
+        .send(newUser({ email: existing.email.toUpperCase() }));
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'The user with this email already exists in the system' });
     });
@@ -187,7 +249,15 @@ describe('accounts: users', () => {
       expect(all.status).toBe(200);
       expect(all.body.count).toBeGreaterThanOrEqual(2);
       expect(all.body.data).toHaveLength(all.body.count);
-      for (const u of all.body.data) expect(Object.keys(u).sort()).toEqual(['email', 'full_name', 'id', 'is_active', 'is_superuser', 'must_change_password']);
+      for (const u of all.body.data)
+        expect(Object.keys(u).sort()).toEqual([
+          'email',
+          'full_name',
+          'id',
+          'is_active',
+          'is_superuser',
+          'must_change_password',
+        ]);
       expect(all.body.data.some((u: { email: string }) => u.email === SUPERUSER.email)).toBe(true);
 
       const page = await api.http.get(USERS).query({ skip: 1, limit: 1 }).set(auth(admin));
@@ -203,12 +273,17 @@ describe('accounts: users', () => {
       expect(locs).toEqual(expect.arrayContaining(['query.skip', 'query.limit']));
       const unknown = await api.http.get(USERS).query({ page: 2 }).set(auth(admin));
       expect(unknown.status).toBe(422);
-      expect(unknown.body.detail).toEqual([{ loc: ['query', 'page'], msg: 'property page should not exist', type: 'whitelistValidation' }]);
+      expect(unknown.body.detail).toEqual([
+        { loc: ['query', 'page'], msg: 'property page should not exist', type: 'whitelistValidation' },
+      ]);
     });
 
     it('reads an account by id: any as superuser (404 when missing), only themself as a user', async () => {
       const u = alice;
-      expect((await api.http.get(`${USERS}/${u.id}`).set(auth(admin))).body).toMatchObject({ id: u.id, email: u.email });
+      expect((await api.http.get(`${USERS}/${u.id}`).set(auth(admin))).body).toMatchObject({
+        id: u.id,
+        email: u.email,
+      });
       expect((await api.http.get(`${USERS}/${u.id}`).set(auth(u.token))).body).toMatchObject({ id: u.id });
       // Letter case of the id does not matter.
       expect((await api.http.get(`${USERS}/${u.id.toUpperCase()}`).set(auth(u.token))).status).toBe(200);
@@ -222,21 +297,34 @@ describe('accounts: users', () => {
 
     it('answers 422 naming the path parameter for an id that is not a UUID', async () => {
       for (const method of ['get', 'patch', 'delete'] as const) {
-        const res = await api.http[method](`${USERS}/not-a-uuid`).set(auth(admin)).send(method === 'patch' ? { full_name: 'x' } : undefined);
+        const res = await api.http[method](`${USERS}/not-a-uuid`)
+          .set(auth(admin))
+          .send(method === 'patch' ? { full_name: 'x' } : undefined);
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ detail: [{ loc: ['path', 'user_id'], msg: expect.any(String), type: expect.any(String) }] });
+        expect(res.body).toEqual({
+          detail: [{ loc: ['path', 'user_id'], msg: expect.any(String), type: expect.any(String) }],
+        });
       }
     });
 
     it("updates another account's name, e-mail, password and rights", async () => {
       const u = await signUpUser(api);
       const fresh = newUser();
-      const res = await api.http
-        .patch(`${USERS}/${u.id}`)
-        .set(auth(admin))
-        .send({ full_name: 'Changed By Admin', email: fresh.email.toUpperCase(), password: 'set-by-admin-1', is_superuser: true });
+      const res = await api.http.patch(`${USERS}/${u.id}`).set(auth(admin)).send({
+        full_name: 'Changed By Admin',
+        email: fresh.email.toUpperCase(),
+        password: 'set-by-admin-1',
+        is_superuser: true,
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: u.id, email: fresh.email, full_name: 'Changed By Admin', is_active: true, is_superuser: true, must_change_password: false });
+      expect(res.body).toEqual({
+        id: u.id,
+        email: fresh.email,
+        full_name: 'Changed By Admin',
+        is_active: true,
+        is_superuser: true,
+        must_change_password: false,
+      });
       expect(await loginStatus(api, fresh.email, 'set-by-admin-1')).toBe(200);
       expect(await loginStatus(api, fresh.email, u.password)).toBe(400);
       // The new password revoked the tokens issued before; a new sign-in carries the new rights.
@@ -246,15 +334,27 @@ describe('accounts: users', () => {
 
     it('refuses a duplicate e-mail (409), null for required fields (422) and an unknown id (404)', async () => {
       const u = await signUpUser(api);
-      const dup = await api.http.patch(`${USERS}/${u.id}`).set(auth(admin)).send({ email: SUPERUSER.email.toUpperCase() });
+      const dup = await api.http
+        .patch(`${USERS}/${u.id}`)
+        .set(auth(admin))
+        .send({ email: SUPERUSER.email.toUpperCase() });
       expect(dup.status).toBe(409);
       for (const field of ['is_active', 'is_superuser', 'email', 'password']) {
-        const res = await api.http.patch(`${USERS}/${u.id}`).set(auth(admin)).send({ [field]: null });
+        const res = await api.http
+          .patch(`${USERS}/${u.id}`)
+          .set(auth(admin))
+          .send({ [field]: null });
         expect(res.status).toBe(422);
         expect(res.body.detail[0].loc).toEqual(['body', field]);
       }
-      expect((await api.http.get(`${USERS}/${u.id}`).set(auth(admin))).body).toMatchObject({ email: u.email, is_active: true, is_superuser: false });
-      expect((await api.http.patch(`${USERS}/${NO_SUCH_ID}`).set(auth(admin)).send({ full_name: 'x' })).status).toBe(404);
+      expect((await api.http.get(`${USERS}/${u.id}`).set(auth(admin))).body).toMatchObject({
+        email: u.email,
+        is_active: true,
+        is_superuser: false,
+      });
+      expect((await api.http.patch(`${USERS}/${NO_SUCH_ID}`).set(auth(admin)).send({ full_name: 'x' })).status).toBe(
+        404,
+      );
     });
 
     it('forbids a superuser to revoke their own rights', async () => {
@@ -263,7 +363,10 @@ describe('accounts: users', () => {
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ detail: 'Super users are not allowed to revoke their own rights' });
       }
-      expect((await api.http.get(`${USERS}/me`).set(auth(admin))).body).toMatchObject({ is_superuser: true, is_active: true });
+      expect((await api.http.get(`${USERS}/me`).set(auth(admin))).body).toMatchObject({
+        is_superuser: true,
+        is_active: true,
+      });
     });
 
     it('deletes another account (its token then 401), never themself, 404 when missing', async () => {

@@ -20,9 +20,15 @@ describe('the audit trail', () => {
     other = await signUpUser(api);
     researchId = (await createResearch(api, staff.token, { name: 'Ściana z historią' })).id;
     for (const name of ['Pierwsza', 'Druga', 'Trzecia']) {
-      expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(other.token)).send({ name })).status).toBe(200);
+      expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(other.token)).send({ name })).status).toBe(
+        200,
+      );
     }
-    viewer = await viewerToken(api, researchId, (await addClient(api, staff.token, researchId, 'client@example.com')).id);
+    viewer = await viewerToken(
+      api,
+      researchId,
+      (await addClient(api, staff.token, researchId, 'client@example.com')).id,
+    );
   });
   afterAll(() => api?.close());
 
@@ -34,7 +40,8 @@ describe('the audit trail', () => {
     const req = api.http.get('/api/v1/audit').query(query);
     return token ? req.set(auth(token)) : req;
   };
-  const actions = (data: { entity: string; action: string; actor: string }[]) => data.map((e) => `${e.actor} ${e.entity} ${e.action}`);
+  const actions = (data: { entity: string; action: string; actor: string }[]) =>
+    data.map((e) => `${e.actor} ${e.entity} ${e.action}`);
 
   describe("a research's trail", () => {
     it('is every change of that research, newest first, a page at a time', async () => {
@@ -55,7 +62,9 @@ describe('the audit trail', () => {
 
       const second = await trail(researchId, staff.token, { page: 2, per_page: 2 });
       expect(second.body).toMatchObject({ count: 5, page: 2, per_page: 2 });
-      expect(second.body.data.map((e: { id: string }) => e.id)).toEqual(res.body.data.slice(2, 4).map((e: { id: string }) => e.id));
+      expect(second.body.data.map((e: { id: string }) => e.id)).toEqual(
+        res.body.data.slice(2, 4).map((e: { id: string }) => e.id),
+      );
       expect((await trail(researchId, staff.token, { page: 4, per_page: 2 })).body.data).toEqual([]);
     });
 
@@ -73,14 +82,40 @@ describe('the audit trail', () => {
       expect((await trail('not-a-uuid', staff.token)).status).toBe(422);
       const bad = await trail(researchId, staff.token, { page: 0, per_page: 1000 });
       expect(bad.status).toBe(422);
-      expect(bad.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual(expect.arrayContaining([['query', 'page'], ['query', 'per_page']]));
+      expect(bad.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual(
+        expect.arrayContaining([
+          ['query', 'page'],
+          ['query', 'per_page'],
+        ]),
+      );
     });
 
     it('holds no entry of a change that was refused', async () => {
       const before = (await trail(researchId, staff.token)).body.count;
-      expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(staff.token)).send({ end_at: '2001-01-01T00:00:00Z' })).status).toBe(422);
-      expect((await api.http.post('/api/v1/research/emails').set(auth(staff.token)).send({ research_id: researchId, email: 'client@example.com' })).status).toBe(409);
-      expect((await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff.token)).send({ thermo_id: 99, from_time: 0, reason: 'x' })).status).toBe(422);
+      expect(
+        (
+          await api.http
+            .put(`/api/v1/research/${researchId}`)
+            .set(auth(staff.token))
+            .send({ end_at: '2001-01-01T00:00:00Z' })
+        ).status,
+      ).toBe(422);
+      expect(
+        (
+          await api.http
+            .post('/api/v1/research/emails')
+            .set(auth(staff.token))
+            .send({ research_id: researchId, email: 'client@example.com' })
+        ).status,
+      ).toBe(409);
+      expect(
+        (
+          await api.http
+            .post(`/api/v1/research/${researchId}/exclusions`)
+            .set(auth(staff.token))
+            .send({ thermo_id: 99, from_time: 0, reason: 'x' })
+        ).status,
+      ).toBe(422);
       expect((await trail(researchId, staff.token)).body.count).toBe(before);
     });
   });
@@ -96,13 +131,22 @@ describe('the audit trail', () => {
     it('holds the changes to users, and filters by who made a change, the research and the time', async () => {
       // Their sign-up, then their three renames.
       const byOther = await all(admin, { actor: other.email.toUpperCase() });
-      expect(actions(byOther.body.data)).toEqual([...Array(3).fill(`${other.email} research update`), `${other.email} user create`]);
+      expect(actions(byOther.body.data)).toEqual([
+        ...Array(3).fill(`${other.email} research update`),
+        `${other.email} user create`,
+      ]);
 
       // The superuser activated both accounts: changes to users, of no research.
-      const activations = (await all(admin, { actor: SUPERUSER.email })).body.data.filter((e: { entity: string }) => e.entity === 'user');
-      expect(activations.map((e: { entity_id: string; research_id: null; before: object; after: object }) => [e.research_id, e.before, e.after])).toEqual(
-        Array(2).fill([null, { is_active: false }, { is_active: true }]),
+      const activations = (await all(admin, { actor: SUPERUSER.email })).body.data.filter(
+        (e: { entity: string }) => e.entity === 'user',
       );
+      expect(
+        activations.map((e: { entity_id: string; research_id: null; before: object; after: object }) => [
+          e.research_id,
+          e.before,
+          e.after,
+        ]),
+      ).toEqual(Array(2).fill([null, { is_active: false }, { is_active: true }]));
 
       const ofResearch = await all(admin, { research_id: researchId });
       expect(ofResearch.body.count).toBe((await trail(researchId, admin)).body.count);
@@ -110,9 +154,15 @@ describe('the audit trail', () => {
       const newest = ofResearch.body.data[0] as { at: string };
       const at = Date.parse(newest.at);
       expect((await all(admin, { research_id: researchId, from: new Date(at + 1).toISOString() })).body.count).toBe(0);
-      const upTo = await all(admin, { research_id: researchId, from: '2000-01-01T00:00:00Z', to: new Date(at + 1).toISOString() });
+      const upTo = await all(admin, {
+        research_id: researchId,
+        from: '2000-01-01T00:00:00Z',
+        to: new Date(at + 1).toISOString(),
+      });
       expect(upTo.body.count).toBe(ofResearch.body.count);
-      expect((await all(admin, { research_id: researchId, to: new Date(at).toISOString() })).body.count).toBeLessThan(ofResearch.body.count);
+      expect((await all(admin, { research_id: researchId, to: new Date(at).toISOString() })).body.count).toBeLessThan(
+        ofResearch.body.count,
+      );
     });
 
     it('refuses a bad filter with a 422 naming it', async () => {
@@ -133,7 +183,11 @@ describe('the audit trail', () => {
       expect((await trail(gone.id, staff.token)).status).toBe(404);
       const kept = await all(admin, { research_id: gone.id });
       expect(actions(kept.body.data)).toEqual([`${SUPERUSER.email} research delete`, `${staff.email} research create`]);
-      expect(kept.body.data[0]).toMatchObject({ research_name: null, before: { name: 'Usunięte badanie' }, after: null });
+      expect(kept.body.data[0]).toMatchObject({
+        research_name: null,
+        before: { name: 'Usunięte badanie' },
+        after: null,
+      });
     });
   });
 
@@ -157,14 +211,18 @@ describe('the audit trail', () => {
       expect(await listed(staff.token)).not.toContain(r.id);
       expect(await listed(admin)).not.toContain(r.id);
       expect(await listed(admin, { include_archived: 'true' })).toContain(r.id);
-      expect((await api.http.get('/api/v1/research/').query({ include_archived: 'true' }).set(auth(staff.token))).status).toBe(403);
+      expect(
+        (await api.http.get('/api/v1/research/').query({ include_archived: 'true' }).set(auth(staff.token))).status,
+      ).toBe(403);
 
       const opened = await api.http.get(`/api/v1/research/${r.id}`).set(auth(staff.token));
       expect(opened.body).toMatchObject({ name: 'Do archiwum', archived_at: archived.body.archived_at });
       expect((await api.http.get(`/api/v1/research/${r.id}/thermo`).set(auth(staff.token))).body.data).toHaveLength(1);
-      expect((await api.http.get(`/api/v1/research/${r.id}/emails`).set(auth(staff.token))).body.data.map((e: { email: string }) => e.email)).toContain(
-        'archived.client@example.com',
-      );
+      expect(
+        (await api.http.get(`/api/v1/research/${r.id}/emails`).set(auth(staff.token))).body.data.map(
+          (e: { email: string }) => e.email,
+        ),
+      ).toContain('archived.client@example.com');
 
       // Archiving again changes nothing; unarchiving brings it back.
       expect((await api.http.post(`/api/v1/research/${r.id}/archive`).set(auth(admin))).status).toBe(200);
@@ -172,12 +230,19 @@ describe('the audit trail', () => {
       expect(back.body).toMatchObject({ archived_at: null, archived_by: null });
       expect(await listed(staff.token)).toContain(r.id);
 
-      const entries = (await trail(r.id, staff.token)).body.data.filter((e: { action: string }) => /archive/.test(e.action));
-      expect(actions(entries)).toEqual([`${SUPERUSER.email} research unarchive`, `${SUPERUSER.email} research archive`]);
+      const entries = (await trail(r.id, staff.token)).body.data.filter((e: { action: string }) =>
+        /archive/.test(e.action),
+      );
+      expect(actions(entries)).toEqual([
+        `${SUPERUSER.email} research unarchive`,
+        `${SUPERUSER.email} research archive`,
+      ]);
     });
 
     it('answers 404 for an unknown research', async () => {
-      expect((await api.http.post('/api/v1/research/00000000-0000-4000-8000-000000000000/archive').set(auth(admin))).status).toBe(404);
+      expect(
+        (await api.http.post('/api/v1/research/00000000-0000-4000-8000-000000000000/archive').set(auth(admin))).status,
+      ).toBe(404);
     });
 
     it("tells a client's view nothing of who archived it", async () => {
@@ -191,7 +256,9 @@ describe('the audit trail', () => {
   describe('an approved research', () => {
     it('is not deleted (409, saying why) but archived', async () => {
       // The approval itself is the test's lifecycle's (docs/behaviour.md, "The permanent record"); here it is set in place.
-      const columns: unknown[] = await api.dataSource.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'research' AND column_name = 'approved_revision'`);
+      const columns: unknown[] = await api.dataSource.query(
+        `SELECT 1 FROM information_schema.columns WHERE table_name = 'research' AND column_name = 'approved_revision'`,
+      );
       if (columns.length === 0) return;
       const r = await createResearch(api, staff.token, { name: 'Zatwierdzone' });
       await api.dataSource.query(`UPDATE research SET approved_revision = 1 WHERE id = $1`, [r.id]);
@@ -200,7 +267,10 @@ describe('the audit trail', () => {
       expect(refused.body.detail).toMatch(/approved.*cannot be deleted.*Archive it instead/);
       expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(staff.token))).status).toBe(200);
       expect((await api.http.post(`/api/v1/research/${r.id}/archive`).set(auth(admin))).status).toBe(200);
-      expect(actions((await trail(r.id, staff.token)).body.data)).toEqual([`${SUPERUSER.email} research archive`, `${staff.email} research create`]);
+      expect(actions((await trail(r.id, staff.token)).body.data)).toEqual([
+        `${SUPERUSER.email} research archive`,
+        `${staff.email} research create`,
+      ]);
     });
   });
 });

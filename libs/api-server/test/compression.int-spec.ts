@@ -41,8 +41,12 @@ function decoded(res: Raw): Buffer {
  */
 function buildDashboard(dir: string): { script: Buffer; index: Buffer; icon: Buffer } {
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  const script = Buffer.from(Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i} * 2; // ${'x'.repeat(i % 40)}`).join('\n'));
-  const index = Buffer.from(`<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`);
+  const script = Buffer.from(
+    Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i} * 2; // ${'x'.repeat(i % 40)}`).join('\n'),
+  );
+  const index = Buffer.from(
+    `<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`,
+  );
   const icon = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
   for (const [path, body] of [
     ['assets/index-abc123.js', script],
@@ -154,7 +158,10 @@ describe('on the wire: pre-compressed dashboard assets, compressed JSON and CSV,
   });
 
   it('keeps the live WebSocket uncompressed even when the browser offers permessage-deflate', async () => {
-    const ws = new WebSocket(streamUrl(api, researchId, { token: staff }), { perMessageDeflate: true, headers: { 'Accept-Encoding': 'gzip, br' } });
+    const ws = new WebSocket(streamUrl(api, researchId, { token: staff }), {
+      perMessageDeflate: true,
+      headers: { 'Accept-Encoding': 'gzip, br' },
+    });
     const upgrade = new Promise<IncomingHttpHeaders>((resolve) => ws.once('upgrade', (res) => resolve(res.headers)));
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);

@@ -62,7 +62,10 @@ describe('drawings of the specimen', () => {
     return res.body.data as { id: string; filename: string; mime: string; size: number }[];
   };
   const download = (id: string, token: string | null = staff, research = researchId) => {
-    const req = api.http.get(`${path(research)}/${id}`).buffer(true).parse(binary as never);
+    const req = api.http
+      .get(`${path(research)}/${id}`)
+      .buffer(true)
+      .parse(binary as never);
     return token ? req.set(auth(token)) : req;
   };
   /** Refused with one 422 detail naming the file, and nothing stored. */
@@ -96,7 +99,9 @@ describe('drawings of the specimen', () => {
     const file = await download(res.body.id);
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="Rysunek 1 \? przekrój\.pdf"; filename\*=UTF-8''Rysunek%201%20%E2%80%93%20przekr%C3%B3j\.pdf$/);
+    expect(file.headers['content-disposition']).toMatch(
+      /^attachment; filename="Rysunek 1 \? przekrój\.pdf"; filename\*=UTF-8''Rysunek%201%20%E2%80%93%20przekr%C3%B3j\.pdf$/,
+    );
     expect(file.headers['x-content-type-options']).toBe('nosniff');
     expect((file.body as Buffer).equals(drawing)).toBe(true);
 
@@ -110,22 +115,52 @@ describe('drawings of the specimen', () => {
   });
 
   it('refuses a file that is not what its name says: a page, a script or an image renamed .pdf, a cut PDF, another format', async () => {
-    await refused(Buffer.from(HTML), 'faktura.pdf', '"faktura.pdf" is not a PDF: its content is none of PDF, PNG or JPEG');
-    await refused(Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'), 'rysunek.pdf', '"rysunek.pdf" is not a PDF: its content is none of PDF, PNG or JPEG');
+    await refused(
+      Buffer.from(HTML),
+      'faktura.pdf',
+      '"faktura.pdf" is not a PDF: its content is none of PDF, PNG or JPEG',
+    );
+    await refused(
+      Buffer.from('MZ\x90\x00\x03\x00\x00\x00', 'latin1'),
+      'rysunek.pdf',
+      '"rysunek.pdf" is not a PDF: its content is none of PDF, PNG or JPEG',
+    );
     await refused(SPECIMEN_JPEG, 'rysunek.pdf', '"rysunek.pdf" is not a PDF: its content is a JPEG image');
     // A PDF header with the rest of the file missing (or a page behind it).
     const whole = await pdf();
-    await refused(whole.subarray(0, whole.length - 200), 'ucięty.pdf', '"ucięty.pdf" is not a whole PDF: it has no %%EOF at its end');
-    await refused(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(HTML)]), 'strona.pdf', '"strona.pdf" is not a whole PDF: it has no %%EOF at its end');
+    await refused(
+      whole.subarray(0, whole.length - 200),
+      'ucięty.pdf',
+      '"ucięty.pdf" is not a whole PDF: it has no %%EOF at its end',
+    );
+    await refused(
+      Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from(HTML)]),
+      'strona.pdf',
+      '"strona.pdf" is not a whole PDF: it has no %%EOF at its end',
+    );
     await refused(whole, 'rysunek.png', '"rysunek.png" is not a PNG image: its content is a PDF');
-    await refused(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'rysunek.svg', /^"rysunek\.svg" is not a drawing: a PDF \(\.pdf\) or a PNG or JPEG image/);
+    await refused(
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'rysunek.svg',
+      /^"rysunek\.svg" is not a drawing: a PDF \(\.pdf\) or a PNG or JPEG image/,
+    );
     await refused(whole, 'rysunek', /^"rysunek" is not a drawing/);
     await refused(Buffer.alloc(0), 'pusty.pdf', '"pusty.pdf" is empty');
     // The signature and header of a PNG, then HTML instead of its pixels.
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#000000' } }).png().toBuffer();
-    await refused(Buffer.concat([png.subarray(0, 33), Buffer.from(HTML)]), 'widok.png', /^"widok\.png" is not a readable PNG image/);
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
+    await refused(
+      Buffer.concat([png.subarray(0, 33), Buffer.from(HTML)]),
+      'widok.png',
+      /^"widok\.png" is not a readable PNG image/,
+    );
     // The name is shown as typed, never as a path.
-    await refused(Buffer.from(HTML), '../../etc/passwd.pdf', '"passwd.pdf" is not a PDF: its content is none of PDF, PNG or JPEG');
+    await refused(
+      Buffer.from(HTML),
+      '../../etc/passwd.pdf',
+      '"passwd.pdf" is not a PDF: its content is none of PDF, PNG or JPEG',
+    );
   });
 
   it('stores an image with only its pixels: HTML hidden in it and appended after it is gone', async () => {
@@ -179,7 +214,7 @@ describe('drawings of the specimen', () => {
     expect((await download(drawing)).status).toBe(200);
   });
 
-  it("answers 404 for an unknown research or a drawing of another research, 422 for an id that is not one", async () => {
+  it('answers 404 for an unknown research or a drawing of another research, 422 for an id that is not one', async () => {
     const drawing = (await upload(await pdf(), 'rys.pdf')).body.id as string;
     const other = (await createResearch(api, staff)).id;
     expect((await download(drawing, staff, other)).status).toBe(404);
@@ -194,7 +229,10 @@ describe('drawings of the specimen', () => {
     const r = (await createResearch(api, staff)).id;
     expect((await upload(await pdf(), 'rys.pdf', staff, r)).status).toBe(200);
     expect((await api.http.delete(`/api/v1/research/${r}`).set(auth(staff))).status).toBe(200);
-    const [{ count }] = (await api.dataSource.query('SELECT count(*)::int AS count FROM research_drawing WHERE research_id = $1', [r])) as { count: number }[];
+    const [{ count }] = (await api.dataSource.query(
+      'SELECT count(*)::int AS count FROM research_drawing WHERE research_id = $1',
+      [r],
+    )) as { count: number }[];
     expect(count).toBe(0);
   });
 });

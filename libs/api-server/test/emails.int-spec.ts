@@ -18,7 +18,11 @@ describe('client e-mails and invitations through a real SMTP server', () => {
   });
 
   it('sends a Polish invitation whose link opens this research and no other', async () => {
-    const r = await createResearch(api, user, { name: 'Ściana EI 120', start_at: '2026-06-10T07:30:00Z', end_at: '2026-06-10T11:30:00Z' });
+    const r = await createResearch(api, user, {
+      name: 'Ściana EI 120',
+      start_at: '2026-06-10T07:30:00Z',
+      end_at: '2026-06-10T11:30:00Z',
+    });
     const other = await createResearch(api, user);
     const record = await addClient(api, user, r.id, 'Klient@Example.com');
     expect(record).toMatchObject({ email: 'klient@example.com', is_sent: false, research_id: r.id });
@@ -84,10 +88,16 @@ describe('client e-mails and invitations through a real SMTP server', () => {
   it('refuses the same address twice in one research, whatever its letter case', async () => {
     const r = await createResearch(api, user);
     await addClient(api, user, r.id, 'twice@example.com');
-    const dup = await api.http.post('/api/v1/research/emails').set(auth(user)).send({ research_id: r.id, email: 'TWICE@example.com' });
+    const dup = await api.http
+      .post('/api/v1/research/emails')
+      .set(auth(user))
+      .send({ research_id: r.id, email: 'TWICE@example.com' });
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toMatch(/already/);
-    const bad = await api.http.post('/api/v1/research/emails').set(auth(user)).send({ research_id: r.id, email: 'not-an-address' });
+    const bad = await api.http
+      .post('/api/v1/research/emails')
+      .set(auth(user))
+      .send({ research_id: r.id, email: 'not-an-address' });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'email']);
   });
@@ -95,8 +105,12 @@ describe('client e-mails and invitations through a real SMTP server', () => {
   it('gives a changed address a new code, and deleting a record revokes its access', async () => {
     const r = await createResearch(api, user);
     const rec = await addClient(api, user, r.id, 'old@example.com');
-    const viewer = (await api.http.post(`/api/v1/research/${r.id}/viewer-token`).send({ code: rec.id })).body.access_token;
-    const changed = await api.http.put(`/api/v1/research/emails/${rec.id}`).set(auth(user)).send({ email: 'new@example.com' });
+    const viewer = (await api.http.post(`/api/v1/research/${r.id}/viewer-token`).send({ code: rec.id })).body
+      .access_token;
+    const changed = await api.http
+      .put(`/api/v1/research/emails/${rec.id}`)
+      .set(auth(user))
+      .send({ email: 'new@example.com' });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ email: 'new@example.com', is_sent: false });
     expect(changed.body.id).not.toBe(rec.id);
@@ -104,7 +118,8 @@ describe('client e-mails and invitations through a real SMTP server', () => {
     expect((await api.http.post(`/api/v1/research/${r.id}/viewer-token`).send({ code: rec.id })).status).toBe(403);
     expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(viewer))).status).toBe(403);
 
-    const fresh = (await api.http.post(`/api/v1/research/${r.id}/viewer-token`).send({ code: changed.body.id })).body.access_token;
+    const fresh = (await api.http.post(`/api/v1/research/${r.id}/viewer-token`).send({ code: changed.body.id })).body
+      .access_token;
     expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(fresh))).status).toBe(200);
     await api.http.delete(`/api/v1/research/emails/${changed.body.id}`).set(auth(user)).expect(200);
     expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(fresh))).status).toBe(403);

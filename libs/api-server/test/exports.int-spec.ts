@@ -50,7 +50,13 @@ describe('history exports: CSV and XLSX a lab can file', () => {
   beforeAll(async () => {
     api = await startTestApi();
     staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    researchId = (await createResearch(api, staff, { name: 'Ściana "A"; EI 60', start_at: new Date(IGNITION).toISOString(), end_at: new Date(IGNITION + 4 * 3600_000).toISOString() })).id;
+    researchId = (
+      await createResearch(api, staff, {
+        name: 'Ściana "A"; EI 60',
+        start_at: new Date(IGNITION).toISOString(),
+        end_at: new Date(IGNITION + 4 * 3600_000).toISOString(),
+      })
+    ).id;
     const other = (await createResearch(api, staff)).id;
     client = await viewerToken(api, researchId, (await addClient(api, staff, researchId, 'klient@example.com')).id);
     foreign = await viewerToken(api, other, (await addClient(api, staff, other, 'obcy@example.com')).id);
@@ -68,9 +74,13 @@ describe('history exports: CSV and XLSX a lab can file', () => {
         [researchId, t, new Date(IGNITION + t * 1000).toISOString(), pkAt(t), channelsAt(t), t === 400 ? [2] : null],
       );
     }
-    const post = (path: string, body: object) => api.http.post(`/api/v1/research/${researchId}/${path}`).set(auth(staff)).send(body);
+    const post = (path: string, body: object) =>
+      api.http.post(`/api/v1/research/${researchId}/${path}`).set(auth(staff)).send(body);
     expect((await post('exclusions', { thermo_id: 3, from_time: 300, reason: 'odpadła' })).status).toBe(200);
-    expect((await post('observations', { time: 305, kind: 'note', note: 'tylko dla personelu', visible_to_clients: false })).status).toBe(200);
+    expect(
+      (await post('observations', { time: 305, kind: 'note', note: 'tylko dla personelu', visible_to_clients: false }))
+        .status,
+    ).toBe(200);
     expect((await post('observations', { time: 410, kind: 'cotton_pad', visible_to_clients: true })).status).toBe(200);
   });
   afterAll(() => api?.close());
@@ -95,11 +105,30 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect(res.headers['content-disposition']).toMatch(/filename="Sciana-A-EI-60-[0-9a-f]{8}\.csv"/);
     const lines = text(res).slice(1).split('\r\n');
     expect(lines[0]!.split(';')).toEqual([
-      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
-      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tśr i Tmax [°C]', 'Ściana Ł – Tmax [°C]', 'thermo_5_c',
-      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – średnia [°C]', 'Tśr i Tmax – przyrost max ponad T0 [K]', 'Tśr i Tmax – przyrost średniej ponad T0 [K]',
-      'Tmax – max [°C]', 'Tmax – średnia [°C]', 'Tmax – przyrost max ponad T0 [K]', 'Tmax – przyrost średniej ponad T0 [K]',
-      'Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje',
+      'Czas [s]',
+      'Czas [min]',
+      'Czas od zapłonu',
+      'Data i godzina (Europe/Warsaw)',
+      'Promieniowanie [kW/m²]',
+      'Ciśnienie [Pa]',
+      'Temperatura pieca [°C]',
+      'T1 – Tśr i Tmax [°C]',
+      'T2 – Tśr i Tmax [°C]',
+      'T3 – Tśr i Tmax [°C]',
+      'Ściana Ł – Tmax [°C]',
+      'thermo_5_c',
+      'Tśr i Tmax – max [°C]',
+      'Tśr i Tmax – średnia [°C]',
+      'Tśr i Tmax – przyrost max ponad T0 [K]',
+      'Tśr i Tmax – przyrost średniej ponad T0 [K]',
+      'Tmax – max [°C]',
+      'Tmax – średnia [°C]',
+      'Tmax – przyrost max ponad T0 [K]',
+      'Tmax – przyrost średniej ponad T0 [K]',
+      'Krzywa normowa [°C]',
+      'd_e [%]',
+      'Kanały poza zakresem',
+      'Obserwacje',
     ]);
     expect(lines).toHaveLength(1 + TIMES.length + 1);
     const row = (t: number) => lines.find((l) => l.startsWith(`${t};`))!.split(';');
@@ -122,13 +151,21 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect(row(310)[23]).toBe('note');
     expect(row(410)[23]).toBe('cotton_pad');
 
-    const point = text(await get('history.csv?decimal=point&from=400&to=400')).slice(1).split('\r\n');
+    const point = text(await get('history.csv?decimal=point&from=400&to=400'))
+      .slice(1)
+      .split('\r\n');
     expect(point[1]!.split(',').slice(0, 4)).toEqual(['400', '6.6667', '00:06:40', '2030-03-31 03:05:40']);
   });
 
   it('puts the metadata above the header with ?meta=1', async () => {
-    const lines = text(await get('history.csv?meta=1')).slice(1).split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['Badanie;"Ściana ""A""; EI 60"', `Identyfikator;${researchId}`, 'Norma;EN 1363-1']);
+    const lines = text(await get('history.csv?meta=1'))
+      .slice(1)
+      .split('\r\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'Badanie;"Ściana ""A""; EI 60"',
+      `Identyfikator;${researchId}`,
+      'Norma;EN 1363-1',
+    ]);
     expect(lines).toContain('Krzywa nagrzewania;normowa ISO 834');
     expect(lines).toContain('Zapłon (Europe/Warsaw);2030-03-31 01:59:00');
     expect(lines).toContain('T0 [°C];21;średnia z 60 s przed zapłonem');
@@ -168,30 +205,64 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     const criteria = workbook.getWorksheet('Kryteria i obserwacje')!;
     const rows = criteria.getSheetValues().filter(Boolean) as unknown[][];
     const find = (label: string) => rows.find((r) => r[1] === label);
-    expect(find('E (szczelność)')?.slice(1, 5)).toEqual(['E (szczelność)', 6, new Date(Date.UTC(1899, 11, 30, 0, 6, 50)), 'osiągnięte']);
+    expect(find('E (szczelność)')?.slice(1, 5)).toEqual([
+      'E (szczelność)',
+      6,
+      new Date(Date.UTC(1899, 11, 30, 0, 6, 50)),
+      'osiągnięte',
+    ]);
     expect(find('I (izolacyjność)')?.slice(1, 5)).toEqual(['I (izolacyjność)', 6, undefined, 'nieosiągnięte']);
     expect(find('Klasyfikacja')?.[2]).toBe('brak (E poniżej 15 min)');
     expect(find('T0 [°C]')?.[2]).toBe(21);
     expect(rows.some((r) => r[1] === 'Notatka' && r[4] === 'tylko dla personelu')).toBe(true);
 
     const thermo = workbook.getWorksheet('Termopary')!;
-    expect(thermo.getRow(1).values).toEqual([undefined, 'Kanał', 'Nazwa', 'Typ', 'Konfiguracja', 'Wyłączona', 'Uszkodzona / podejrzana']);
+    expect(thermo.getRow(1).values).toEqual([
+      undefined,
+      'Kanał',
+      'Nazwa',
+      'Typ',
+      'Konfiguracja',
+      'Wyłączona',
+      'Uszkodzona / podejrzana',
+    ]);
     expect(thermo.getRow(4).values).toEqual([undefined, 3, 'T3', 'Tśr i Tmax', 'config.txt', 'od 00:05:00: odpadła']);
     expect(String(thermo.getRow(3).getCell(6).value)).toContain('poza zakresem od 00:06:40 do 00:06:40');
   });
 
   it('writes the CSV and the XLSX in English with ?lang=en: headers, metadata, sheets and criteria; names and reasons as typed', async () => {
-    const lines = text(await get('history.csv?meta=1&lang=en')).slice(1).split('\r\n');
+    const lines = text(await get('history.csv?meta=1&lang=en'))
+      .slice(1)
+      .split('\r\n');
     expect(lines.slice(0, 3)).toEqual(['Test;"Ściana ""A""; EI 60"', `Identifier;${researchId}`, 'Standard;EN 1363-1']);
     expect(lines).toContain('T0 [°C];21;mean of the 60 s before ignition');
     expect(lines).toContain('Thermocouple excluded;T3 (channel 3);from 00:05:00;odpadła');
     const header = lines.find((l) => l.startsWith('Time [s];'))!.split(';');
     expect(header).toEqual([
-      'Time [s]', 'Time [min]', 'Time since ignition', 'Date and time (Europe/Warsaw)', 'Radiation [kW/m²]', 'Pressure [Pa]', 'Furnace temperature [°C]',
-      'T1 – Tśr i Tmax [°C]', 'T2 – Tśr i Tmax [°C]', 'T3 – Tśr i Tmax [°C]', 'Ściana Ł – Tmax [°C]', 'thermo_5_c',
-      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – mean [°C]', 'Tśr i Tmax – max rise above T0 [K]', 'Tśr i Tmax – mean rise above T0 [K]',
-      'Tmax – max [°C]', 'Tmax – mean [°C]', 'Tmax – max rise above T0 [K]', 'Tmax – mean rise above T0 [K]',
-      'Standard curve [°C]', 'd_e [%]', 'Channels out of range', 'Observations',
+      'Time [s]',
+      'Time [min]',
+      'Time since ignition',
+      'Date and time (Europe/Warsaw)',
+      'Radiation [kW/m²]',
+      'Pressure [Pa]',
+      'Furnace temperature [°C]',
+      'T1 – Tśr i Tmax [°C]',
+      'T2 – Tśr i Tmax [°C]',
+      'T3 – Tśr i Tmax [°C]',
+      'Ściana Ł – Tmax [°C]',
+      'thermo_5_c',
+      'Tśr i Tmax – max [°C]',
+      'Tśr i Tmax – mean [°C]',
+      'Tśr i Tmax – max rise above T0 [K]',
+      'Tśr i Tmax – mean rise above T0 [K]',
+      'Tmax – max [°C]',
+      'Tmax – mean [°C]',
+      'Tmax – max rise above T0 [K]',
+      'Tmax – mean rise above T0 [K]',
+      'Standard curve [°C]',
+      'd_e [%]',
+      'Channels out of range',
+      'Observations',
     ]);
 
     const workbook = new ExcelJS.Workbook();
@@ -199,10 +270,22 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Readings', 'Criteria and observations', 'Thermocouples']);
     expect(workbook.getWorksheet('Readings')!.getRow(1).getCell(1).value).toBe('Time [s]');
     const rows = workbook.getWorksheet('Criteria and observations')!.getSheetValues().filter(Boolean) as unknown[][];
-    expect(rows.find((r) => r[1] === 'E (integrity)')?.slice(1, 5)).toEqual(['E (integrity)', 6, new Date(Date.UTC(1899, 11, 30, 0, 6, 50)), 'reached']);
+    expect(rows.find((r) => r[1] === 'E (integrity)')?.slice(1, 5)).toEqual([
+      'E (integrity)',
+      6,
+      new Date(Date.UTC(1899, 11, 30, 0, 6, 50)),
+      'reached',
+    ]);
     expect(rows.find((r) => r[1] === 'Classification')?.[2]).toBe('none (E under 15 min)');
     expect(rows.some((r) => r[1] === 'Note' && r[4] === 'tylko dla personelu' && r[5] === 'no')).toBe(true);
-    expect(workbook.getWorksheet('Thermocouples')!.getRow(4).values).toEqual([undefined, 3, 'T3', 'Tśr i Tmax', 'config.txt', 'from 00:05:00: odpadła']);
+    expect(workbook.getWorksheet('Thermocouples')!.getRow(4).values).toEqual([
+      undefined,
+      3,
+      'T3',
+      'Tśr i Tmax',
+      'config.txt',
+      'from 00:05:00: odpadła',
+    ]);
   });
 
   it('gives a client only the observations visible to clients, and nothing of another research', async () => {
@@ -239,7 +322,9 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     const spoof = (await createResearch(api, staff, { name: 'Raport\u202Efdp.exe' })).id;
     const csv = await api.http.get(`/api/v1/research/${spoof}/history.csv`).set(auth(staff));
     expect(csv.status).toBe(200);
-    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="Raport-fdp-exe-[0-9a-f]{8}\.csv"; filename\*=UTF-8''Raportfdp\.exe\.csv$/);
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="Raport-fdp-exe-[0-9a-f]{8}\.csv"; filename\*=UTF-8''Raportfdp\.exe\.csv$/,
+    );
   });
 
   it.each([

@@ -23,9 +23,9 @@ describe('furnaces', () => {
     return res.body as { id: string; name: string; code: string };
   };
   const auditOf = async (id: string) =>
-    (await api.http.get('/api/v1/audit').query({ actor: SUPERUSER.email, per_page: 100 }).set(auth(admin))).body.data.filter(
-      (e: { entity: string; entity_id: string }) => e.entity === 'furnace' && e.entity_id === id,
-    );
+    (
+      await api.http.get('/api/v1/audit').query({ actor: SUPERUSER.email, per_page: 100 }).set(auth(admin))
+    ).body.data.filter((e: { entity: string; entity_id: string }) => e.entity === 'furnace' && e.entity_id === id);
 
   beforeAll(async () => {
     api = await startTestApi();
@@ -35,13 +35,32 @@ describe('furnaces', () => {
   afterAll(() => api?.close());
 
   it('lets a superuser create, change and delete a furnace, with defaults, each change in the audit trail', async () => {
-    const res = await api.http.post(FURNACES).set(auth(admin)).send({ name: '  Piec pionowy  ', code: 'pion-1', pressure_target_pa: 20, pressure_tolerance_pa: 3 });
+    const res = await api.http
+      .post(FURNACES)
+      .set(auth(admin))
+      .send({ name: '  Piec pionowy  ', code: 'pion-1', pressure_target_pa: 20, pressure_tolerance_pa: 3 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Piec pionowy', code: 'pion-1', scan_period_s: 1, standard: 'EN_1363_1', heating_curve: 'iso834', pressure_target_pa: 20, pressure_tolerance_pa: 3 });
+    expect(res.body).toMatchObject({
+      name: 'Piec pionowy',
+      code: 'pion-1',
+      scan_period_s: 1,
+      standard: 'EN_1363_1',
+      heating_curve: 'iso834',
+      pressure_target_pa: 20,
+      pressure_tolerance_pa: 3,
+    });
     const id = res.body.id as string;
-    const changed = await api.http.patch(`${FURNACES}/${id}`).set(auth(admin)).send({ scan_period_s: 2, heating_curve: 'hydrocarbon' });
+    const changed = await api.http
+      .patch(`${FURNACES}/${id}`)
+      .set(auth(admin))
+      .send({ scan_period_s: 2, heating_curve: 'hydrocarbon' });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ code: 'pion-1', scan_period_s: 2, heating_curve: 'hydrocarbon', pressure_target_pa: 20 });
+    expect(changed.body).toMatchObject({
+      code: 'pion-1',
+      scan_period_s: 2,
+      heating_curve: 'hydrocarbon',
+      pressure_target_pa: 20,
+    });
     expect((await api.http.get(`${FURNACES}/${id}`).set(auth(staff))).body).toMatchObject({ scan_period_s: 2 });
     const deleted = await api.http.delete(`${FURNACES}/${id}`).set(auth(admin));
     expect(deleted.status).toBe(200);
@@ -49,7 +68,11 @@ describe('furnaces', () => {
     const trail = await auditOf(id);
     expect(trail.map((e: { action: string }) => e.action).sort()).toEqual(['create', 'delete', 'update']);
     const update = trail.find((e: { action: string }) => e.action === 'update');
-    expect(update).toMatchObject({ actor: SUPERUSER.email, before: { scan_period_s: 1, heating_curve: 'iso834' }, after: { scan_period_s: 2, heating_curve: 'hydrocarbon' } });
+    expect(update).toMatchObject({
+      actor: SUPERUSER.email,
+      before: { scan_period_s: 1, heating_curve: 'iso834' },
+      after: { scan_period_s: 2, heating_curve: 'hydrocarbon' },
+    });
   });
 
   it('lists furnaces by code for staff, and keeps their management to superusers', async () => {
@@ -65,7 +88,10 @@ describe('furnaces', () => {
     expect((await api.http.delete(`${FURNACES}/${a.id}`).set(auth(staff))).status).toBe(403);
     expect((await api.http.get(FURNACES)).status).toBe(401);
     // A client's viewer token reads its own research, never the lab's furnaces.
-    const research = await api.http.post(`${RESEARCH}/`).set(auth(staff)).send(researchBody({ furnace_id: a.id }));
+    const research = await api.http
+      .post(`${RESEARCH}/`)
+      .set(auth(staff))
+      .send(researchBody({ furnace_id: a.id }));
     const client = await addClient(api, staff, research.body.id, `client${seq}@example.com`);
     const viewer = await viewerToken(api, research.body.id, client.id);
     expect((await api.http.get(FURNACES).set(auth(viewer))).status).toBe(403);
@@ -100,7 +126,10 @@ describe('furnaces', () => {
   it('refuses a second furnace with the same code, on create and on change', async () => {
     const first = await create();
     const second = await create();
-    const dup = await api.http.post(FURNACES).set(auth(admin)).send(newFurnace({ code: first.code }));
+    const dup = await api.http
+      .post(FURNACES)
+      .set(auth(admin))
+      .send(newFurnace({ code: first.code }));
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toBe(`A furnace with the code "${first.code}" already exists`);
     const renamed = await api.http.patch(`${FURNACES}/${second.id}`).set(auth(admin)).send({ code: first.code });
@@ -109,20 +138,44 @@ describe('furnaces', () => {
   });
 
   it("starts a test on a furnace from the furnace's profile, where the body does not say otherwise", async () => {
-    const door = await create({ standard: 'EN_1634_1', heating_curve: 'slow', pressure_target_pa: 20, pressure_tolerance_pa: 3 });
-    const res = await api.http.post(`${RESEARCH}/`).set(auth(staff)).send(researchBody({ furnace_id: door.id, pressure_tolerance_pa: 5 }));
+    const door = await create({
+      standard: 'EN_1634_1',
+      heating_curve: 'slow',
+      pressure_target_pa: 20,
+      pressure_tolerance_pa: 3,
+    });
+    const res = await api.http
+      .post(`${RESEARCH}/`)
+      .set(auth(staff))
+      .send(researchBody({ furnace_id: door.id, pressure_tolerance_pa: 5 }));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ furnace_id: door.id, standard: 'EN_1634_1', insulation: 'I2', heating_curve: 'slow', pressure_target_pa: 20, pressure_tolerance_pa: 5 });
-    const none = await api.http.post(`${RESEARCH}/`).set(auth(staff)).send(researchBody({ furnace_id: NO_SUCH_ID }));
+    expect(res.body).toMatchObject({
+      furnace_id: door.id,
+      standard: 'EN_1634_1',
+      insulation: 'I2',
+      heating_curve: 'slow',
+      pressure_target_pa: 20,
+      pressure_tolerance_pa: 5,
+    });
+    const none = await api.http
+      .post(`${RESEARCH}/`)
+      .set(auth(staff))
+      .send(researchBody({ furnace_id: NO_SUCH_ID }));
     expect(none.status).toBe(422);
-    expect(none.body.detail[0]).toMatchObject({ loc: ['body', 'furnace_id'], msg: `furnace ${NO_SUCH_ID} does not exist` });
+    expect(none.body.detail[0]).toMatchObject({
+      loc: ['body', 'furnace_id'],
+      msg: `furnace ${NO_SUCH_ID} does not exist`,
+    });
   });
 
   it('refuses two tests at once on one furnace, naming the other, and allows back-to-back tests and other furnaces', async () => {
     const furnace = await create({ name: 'Piec P9' });
     const other = await create();
     const schedule = (from: string, to: string, furnaceId = furnace.id) =>
-      api.http.post(`${RESEARCH}/`).set(auth(staff)).send(researchBody({ name: `Test ${from}`, furnace_id: furnaceId, start_at: from, end_at: to }));
+      api.http
+        .post(`${RESEARCH}/`)
+        .set(auth(staff))
+        .send(researchBody({ name: `Test ${from}`, furnace_id: furnaceId, start_at: from, end_at: to }));
     const first = await schedule('2031-05-04T08:00:00Z', '2031-05-04T12:00:00Z');
     expect(first.status).toBe(200);
     const clash = await schedule('2031-05-04T11:00:00Z', '2031-05-04T14:00:00Z');
@@ -134,13 +187,21 @@ describe('furnaces', () => {
     expect((await schedule('2031-05-04T09:00:00Z', '2031-05-04T10:00:00Z', other.id)).status).toBe(200);
     // Moving a test onto the furnace's busy hours, or moving a scheduled one into another's, is refused the same way.
     const free = await schedule('2031-05-05T08:00:00Z', '2031-05-05T09:00:00Z');
-    const moved = await api.http.put(`${RESEARCH}/${free.body.id}`).set(auth(staff)).send({ start_at: '2031-05-04T10:00:00Z', end_at: '2031-05-04T10:30:00Z' });
+    const moved = await api.http
+      .put(`${RESEARCH}/${free.body.id}`)
+      .set(auth(staff))
+      .send({ start_at: '2031-05-04T10:00:00Z', end_at: '2031-05-04T10:30:00Z' });
     expect(moved.status).toBe(409);
     expect(moved.body.detail).toContain('"Test 2031-05-04T08:00:00Z"');
-    expect((await api.http.get(`${RESEARCH}/${free.body.id}`).set(auth(staff))).body.start_at).toBe('2031-05-05T08:00:00.000Z');
+    expect((await api.http.get(`${RESEARCH}/${free.body.id}`).set(auth(staff))).body.start_at).toBe(
+      '2031-05-05T08:00:00.000Z',
+    );
     const third = await create();
     const elsewhere = await schedule('2031-05-04T09:00:00Z', '2031-05-04T10:00:00Z', third.id);
-    const onto = await api.http.put(`${RESEARCH}/${elsewhere.body.id}`).set(auth(staff)).send({ furnace_id: furnace.id });
+    const onto = await api.http
+      .put(`${RESEARCH}/${elsewhere.body.id}`)
+      .set(auth(staff))
+      .send({ furnace_id: furnace.id });
     expect(onto.status).toBe(409);
     // An archived test leaves the schedule; it cannot come back over a test planned since.
     expect((await api.http.post(`${RESEARCH}/${first.body.id}/archive`).set(auth(admin))).status).toBe(200);
@@ -153,10 +214,15 @@ describe('furnaces', () => {
 
   it('keeps a furnace that tests were scheduled on', async () => {
     const furnace = await create({ name: 'Piec z historią' });
-    await api.http.post(`${RESEARCH}/`).set(auth(staff)).send(researchBody({ furnace_id: furnace.id, start_at: '2032-01-01T08:00:00Z', end_at: '2032-01-01T09:00:00Z' }));
+    await api.http
+      .post(`${RESEARCH}/`)
+      .set(auth(staff))
+      .send(researchBody({ furnace_id: furnace.id, start_at: '2032-01-01T08:00:00Z', end_at: '2032-01-01T09:00:00Z' }));
     const res = await api.http.delete(`${FURNACES}/${furnace.id}`).set(auth(admin));
     expect(res.status).toBe(409);
-    expect(res.body.detail).toBe('Furnace "Piec z historią" has 1 test scheduled on it (their record names it): it cannot be deleted');
+    expect(res.body.detail).toBe(
+      'Furnace "Piec z historią" has 1 test scheduled on it (their record names it): it cannot be deleted',
+    );
     expect((await api.http.get(`${FURNACES}/${furnace.id}`).set(auth(admin))).status).toBe(200);
   });
 });

@@ -32,7 +32,13 @@ export interface TestApi {
  */
 export async function startTestApi(
   env: Record<string, string> = {},
-  options: { db?: TestDatabase; bus?: Bus; dashboardDir?: string; logger?: FurnaceLogger; criteriaKeeper?: Partial<KeeperOptions> } = {},
+  options: {
+    db?: TestDatabase;
+    bus?: Bus;
+    dashboardDir?: string;
+    logger?: FurnaceLogger;
+    criteriaKeeper?: Partial<KeeperOptions>;
+  } = {},
 ): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -56,7 +62,16 @@ export async function startTestApi(
   const bus = options.bus ?? (await createBus(config.redisUrl));
   // One API in one process: its own throttle counters, as a single instance has (the counters shared
   // in Redis by several instances are tested with built processes, security/throttles.e2e-spec.ts).
-  const app = await createApiApp({ config, dataSource, bus, throttlerStorage: new ThrottlerStorageService(), criteriaKeeper: options.criteriaKeeper }, { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger });
+  const app = await createApiApp(
+    {
+      config,
+      dataSource,
+      bus,
+      throttlerStorage: new ThrottlerStorageService(),
+      criteriaKeeper: options.criteriaKeeper,
+    },
+    { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger },
+  );
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
   return {
@@ -81,7 +96,12 @@ let seq = 0;
 /** Factory: a new account's fields (unique e-mail). */
 export function newUser(overrides: Partial<{ email: string; password: string; full_name: string }> = {}) {
   seq += 1;
-  return { email: `user${seq}-${Date.now().toString(36)}@example.com`, password: `password-${seq}-ok`, full_name: `Test User ${seq}`, ...overrides };
+  return {
+    email: `user${seq}-${Date.now().toString(36)}@example.com`,
+    password: `password-${seq}-ok`,
+    full_name: `Test User ${seq}`,
+    ...overrides,
+  };
 }
 
 /**
@@ -91,12 +111,14 @@ export function newUser(overrides: Partial<{ email: string; password: string; fu
 export async function signUpUser(api: TestApi, overrides: Parameters<typeof newUser>[0] = {}) {
   const user = newUser(overrides);
   const res = await api.http.post('/api/v1/users/signup').send(user);
-  if (res.status !== 200 && res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.id as string;
   if (!res.body.is_active) {
     const admin = await login(api, SUPERUSER.email, SUPERUSER.password);
     const approved = await api.http.patch(`/api/v1/users/${id}`).set(auth(admin)).send({ is_active: true });
-    if (approved.status !== 200) throw new Error(`activation failed: ${approved.status} ${JSON.stringify(approved.body)}`);
+    if (approved.status !== 200)
+      throw new Error(`activation failed: ${approved.status} ${JSON.stringify(approved.body)}`);
   }
   return { ...user, id, token: await login(api, user.email, user.password) };
 }

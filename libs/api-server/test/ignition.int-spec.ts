@@ -22,7 +22,8 @@ describe('ignition time from the frames', () => {
       `INSERT INTO reading (research_id, "time", ts, daq_ts, received_at, pk) SELECT $1, $2, r.start_at + $2 * INTERVAL '1 second', $3, $4, 20 FROM research r WHERE r.id = $1`,
       [researchId, time, daqTs, receivedAt],
     );
-  const ignition = async (researchId: string) => (await readIgnitionAt(api.dataSource, researchId))?.toISOString() ?? null;
+  const ignition = async (researchId: string) =>
+    (await readIgnitionAt(api.dataSource, researchId))?.toISOString() ?? null;
 
   it("takes the first frame at or after ignition: the DAQ's clock before the receipt time", async () => {
     const { id } = await createResearch(api, staff);

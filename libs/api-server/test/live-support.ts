@@ -11,11 +11,16 @@ export function viewerTokenFor(api: TestApi, emailId: string, researchId: string
 }
 
 export function publishFrame(api: TestApi, researchId: string, payload: DaqPayload): Promise<void> {
-  return api.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'frame', research_id: researchId, payload }));
+  return api.bus.publish(
+    researchChannel(researchId),
+    encodeBusMessage({ type: 'frame', research_id: researchId, payload }),
+  );
 }
 
 /** The value of a metric of this process (summed over series matching `labels`). */
 export async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const values = (await metricsRegistry.getSingleMetric(name)?.get())?.values ?? [];
-  return values.filter((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value)).reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value))
+    .reduce((sum, v) => sum + v.value, 0);
 }

@@ -31,10 +31,38 @@ describe('GET /research/{id}/live-view', () => {
     researchId = (await createResearch(a, staff)).id;
     expect((await uploadConfig(a, staff, researchId)).status).toBe(200);
     for (let t = 0; t < 30; t++) await insertFrame(a, researchId, t, { pk: 20 + t, thermocouples: [20 + t, 21, 22] });
-    expect((await a.http.post(`/api/v1/research/urls`).set(auth(staff)).send({ research_id: researchId, url: 'https://camera.example/1' })).status).toBe(200);
-    expect((await a.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 10, kind: 'note', note: 'for staff', visible_to_clients: false })).status).toBe(200);
-    expect((await a.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 12, kind: 'note', note: 'for all', visible_to_clients: true })).status).toBe(200);
-    expect((await a.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 2, from_time: 5, reason: 'came loose' })).status).toBe(200);
+    expect(
+      (
+        await a.http
+          .post(`/api/v1/research/urls`)
+          .set(auth(staff))
+          .send({ research_id: researchId, url: 'https://camera.example/1' })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await a.http
+          .post(`/api/v1/research/${researchId}/observations`)
+          .set(auth(staff))
+          .send({ time: 10, kind: 'note', note: 'for staff', visible_to_clients: false })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await a.http
+          .post(`/api/v1/research/${researchId}/observations`)
+          .set(auth(staff))
+          .send({ time: 12, kind: 'note', note: 'for all', visible_to_clients: true })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await a.http
+          .post(`/api/v1/research/${researchId}/exclusions`)
+          .set(auth(staff))
+          .send({ thermo_id: 2, from_time: 5, reason: 'came loose' })
+      ).status,
+    ).toBe(200);
     const { id: code } = await addClient(a, staff, researchId, 'client-live-view@example.com');
     client = await viewerToken(a, researchId, code);
   });
@@ -44,7 +72,8 @@ describe('GET /research/{id}/live-view', () => {
     await db?.drop();
   });
 
-  const get = (api: TestApi, token: string, path: string) => api.http.get(`/api/v1/research/${researchId}${path}`).set(auth(token));
+  const get = (api: TestApi, token: string, path: string) =>
+    api.http.get(`/api/v1/research/${researchId}${path}`).set(auth(token));
 
   it.each([
     ['staff', () => staff],
@@ -54,7 +83,9 @@ describe('GET /research/{id}/live-view', () => {
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const [research, urls, configs, markers, observations, exclusions, history] = await Promise.all(
-      ['', '/urls', '/thermo', '/thermo/coords', '/observations', '/exclusions', '/history?points=750'].map((p) => get(a, token(), p)),
+      ['', '/urls', '/thermo', '/thermo/coords', '/observations', '/exclusions', '/history?points=750'].map((p) =>
+        get(a, token(), p),
+      ),
     );
     expect(res.body).toEqual({
       research: research!.body,
@@ -67,7 +98,9 @@ describe('GET /research/{id}/live-view', () => {
     });
     // The caller's own ticket is in the headers: the body is the same for every caller of the audience.
     expect(res.headers['stream-ticket-expires-in']).toBe('30');
-    expect(res.body.observations.map((o: { note: string }) => o.note)).toEqual(token() === staff ? ['for staff', 'for all'] : ['for all']);
+    expect(res.body.observations.map((o: { note: string }) => o.note)).toEqual(
+      token() === staff ? ['for staff', 'for all'] : ['for all'],
+    );
     expect(res.body.history.last_time).toBe(29);
 
     const ticket = res.headers['stream-ticket'] as string;
@@ -85,11 +118,15 @@ describe('GET /research/{id}/live-view', () => {
     // fetch would decode what it receives: node:http shows the bytes as sent.
     const raw = (encoding: string) =>
       new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        const req = httpGet(`${a.url}/api/v1/research/${researchId}/live-view`, { headers: { ...auth(client), 'Accept-Encoding': encoding } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-        });
+        const req = httpGet(
+          `${a.url}/api/v1/research/${researchId}/live-view`,
+          { headers: { ...auth(client), 'Accept-Encoding': encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          },
+        );
         req.on('error', reject);
       });
     const [br1, br2, gz, plain] = await Promise.all([raw('br'), raw('gzip, br;q=0.5'), raw('gzip'), raw('identity')]);
@@ -106,10 +143,24 @@ describe('GET /research/{id}/live-view', () => {
 
   it('shows a change made through another instance in its next answer', async () => {
     expect((await get(a, client, '/live-view')).body.observations).toHaveLength(1);
-    expect((await b.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send({ time: 20, kind: 'note', note: 'later', visible_to_clients: true })).status).toBe(200);
+    expect(
+      (
+        await b.http
+          .post(`/api/v1/research/${researchId}/observations`)
+          .set(auth(staff))
+          .send({ time: 20, kind: 'note', note: 'later', visible_to_clients: true })
+      ).status,
+    ).toBe(200);
     // The notice crosses the bus; the answer shared for a second is forgotten as it arrives (well within that second).
-    await waitFor('the new observation in the live view', async () => (await get(a, client, '/live-view')).body.observations.length === 2, 400);
-    expect((await get(a, client, '/live-view')).body.observations.map((o: { note: string }) => o.note)).toEqual(['for all', 'later']);
+    await waitFor(
+      'the new observation in the live view',
+      async () => (await get(a, client, '/live-view')).body.observations.length === 2,
+      400,
+    );
+    expect((await get(a, client, '/live-view')).body.observations.map((o: { note: string }) => o.note)).toEqual([
+      'for all',
+      'later',
+    ]);
   });
 
   it('is refused to a stranger, to a client of another research, and for a research that does not exist', async () => {

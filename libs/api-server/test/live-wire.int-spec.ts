@@ -44,8 +44,17 @@ describe('live stream on the wire', () => {
 
     // Two ingests' frames crossing on the bus: 3 arrives before 2.
     const publish = (time: number, source: string) =>
-      api.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'frame', research_id: researchId, payload: frame(time), source }));
-    for (const [time, source] of [[1, 'a'], [3, 'b'], [2, 'a'], [4, 'b']] as const) await publish(time, source);
+      api.bus.publish(
+        researchChannel(researchId),
+        encodeBusMessage({ type: 'frame', research_id: researchId, payload: frame(time), source }),
+      );
+    for (const [time, source] of [
+      [1, 'a'],
+      [3, 'b'],
+      [2, 'a'],
+      [4, 'b'],
+    ] as const)
+      await publish(time, source);
     await waitFor('four frames', () => times.length === 4, 5_000);
     expect(times).toEqual([1, 3, 2, 4]);
     expect(errors).toEqual([]);

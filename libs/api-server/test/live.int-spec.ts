@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { encodeBusMessage, researchChannel } from '@furnace/contracts';
-import { connectViewer, frame, insertClient, insertResearch, login, refusal, streamUrl, SUPERUSER, type TestViewer, waitFor } from '@furnace/testing';
+import {
+  connectViewer,
+  frame,
+  insertClient,
+  insertResearch,
+  login,
+  refusal,
+  streamUrl,
+  SUPERUSER,
+  type TestViewer,
+  waitFor,
+} from '@furnace/testing';
 import { startTestApi, type TestApi } from './harness';
 import { metric, publishFrame, viewerTokenFor } from './live-support';
 
@@ -53,7 +64,9 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
     const channelsBefore = await metric('furnace_live_channels');
     const url = new URL(streamUrl(api, researchId, { token: staff }));
     const raw = connect(Number(url.port), url.hostname);
-    raw.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`);
+    raw.write(
+      `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+    );
     const answer = await new Promise<string>((resolve) => raw.once('data', (d: Buffer) => resolve(d.toString())));
     raw.destroy();
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
@@ -73,13 +86,22 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
 
     staffViewer.ws.send('STATUS');
     await waitFor('STATUS before any frame', () => staffViewer.messages.some((m) => m.event === 'STATUS'));
-    expect(staffViewer.messages.find((m) => m.event === 'STATUS')).toMatchObject({ event: 'STATUS', data: { research_id: researchId, last_time: null } });
+    expect(staffViewer.messages.find((m) => m.event === 'STATUS')).toMatchObject({
+      event: 'STATUS',
+      data: { research_id: researchId, last_time: null },
+    });
 
     // Redelivered and out-of-order frames (2 twice, 1 after 2) are not shown again.
     for (const t of [1, 2, 2, 1, 3, 4]) await publishFrame(api, researchId, frame(t));
-    await api.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'update', research_id: researchId, kind: 'THERMOCOUPLE' }));
+    await api.bus.publish(
+      researchChannel(researchId),
+      encodeBusMessage({ type: 'update', research_id: researchId, kind: 'THERMOCOUPLE' }),
+    );
     // A frame of another research on this channel, and garbage, are ignored.
-    await api.bus.publish(researchChannel(researchId), encodeBusMessage({ type: 'frame', research_id: randomUUID(), payload: frame(99) }));
+    await api.bus.publish(
+      researchChannel(researchId),
+      encodeBusMessage({ type: 'frame', research_id: randomUUID(), payload: frame(99) }),
+    );
     await api.bus.publish(researchChannel(researchId), '{"type":"frame"');
     await publishFrame(api, researchId, frame(5));
 
@@ -122,13 +144,17 @@ describe('live stream /api/v1/research/dane/stream/{id}', () => {
       if (sent > 20_000) throw new Error('the stalled viewer was never dropped');
     }
     expect(fast.times).toEqual(Array.from({ length: sent }, (_, i) => i + 1));
-    expect(await metric('furnace_live_messages_dropped_total', { reason: 'slow_viewer' })).toBeGreaterThanOrEqual(dropsBefore + 50);
+    expect(await metric('furnace_live_messages_dropped_total', { reason: 'slow_viewer' })).toBeGreaterThanOrEqual(
+      dropsBefore + 50,
+    );
     // Reading again, it finds the connection closed by the server.
     const closed = new Promise<void>((resolve) => slow.once('close', () => resolve()));
     slow.resume();
     await closed;
     const size = JSON.stringify(frame(1, { thermocouples_out: wide })).length;
-    console.log(`slow viewer: dropped after ${sent} frames of ${size} bytes; the fast viewer received all ${fast.times.length}`);
+    console.log(
+      `slow viewer: dropped after ${sent} frames of ${size} bytes; the fast viewer received all ${fast.times.length}`,
+    );
   });
 });
 

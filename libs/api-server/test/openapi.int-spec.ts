@@ -16,13 +16,20 @@ type Doc = { paths?: Record<string, Record<string, unknown>>; components?: { sch
 
 /** Which operations and schemas differ, so the failure says more than "the files differ". */
 function summarize(committed: Doc, rendered: Doc): string {
-  const ops = (d: Doc) => new Map(Object.entries(d.paths ?? {}).flatMap(([p, o]) => Object.entries(o).map(([m, v]) => [`${m.toUpperCase()} ${p}`, JSON.stringify(v)] as const)));
-  const schemas = (d: Doc) => new Map(Object.entries(d.components?.schemas ?? {}).map(([k, v]) => [`schema ${k}`, JSON.stringify(v)] as const));
+  const ops = (d: Doc) =>
+    new Map(
+      Object.entries(d.paths ?? {}).flatMap(([p, o]) =>
+        Object.entries(o).map(([m, v]) => [`${m.toUpperCase()} ${p}`, JSON.stringify(v)] as const),
+      ),
+    );
+  const schemas = (d: Doc) =>
+    new Map(Object.entries(d.components?.schemas ?? {}).map(([k, v]) => [`schema ${k}`, JSON.stringify(v)] as const));
   const lines: string[] = [];
   for (const pick of [ops, schemas]) {
     const [a, b] = [pick(committed), pick(rendered)];
-    for (const [k, v] of b) if (!a.has(k)) lines.push(`  + ${k} (in the code, not committed)`);
-    else if (a.get(k) !== v) lines.push(`  ~ ${k} (changed)`);
+    for (const [k, v] of b)
+      if (!a.has(k)) lines.push(`  + ${k} (in the code, not committed)`);
+      else if (a.get(k) !== v) lines.push(`  ~ ${k} (changed)`);
     for (const k of a.keys()) if (!b.has(k)) lines.push(`  - ${k} (committed, no longer in the code)`);
   }
   return lines.length ? lines.join('\n') : '  (formatting or document-level fields differ)';
@@ -52,13 +59,21 @@ describe('the committed OpenAPI document and client', () => {
     const out = mkdtempSync(join(tmpdir(), 'furnace-client-'));
     try {
       // The project's own openapi-ts.config.ts (input ./openapi.json), only the output moved.
-      await promisify(execFile)(process.execPath, [OPENAPI_TS, '--output', out, '--silent', '--no-log-file'], { cwd: CLIENT_DIR, timeout: 60_000 });
-      const read = (dir: string) => Object.fromEntries(filesUnder(dir).map((f) => [relative(dir, f), readFileSync(f, 'utf8')]));
+      await promisify(execFile)(process.execPath, [OPENAPI_TS, '--output', out, '--silent', '--no-log-file'], {
+        cwd: CLIENT_DIR,
+        timeout: 60_000,
+      });
+      const read = (dir: string) =>
+        Object.fromEntries(filesUnder(dir).map((f) => [relative(dir, f), readFileSync(f, 'utf8')]));
       const [expected, committed] = [read(out), read(GENERATED)];
       expect(Object.keys(expected).length).toBeGreaterThan(0);
-      const stale = [...new Set([...Object.keys(expected), ...Object.keys(committed)])].filter((f) => expected[f] !== committed[f]).sort();
+      const stale = [...new Set([...Object.keys(expected), ...Object.keys(committed)])]
+        .filter((f) => expected[f] !== committed[f])
+        .sort();
       if (stale.length) {
-        throw new Error(`libs/api-client/src/generated is stale (${stale.join(', ')}): run \`npm run openapi\` and commit the client.`);
+        throw new Error(
+          `libs/api-client/src/generated is stale (${stale.join(', ')}): run \`npm run openapi\` and commit the client.`,
+        );
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

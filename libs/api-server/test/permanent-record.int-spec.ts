@@ -8,7 +8,15 @@ import { login, SUPERUSER } from '@furnace/testing';
 import { listRouteRules } from '../src/core/access-rules.check';
 import { type FreezeDeclaration, RECORD_FREEZE } from '../src/review/record-freeze';
 import { ReviewRepository } from '../src/review/review.repository';
-import { addClient, createResearch, insertFrame, SPECIMEN_PNG, uploadConfig, VALID_CONFIG, viewerToken } from './factories';
+import {
+  addClient,
+  createResearch,
+  insertFrame,
+  SPECIMEN_PNG,
+  uploadConfig,
+  VALID_CONFIG,
+  viewerToken,
+} from './factories';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 import { pdfPages } from './pdf';
 
@@ -35,7 +43,14 @@ const FRAMES = [
   { time: 120, pk: 465.25, pressure: 15, radiance: 1.25, tc: [31, 30.5, 26.75], faults: null },
 ];
 const line = (f: (typeof FRAMES)[number]) =>
-  [f.time, f.pk, f.pressure ?? '', f.radiance ?? '', `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`, f.faults ? `{${f.faults.join(',')}}` : ''].join(';');
+  [
+    f.time,
+    f.pk,
+    f.pressure ?? '',
+    f.radiance ?? '',
+    `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`,
+    f.faults ? `{${f.faults.join(',')}}` : '',
+  ].join(';');
 const EXPECTED_HASH = sha256(FRAMES.map((f) => `${line(f)}\n`).join(''));
 
 let api: TestApi;
@@ -57,18 +72,37 @@ const act = (id: string, step: 'review' | 'approve' | 'reopen', token: string | 
   return token ? req.set(auth(token)) : req;
 };
 const pdf = (id: string, path: string, token = reviewer.token) =>
-  api.http.get(`/api/v1/research/${id}/${path}`).set(auth(token)).buffer(true).parse(binary as never);
+  api.http
+    .get(`/api/v1/research/${id}/${path}`)
+    .set(auth(token))
+    .buffer(true)
+    .parse(binary as never);
 
 /** A research whose schedule has ended, with the frames above and a thermocouple config. */
 async function endedResearch(name = `Drzwi ${Date.now().toString(36)}`): Promise<string> {
   const now = Date.now();
-  const id = (await createResearch(api, reviewer.token, { name, start_at: new Date(now - 3 * HOUR).toISOString(), end_at: new Date(now - HOUR).toISOString(), is_pressure: true })).id;
+  const id = (
+    await createResearch(api, reviewer.token, {
+      name,
+      start_at: new Date(now - 3 * HOUR).toISOString(),
+      end_at: new Date(now - HOUR).toISOString(),
+      is_pressure: true,
+    })
+  ).id;
   expect((await uploadConfig(api, reviewer.token, id)).status).toBe(200);
   for (const f of FRAMES) {
     await api.dataSource.query(
       `INSERT INTO reading (research_id, "time", ts, pk, pressure, radiance, thermocouples, faults)
        SELECT $1, $2, r.start_at + $2 * INTERVAL '1 second', $3, $4, $5, $6::real[], $7::smallint[] FROM research r WHERE r.id = $1`,
-      [id, f.time, f.pk, f.pressure, f.radiance, `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`, f.faults ? `{${f.faults.join(',')}}` : null],
+      [
+        id,
+        f.time,
+        f.pk,
+        f.pressure,
+        f.radiance,
+        `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`,
+        f.faults ? `{${f.faults.join(',')}}` : null,
+      ],
     );
   }
   return id;
@@ -82,7 +116,10 @@ async function approved(id: string): Promise<void> {
 }
 
 const reviewEntries = async (id: string) =>
-  (await api.dataSource.query(`SELECT actor, action, before, after FROM audit_entry WHERE research_id = $1 AND entity = 'review' ORDER BY id`, [id])) as {
+  (await api.dataSource.query(
+    `SELECT actor, action, before, after FROM audit_entry WHERE research_id = $1 AND entity = 'review' ORDER BY id`,
+    [id],
+  )) as {
     actor: string;
     action: string;
     before: Record<string, unknown> | null;
@@ -92,8 +129,18 @@ const reviewEntries = async (id: string) =>
 describe('the states of a test', () => {
   it('is planned before its start, running from its start or its first frame from ignition, ended after its end or a test_stopped observation', async () => {
     const now = Date.now();
-    const planned = (await createResearch(api, reviewer.token, { start_at: new Date(now + HOUR).toISOString(), end_at: new Date(now + 3 * HOUR).toISOString() })).id;
-    expect((await research(planned)).body).toMatchObject({ state: 'planned', approved_revision: null, reviewed_by: null, approved_by: null });
+    const planned = (
+      await createResearch(api, reviewer.token, {
+        start_at: new Date(now + HOUR).toISOString(),
+        end_at: new Date(now + 3 * HOUR).toISOString(),
+      })
+    ).id;
+    expect((await research(planned)).body).toMatchObject({
+      state: 'planned',
+      approved_revision: null,
+      reviewed_by: null,
+      approved_by: null,
+    });
     // The DAQ decides when the furnace burns: a frame from ignition on, before the scheduled start.
     await insertFrame(api, planned, -5, { pk: 20 });
     expect((await research(planned)).body.state).toBe('planned');
@@ -102,15 +149,23 @@ describe('the states of a test', () => {
 
     const running = (await createResearch(api, reviewer.token)).id;
     expect((await research(running)).body.state).toBe('running');
-    const stopped = await api.http.post(`/api/v1/research/${running}/observations`).set(auth(reviewer.token)).send({ time: 30, kind: 'test_stopped' });
+    const stopped = await api.http
+      .post(`/api/v1/research/${running}/observations`)
+      .set(auth(reviewer.token))
+      .send({ time: 30, kind: 'test_stopped' });
     expect(stopped.status).toBe(200);
     expect((await research(running)).body.state).toBe('ended');
 
     const ended = await endedResearch();
     expect((await research(ended)).body.state).toBe('ended');
     // The list says the same as the research.
-    const list = (await api.http.get('/api/v1/research/').set(auth(reviewer.token))).body.data as { id: string; state: string }[];
-    expect(Object.fromEntries(list.filter((r) => [planned, running, ended].includes(r.id)).map((r) => [r.id, r.state]))).toEqual({
+    const list = (await api.http.get('/api/v1/research/').set(auth(reviewer.token))).body.data as {
+      id: string;
+      state: string;
+    }[];
+    expect(
+      Object.fromEntries(list.filter((r) => [planned, running, ended].includes(r.id)).map((r) => [r.id, r.state])),
+    ).toEqual({
       [planned]: 'running',
       [running]: 'ended',
       [ended]: 'ended',
@@ -121,7 +176,9 @@ describe('the states of a test', () => {
     const running = (await createResearch(api, reviewer.token)).id;
     const early = await act(running, 'review', reviewer.token);
     expect(early.status).toBe(409);
-    expect(early.body.detail).toBe('the test has not ended (it is running): it is reviewed once its scheduled end has passed or a test_stopped observation is recorded');
+    expect(early.body.detail).toBe(
+      'the test has not ended (it is running): it is reviewed once its scheduled end has passed or a test_stopped observation is recorded',
+    );
 
     const id = await endedResearch();
     const code = (await addClient(api, reviewer.token, id, 'klient@example.com')).id;
@@ -134,18 +191,32 @@ describe('the states of a test', () => {
     const before = Date.now();
     const res = await act(id, 'review', reviewer.token, { comment: '  Sprawdzone  ' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ state: 'reviewed', reviewed_by: reviewer.email, review_comment: 'Sprawdzone', approved_revision: null });
+    expect(res.body).toMatchObject({
+      state: 'reviewed',
+      reviewed_by: reviewer.email,
+      review_comment: 'Sprawdzone',
+      approved_revision: null,
+    });
     expect(Date.parse(res.body.reviewed_at)).toBeGreaterThanOrEqual(before - 1000);
     expect((await research(id)).body.state).toBe('reviewed');
     // A client sees the state, not who.
-    expect((await research(id, viewer)).body).toMatchObject({ state: 'reviewed', reviewed_by: null, review_comment: null });
+    expect((await research(id, viewer)).body).toMatchObject({
+      state: 'reviewed',
+      reviewed_by: null,
+      review_comment: null,
+    });
 
     const again = await act(id, 'review', approver.token);
     expect(again.status).toBe(409);
     expect(again.body.detail).toContain(`the test is already reviewed, by ${reviewer.email}`);
 
     expect(await reviewEntries(id)).toEqual([
-      { actor: reviewer.email, action: 'review', before: null, after: expect.objectContaining({ reviewed_by: reviewer.email, review_comment: 'Sprawdzone' }) },
+      {
+        actor: reviewer.email,
+        action: 'review',
+        before: null,
+        after: expect.objectContaining({ reviewed_by: reviewer.email, review_comment: 'Sprawdzone' }),
+      },
     ]);
   });
 
@@ -158,11 +229,19 @@ describe('the states of a test', () => {
     expect((await act(id, 'review', reviewer.token)).status).toBe(200);
     const self = await act(id, 'approve', reviewer.token);
     expect(self.status).toBe(409);
-    expect(self.body.detail).toBe(`the approver must not be the reviewer: ${reviewer.email} reviewed this test, so another member of staff approves it`);
+    expect(self.body.detail).toBe(
+      `the approver must not be the reviewer: ${reviewer.email} reviewed this test, so another member of staff approves it`,
+    );
 
     const res = await act(id, 'approve', approver.token, { comment: 'Zgodne z normą' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ state: 'approved', approved_revision: 1, approved_by: approver.email, approval_comment: 'Zgodne z normą', reviewed_by: reviewer.email });
+    expect(res.body).toMatchObject({
+      state: 'approved',
+      approved_revision: 1,
+      approved_by: approver.email,
+      approval_comment: 'Zgodne z normą',
+      reviewed_by: reviewer.email,
+    });
 
     const twice = await act(id, 'approve', admin);
     expect(twice.status).toBe(409);
@@ -173,14 +252,31 @@ describe('the states of a test', () => {
 
     const revisions = (await api.http.get(`/api/v1/research/${id}/revisions`).set(auth(reviewer.token))).body.data;
     expect(revisions).toEqual([
-      expect.objectContaining({ revision: 1, reviewed_by: reviewer.email, approved_by: approver.email, approval_comment: 'Zgodne z normą', data_sha256: EXPECTED_HASH, readings: 4 }),
+      expect.objectContaining({
+        revision: 1,
+        reviewed_by: reviewer.email,
+        approved_by: approver.email,
+        approval_comment: 'Zgodne z normą',
+        data_sha256: EXPECTED_HASH,
+        readings: 4,
+      }),
     ]);
-    expect(revisions[0].documents.map((d: { kind: string; lang: string }) => `${d.kind}.${d.lang}`).sort()).toEqual(['classification.en', 'classification.pl', 'report.en', 'report.pl']);
+    expect(revisions[0].documents.map((d: { kind: string; lang: string }) => `${d.kind}.${d.lang}`).sort()).toEqual([
+      'classification.en',
+      'classification.pl',
+      'report.en',
+      'report.pl',
+    ]);
     expect((await reviewEntries(id)).map((e) => [e.actor, e.action])).toEqual([
       [reviewer.email, 'review'],
       [approver.email, 'approve'],
     ]);
-    expect((await reviewEntries(id))[1]!.after).toMatchObject({ revision: 1, approved_by: approver.email, data_sha256: EXPECTED_HASH, readings: 4 });
+    expect((await reviewEntries(id))[1]!.after).toMatchObject({
+      revision: 1,
+      approved_by: approver.email,
+      data_sha256: EXPECTED_HASH,
+      readings: 4,
+    });
   });
 
   it('is reopened by a superuser only, with a reason, back to ended; the next approval is revision 2', async () => {
@@ -206,11 +302,16 @@ describe('the states of a test', () => {
       reopen_reason: 'Błędny numer sprawozdania',
     });
     // Open again: a change goes through.
-    expect((await api.http.put(`/api/v1/research/${id}`).set(auth(reviewer.token)).send({ report_number: 'LAB/2026/018' })).status).toBe(200);
+    expect(
+      (await api.http.put(`/api/v1/research/${id}`).set(auth(reviewer.token)).send({ report_number: 'LAB/2026/018' }))
+        .status,
+    ).toBe(200);
 
     await approved(id);
     expect((await research(id)).body).toMatchObject({ state: 'approved', approved_revision: 2 });
-    const revisions = (await api.http.get(`/api/v1/research/${id}/revisions`).set(auth(reviewer.token))).body.data as { revision: number }[];
+    const revisions = (await api.http.get(`/api/v1/research/${id}/revisions`).set(auth(reviewer.token))).body.data as {
+      revision: number;
+    }[];
     expect(revisions.map((r) => r.revision)).toEqual([1, 2]);
     const entries = await reviewEntries(id);
     expect(entries.map((e) => [e.actor, e.action])).toEqual([
@@ -220,16 +321,26 @@ describe('the states of a test', () => {
       [reviewer.email, 'review'],
       [approver.email, 'approve'],
     ]);
-    expect(entries[2]).toMatchObject({ before: { revision: 1, approved_by: approver.email }, after: { reason: 'Błędny numer sprawozdania' } });
+    expect(entries[2]).toMatchObject({
+      before: { revision: 1, approved_by: approver.email },
+      after: { reason: 'Błędny numer sprawozdania' },
+    });
   });
 
   it('withdraws a review when the record changes before the approval (audited), so an approval approves what was reviewed', async () => {
     const id = await endedResearch();
     expect((await act(id, 'review', reviewer.token)).status).toBe(200);
-    expect((await api.http.put(`/api/v1/research/${id}`).set(auth(approver.token)).send({ deviations: 'brak' })).status).toBe(200);
+    expect(
+      (await api.http.put(`/api/v1/research/${id}`).set(auth(approver.token)).send({ deviations: 'brak' })).status,
+    ).toBe(200);
     expect((await research(id)).body).toMatchObject({ state: 'ended', reviewed_by: null });
     const withdrawn = (await reviewEntries(id)).at(-1)!;
-    expect(withdrawn).toMatchObject({ actor: approver.email, action: 'withdraw', before: { reviewed_by: reviewer.email }, after: null });
+    expect(withdrawn).toMatchObject({
+      actor: approver.email,
+      action: 'withdraw',
+      before: { reviewed_by: reviewer.email },
+      after: null,
+    });
     const res = await act(id, 'approve', approver.token);
     expect(res.status).toBe(409);
     expect(res.body.detail).toBe('the test must be reviewed before it is approved: it is ended');
@@ -239,8 +350,18 @@ describe('the states of a test', () => {
 describe('an approved test refuses every change to its record', () => {
   /** The triggers of migration PermanentRecord, on or off. */
   const triggers = async (how: 'ENABLE' | 'DISABLE') => {
-    for (const table of ['research', 'observation', 'thermo_exclusion', 'research_drawing', 'thermo_config', 'research_url', 'thermo_marker']) {
-      await api.dataSource.query(`ALTER TABLE "${table}" ${how} TRIGGER ${table === 'research' ? 'research_frozen_row' : `${table}_frozen`}`);
+    for (const table of [
+      'research',
+      'observation',
+      'thermo_exclusion',
+      'research_drawing',
+      'thermo_config',
+      'research_url',
+      'thermo_marker',
+    ]) {
+      await api.dataSource.query(
+        `ALTER TABLE "${table}" ${how} TRIGGER ${table === 'research' ? 'research_frozen_row' : `${table}_frozen`}`,
+      );
     }
   };
   let id: string;
@@ -249,7 +370,8 @@ describe('an approved test refuses every change to its record', () => {
 
   /** Everything of the research's record that its routes show. */
   async function record(): Promise<string> {
-    const get = async (path: string) => (await api.http.get(`/api/v1/research/${id}${path}`).set(auth(reviewer.token))).body;
+    const get = async (path: string) =>
+      (await api.http.get(`/api/v1/research/${id}${path}`).set(auth(reviewer.token))).body;
     const [research, observations, exclusions, configs, drawings, urls, markers] = await Promise.all(
       ['', '/observations', '/exclusions', '/thermo', '/drawings', '/urls', '/thermo/coords'].map(get),
     );
@@ -259,13 +381,30 @@ describe('an approved test refuses every change to its record', () => {
   beforeAll(async () => {
     id = await endedResearch();
     ids.research = id;
-    ids['thermo-config'] = (await api.http.get(`/api/v1/research/${id}/thermo`).set(auth(reviewer.token))).body.data[0].id;
+    ids['thermo-config'] = (
+      await api.http.get(`/api/v1/research/${id}/thermo`).set(auth(reviewer.token))
+    ).body.data[0].id;
     const staff = auth(reviewer.token);
-    ids.observation = (await api.http.post(`/api/v1/research/${id}/observations`).set(staff).send({ time: 60, kind: 'note', note: 'Pęknięcie' })).body.id;
-    ids.exclusion = (await api.http.post(`/api/v1/research/${id}/exclusions`).set(staff).send({ thermo_id: 2, from_time: 60, reason: 'odpadła' })).body.id;
-    ids.url = (await api.http.post('/api/v1/research/urls').set(staff).send({ research_id: id, url: 'https://cam.example/1' })).body.id;
-    ids.drawing = (await api.http.post(`/api/v1/research/${id}/drawings`).set(staff).attach('file', SPECIMEN_PNG, 'widok.png')).body.id;
-    for (const [part, value] of Object.entries(ids)) expect([part, value]).toEqual([part, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    ids.observation = (
+      await api.http
+        .post(`/api/v1/research/${id}/observations`)
+        .set(staff)
+        .send({ time: 60, kind: 'note', note: 'Pęknięcie' })
+    ).body.id;
+    ids.exclusion = (
+      await api.http
+        .post(`/api/v1/research/${id}/exclusions`)
+        .set(staff)
+        .send({ thermo_id: 2, from_time: 60, reason: 'odpadła' })
+    ).body.id;
+    ids.url = (
+      await api.http.post('/api/v1/research/urls').set(staff).send({ research_id: id, url: 'https://cam.example/1' })
+    ).body.id;
+    ids.drawing = (
+      await api.http.post(`/api/v1/research/${id}/drawings`).set(staff).attach('file', SPECIMEN_PNG, 'widok.png')
+    ).body.id;
+    for (const [part, value] of Object.entries(ids))
+      expect([part, value]).toEqual([part, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
     await approved(id);
     before = await record();
     // The API's own check first, alone: the database's triggers (the last line, tested below) are off meanwhile.
@@ -275,17 +414,42 @@ describe('an approved test refuses every change to its record', () => {
 
   /** Each route that changes a research's record, called as staff would (superusers for what only they may do). */
   const CASES: Record<string, () => Test> = {
-    'ResearchController.update': () => api.http.put(`/api/v1/research/${id}`).set(auth(reviewer.token)).send({ name: 'Inna nazwa', t0_override: 21 }),
-    'ResearchController.createUrl': () => api.http.post('/api/v1/research/urls').set(auth(reviewer.token)).send({ research_id: id, url: 'https://cam.example/2' }),
-    'ResearchController.updateUrl': () => api.http.put(`/api/v1/research/urls/${ids.url}`).set(auth(reviewer.token)).send({ url: 'https://cam.example/3' }),
+    'ResearchController.update': () =>
+      api.http.put(`/api/v1/research/${id}`).set(auth(reviewer.token)).send({ name: 'Inna nazwa', t0_override: 21 }),
+    'ResearchController.createUrl': () =>
+      api.http
+        .post('/api/v1/research/urls')
+        .set(auth(reviewer.token))
+        .send({ research_id: id, url: 'https://cam.example/2' }),
+    'ResearchController.updateUrl': () =>
+      api.http.put(`/api/v1/research/urls/${ids.url}`).set(auth(reviewer.token)).send({ url: 'https://cam.example/3' }),
     'ResearchController.deleteUrl': () => api.http.delete(`/api/v1/research/urls/${ids.url}`).set(auth(reviewer.token)),
-    'CriteriaController.createObservation': () => api.http.post(`/api/v1/research/${id}/observations`).set(auth(reviewer.token)).send({ time: 90, kind: 'test_stopped' }),
-    'CriteriaController.updateObservation': () => api.http.patch(`/api/v1/research/observations/${ids.observation}`).set(auth(reviewer.token)).send({ note: 'Inna' }),
-    'CriteriaController.deleteObservation': () => api.http.delete(`/api/v1/research/observations/${ids.observation}`).set(auth(reviewer.token)),
-    'CriteriaController.createExclusion': () => api.http.post(`/api/v1/research/${id}/exclusions`).set(auth(reviewer.token)).send({ thermo_id: 1, from_time: 0, reason: 'x' }),
-    'CriteriaController.deleteExclusion': () => api.http.delete(`/api/v1/research/exclusions/${ids.exclusion}`).set(auth(reviewer.token)),
-    'DrawingsController.upload': () => api.http.post(`/api/v1/research/${id}/drawings`).set(auth(reviewer.token)).attach('file', SPECIMEN_PNG, 'drugi.png'),
-    'DrawingsController.delete': () => api.http.delete(`/api/v1/research/${id}/drawings/${ids.drawing}`).set(auth(reviewer.token)),
+    'CriteriaController.createObservation': () =>
+      api.http
+        .post(`/api/v1/research/${id}/observations`)
+        .set(auth(reviewer.token))
+        .send({ time: 90, kind: 'test_stopped' }),
+    'CriteriaController.updateObservation': () =>
+      api.http
+        .patch(`/api/v1/research/observations/${ids.observation}`)
+        .set(auth(reviewer.token))
+        .send({ note: 'Inna' }),
+    'CriteriaController.deleteObservation': () =>
+      api.http.delete(`/api/v1/research/observations/${ids.observation}`).set(auth(reviewer.token)),
+    'CriteriaController.createExclusion': () =>
+      api.http
+        .post(`/api/v1/research/${id}/exclusions`)
+        .set(auth(reviewer.token))
+        .send({ thermo_id: 1, from_time: 0, reason: 'x' }),
+    'CriteriaController.deleteExclusion': () =>
+      api.http.delete(`/api/v1/research/exclusions/${ids.exclusion}`).set(auth(reviewer.token)),
+    'DrawingsController.upload': () =>
+      api.http
+        .post(`/api/v1/research/${id}/drawings`)
+        .set(auth(reviewer.token))
+        .attach('file', SPECIMEN_PNG, 'drugi.png'),
+    'DrawingsController.delete': () =>
+      api.http.delete(`/api/v1/research/${id}/drawings/${ids.drawing}`).set(auth(reviewer.token)),
     'ThermoController.create': () =>
       api.http
         .post('/api/v1/research/thermo')
@@ -293,28 +457,44 @@ describe('an approved test refuses every change to its record', () => {
         .field('research_id', id)
         .attach('image_file', SPECIMEN_PNG, 'specimen.png')
         .attach('config_file', Buffer.from(VALID_CONFIG), 'config.txt'),
-    'ThermoController.delete': () => api.http.delete(`/api/v1/research/thermo/${ids['thermo-config']}`).set(auth(reviewer.token)),
+    'ThermoController.delete': () =>
+      api.http.delete(`/api/v1/research/thermo/${ids['thermo-config']}`).set(auth(reviewer.token)),
     'ThermoController.replaceConfig': () =>
-      api.http.put(`/api/v1/research/thermo/${ids['thermo-config']}/config`).set(auth(reviewer.token)).attach('config_file', Buffer.from(VALID_CONFIG), 'config.txt'),
+      api.http
+        .put(`/api/v1/research/thermo/${ids['thermo-config']}/config`)
+        .set(auth(reviewer.token))
+        .attach('config_file', Buffer.from(VALID_CONFIG), 'config.txt'),
   };
 
   /** Every route that changes something under /research, with what it says of the freeze. */
-  function researchRoutes(): { route: string; method: string; paths: string[]; declaration: FreezeDeclaration | undefined }[] {
+  function researchRoutes(): {
+    route: string;
+    method: string;
+    paths: string[];
+    declaration: FreezeDeclaration | undefined;
+  }[] {
     const handlers = new Map<string, unknown>();
     for (const wrapper of api.app.get(DiscoveryService).getControllers()) {
       const proto = wrapper.metatype?.prototype as Record<string, unknown> | undefined;
       if (!proto) continue;
-      for (const name of Object.getOwnPropertyNames(proto)) handlers.set(`${wrapper.metatype!.name}.${name}`, proto[name]);
+      for (const name of Object.getOwnPropertyNames(proto))
+        handlers.set(`${wrapper.metatype!.name}.${name}`, proto[name]);
     }
     return listRouteRules(api.app)
       .filter((r) => CHANGING.has(r.method) && r.paths.some((p) => p.startsWith('/api/v1/research')))
-      .map((r) => ({ ...r, declaration: Reflect.getMetadata(RECORD_FREEZE, handlers.get(r.route) as object) as FreezeDeclaration | undefined }));
+      .map((r) => ({
+        ...r,
+        declaration: Reflect.getMetadata(RECORD_FREEZE, handlers.get(r.route) as object) as
+          FreezeDeclaration | undefined,
+      }));
   }
 
   it('has every route that changes something of a research say which research it freezes, or why it is not frozen', () => {
     const routes = researchRoutes();
     expect(routes.length).toBeGreaterThan(20);
-    expect(routes.filter((r) => !r.declaration).map((r) => `${r.method} ${r.paths.join(' ')} (${r.route})`)).toEqual([]);
+    expect(routes.filter((r) => !r.declaration).map((r) => `${r.method} ${r.paths.join(' ')} (${r.route})`)).toEqual(
+      [],
+    );
     const frozen = routes.filter((r) => r.declaration && 'target' in r.declaration).map((r) => r.route);
     // Each frozen route is called below: a new one fails here until it has its case.
     expect(Object.keys(CASES).sort()).toEqual(frozen.sort());
@@ -328,9 +508,13 @@ describe('an approved test refuses every change to its record', () => {
 
   it('refuses a change in the database itself too, for the moment between the check and the write', async () => {
     await triggers('ENABLE');
-    await expect(api.dataSource.query(`INSERT INTO observation (research_id, "time", kind) VALUES ($1, 5, 'note')`, [id])).rejects.toThrow(FROZEN);
+    await expect(
+      api.dataSource.query(`INSERT INTO observation (research_id, "time", kind) VALUES ($1, 5, 'note')`, [id]),
+    ).rejects.toThrow(FROZEN);
     await expect(api.dataSource.query(`UPDATE research SET name = 'x' WHERE id = $1`, [id])).rejects.toThrow(FROZEN);
-    await expect(api.dataSource.query(`DELETE FROM thermo_marker WHERE config_id = $1`, [ids['thermo-config']])).rejects.toThrow(FROZEN);
+    await expect(
+      api.dataSource.query(`DELETE FROM thermo_marker WHERE config_id = $1`, [ids['thermo-config']]),
+    ).rejects.toThrow(FROZEN);
     expect(await record()).toBe(before);
   });
 
@@ -376,7 +560,9 @@ describe('the documents issued with a revision', () => {
       const latest = await pdf(id, `${doc}?lang=${lang}`);
       expect(latest.headers['x-revision']).toBe('1');
       expect(Buffer.compare(latest.body as Buffer, bytes)).toBe(0);
-      const listed = revision.documents.find((d: { kind: string; lang: string }) => `${d.kind}.pdf` === doc && d.lang === lang);
+      const listed = revision.documents.find(
+        (d: { kind: string; lang: string }) => `${d.kind}.pdf` === doc && d.lang === lang,
+      );
       expect(listed).toMatchObject({ sha256: sha256(bytes), size: bytes.length });
     }
     const res = await pdf(id, 'report.pdf?revision=1');
@@ -388,7 +574,11 @@ describe('the documents issued with a revision', () => {
     for (const key of ['report.pdf.pl', 'classification.pdf.pl']) {
       const pages = await pdfPages(issued[key]!);
       for (const page of pages) {
-        expect(page).toMatch(new RegExp(`Rewizja 1 · sprawdzenie: ${reviewer.email}, \\d\\d\\.\\d\\d\\.\\d{4}, \\d\\d:\\d\\d:\\d\\d · zatwierdzenie: ${approver.email}, `));
+        expect(page).toMatch(
+          new RegExp(
+            `Rewizja 1 · sprawdzenie: ${reviewer.email}, \\d\\d\\.\\d\\d\\.\\d{4}, \\d\\d:\\d\\d:\\d\\d · zatwierdzenie: ${approver.email}, `,
+          ),
+        );
         expect(page).toContain(`SHA-256 surowych danych badania: ${EXPECTED_HASH}`);
       }
     }
@@ -400,7 +590,14 @@ describe('the documents issued with a revision', () => {
 
   it('keeps revision 1 byte for byte after a reopening and a change; a document made now shows the change', async () => {
     expect((await act(id, 'reopen', admin, { reason: 'Zmiana nazwy' })).status).toBe(200);
-    expect((await api.http.put(`/api/v1/research/${id}`).set(auth(reviewer.token)).send({ name: `${NAME} (poprawione)` })).status).toBe(200);
+    expect(
+      (
+        await api.http
+          .put(`/api/v1/research/${id}`)
+          .set(auth(reviewer.token))
+          .send({ name: `${NAME} (poprawione)` })
+      ).status,
+    ).toBe(200);
     for (const [key, bytes] of Object.entries(issued)) {
       const [doc, lang] = [key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1)];
       const again = await pdf(id, `${doc}?revision=1&lang=${lang}`);
@@ -432,17 +629,30 @@ describe('GET …/verify', () => {
     await approved(id);
     const first = await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token));
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ data_sha256: EXPECTED_HASH, readings: 4, revisions: [{ revision: 1, data_sha256: EXPECTED_HASH, readings: 4, matches: true }] });
+    expect(first.body).toMatchObject({
+      data_sha256: EXPECTED_HASH,
+      readings: 4,
+      revisions: [{ revision: 1, data_sha256: EXPECTED_HASH, readings: 4, matches: true }],
+    });
 
     await api.dataSource.query(`UPDATE reading SET pk = 349.5 WHERE research_id = $1 AND "time" = 60`, [id]);
     const altered = await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token));
     const tampered = sha256(FRAMES.map((f) => `${line(f.time === 60 ? { ...f, pk: 349.5 } : f)}\n`).join(''));
-    expect(altered.body).toMatchObject({ data_sha256: tampered, readings: 4, revisions: [{ revision: 1, data_sha256: EXPECTED_HASH, matches: false }] });
+    expect(altered.body).toMatchObject({
+      data_sha256: tampered,
+      readings: 4,
+      revisions: [{ revision: 1, data_sha256: EXPECTED_HASH, matches: false }],
+    });
 
     // Put back: the hash is of the values, so it matches again.
     await api.dataSource.query(`UPDATE reading SET pk = 349.75 WHERE research_id = $1 AND "time" = 60`, [id]);
-    expect((await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token))).body.revisions[0].matches).toBe(true);
-    expect((await api.http.get('/api/v1/research/00000000-0000-4000-8000-000000000000/verify').set(auth(reviewer.token))).status).toBe(404);
+    expect(
+      (await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token))).body.revisions[0].matches,
+    ).toBe(true);
+    expect(
+      (await api.http.get('/api/v1/research/00000000-0000-4000-8000-000000000000/verify').set(auth(reviewer.token)))
+        .status,
+    ).toBe(404);
   });
 
   it('hashes a test of many pages as one: the same hash whatever the page size', async () => {
@@ -457,6 +667,10 @@ describe('GET …/verify', () => {
     const whole = await repo.rawDataHash(id, { pageSize: 100_000 });
     expect(whole.readings).toBe(4 + 12_000);
     expect(await repo.rawDataHash(id, { pageSize: 997 })).toEqual(whole);
-    expect((await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token))).body).toMatchObject({ data_sha256: whole.sha256, readings: 12_004, revisions: [] });
+    expect((await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token))).body).toMatchObject({
+      data_sha256: whole.sha256,
+      readings: 12_004,
+      revisions: [],
+    });
   });
 });

@@ -69,7 +69,9 @@ describe('GET /research/{id}/frames: the stored frames of a window, for the repl
     expect(res.body.frames.at(-1).time).toBe(997);
     // The rest of the test, from just after it: up to the last frame.
     const rest = await frames(researchId, '?from=997.5');
-    expect(rest.body.frames.map((f: { time: number }) => f.time)).toEqual(Array.from({ length: 203 }, (_, i) => 998 + i));
+    expect(rest.body.frames.map((f: { time: number }) => f.time)).toEqual(
+      Array.from({ length: 203 }, (_, i) => 998 + i),
+    );
     expect(rest.body.to).toBe(1200);
   });
 
@@ -85,7 +87,9 @@ describe('GET /research/{id}/frames: the stored frames of a window, for the repl
   it('refuses a window of more than 1000 frames with a 400 naming the limit, and one that ends before it starts', async () => {
     const wide = await frames(researchId, '?from=0&to=1000');
     expect(wide.status).toBe(400);
-    expect(wide.body.detail).toBe('the window from 0 to 1000 s holds more than 1000 frames, the most one request answers; ask for a shorter window');
+    expect(wide.body.detail).toBe(
+      'the window from 0 to 1000 s holds more than 1000 frames, the most one request answers; ask for a shorter window',
+    );
     // 1 000 frames exactly is answered.
     expect((await frames(researchId, '?from=0&to=999')).body.frames).toHaveLength(1000);
     const backwards = await frames(researchId, '?from=60&to=30');

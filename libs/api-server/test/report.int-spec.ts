@@ -26,38 +26,75 @@ describe('GET /research/{id}/report.pdf', () => {
   const IGNITION = Date.parse('2026-03-01T08:07:00Z');
 
   const get = (path: string, token?: string) => {
-    const req = api.http.get(path).buffer(true).parse(binary as never);
+    const req = api.http
+      .get(path)
+      .buffer(true)
+      .parse(binary as never);
     return token ? req.set(auth(token)) : req;
   };
 
   beforeAll(async () => {
     api = await startTestApi({ BRAND_NAME: 'Laboratorium Badań Ogniowych' });
     staff = await login(api, SUPERUSER.email, SUPERUSER.password);
-    researchId = (await createResearch(api, staff, { name: NAME, start_at: '2026-03-01T08:00:00Z', end_at: '2026-03-01T09:30:00Z', is_pressure: true })).id;
-    const profile = { standard: 'EN_1634_1', planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 };
+    researchId = (
+      await createResearch(api, staff, {
+        name: NAME,
+        start_at: '2026-03-01T08:00:00Z',
+        end_at: '2026-03-01T09:30:00Z',
+        is_pressure: true,
+      })
+    ).id;
+    const profile = {
+      standard: 'EN_1634_1',
+      planned_duration_min: 60,
+      pressure_target_pa: 20,
+      pressure_tolerance_pa: 3,
+    };
     expect((await api.http.put(`/api/v1/research/${researchId}`).set(auth(staff)).send(profile)).status).toBe(200);
     code = (await addClient(api, staff, researchId, 'client@example.com')).id;
     viewer = await viewerToken(api, researchId, code);
     // T1, T2: "Tśr i Tmax"; T3: "Tmax ościeżnicy".
     expect((await uploadConfig(api, staff, researchId)).status).toBe(200);
-    const frames: { time: number; pk: number; tc: (number | null)[]; faults: number[] | null; p: number; r: number }[] = [];
+    const frames: { time: number; pk: number; tc: (number | null)[]; faults: number[] | null; p: number; r: number }[] =
+      [];
     for (let t = -60; t < 0; t += 10) frames.push({ time: t, pk: 20, tc: [20, 21, 20.5], faults: null, p: 0, r: 0 });
     for (let t = 0; t <= 3600; t += 10) {
       const broken = t >= 1800; // T3 breaks at 30:00
-      frames.push({ time: t, pk: 0.95 * iso834(t), tc: [20 + t / 20, 21 + t / 18, broken ? null : 20.5], faults: broken ? [3] : null, p: 19 + (t % 60) / 30, r: t / 400 });
+      frames.push({
+        time: t,
+        pk: 0.95 * iso834(t),
+        tc: [20 + t / 20, 21 + t / 18, broken ? null : 20.5],
+        faults: broken ? [3] : null,
+        p: 19 + (t % 60) / 30,
+        r: t / 400,
+      });
     }
     await api.dataSource.query(
       `INSERT INTO reading (research_id, "time", ts, daq_ts, pk, pressure, radiance, thermocouples, faults)
        SELECT $1, f.time, r.start_at + f.time * INTERVAL '1 second', to_timestamp($2 / 1000.0) + f.time * INTERVAL '1 second', f.pk, f.p, f.r,
               (f.tc)::real[], (f.faults)::smallint[]
        FROM research r, jsonb_to_recordset($3::jsonb) AS f(time float8, pk real, p real, r real, tc text, faults text) WHERE r.id = $1`,
-      [researchId, IGNITION, JSON.stringify(frames.map((f) => ({ ...f, tc: `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`, faults: f.faults ? `{${f.faults.join(',')}}` : null })))],
+      [
+        researchId,
+        IGNITION,
+        JSON.stringify(
+          frames.map((f) => ({
+            ...f,
+            tc: `{${f.tc.map((v) => (v === null ? 'NULL' : v)).join(',')}}`,
+            faults: f.faults ? `{${f.faults.join(',')}}` : null,
+          })),
+        ),
+      ],
     );
-    const observe = (body: object) => api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
+    const observe = (body: object) =>
+      api.http.post(`/api/v1/research/${researchId}/observations`).set(auth(staff)).send(body);
     expect((await observe({ time: 1200, kind: 'note', note: 'Pęknięcie szyby w skrzydle' })).status).toBe(200);
     // After I has failed (T1's mean at 46:50): a gap gauge still ends E, a cotton pad would not (EN 1363-1 §11.2).
     expect((await observe({ time: 3000, kind: 'gap_6mm' })).status).toBe(200);
-    const excluded = await api.http.post(`/api/v1/research/${researchId}/exclusions`).set(auth(staff)).send({ thermo_id: 2, from_time: 600, reason: 'odkleiła się od próbki' });
+    const excluded = await api.http
+      .post(`/api/v1/research/${researchId}/exclusions`)
+      .set(auth(staff))
+      .send({ thermo_id: 2, from_time: 600, reason: 'odkleiła się od próbki' });
     expect(excluded.status).toBe(200);
   });
   afterAll(() => api?.close());
@@ -73,7 +110,9 @@ describe('GET /research/{id}/report.pdf', () => {
     const criteria = (await api.http.get(`/api/v1/research/${researchId}/criteria`).set(auth(staff))).body;
     const { res, pages, text } = await report();
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="raport-Drzwi-dwuskrzydlowe-proba-zolc-aeszcn-[0-9a-f]{8}\.pdf"/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="raport-Drzwi-dwuskrzydlowe-proba-zolc-aeszcn-[0-9a-f]{8}\.pdf"/,
+    );
     expect((res.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     expect(pages[0]).toContain('Raport z badania ogniowego');
@@ -118,7 +157,13 @@ describe('GET /research/{id}/report.pdf', () => {
   });
 
   it('reports a test before its ignition: no ignition date, its newest reading, T0 so far, no chart since time 0', async () => {
-    const early = (await createResearch(api, staff, { name: 'Przed zapłonem', start_at: '2026-03-02T08:00:00Z', end_at: '2099-03-02T09:30:00Z' })).id;
+    const early = (
+      await createResearch(api, staff, {
+        name: 'Przed zapłonem',
+        start_at: '2026-03-02T08:00:00Z',
+        end_at: '2099-03-02T09:30:00Z',
+      })
+    ).id;
     expect((await uploadConfig(api, staff, early)).status).toBe(200);
     await api.dataSource.query(
       `INSERT INTO reading (research_id, "time", ts, pk, thermocouples) SELECT $1, t, now() + t * INTERVAL '1 second', 20, '{19,20,21}'::real[] FROM generate_series(-30, -10, 10) AS t`,
@@ -148,10 +193,14 @@ describe('GET /research/{id}/report.pdf', () => {
     expect((await get(`/api/v1/research/${randomUUID()}/report.pdf`, staff)).status).toBe(404);
     const badId = await api.http.get('/api/v1/research/not-a-uuid/report.pdf').set(auth(staff));
     expect(badId.status).toBe(422);
-    expect(badId.body.detail).toEqual([expect.objectContaining({ loc: ['path', 'id'], msg: 'value is not a valid UUID' })]);
+    expect(badId.body.detail).toEqual([
+      expect.objectContaining({ loc: ['path', 'id'], msg: 'value is not a valid UUID' }),
+    ]);
     const badLang = await api.http.get(`${path}?lang=de`).set(auth(staff));
     expect(badLang.status).toBe(422);
-    expect(badLang.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'lang'], msg: 'lang must be one of pl, en' })]);
+    expect(badLang.body.detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'lang'], msg: 'lang must be one of pl, en' }),
+    ]);
     // Any member of staff may download it, not only the one who created the research.
     const other = await signUpUser(api);
     expect((await get(path, other.token)).status).toBe(200);

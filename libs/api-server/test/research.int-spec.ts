@@ -27,10 +27,19 @@ describe('researches and their stream links', () => {
   const settle = () => new Promise((r) => setTimeout(r, 150));
 
   it('creates a research with a trimmed name, and adds the lab address to its clients', async () => {
-    const body = researchBody({ name: '  Drzwi EI 30  ', start_at: '2026-03-01T09:00:00+01:00', end_at: '2026-03-01T13:00:00+01:00' });
+    const body = researchBody({
+      name: '  Drzwi EI 30  ',
+      start_at: '2026-03-01T09:00:00+01:00',
+      end_at: '2026-03-01T13:00:00+01:00',
+    });
     const res = await api.http.post('/api/v1/research/').set(auth(user)).send(body);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Drzwi EI 30', start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T12:00:00.000Z', is_radiance: true });
+    expect(res.body).toMatchObject({
+      name: 'Drzwi EI 30',
+      start_at: '2026-03-01T08:00:00.000Z',
+      end_at: '2026-03-01T12:00:00.000Z',
+      is_radiance: true,
+    });
     const emails = await api.http.get(`/api/v1/research/${res.body.id}/emails`).set(auth(user));
     expect(emails.body.data.map((e: { email: string }) => e.email)).toEqual(['lab@example.com']);
   });
@@ -81,14 +90,22 @@ describe('researches and their stream links', () => {
 
   it('lets only a superuser delete, taking links and e-mails with it', async () => {
     const r = await createResearch(api, user);
-    await api.http.post('/api/v1/research/urls').set(auth(user)).send({ research_id: r.id, url: 'https://youtu.be/dQw4w9WgXcQ' }).expect(200);
+    await api.http
+      .post('/api/v1/research/urls')
+      .set(auth(user))
+      .send({ research_id: r.id, url: 'https://youtu.be/dQw4w9WgXcQ' })
+      .expect(200);
     expect((await api.http.delete(`/api/v1/research/${r.id}`).set(auth(user))).status).toBe(403);
     expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(user))).status).toBe(200);
     expect((await api.http.delete(`/api/v1/research/${r.id}`).set(auth(admin))).status).toBe(200);
     expect((await api.http.get(`/api/v1/research/${r.id}`).set(auth(user))).status).toBe(404);
-    const orphans = await api.dataSource.query('SELECT count(*)::int AS n FROM research_url WHERE research_id = $1', [r.id]);
+    const orphans = await api.dataSource.query('SELECT count(*)::int AS n FROM research_url WHERE research_id = $1', [
+      r.id,
+    ]);
     expect(orphans[0].n).toBe(0);
-    const emails = await api.dataSource.query('SELECT count(*)::int AS n FROM research_email WHERE research_id = $1', [r.id]);
+    const emails = await api.dataSource.query('SELECT count(*)::int AS n FROM research_email WHERE research_id = $1', [
+      r.id,
+    ]);
     expect(emails[0].n).toBe(0);
   });
 
@@ -100,17 +117,32 @@ describe('researches and their stream links', () => {
       expect(res.status).toBe(422);
       expect(res.body.detail[0].loc).toEqual(['body', 'url']);
     }
-    const created = await api.http.post('/api/v1/research/urls').set(auth(user)).send({ research_id: r.id, url: 'https://cam.lab.example/live/stream.m3u8' });
+    const created = await api.http
+      .post('/api/v1/research/urls')
+      .set(auth(user))
+      .send({ research_id: r.id, url: 'https://cam.lab.example/live/stream.m3u8' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ research_id: r.id, url: 'https://cam.lab.example/live/stream.m3u8' });
-    const updated = await api.http.put(`/api/v1/research/urls/${created.body.id}`).set(auth(user)).send({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' });
+    const updated = await api.http
+      .put(`/api/v1/research/urls/${created.body.id}`)
+      .set(auth(user))
+      .send({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' });
     expect(updated.body.url).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
-    expect((await api.http.get(`/api/v1/research/urls/${created.body.id}`).set(auth(user))).body.url).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect((await api.http.get(`/api/v1/research/urls/${created.body.id}`).set(auth(user))).body.url).toBe(
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    );
     const list = await api.http.get(`/api/v1/research/${r.id}/urls`).set(auth(user));
     expect(list.body.data).toHaveLength(1);
     await api.http.delete(`/api/v1/research/urls/${created.body.id}`).set(auth(user)).expect(200);
     expect((await api.http.get(`/api/v1/research/${r.id}/urls`).set(auth(user))).body.data).toEqual([]);
-    expect((await api.http.post('/api/v1/research/urls').set(auth(user)).send({ research_id: '00000000-0000-4000-8000-000000000000', url: 'https://x.example' })).status).toBe(404);
+    expect(
+      (
+        await api.http
+          .post('/api/v1/research/urls')
+          .set(auth(user))
+          .send({ research_id: '00000000-0000-4000-8000-000000000000', url: 'https://x.example' })
+      ).status,
+    ).toBe(404);
     await settle();
     expect(watch.kinds).toEqual(['LIVESTREAM', 'LIVESTREAM', 'LIVESTREAM']);
     await watch.stop();
@@ -121,7 +153,13 @@ describe('researches and their stream links', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(12);
     expect(res.body.data[0]).toMatchObject({ name: 'Tśr i Tmax', critical_max: 180, critical_mean: 140 });
-    expect(res.body.data.find((t: { name: string }) => t.name === 'Tmax ościeżnicy')).toMatchObject({ critical_max: 360, critical_mean: null });
-    expect(res.body.data.find((t: { name: string }) => t.name === 'T')).toMatchObject({ critical_max: null, critical_mean: null });
+    expect(res.body.data.find((t: { name: string }) => t.name === 'Tmax ościeżnicy')).toMatchObject({
+      critical_max: 360,
+      critical_mean: null,
+    });
+    expect(res.body.data.find((t: { name: string }) => t.name === 'T')).toMatchObject({
+      critical_max: null,
+      critical_mean: null,
+    });
   });
 });

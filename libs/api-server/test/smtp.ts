@@ -32,7 +32,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (refuse.has(address.address.toLowerCase())) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      if (refuse.has(address.address.toLowerCase()))
+        return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
@@ -58,7 +59,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     received,
     refuse,
     next: (match, what) => waitFor(what, () => received.find(match)),
-    env: (from) => ({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_TLS: 'false', SMTP_SSL: 'false', EMAILS_FROM_EMAIL: from }),
+    env: (from) => ({
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(port),
+      SMTP_TLS: 'false',
+      SMTP_SSL: 'false',
+      EMAILS_FROM_EMAIL: from,
+    }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

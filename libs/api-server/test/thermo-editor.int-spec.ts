@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { formatThermoConfig, parseThermoConfig, type ThermoMarker } from '@furnace/contracts';
 import { connectViewer, streamUrl, type TestViewer, waitFor } from '@furnace/testing';
-import { addClient, configText, createResearch, SPECIMEN_PNG, uploadConfig, VALID_CONFIG, viewerToken } from './factories';
+import {
+  addClient,
+  configText,
+  createResearch,
+  SPECIMEN_PNG,
+  uploadConfig,
+  VALID_CONFIG,
+  viewerToken,
+} from './factories';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
 
 /*
@@ -38,7 +46,10 @@ describe('the editor saves a config file over a config', () => {
   });
 
   const markersOf = async (configId: string): Promise<ThermoMarker[]> =>
-    ((await api.http.get(`/api/v1/research/thermo/${configId}/coords`).set(auth(staff)).expect(200)).body.data as MarkerRow[]).map(placed);
+    (
+      (await api.http.get(`/api/v1/research/thermo/${configId}/coords`).set(auth(staff)).expect(200)).body
+        .data as MarkerRow[]
+    ).map(placed);
   const fileOf = async (configId: string): Promise<string> => {
     const res = await api.http.get(`/api/v1/research/thermo/${configId}/config`).set(auth(staff)).buffer(true);
     return res.text ?? (res.body as Buffer).toString('utf8');
@@ -55,7 +66,12 @@ describe('the editor saves a config file over a config', () => {
 
     const res = await save(config.id, EDITED);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: config.id, research_id: r.id, config_filename: 'edited.txt', image_filename: 'specimen.png' });
+    expect(res.body).toMatchObject({
+      id: config.id,
+      research_id: r.id,
+      config_filename: 'edited.txt',
+      image_filename: 'specimen.png',
+    });
 
     const uploaded = (await uploadConfig(api, staff, r.id, SPECIMEN_PNG, EDITED).expect(200)).body;
     expect(await markersOf(config.id)).toEqual(await markersOf(uploaded.id));
@@ -79,7 +95,11 @@ describe('the editor saves a config file over a config', () => {
     await save(config.id, formatThermoConfig(parsed.markers)).expect(200);
 
     const downloaded = await fileOf(config.id);
-    const again = (await uploadConfig(api, staff, r.id, SPECIMEN_PNG, downloaded, { image: 'a.png', config: 'pobrany.txt' }).expect(200)).body;
+    const again = (
+      await uploadConfig(api, staff, r.id, SPECIMEN_PNG, downloaded, { image: 'a.png', config: 'pobrany.txt' }).expect(
+        200,
+      )
+    ).body;
     expect(await markersOf(again.id)).toEqual(await markersOf(config.id));
     expect(await markersOf(config.id)).toEqual(parsed.markers);
   });
@@ -97,7 +117,12 @@ describe('the editor saves a config file over a config', () => {
     ]);
     const res = await save(config.id, bad);
     expect(res.status).toBe(422);
-    expect(res.body.detail.map((d: { loc: (string | number)[] }) => d.loc.slice(2).join(':'))).toEqual(['3:type_name', '4:item_x', '5:thermo_id', '5:color_hex']);
+    expect(res.body.detail.map((d: { loc: (string | number)[] }) => d.loc.slice(2).join(':'))).toEqual([
+      '3:type_name',
+      '4:item_x',
+      '5:thermo_id',
+      '5:color_hex',
+    ]);
     expect(res.body.detail[0].msg).toBe('line 3, type_name: "Tmaks" is not one of the 12 measurement types');
     // 630 + 14 reaches outside the stored 640 px photo: the photo's own size is checked, as on upload.
     expect(res.body.detail[1].msg).toBe('line 4, item_x: marker square 630..644 reaches outside the photo (width 640)');
@@ -123,7 +148,9 @@ describe('the editor saves a config file over a config', () => {
       [4, 'I2'],
     ];
     expect(zones(await markersOf(config.id))).toEqual(expected);
-    expect(zones((await api.http.get(`/api/v1/research/${r.id}/thermo/coords`).set(auth(staff)).expect(200)).body.data)).toEqual(expected);
+    expect(
+      zones((await api.http.get(`/api/v1/research/${r.id}/thermo/coords`).set(auth(staff)).expect(200)).body.data),
+    ).toEqual(expected);
 
     // A file of 11 columns, as written before zones: every thermocouple counts for both classes.
     const old = (await uploadConfig(api, staff, r.id, SPECIMEN_PNG, EDITED).expect(200)).body;
@@ -141,7 +168,11 @@ describe('the editor saves a config file over a config', () => {
     const bad = await save(old.id, zonedConfig(['1;T1;Tmax;#E53935;40;60;14;58;40;64;24;I3']));
     expect(bad.status).toBe(422);
     expect(bad.body.detail).toEqual([
-      { loc: ['body', 'config_file', 2, 'zone'], msg: 'line 2, zone: "I3" is not an insulation zone (I1, I2, or empty for both)', type: 'thermo_config' },
+      {
+        loc: ['body', 'config_file', 2, 'zone'],
+        msg: 'line 2, zone: "I3" is not an insulation zone (I1, I2, or empty for both)',
+        type: 'thermo_config',
+      },
     ]);
     expect(await markersOf(old.id)).toEqual(edited);
   });
@@ -153,7 +184,9 @@ describe('the editor saves a config file over a config', () => {
     expect(none.status).toBe(400);
     const missing = await api.http.put(`/api/v1/research/thermo/${config.id}/config`).set(auth(staff)).send({});
     expect(missing.status).toBe(422);
-    expect(missing.body.detail).toEqual([{ loc: ['body', 'config_file'], msg: 'config_file is required', type: 'missing' }]);
+    expect(missing.body.detail).toEqual([
+      { loc: ['body', 'config_file'], msg: 'config_file is required', type: 'missing' },
+    ]);
     const empty = await save(config.id, '');
     expect(empty.status).toBe(422);
     expect(empty.body.detail[0].msg).toBe('the file has no thermocouple lines');
@@ -174,7 +207,9 @@ describe('the editor saves a config file over a config', () => {
     viewers.push(viewer, otherViewer);
 
     await save(config.id, EDITED).expect(200);
-    await waitFor('UPDATE THERMOCOUPLE', () => viewer.messages.some((m) => m.event === 'UPDATE' && m.data === 'THERMOCOUPLE'));
+    await waitFor('UPDATE THERMOCOUPLE', () =>
+      viewer.messages.some((m) => m.event === 'UPDATE' && m.data === 'THERMOCOUPLE'),
+    );
     // A refused file tells nobody anything; nor does a save tell another research's viewers.
     await save(config.id, 'nonsense').expect(422);
     viewer.ws.send('STATUS');
@@ -215,7 +250,13 @@ describe('the editor saves a config file over a config', () => {
     });
 
     it('without a token gets 401', async () => {
-      expect((await api.http.put(`/api/v1/research/thermo/${config.id}/config`).attach('config_file', Buffer.from(EDITED), 'x.txt')).status).toBe(401);
+      expect(
+        (
+          await api.http
+            .put(`/api/v1/research/thermo/${config.id}/config`)
+            .attach('config_file', Buffer.from(EDITED), 'x.txt')
+        ).status,
+      ).toBe(401);
     });
 
     it("with a client's viewer token of this very research gets 403: clients never write", async () => {
@@ -231,7 +272,9 @@ describe('the editor saves a config file over a config', () => {
 
     it('with the access code itself as a bearer token gets 401', async () => {
       expect((await save(config.id, EDITED, code)).status).toBe(401);
-      const res = await api.http.put(`/api/v1/research/thermo/${config.id}/config?code=${code}`).attach('config_file', Buffer.from(EDITED), 'x.txt');
+      const res = await api.http
+        .put(`/api/v1/research/thermo/${config.id}/config?code=${code}`)
+        .attach('config_file', Buffer.from(EDITED), 'x.txt');
       expect(res.status).toBe(401);
     });
 

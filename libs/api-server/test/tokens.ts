@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 // What a client, or an attacker, can do with a JWT: read its claims and, knowing the secret, sign new ones.
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-export const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+export const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
 
 /** The same header and signature with other claims: what tampering with a token looks like. */
 export function tamper(token: string, changes: Record<string, unknown>): string {

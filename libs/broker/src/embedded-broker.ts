@@ -105,11 +105,19 @@ function authError(returnCode: 2 | 4 | 5, message: string): AuthenticateError {
  * for tests and benchmarks only. Packets over MAX_PACKET_BYTES end the connection in both cases.
  * aedes is ESM-only: imported dynamically (Node 20.19+ loads it natively; jest transforms it).
  */
-export async function startEmbeddedBroker(options: { port: number; host?: string; access: BrokerAccess | 'open' }): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(options: {
+  port: number;
+  host?: string;
+  access: BrokerAccess | 'open';
+}): Promise<EmbeddedBroker> {
   const log = new Logger('Broker');
   const { Aedes: AedesClass } = await import('aedes');
   const access = options.access === 'open' ? undefined : options.access;
-  const ingest = access && { clientId: access.ingestClientId, username: 'furnace-ingest', password: randomBytes(24).toString('base64url') };
+  const ingest = access && {
+    clientId: access.ingestClientId,
+    username: 'furnace-ingest',
+    password: randomBytes(24).toString('base64url'),
+  };
   const ingestClients = new WeakSet<Client>();
   const broker: Aedes = await AedesClass.createBroker({
     drainTimeout: 30_000,
@@ -151,7 +159,9 @@ export async function startEmbeddedBroker(options: { port: number; host?: string
     // here: otherwise a small packet waits up to 40 ms for the peer's delayed ACK.
     socket.setNoDelay(true);
     const limited = socket.pipe(
-      new PacketSizeLimit(MAX_PACKET_BYTES, (size) => log.warn(`Refused an MQTT packet of ${size} bytes from ${socket.remoteAddress} (limit ${MAX_PACKET_BYTES})`)),
+      new PacketSizeLimit(MAX_PACKET_BYTES, (size) =>
+        log.warn(`Refused an MQTT packet of ${size} bytes from ${socket.remoteAddress} (limit ${MAX_PACKET_BYTES})`),
+      ),
     );
     limited.on('error', () => socket.destroy());
     broker.handle(Duplex.from({ readable: limited, writable: socket }));

@@ -33,13 +33,16 @@ const urlWith = (protocols: string[]) =>
     emptyToUndefined,
     z
       .string()
-      .refine((v) => {
-        try {
-          return protocols.includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      }, `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+      .refine(
+        (v) => {
+          try {
+            return protocols.includes(new URL(v).protocol);
+          } catch {
+            return false;
+          }
+        },
+        `expected a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      )
       .optional(),
   );
 /** An IPv4/IPv6 address, optionally with a /prefix (what Express's `trust proxy` accepts). */
@@ -97,13 +100,26 @@ const envSchema = z.object({
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1 to 64 letters, digits, "_", "." or "-"')
       .default('furnace-ingest'),
   ),
-  INGEST_BUFFER_FRAMES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(10_000_000).default(100_000)),
+  INGEST_BUFFER_FRAMES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1000).max(10_000_000).default(100_000),
+  ),
   SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  ACCESS_TOKEN_EXPIRE_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(60 * 24 * 8)),
+  ACCESS_TOKEN_EXPIRE_MINUTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(60 * 24 * 8),
+  ),
   FIRST_SUPERUSER: z.preprocess(emptyToUndefined, email.default('admin@example.com')),
   FIRST_SUPERUSER_PASSWORD: z.preprocess(
     emptyToUndefined,
-    z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).default(DEFAULT_SUPERUSER_PASSWORD),
+    z
+      .string()
+      .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .default(DEFAULT_SUPERUSER_PASSWORD),
   ),
   FRONTEND_HOST: urlWith(['http:', 'https:']),
   SMTP_HOST: optionalString,
@@ -118,27 +134,46 @@ const envSchema = z.object({
   BRAND_NAME: z.preprocess(emptyToUndefined, z.string().default('Furnace Live')),
   LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['json', 'pretty']).optional()),
   LOGIN_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
-  SIGNUP: z.preprocess(emptyToUndefined, z.enum(['approval', 'open', 'off'], { message: 'expected approval, open or off' }).default('approval')),
+  SIGNUP: z.preprocess(
+    emptyToUndefined,
+    z.enum(['approval', 'open', 'off'], { message: 'expected approval, open or off' }).default('approval'),
+  ),
   SIGNUP_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(10)),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
-      .refine((list) => list.every(isAddressOrCidr), 'expected IP addresses or CIDRs separated by commas, e.g. 172.16.0.0/12')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.every(isAddressOrCidr),
+        'expected IP addresses or CIDRs separated by commas, e.g. 172.16.0.0/12',
+      )
       .optional(),
   ),
   ALLOWED_ORIGINS: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every(isOrigin), 'expected origins separated by commas, e.g. https://furnace.example.com')
       .optional(),
   ),
   PASSWORD_HASH_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
   HEAVY_WORK_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(64).default(2)),
-  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(32, 'expected at least 32 characters (openssl rand -hex 32)').optional()),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, 'expected at least 32 characters (openssl rand -hex 32)').optional(),
+  ),
   LIVE_STREAMS_PER_USER: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
   LIVE_STREAMS_PER_CLIENT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   DEMO: bool(true),
@@ -151,10 +186,15 @@ const envSchema = z.object({
       .transform((v) => v.split(/[\s,]+/).filter(Boolean))
       .pipe(
         z.array(
-          z.string().refine(
-            (s) => ["'none'", "'self'"].includes(s) || /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(s),
-            { error: (issue) => `expected 'none', 'self' or origins such as https://intranet.lab.example, got ${JSON.stringify(issue.input)}` },
-          ),
+          z
+            .string()
+            .refine(
+              (s) => ["'none'", "'self'"].includes(s) || /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(s),
+              {
+                error: (issue) =>
+                  `expected 'none', 'self' or origins such as https://intranet.lab.example, got ${JSON.stringify(issue.input)}`,
+              },
+            ),
         ),
       )
       .refine((list) => !list.includes("'none'") || list.length === 1, "'none' cannot be combined with other sources"),
@@ -258,7 +298,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(e.DATA_DIR);
   const embeddedDatabase = !e.DATABASE_URL;
   if (!embeddedDatabase && !e.SECRET_KEY) {
-    throw new ConfigError('Invalid configuration:\n  SECRET_KEY: required when DATABASE_URL is set (at least 32 characters)');
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRET_KEY: required when DATABASE_URL is set (at least 32 characters)',
+    );
   }
   if (e.SMTP_HOST && !e.EMAILS_FROM_EMAIL) {
     throw new ConfigError('Invalid configuration:\n  EMAILS_FROM_EMAIL: required when SMTP_HOST is set');
@@ -269,7 +311,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   if (!!e.MQTT_USERNAME !== !!e.MQTT_PASSWORD) {
-    throw new ConfigError(`Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`,
+    );
   }
   const passwordIsDefault = e.FIRST_SUPERUSER_PASSWORD === DEFAULT_SUPERUSER_PASSWORD;
   const secretKey = e.SECRET_KEY ?? embeddedSecret(dataDir);
@@ -297,7 +341,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     firstSuperuserPassword: e.FIRST_SUPERUSER_PASSWORD,
     frontendHost,
     smtp: e.SMTP_HOST
-      ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, password: e.SMTP_PASSWORD, tls: e.SMTP_TLS, ssl: e.SMTP_SSL }
+      ? {
+          host: e.SMTP_HOST,
+          port: e.SMTP_PORT,
+          user: e.SMTP_USER,
+          password: e.SMTP_PASSWORD,
+          tls: e.SMTP_TLS,
+          ssl: e.SMTP_SSL,
+        }
       : undefined,
     emailsFrom: { address: e.EMAILS_FROM_EMAIL ?? 'noreply@furnace.local', name: e.EMAILS_FROM_NAME ?? e.BRAND_NAME },
     internalClientEmail: e.INTERNAL_CLIENT_EMAIL,

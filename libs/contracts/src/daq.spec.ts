@@ -72,7 +72,9 @@ describe('parseDaqMessage', () => {
   });
 
   it('strips unknown fields, including __proto__', () => {
-    const result = parseDaqMessage('{"time":5,"firmware":"2.1","nested":{"a":[1,{"b":2}]},"__proto__":{"polluted":true}}');
+    const result = parseDaqMessage(
+      '{"time":5,"firmware":"2.1","nested":{"a":[1,{"b":2}]},"__proto__":{"polluted":true}}',
+    );
     expect(result).toEqual({ ok: true, payload: { time: 5 } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -136,11 +138,17 @@ describe('parseDaqMessage', () => {
     expect(first.ok && first.payload.faults).toEqual([1]);
     const again = daqPayloadSchema.parse(JSON.parse(JSON.stringify(first.ok && first.payload)));
     expect(again).toEqual({ time: 1, thermocouples_out: [null, 20], faults: [1] });
-    expect(daqPayloadSchema.parse({ time: 1, thermocouples_out: [20], faults: [] })).toEqual({ time: 1, thermocouples_out: [20] });
+    expect(daqPayloadSchema.parse({ time: 1, thermocouples_out: [20], faults: [] })).toEqual({
+      time: 1,
+      thermocouples_out: [20],
+    });
   });
 
   it('accepts frames before ignition down to one hour', () => {
-    expect(parseDaqMessage('{"time":-3600,"thermocouples_out":[19.8]}')).toEqual({ ok: true, payload: { time: -3600, thermocouples_out: [19.8] } });
+    expect(parseDaqMessage('{"time":-3600,"thermocouples_out":[19.8]}')).toEqual({
+      ok: true,
+      payload: { time: -3600, thermocouples_out: [19.8] },
+    });
   });
 
   it('accepts the plausibility limits themselves', () => {

@@ -91,7 +91,9 @@ const channelReading = z
  * (merged with any the payload carried, ascending, omitted when empty). Idempotent, so a payload
  * parsed again downstream (bus, live socket) keeps its faults.
  */
-function flagFaultyChannels<T extends { thermocouples_out?: (number | null)[] | undefined; faults?: number[] | undefined }>(payload: T): T {
+function flagFaultyChannels<
+  T extends { thermocouples_out?: (number | null)[] | undefined; faults?: number[] | undefined },
+>(payload: T): T {
   const channels = payload.thermocouples_out;
   let faults: Set<number> | null = payload.faults && payload.faults.length > 0 ? new Set(payload.faults) : null;
   if (channels) {
@@ -109,49 +111,56 @@ function flagFaultyChannels<T extends { thermocouples_out?: (number | null)[] | 
   return payload;
 }
 
-export const daqPayloadSchema = z.object({
-  /** Seconds since the test started. */
-  time: boundedNumber(DAQ_BOUNDS.time, 'number'),
-  /** kW/m². */
-  radiance: reading(DAQ_BOUNDS.radiance).optional(),
-  /** Pa. */
-  pressure: reading(DAQ_BOUNDS.pressure).optional(),
-  /** Mean furnace temperature, °C. */
-  pk: reading(DAQ_BOUNDS.temperature).optional(),
-  /**
-   * °C; index i is thermocouple `thermo_id = i + 1`; null where a channel has no reading. Any finite
-   * number is accepted here: a channel outside DAQ_BOUNDS.temperature is nulled and flagged below.
-   */
-  thermocouples_out: z
-    .array(channelReading, {
-      error: (issue) => `expected array, got ${describeValue(issue.input)}`,
-    })
-    .max(MAX_CHANNELS, {
-      error: (issue) =>
-        `${Array.isArray(issue.input) ? issue.input.length : 'too many'} channels, at most ${MAX_CHANNELS}`,
-    })
-    .optional(),
-  /** The DAQ's clock, ISO 8601 with `Z` or an offset. */
-  ts: z
-    .iso.datetime({
-      offset: true,
-      error: (issue) =>
-        typeof issue.input === 'string'
-          ? `"${truncate(issue.input, 40)}" is not an ISO 8601 date-time with offset`
-          : `expected ISO 8601 date-time string, got ${describeValue(issue.input)}`,
-    })
-    .optional(),
-  /**
-   * thermo_ids whose channel was out of range (its value nulled), ascending; omitted when none.
-   * Set by the parse below; a DAQ that detects a broken thermocouple itself may send it too.
-   */
-  faults: z
-    .array(z.int().min(1).max(MAX_CHANNELS), { error: (issue) => `expected array of thermo_ids, got ${describeValue(issue.input)}` })
-    .max(MAX_CHANNELS)
-    .optional(),
-}, {
-  error: (issue) => `expected a JSON object, got ${describeValue(issue.input)}`,
-}).transform(flagFaultyChannels);
+export const daqPayloadSchema = z
+  .object(
+    {
+      /** Seconds since the test started. */
+      time: boundedNumber(DAQ_BOUNDS.time, 'number'),
+      /** kW/m². */
+      radiance: reading(DAQ_BOUNDS.radiance).optional(),
+      /** Pa. */
+      pressure: reading(DAQ_BOUNDS.pressure).optional(),
+      /** Mean furnace temperature, °C. */
+      pk: reading(DAQ_BOUNDS.temperature).optional(),
+      /**
+       * °C; index i is thermocouple `thermo_id = i + 1`; null where a channel has no reading. Any finite
+       * number is accepted here: a channel outside DAQ_BOUNDS.temperature is nulled and flagged below.
+       */
+      thermocouples_out: z
+        .array(channelReading, {
+          error: (issue) => `expected array, got ${describeValue(issue.input)}`,
+        })
+        .max(MAX_CHANNELS, {
+          error: (issue) =>
+            `${Array.isArray(issue.input) ? issue.input.length : 'too many'} channels, at most ${MAX_CHANNELS}`,
+        })
+        .optional(),
+      /** The DAQ's clock, ISO 8601 with `Z` or an offset. */
+      ts: z.iso
+        .datetime({
+          offset: true,
+          error: (issue) =>
+            typeof issue.input === 'string'
+              ? `"${truncate(issue.input, 40)}" is not an ISO 8601 date-time with offset`
+              : `expected ISO 8601 date-time string, got ${describeValue(issue.input)}`,
+        })
+        .optional(),
+      /**
+       * thermo_ids whose channel was out of range (its value nulled), ascending; omitted when none.
+       * Set by the parse below; a DAQ that detects a broken thermocouple itself may send it too.
+       */
+      faults: z
+        .array(z.int().min(1).max(MAX_CHANNELS), {
+          error: (issue) => `expected array of thermo_ids, got ${describeValue(issue.input)}`,
+        })
+        .max(MAX_CHANNELS)
+        .optional(),
+    },
+    {
+      error: (issue) => `expected a JSON object, got ${describeValue(issue.input)}`,
+    },
+  )
+  .transform(flagFaultyChannels);
 // Unknown fields are stripped (z.object's default): a newer DAQ may send more than we read.
 
 export type DaqPayload = z.output<typeof daqPayloadSchema>;

@@ -42,7 +42,6 @@ export class RecentTimes {
   }
 }
 
-
 /*
  * The client half of the live stream's ordering (docs/behaviour.md §7): the live frames of one research as the
  * WebSocket delivers them (one subscription shared by every

@@ -43,9 +43,15 @@ describe('live socket messages', () => {
   it.each([
     ['not json', 'message is not valid JSON'],
     ['{"event":"PING","data":1}', "event: Invalid discriminator value. Expected 'STATUS' | 'DATA' | 'UPDATE'"],
-    ['{"event":"UPDATE","data":"USERS"}', 'data: Invalid option: expected one of "RESEARCH"|"LIVESTREAM"|"THERMOCOUPLE"'],
+    [
+      '{"event":"UPDATE","data":"USERS"}',
+      'data: Invalid option: expected one of "RESEARCH"|"LIVESTREAM"|"THERMOCOUPLE"',
+    ],
     ['{"event":"DATA","data":{"time":1,"pk":"hot"}}', 'data.pk: expected number or null, got string'],
-    ['{"event":"STATUS","data":{"research_id":"x","server_time":"2025-03-14T09:26:53Z","last_time":null}}', 'data.research_id: expected a research id (UUID)'],
+    [
+      '{"event":"STATUS","data":{"research_id":"x","server_time":"2025-03-14T09:26:53Z","last_time":null}}',
+      'data.research_id: expected a research id (UUID)',
+    ],
   ])('refuses %s', (text, error) => {
     expect(parseLiveMessage(text)).toEqual({ ok: false, error: expect.stringContaining(error) });
   });

@@ -138,7 +138,11 @@ export const busCriteriaMessageSchema = z.object({
   staff: criteriaViewSchema,
   client: criteriaViewSchema,
 });
-export const busMessageSchema = z.discriminatedUnion('type', [busFrameMessageSchema, busUpdateMessageSchema, busCriteriaMessageSchema]);
+export const busMessageSchema = z.discriminatedUnion('type', [
+  busFrameMessageSchema,
+  busUpdateMessageSchema,
+  busCriteriaMessageSchema,
+]);
 
 export type BusFrameMessage = z.output<typeof busFrameMessageSchema>;
 export type BusUpdateMessage = z.output<typeof busUpdateMessageSchema>;

@@ -38,7 +38,9 @@ function newRow(overrides: Partial<Row> = {}): Row {
 
 /** A line of 11 fields, or of 12 when the overrides give a zone. */
 const row = (overrides: Partial<Row> = {}, separator = ';'): string =>
-  ('zone' in overrides ? THERMO_CONFIG_FIELDS : ELEVEN_FIELDS).map((field) => String(newRow(overrides)[field])).join(separator);
+  ('zone' in overrides ? THERMO_CONFIG_FIELDS : ELEVEN_FIELDS)
+    .map((field) => String(newRow(overrides)[field]))
+    .join(separator);
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const withBom = (bytes: Uint8Array): Uint8Array => new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
@@ -133,11 +135,12 @@ describe('parseThermoConfig: encodings', () => {
     expect(errorsOf(parseThermoConfig(new Uint8Array([0xff, 0xfe, 0x31, 0x00])))).toEqual([
       { line: 0, field: null, message: 'the file is UTF-16; save it as UTF-8 or Windows-1250' },
     ]);
-    expect(errorsOf(parseThermoConfig(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])))).toEqual([
-      { line: 0, field: null, message: 'the file is not a text file (it contains NUL bytes)' },
+    expect(errorsOf(parseThermoConfig(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])))).toEqual(
+      [{ line: 0, field: null, message: 'the file is not a text file (it contains NUL bytes)' }],
+    );
+    expect(errorsOf(parseThermoConfig(withBom(cp1250(row({ name: 'środek' })))))).toEqual([
+      { line: 0, field: null, message: 'the file starts with a UTF-8 byte order mark but is not valid UTF-8' },
     ]);
-    expect(errorsOf(parseThermoConfig(withBom(cp1250(row({ name: 'środek' }))))))
-      .toEqual([{ line: 0, field: null, message: 'the file starts with a UTF-8 byte order mark but is not valid UTF-8' }]);
   });
 });
 
@@ -145,14 +148,20 @@ describe('parseThermoConfig: encodings', () => {
 
 describe('parseThermoConfig: format', () => {
   it('reads the example line of the README', () => {
-    const text = 'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height\n1;T1;Tśr i Tmax;#E53935;412;388;14;430;372;64;24\n';
+    const text =
+      'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height\n1;T1;Tśr i Tmax;#E53935;412;388;14;430;372;64;24\n';
     expect(markersOf(parseThermoConfig(utf8(text)))).toEqual([{ ...newRowMarker(), type_name: 'Tśr i Tmax' }]);
   });
 
   it('reads tab-separated files, and a header in any case', () => {
-    const text = ['THERMO_ID\tNAME\tTYPE', row({ thermo_id: 7 }, '\t'), row({ thermo_id: 8, name: 'T 8' }, '\t')].join('\n');
+    const text = ['THERMO_ID\tNAME\tTYPE', row({ thermo_id: 7 }, '\t'), row({ thermo_id: 8, name: 'T 8' }, '\t')].join(
+      '\n',
+    );
     const markers = markersOf(parseThermoConfig(utf8(text)));
-    expect(markers.map((m) => [m.thermo_id, m.name])).toEqual([[7, 'T1'], [8, 'T 8']]);
+    expect(markers.map((m) => [m.thermo_id, m.name])).toEqual([
+      [7, 'T1'],
+      [8, 'T 8'],
+    ]);
   });
 
   it('reads decimal commas and points, and trims fields', () => {
@@ -176,13 +185,24 @@ describe('parseThermoConfig: format', () => {
   });
 
   it('ignores comments after the fields, but not a colour', () => {
-    const text = [`#${row()}`, `   # indented comment`, `${row({ thermo_id: 2 })}# trailing`, `${row({ thermo_id: 3 })};;`].join('\n');
+    const text = [
+      `#${row()}`,
+      `   # indented comment`,
+      `${row({ thermo_id: 2 })}# trailing`,
+      `${row({ thermo_id: 3 })};;`,
+    ].join('\n');
     const markers = markersOf(parseThermoConfig(utf8(text)));
-    expect(markers.map((m) => [m.thermo_id, m.color_hex])).toEqual([[2, '#E53935'], [3, '#E53935']]);
+    expect(markers.map((m) => [m.thermo_id, m.color_hex])).toEqual([
+      [2, '#E53935'],
+      [3, '#E53935'],
+    ]);
   });
 
   it('keeps markers in file order and the photo bounds inclusive', () => {
-    const text = [row({ thermo_id: 9, item_x: 986, item_size: 14 }), row({ thermo_id: 2, label_y: 0, label_height: 500 })].join('\n');
+    const text = [
+      row({ thermo_id: 9, item_x: 986, item_size: 14 }),
+      row({ thermo_id: 2, label_y: 0, label_height: 500 }),
+    ].join('\n');
     const markers = markersOf(parseThermoConfig(utf8(text), { imageWidth: 1000, imageHeight: 500 }));
     expect(markers.map((m) => m.thermo_id)).toEqual([9, 2]);
   });
@@ -237,18 +257,30 @@ describe('parseThermoConfig: insulation zones (EN 1634-1, I1 / I2)', () => {
   });
 
   it('refuses any other zone, naming the line and the field', () => {
-    const text = [THERMO_CONFIG_HEADER, row({ thermo_id: 1, zone: 'I1' }), row({ thermo_id: 2, zone: 'EI2' }), row({ thermo_id: 3, zone: 'I3', color_hex: 'red' })].join('\n');
+    const text = [
+      THERMO_CONFIG_HEADER,
+      row({ thermo_id: 1, zone: 'I1' }),
+      row({ thermo_id: 2, zone: 'EI2' }),
+      row({ thermo_id: 3, zone: 'I3', color_hex: 'red' }),
+    ].join('\n');
     const errors = errorsOf(parseThermoConfig(utf8(text)));
     expect(errors).toEqual([
       { line: 3, field: 'zone', message: '"EI2" is not an insulation zone (I1, I2, or empty for both)' },
       { line: 4, field: 'color_hex', message: '"red" is not a colour in the form #RRGGBB' },
       { line: 4, field: 'zone', message: '"I3" is not an insulation zone (I1, I2, or empty for both)' },
     ]);
-    expect(formatThermoConfigErrors(errors).split('\n')[0]).toBe('line 3, zone: "EI2" is not an insulation zone (I1, I2, or empty for both)');
+    expect(formatThermoConfigErrors(errors).split('\n')[0]).toBe(
+      'line 3, zone: "EI2" is not an insulation zone (I1, I2, or empty for both)',
+    );
   });
 
   it('writes a config without zones byte for byte as before: 11 columns', () => {
-    const text = [ELEVEN_FIELD_HEADER, '1;T1;Tmax;#E53935;412;388;14;430;372;64;24', '2;T2;Tmax;#E53935;412.5;388;14;430;372;64;24', ''].join('\n');
+    const text = [
+      ELEVEN_FIELD_HEADER,
+      '1;T1;Tmax;#E53935;412;388;14;430;372;64;24',
+      '2;T2;Tmax;#E53935;412.5;388;14;430;372;64;24',
+      '',
+    ].join('\n');
     const markers = markersOf(parseThermoConfig(utf8(text)));
     expect(formatThermoConfig(markers)).toBe(text);
   });
@@ -311,7 +343,11 @@ describe('parseThermoConfig: errors', () => {
       { line: 6, field: 'item_x', message: '-3 is negative; positions and sizes are ≥ 0' },
       { line: 6, field: 'item_size', message: 'must be greater than 0' },
       { line: 7, field: null, message: 'found 9 fields, expected 11 or 12' },
-      { line: 8, field: 'type_name', message: '"tsr i tmax" is not one of the 12 measurement types (did you mean "Tśr i Tmax"?)' },
+      {
+        line: 8,
+        field: 'type_name',
+        message: '"tsr i tmax" is not one of the 12 measurement types (did you mean "Tśr i Tmax"?)',
+      },
       { line: 8, field: 'label_width', message: '"abc" is not a number' },
       { line: 8, field: 'label_height', message: '"12px" is not a number' },
     ]);
@@ -361,7 +397,12 @@ describe('parseThermoConfig: errors', () => {
   });
 
   it('checks thermo_id against the DAQ channels and names', () => {
-    const text = [row({ thermo_id: 0 }), row({ thermo_id: 1025 }), row({ thermo_id: 1024, name: 'x'.repeat(65) }), row({ thermo_id: '2.0' })].join('\n');
+    const text = [
+      row({ thermo_id: 0 }),
+      row({ thermo_id: 1025 }),
+      row({ thermo_id: 1024, name: 'x'.repeat(65) }),
+      row({ thermo_id: '2.0' }),
+    ].join('\n');
     expect(errorsOf(parseThermoConfig(utf8(text)))).toEqual([
       { line: 1, field: 'thermo_id', message: '"0" is not a positive integer' },
       { line: 2, field: 'thermo_id', message: '1025 is above 1024, the highest DAQ channel' },

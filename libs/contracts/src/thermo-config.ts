@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { MAX_CHANNELS } from './daq';
-import { MEASUREMENT_TYPE_NAMES, isMeasurementTypeName, measurementTypeNameSchema, type MeasurementTypeName } from './measurement-types';
+import {
+  MEASUREMENT_TYPE_NAMES,
+  isMeasurementTypeName,
+  measurementTypeNameSchema,
+  type MeasurementTypeName,
+} from './measurement-types';
 
 /*
  * The thermocouple config file (.txt) uploaded with an object photo, see the README's
@@ -270,7 +275,11 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
     seenContent = true;
     if (isHeader) {
       if (!firstContent) {
-        errors.push({ line: lineNo, field: null, message: 'a header line may only come before the first thermocouple' });
+        errors.push({
+          line: lineNo,
+          field: null,
+          message: 'a header line may only come before the first thermocouple',
+        });
       }
       return;
     }
@@ -322,7 +331,13 @@ export function parseThermoConfig(bytes: Uint8Array, options: ThermoConfigOption
       if (value !== undefined) numbers.set(field, value);
     }
 
-    const within = (start: ThermoConfigField, size: ThermoConfigField, limit: number | undefined, what: string, axis: string): void => {
+    const within = (
+      start: ThermoConfigField,
+      size: ThermoConfigField,
+      limit: number | undefined,
+      what: string,
+      axis: string,
+    ): void => {
       const from = numbers.get(start);
       const extent = numbers.get(size);
       if (limit === undefined || from === undefined || extent === undefined) return;
@@ -396,7 +411,9 @@ export function formatThermoConfig(markers: readonly ThermoMarker[]): string {
   const fields = markers.some((marker) => marker.zone !== null) ? THERMO_CONFIG_FIELDS : REQUIRED_FIELDS;
   const rows = markers.map((marker) => {
     if (/[;\t#\r\n]/.test(marker.name)) {
-      throw new RangeError(`formatThermoConfig: name ${JSON.stringify(marker.name)} cannot be written to a config file`);
+      throw new RangeError(
+        `formatThermoConfig: name ${JSON.stringify(marker.name)} cannot be written to a config file`,
+      );
     }
     return fields.map((field) => String(marker[field] ?? '')).join(';');
   });

@@ -23,10 +23,18 @@ describe('CriteriaEngine.frameValues', () => {
   it('gives the newest frame its categories over the valid thermocouples, T0 and d_e so far', () => {
     const engine = new CriteriaEngine({
       profile: DEFAULT_TEST_PROFILE,
-      markers: [1, 2, 3].map((thermo_id) => ({ thermo_id, type_name: 'Tśr i Tmax' })).concat([{ thermo_id: 4, type_name: 'Tmax' }]),
+      markers: [1, 2, 3]
+        .map((thermo_id) => ({ thermo_id, type_name: 'Tśr i Tmax' }))
+        .concat([{ thermo_id: 4, type_name: 'Tmax' }]),
       exclusions: [{ id: 'x', thermo_id: 3, from_time: 60, reason: 'detached' }],
     });
-    expect(engine.frameValues()).toEqual({ time: null, t0: null, t0_fixed: false, categories: [expect.objectContaining({ max: null }), expect.objectContaining({ max: null })], d_e: null });
+    expect(engine.frameValues()).toEqual({
+      time: null,
+      t0: null,
+      t0_fixed: false,
+      categories: [expect.objectContaining({ max: null }), expect.objectContaining({ max: null })],
+      d_e: null,
+    });
     engine.push({ time: -30, pk: 20, thermocouples_out: [20, 21, 22, 23] });
     expect(engine.frameValues()).toMatchObject({ t0: 21, t0_fixed: false, d_e: null });
     engine.push({ time: 0, pk: 20, thermocouples_out: [20, 21, 22, 23] });

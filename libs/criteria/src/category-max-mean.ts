@@ -17,7 +17,11 @@ export interface CategoryMaxMean {
  * each member of the category; `counts(k)`: whether member k is valid in this frame (the caller knows
  * its faults and exclusions). A missing or non-finite value never counts.
  */
-export function categoryMaxMean(values: readonly (number | null)[] | undefined, channels: readonly number[], counts: (member: number) => boolean): CategoryMaxMean {
+export function categoryMaxMean(
+  values: readonly (number | null)[] | undefined,
+  channels: readonly number[],
+  counts: (member: number) => boolean,
+): CategoryMaxMean {
   let max = Number.NEGATIVE_INFINITY;
   let sum = 0;
   let valid = 0;

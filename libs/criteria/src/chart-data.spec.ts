@@ -3,8 +3,16 @@ import { deviationSeries, heatingCurvePoints, pressureBand } from './chart-data'
 
 describe('chart data', () => {
   it('pressure band from the profile', () => {
-    expect(pressureBand({ pressure_target_pa: 20, pressure_tolerance_pa: 3 })).toEqual({ target: 20, low: 17, high: 23 });
-    expect(pressureBand({ pressure_target_pa: 20, pressure_tolerance_pa: null })).toEqual({ target: 20, low: 20, high: 20 });
+    expect(pressureBand({ pressure_target_pa: 20, pressure_tolerance_pa: 3 })).toEqual({
+      target: 20,
+      low: 17,
+      high: 23,
+    });
+    expect(pressureBand({ pressure_target_pa: 20, pressure_tolerance_pa: null })).toEqual({
+      target: 20,
+      low: 20,
+      high: 20,
+    });
     expect(pressureBand({ pressure_target_pa: null, pressure_tolerance_pa: 3 })).toBeNull();
   });
 

@@ -8,7 +8,9 @@ import type { CriteriaFrame, HeatingCurveId, TestProfile } from '@furnace/contra
  */
 
 /** The furnace pressure band of a profile, Pa; null when the profile sets no target. */
-export function pressureBand(profile: Pick<TestProfile, 'pressure_target_pa' | 'pressure_tolerance_pa'>): { target: number; low: number; high: number } | null {
+export function pressureBand(
+  profile: Pick<TestProfile, 'pressure_target_pa' | 'pressure_tolerance_pa'>,
+): { target: number; low: number; high: number } | null {
   const target = profile.pressure_target_pa;
   if (target === null || !Number.isFinite(target)) return null;
   const tolerance = Math.abs(profile.pressure_tolerance_pa ?? 0);
@@ -37,7 +39,11 @@ export interface DeviationPoint {
  * d_e at every frame (frames in time order; the area counts every frame, the result keeps one point per
  * `everyS` seconds of test time, and the last).
  */
-export function deviationSeries(frames: Iterable<Pick<CriteriaFrame, 'time' | 'pk'>>, curve: HeatingCurveId, everyS = 0): DeviationPoint[] {
+export function deviationSeries(
+  frames: Iterable<Pick<CriteriaFrame, 'time' | 'pk'>>,
+  curve: HeatingCurveId,
+  everyS = 0,
+): DeviationPoint[] {
   const acc = new DeviationAccumulator((t) => heatingCurve(curve, t));
   const out: DeviationPoint[] = [];
   let lastKept = Number.NEGATIVE_INFINITY;

@@ -32,7 +32,7 @@ describe('classify', () => {
   });
 
   // DIN 4102-5: classes T 30 … T 180 for as long as both the room closure (E) and the temperatures (I) hold.
-  it('a DIN 4102-5 test is classified in its own terms, never in EN 13501-2\'s', () => {
+  it("a DIN 4102-5 test is classified in its own terms, never in EN 13501-2's", () => {
     expect(classify({ E: at(95), I: at(70), W: null, end: at(100) }, { classes: din })).toBe('T 60');
     expect(classify({ E: null, I: null, W: null, end: at(200) }, { classes: din })).toBe('T 180');
     expect(classify({ E: null, I: at(29, 59), W: null, end: at(40) }, { classes: din })).toBe('');
@@ -44,7 +44,9 @@ describe('classify', () => {
   });
 
   it('uses the end for criteria not reached', () => {
-    expect(classify({ E: null, I: null, W: null, end: at(121, 30) }, { classes: generic })).toBe('E 120, EI 120, EW 120');
+    expect(classify({ E: null, I: null, W: null, end: at(121, 30) }, { classes: generic })).toBe(
+      'E 120, EI 120, EW 120',
+    );
   });
 
   it('writes EI1 / EI2 for a door given its insulation class', () => {

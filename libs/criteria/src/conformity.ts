@@ -22,7 +22,10 @@ export function furnaceTolerance(tSeconds: number): number | null {
  * null before 5 min (no requirement). A profile's own `pressure_tolerance_pa` (a method that sets another
  * band) replaces both from 5 min on.
  */
-export function pressureTolerance(profile: Pick<TestProfile, 'pressure_tolerance_pa'>, tSeconds: number): number | null {
+export function pressureTolerance(
+  profile: Pick<TestProfile, 'pressure_tolerance_pa'>,
+  tSeconds: number,
+): number | null {
   if (!Number.isFinite(tSeconds) || tSeconds < 5 * 60) return null;
   const own = profile.pressure_tolerance_pa;
   if (own !== null && own !== undefined && Number.isFinite(own)) return Math.abs(own);

@@ -40,7 +40,12 @@ export function heatingCurve(id: HeatingCurveId, tSeconds: number): number {
   }
 }
 
-export const HEATING_CURVE_IDS = Object.freeze(['iso834', 'hydrocarbon', 'external', 'slow'] as const) satisfies readonly HeatingCurveId[];
+export const HEATING_CURVE_IDS = Object.freeze([
+  'iso834',
+  'hydrocarbon',
+  'external',
+  'slow',
+] as const) satisfies readonly HeatingCurveId[];
 
 export interface HeatingCurveInfo {
   readonly id: HeatingCurveId;
@@ -48,12 +53,16 @@ export interface HeatingCurveInfo {
   readonly label_en: string;
 }
 
-export const HEATING_CURVES: readonly HeatingCurveInfo[] = Object.freeze(([
-  { id: 'iso834', label_pl: 'Krzywa standardowa ISO 834', label_en: 'ISO 834 standard curve' },
-  { id: 'hydrocarbon', label_pl: 'Krzywa węglowodorowa', label_en: 'Hydrocarbon curve' },
-  { id: 'external', label_pl: 'Krzywa pożaru zewnętrznego', label_en: 'External fire curve' },
-  { id: 'slow', label_pl: 'Krzywa powolnego nagrzewania', label_en: 'Slow heating curve' },
-] satisfies HeatingCurveInfo[]).map((curve) => Object.freeze(curve)));
+export const HEATING_CURVES: readonly HeatingCurveInfo[] = Object.freeze(
+  (
+    [
+      { id: 'iso834', label_pl: 'Krzywa standardowa ISO 834', label_en: 'ISO 834 standard curve' },
+      { id: 'hydrocarbon', label_pl: 'Krzywa węglowodorowa', label_en: 'Hydrocarbon curve' },
+      { id: 'external', label_pl: 'Krzywa pożaru zewnętrznego', label_en: 'External fire curve' },
+      { id: 'slow', label_pl: 'Krzywa powolnego nagrzewania', label_en: 'Slow heating curve' },
+    ] satisfies HeatingCurveInfo[]
+  ).map((curve) => Object.freeze(curve)),
+);
 
 export function isHeatingCurveId(value: unknown): value is HeatingCurveId {
   return typeof value === 'string' && (HEATING_CURVE_IDS as readonly string[]).includes(value);

@@ -12,13 +12,40 @@ function messyTest(seed: number): { input: CriteriaEngineInput; frames: Criteria
   const rnd = random(seed);
   const channels = 4 + Math.floor(rnd() * 12);
   const types = ['Tśr i Tmax', 'Tmax', 'Tmax ościeżnicy', 'T'];
-  const markers = Array.from({ length: channels }, (_, i) => ({ thermo_id: i + 1, type_name: types[Math.floor(rnd() * types.length)] as string }));
+  const markers = Array.from({ length: channels }, (_, i) => ({
+    thermo_id: i + 1,
+    type_name: types[Math.floor(rnd() * types.length)] as string,
+  }));
   // One thermocouple counted under two types.
   markers.push({ thermo_id: 1, type_name: 'Tmax' });
-  const exclusions = rnd() < 0.5 ? [] : [{ id: 'x', thermo_id: 1 + Math.floor(rnd() * channels), from_time: Math.floor(rnd() * 3000) - 100, reason: 'loose' }];
+  const exclusions =
+    rnd() < 0.5
+      ? []
+      : [
+          {
+            id: 'x',
+            thermo_id: 1 + Math.floor(rnd() * channels),
+            from_time: Math.floor(rnd() * 3000) - 100,
+            reason: 'loose',
+          },
+        ];
   const observations: Observation[] = [];
-  if (rnd() < 0.5) observations.push({ id: 'o1', time: Math.floor(rnd() * 4000), kind: 'cotton_pad', note: null, visible_to_clients: true });
-  if (rnd() < 0.3) observations.push({ id: 'o2', time: Math.floor(rnd() * 4000), kind: 'test_stopped', note: null, visible_to_clients: true });
+  if (rnd() < 0.5)
+    observations.push({
+      id: 'o1',
+      time: Math.floor(rnd() * 4000),
+      kind: 'cotton_pad',
+      note: null,
+      visible_to_clients: true,
+    });
+  if (rnd() < 0.3)
+    observations.push({
+      id: 'o2',
+      time: Math.floor(rnd() * 4000),
+      kind: 'test_stopped',
+      note: null,
+      visible_to_clients: true,
+    });
   const input: CriteriaEngineInput = {
     profile: { ...DEFAULT_TEST_PROFILE, criteria_basis: rnd() < 0.7 ? 'rise' : 'absolute' },
     markers,
@@ -36,7 +63,7 @@ function messyTest(seed: number): { input: CriteriaEngineInput; frames: Criteria
     const values = starts.map((s, i) => {
       const r = rnd();
       if (r < 0.05) return null; // a missing reading
-      if (r < 0.07) return s + 80 + (rates[i] as number) * Math.max(0, t) / 60; // a jump
+      if (r < 0.07) return s + 80 + ((rates[i] as number) * Math.max(0, t)) / 60; // a jump
       return s + ((rates[i] as number) * Math.max(0, t)) / 60 + rnd() * 2;
     });
     const faults = rnd() < 0.03 ? [1 + Math.floor(rnd() * channels)] : undefined;
@@ -90,9 +117,14 @@ describe.each(Array.from({ length: 16 }, (_, i) => 7000 + i))('an engine saved a
     const newest = Math.max(0, frames[cut - 1]!.time);
     const later = newest + 1 + Math.floor(rnd() * 600);
     const thermo = input.markers[Math.floor(rnd() * input.markers.length)]!.thermo_id;
-    const moved = (input.exclusions ?? []).filter((e) => e.from_time > newest).map((e) => ({ ...e, from_time: e.from_time + 100 }));
+    const moved = (input.exclusions ?? [])
+      .filter((e) => e.from_time > newest)
+      .map((e) => ({ ...e, from_time: e.from_time + 100 }));
     const kept = (input.exclusions ?? []).filter((e) => e.from_time <= newest);
-    const changed: CriteriaEngineInput = { ...input, exclusions: [...kept, ...moved, { id: 'late', thermo_id: thermo, from_time: later, reason: 'came loose' }] };
+    const changed: CriteriaEngineInput = {
+      ...input,
+      exclusions: [...kept, ...moved, { id: 'late', thermo_id: thermo, from_time: later, reason: 'came loose' }],
+    };
     const resumed = CriteriaEngine.restore(changed, state);
     for (const frame of frames.slice(cut)) resumed.push(frame);
     const fresh = new CriteriaEngine(changed);
@@ -103,7 +135,9 @@ describe.each(Array.from({ length: 16 }, (_, i) => 7000 + i))('an engine saved a
   it('restored at the end gives the same snapshot, and the same for other observations and end', () => {
     const restored = CriteriaEngine.restore(input, JSON.parse(JSON.stringify(full.saveState())) as CriteriaEngineState);
     expect(restored.snapshot()).toEqual(expected);
-    const observations: Observation[] = [{ id: 'late', time: 100, kind: 'gap_6mm', note: null, visible_to_clients: false }];
+    const observations: Observation[] = [
+      { id: 'late', time: 100, kind: 'gap_6mm', note: null, visible_to_clients: false },
+    ];
     restored.setObservations(observations);
     restored.setEnded(!input.ended);
     const fresh = new CriteriaEngine({ ...input, observations, ended: !input.ended });
@@ -132,13 +166,26 @@ describe('a kept state that does not fit', () => {
     const newest = engine.lastFrameTime!;
     const thermo = input.markers[0]!.thermo_id;
     for (const from_time of [newest, newest - 10, -1, 0]) {
-      const other = { ...input, exclusions: [...(input.exclusions ?? []), { id: 'z', thermo_id: thermo, from_time, reason: 'r' }] };
+      const other = {
+        ...input,
+        exclusions: [...(input.exclusions ?? []), { id: 'z', thermo_id: thermo, from_time, reason: 'r' }],
+      };
       expect(() => CriteriaEngine.restore(other, state)).toThrow(/other inputs/);
     }
     const fresh = new CriteriaEngine(input).saveState();
     // A state of no frame takes any exclusion after ignition, none before (T0 leaves those out).
-    expect(() => CriteriaEngine.restore({ ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: 1, reason: 'r' }] }, fresh)).not.toThrow();
-    expect(() => CriteriaEngine.restore({ ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: -1, reason: 'r' }] }, fresh)).toThrow(/other inputs/);
+    expect(() =>
+      CriteriaEngine.restore(
+        { ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: 1, reason: 'r' }] },
+        fresh,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      CriteriaEngine.restore(
+        { ...input, exclusions: [{ id: 'z', thermo_id: thermo, from_time: -1, reason: 'r' }] },
+        fresh,
+      ),
+    ).toThrow(/other inputs/);
   });
 
   it('is refused from another version', () => {

@@ -36,7 +36,9 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
     return index >= 0 && index + 1 < times.length ? (times[index] as number) : null;
   };
   const maxFailure = firstOver((t) => starts.some((_, i) => value(i, t) > t0 + 180));
-  const meanFailure = firstOver((t) => starts.slice(0, meanCount).reduce((a, _, i) => a + value(i, t), 0) / meanCount > t0 + 140);
+  const meanFailure = firstOver(
+    (t) => starts.slice(0, meanCount).reduce((a, _, i) => a + value(i, t), 0) / meanCount > t0 + 140,
+  );
   const wFailure = firstOver((t) => radiance(t) > 15);
   const iFailure = [maxFailure, meanFailure].filter((t): t is number => t !== null).sort((a, b) => a - b)[0] ?? null;
   const eSeen = eAt !== null && eAt <= duration ? eAt : null;
@@ -48,8 +50,15 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
     observations: eAt === null ? [] : [{ id: 'e', time: eAt, kind: 'gap_25mm', note: null, visible_to_clients: true }],
   });
   const frames: CriteriaFrame[] = [];
-  for (let t = -60; t < 0; t += step) frames.push({ time: t, pk: 20, thermocouples_out: starts.map((_, i) => value(i, t)) });
-  for (const t of times) frames.push({ time: t, pk: k * iso834(t), radiance: radiance(t), thermocouples_out: starts.map((_, i) => value(i, t)) });
+  for (let t = -60; t < 0; t += step)
+    frames.push({ time: t, pk: 20, thermocouples_out: starts.map((_, i) => value(i, t)) });
+  for (const t of times)
+    frames.push({
+      time: t,
+      pk: k * iso834(t),
+      radiance: radiance(t),
+      thermocouples_out: starts.map((_, i) => value(i, t)),
+    });
   for (const frame of frames) engine.push(frame);
   const snapshot = engine.snapshot();
 
@@ -60,7 +69,11 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
 
   it('the failures are the first frames over T0 + 180 K, T0 + 140 K and 15 kW/m²', () => {
     const got = (criterion: string) => snapshot.failures.find((f) => f.criterion === criterion)?.time ?? null;
-    expect({ max: got('I_max'), mean: got('I_mean'), w: got('W') }).toEqual({ max: maxFailure, mean: meanFailure, w: wFailure });
+    expect({ max: got('I_max'), mean: got('I_mean'), w: got('W') }).toEqual({
+      max: maxFailure,
+      mean: meanFailure,
+      w: wFailure,
+    });
   });
 
   it(`d_e of ${k.toFixed(3)}·ISO is (k − 1)·100 %`, () => {
@@ -72,14 +85,17 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   // at the first frame after 5 min whose tolerance is below |D|, and never comes back (the tolerance only falls).
   it('d_e outside its tolerance: one period, from the first frame whose tolerance is below |d_e| to the end', () => {
     const d = Math.abs((k - 1) * 100);
-    const tolerance = (t: number) => (t <= 600 ? 15 : t <= 1800 ? 15 - 0.5 * (t / 60 - 10) : t <= 3600 ? 5 - 0.083 * (t / 60 - 30) : 2.5);
+    const tolerance = (t: number) =>
+      t <= 600 ? 15 : t <= 1800 ? 15 - 0.5 * (t / 60 - 10) : t <= 3600 ? 5 - 0.083 * (t / 60 - 30) : 2.5;
     const from = times.find((t) => t > 300 && d > tolerance(t) + 1e-9);
     if (from === undefined) {
       expect(snapshot.deviation).toMatchObject({ periods: [], conforming: true });
     } else {
       const last = times[times.length - 1] as number;
       // The worst frame: the first with the smallest tolerance (d_e is the same at every frame).
-      const worstTime = times.filter((t) => t >= from).reduce((best, t) => (tolerance(t) < tolerance(best) - 1e-9 ? t : best));
+      const worstTime = times
+        .filter((t) => t >= from)
+        .reduce((best, t) => (tolerance(t) < tolerance(best) - 1e-9 ? t : best));
       expect(snapshot.deviation.conforming).toBe(false);
       expect(snapshot.deviation.periods).toHaveLength(1);
       expect(snapshot.deviation.periods[0]).toMatchObject({ from, to: last, open: true, worst_time: worstTime });
@@ -88,9 +104,16 @@ describe.each(Array.from({ length: 12 }, (_, i) => 1000 + i))('a random linear t
   });
 
   it('the classification follows from the failure times', () => {
-    expect(snapshot.classification).toBe(classify({ E: eSeen, I: iFailure, W: wFailure, end: times[times.length - 1] as number }, { classes: classSystemOf('EN_1363_1') }));
+    expect(snapshot.classification).toBe(
+      classify(
+        { E: eSeen, I: iFailure, W: wFailure, end: times[times.length - 1] as number },
+        { classes: classSystemOf('EN_1363_1') },
+      ),
+    );
     const eMinutes = Math.floor((eSeen ?? (times[times.length - 1] as number)) / 60);
     expect(snapshot.criteria.E.minutes).toBe(eMinutes);
-    expect(snapshot.criteria.I.minutes).toBe(Math.min(Math.floor((iFailure ?? (times[times.length - 1] as number)) / 60), eMinutes));
+    expect(snapshot.criteria.I.minutes).toBe(
+      Math.min(Math.floor((iFailure ?? (times[times.length - 1] as number)) / 60), eMinutes),
+    );
   });
 });

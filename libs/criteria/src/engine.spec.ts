@@ -64,13 +64,36 @@ describe('CriteriaEngine on a synthetic door test', () => {
   });
 
   it('failures, excursions and the classification', () => {
-    expect(end.failures).toEqual([{ criterion: 'I_max', time: 47 * 60 + 10, interval_from: null, thermo_id: 6, type_name: 'Tmax' }]);
+    expect(end.failures).toEqual([
+      { criterion: 'I_max', time: 47 * 60 + 10, interval_from: null, thermo_id: 6, type_name: 'Tmax' },
+    ]);
     expect(end.excursions).toEqual([{ criterion: 'I_max', time: 20 * 60, thermo_id: 6 }]);
     // The cotton pad at 63:40 came after the insulation failure at 47:10: EN 1363-1 §11.2 no longer applies
     // it then, so E holds to the stop at 66:00.
-    expect(end.criteria.E).toEqual({ time: null, minutes: 66, reached: false, held_minutes: 66, measured: true, deemed: false });
-    expect(end.criteria.I).toEqual({ time: 47 * 60 + 10, minutes: 47, reached: true, held_minutes: 47, measured: true, deemed: false });
-    expect(end.criteria.W).toEqual({ time: null, minutes: 66, reached: false, held_minutes: 66, measured: true, deemed: false });
+    expect(end.criteria.E).toEqual({
+      time: null,
+      minutes: 66,
+      reached: false,
+      held_minutes: 66,
+      measured: true,
+      deemed: false,
+    });
+    expect(end.criteria.I).toEqual({
+      time: 47 * 60 + 10,
+      minutes: 47,
+      reached: true,
+      held_minutes: 47,
+      measured: true,
+      deemed: false,
+    });
+    expect(end.criteria.W).toEqual({
+      time: null,
+      minutes: 66,
+      reached: false,
+      held_minutes: 66,
+      measured: true,
+      deemed: false,
+    });
     // EN 1634-1 door, insulation I2: EI2; E 66 → 60 and EW 66 → 60 from the door's lists (EN 13501-2 §7.5.5).
     expect(end.classification).toBe('E 60, EI2 45, EW 60');
     expect(end.forecast).toEqual([]);
@@ -108,8 +131,22 @@ describe('CriteriaEngine on a synthetic door test', () => {
   it('live at 50:00: the time each criterion has held so far, and the class so far', () => {
     const live = run(50 * 60).snapshot();
     expect(live.elapsed).toBe(3000);
-    expect(live.criteria.E).toEqual({ time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false });
-    expect(live.criteria.I).toEqual({ time: 2830, minutes: 47, reached: true, held_minutes: 47, measured: true, deemed: false });
+    expect(live.criteria.E).toEqual({
+      time: null,
+      minutes: null,
+      reached: false,
+      held_minutes: 50,
+      measured: true,
+      deemed: false,
+    });
+    expect(live.criteria.I).toEqual({
+      time: 2830,
+      minutes: 47,
+      reached: true,
+      held_minutes: 47,
+      measured: true,
+      deemed: false,
+    });
     expect(live.criteria.W.held_minutes).toBe(50);
     expect(live.classification).toBe('E 45, EI2 45, EW 30');
   });
@@ -126,9 +163,19 @@ describe('CriteriaEngine on a synthetic door test', () => {
   });
 
   it('an exclusion from before the failure moves it to the next thermocouple', () => {
-    const snapshot = run(66 * 60, { ended: true, exclusions: [{ id: 'x', thermo_id: 6, from_time: 0, reason: 'off the face' }] }).snapshot();
+    const snapshot = run(66 * 60, {
+      ended: true,
+      exclusions: [{ id: 'x', thermo_id: 6, from_time: 0, reason: 'off the face' }],
+    }).snapshot();
     expect(snapshot.failures).toEqual([]);
-    expect(snapshot.criteria.I).toEqual({ time: null, minutes: 63, reached: false, held_minutes: 63, measured: true, deemed: false });
+    expect(snapshot.criteria.I).toEqual({
+      time: null,
+      minutes: 63,
+      reached: false,
+      held_minutes: 63,
+      measured: true,
+      deemed: false,
+    });
     expect(snapshot.classification).toBe('E 60, EI2 60, EW 60');
   });
 
@@ -143,15 +190,31 @@ describe('CriteriaEngine on a synthetic door test', () => {
   it('an observation added live moves E at once; what follows the stop does not count', () => {
     const engine = run(50 * 60, { observations: [] });
     expect(engine.snapshot().criteria.E.held_minutes).toBe(50);
-    engine.setObservations([{ id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false }]);
-    expect(engine.snapshot().criteria.E).toEqual({ time: 2730, minutes: 45, reached: true, held_minutes: 45, measured: true, deemed: false });
+    engine.setObservations([
+      { id: 'o', time: 45 * 60 + 30, kind: 'sustained_flaming', note: null, visible_to_clients: false },
+    ]);
+    expect(engine.snapshot().criteria.E).toEqual({
+      time: 2730,
+      minutes: 45,
+      reached: true,
+      held_minutes: 45,
+      measured: true,
+      deemed: false,
+    });
     expect(engine.snapshot().classification).toBe('E 45, EI2 45, EW 30');
 
     // Stopped at 40:00: the failure at 47:10 came after the stop.
     engine.setObservations([{ id: 's', time: 40 * 60, kind: 'test_stopped', note: null, visible_to_clients: true }]);
     const stopped = engine.snapshot();
     expect(stopped.failures).toEqual([]);
-    expect(stopped.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: 40, measured: true, deemed: false });
+    expect(stopped.criteria.I).toEqual({
+      time: null,
+      minutes: null,
+      reached: false,
+      held_minutes: 40,
+      measured: true,
+      deemed: false,
+    });
     expect(stopped.classification).toBe('E 30, EI2 30, EW 30');
     expect(stopped.forecast).toEqual([]);
     // d_e as it was at the stop (1.02·ISO: +2.00 %, tolerance at 40:00 = 5 − 0.083·10 %).
@@ -168,7 +231,10 @@ describe('CriteriaEngine on a synthetic door test', () => {
 });
 
 describe('CriteriaEngine details', () => {
-  const face = [{ thermo_id: 1, type_name: 'Tśr i Tmax' }, { thermo_id: 2, type_name: 'Tśr i Tmax' }];
+  const face = [
+    { thermo_id: 1, type_name: 'Tśr i Tmax' },
+    { thermo_id: 2, type_name: 'Tśr i Tmax' },
+  ];
 
   it('before any frame: nothing known', () => {
     const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face });
@@ -236,7 +302,8 @@ describe('CriteriaEngine details', () => {
     const stop: Observation = { id: 's', time: 1200, kind: 'test_stopped', note: null, visible_to_clients: true };
     const push = (engine: CriteriaEngine) => {
       // The furnace is switched off at 20:00.
-      for (let t = 0; t <= 1800; t += 10) engine.push({ time: t, pk: t <= 1200 ? 1.05 * iso834(t) : 100, thermocouples_out: [20, 20] });
+      for (let t = 0; t <= 1800; t += 10)
+        engine.push({ time: t, pk: t <= 1200 ? 1.05 * iso834(t) : 100, thermocouples_out: [20, 20] });
       return engine;
     };
     const known = push(new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, observations: [stop] }));
@@ -276,8 +343,17 @@ describe('CriteriaEngine details', () => {
     engine.push({ time: 1900, thermocouples_out: [30, 250] });
     engine.push({ time: 1910, thermocouples_out: [30, 250] });
     const snapshot = engine.snapshot();
-    expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 1900, interval_from: 1790, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
-    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29, measured: true, deemed: false });
+    expect(snapshot.failures).toEqual([
+      { criterion: 'I_max', time: 1900, interval_from: 1790, thermo_id: 2, type_name: 'Tśr i Tmax' },
+    ]);
+    expect(snapshot.criteria.I).toEqual({
+      time: 1900,
+      minutes: 29,
+      reached: true,
+      held_minutes: 29,
+      measured: true,
+      deemed: false,
+    });
     // No radiation reading in this test: no EW.
     expect(snapshot.classification).toBe('E 30, EI 20');
   });
@@ -286,7 +362,13 @@ describe('CriteriaEngine details', () => {
     const markers = [...face, { thermo_id: 3, type_name: 'Tmax' }];
     const stop: Observation = { id: 's', time: 2400, kind: 'test_stopped', note: null, visible_to_clients: true };
     const late: Observation = { id: 'e', time: 2500, kind: 'cotton_pad', note: null, visible_to_clients: true };
-    const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers, t0_override: 20, ended: true, observations: [stop, late] });
+    const engine = new CriteriaEngine({
+      profile: DEFAULT_TEST_PROFILE,
+      markers,
+      t0_override: 20,
+      ended: true,
+      observations: [stop, late],
+    });
     for (let t = 0; t <= 1790; t += 10) engine.push({ time: t, thermocouples_out: [30, 30, 30] });
     // After a gap: thermocouple 2 ('Tśr i Tmax') over from 1900, in (1790, 1900]; thermocouple 3 ('Tmax') at 1930.
     for (let t = 1900; t <= 2600; t += 10) engine.push({ time: t, thermocouples_out: [30, 250, t >= 1930 ? 250 : 30] });
@@ -295,9 +377,23 @@ describe('CriteriaEngine details', () => {
       ['Tśr i Tmax', 1900, 1790],
       ['Tmax', 1930, null],
     ]);
-    expect(snapshot.criteria.I).toEqual({ time: 1900, minutes: 29, reached: true, held_minutes: 29, measured: true, deemed: false });
+    expect(snapshot.criteria.I).toEqual({
+      time: 1900,
+      minutes: 29,
+      reached: true,
+      held_minutes: 29,
+      measured: true,
+      deemed: false,
+    });
     // The cotton pad at 41:40 came after the stop at 40:00: E held to the stop.
-    expect(snapshot.criteria.E).toEqual({ time: null, minutes: 40, reached: false, held_minutes: 40, measured: true, deemed: false });
+    expect(snapshot.criteria.E).toEqual({
+      time: null,
+      minutes: 40,
+      reached: false,
+      held_minutes: 40,
+      measured: true,
+      deemed: false,
+    });
   });
 
   it('a failure at the first frame after a late start is an interval from ignition', () => {
@@ -323,7 +419,9 @@ describe('CriteriaEngine details', () => {
     const radiance = [1, 16, 2, 15, 15.5, 16];
     radiance.forEach((r, i) => engine.push({ time: 600 * (i + 1), radiance: r, thermocouples_out: [20, 20] }));
     const snapshot = engine.snapshot();
-    expect(snapshot.failures).toEqual([{ criterion: 'W', time: 3000, interval_from: 2400, thermo_id: null, type_name: null }]);
+    expect(snapshot.failures).toEqual([
+      { criterion: 'W', time: 3000, interval_from: 2400, thermo_id: null, type_name: null },
+    ]);
     expect(snapshot.excursions).toEqual([{ criterion: 'W', time: 1200, thermo_id: null }]);
   });
 
@@ -336,7 +434,9 @@ describe('CriteriaEngine details', () => {
     engine.push({ time: 70, thermocouples_out: [190, 150] });
     engine.push({ time: 75, thermocouples_out: [195, 150] });
     const snapshot = engine.snapshot();
-    expect(snapshot.failures).toEqual([{ criterion: 'I_mean', time: 70, interval_from: null, thermo_id: null, type_name: 'Tśr i Tmax' }]);
+    expect(snapshot.failures).toEqual([
+      { criterion: 'I_mean', time: 70, interval_from: null, thermo_id: null, type_name: 'Tśr i Tmax' },
+    ]);
     expect(snapshot.categories[0]).toMatchObject({ max: 195, mean: 172.5, max_rise: 175, mean_rise: 152.5, valid: 2 });
   });
 
@@ -357,6 +457,8 @@ describe('CriteriaEngine details', () => {
     engine.push({ time: -1, thermocouples_out: [20, 20, 20] });
     engine.push({ time: 60, thermocouples_out: [20, 20, 201] });
     engine.push({ time: 65, thermocouples_out: [20, 20, 201] });
-    expect(engine.snapshot().failures).toEqual([{ criterion: 'I_frame', time: 60, interval_from: null, thermo_id: 3, type_name: 'Tmax ościeżnicy' }]);
+    expect(engine.snapshot().failures).toEqual([
+      { criterion: 'I_frame', time: 60, interval_from: null, thermo_id: 3, type_name: 'Tmax ościeżnicy' },
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import { classify, completedMinutes } from './classification';
 import { DAQ_BOUNDS } from '@furnace/contracts';
-import { DeviationAccumulator, type DeviationState, furnaceTolerance, pressureTolerance, withinTolerance } from './conformity';
+import {
+  DeviationAccumulator,
+  type DeviationState,
+  furnaceTolerance,
+  pressureTolerance,
+  withinTolerance,
+} from './conformity';
 import { heatingCurve } from './curves';
 import { RunTracker, type RunState } from './exceedance';
 import { FORECAST_WINDOW_S, forecastEta, SlopeWindow, type SlopeState } from './forecast';
@@ -78,7 +84,11 @@ export interface CriteriaEngineState {
 }
 
 /** One failure is kept per criterion, measurement type (category) and insulation class (a zoned door's I1 / I2). */
-const failureKey = (criterion: Failure['criterion'], category: number | null, insulationClass: InsulationClass | null = null) => `${criterion}:${category ?? ''}:${insulationClass ?? ''}`;
+const failureKey = (
+  criterion: Failure['criterion'],
+  category: number | null,
+  insulationClass: InsulationClass | null = null,
+) => `${criterion}:${category ?? ''}:${insulationClass ?? ''}`;
 
 /**
  * An insulation class judged on its own thermocouples: an EN 1634-1 door whose unexposed-face
@@ -201,7 +211,17 @@ export class CriteriaEngine {
         categoryIndex.set(marker.type_name, category);
         const thermos: number[] = [];
         const counts = (member: number) => this.valid[thermos[member] as number] === 1;
-        this.categories.push({ typeName: marker.type_name, role: roleOf(this.rules, marker.type_name), members: [], thermos, channels: [], counts, max: null, mean: null, valid: 0 });
+        this.categories.push({
+          typeName: marker.type_name,
+          role: roleOf(this.rules, marker.type_name),
+          members: [],
+          thermos,
+          channels: [],
+          counts,
+          max: null,
+          mean: null,
+          valid: 0,
+        });
       }
       let thermo = thermoIndex.get(marker.thermo_id);
       if (thermo === undefined) {
@@ -234,13 +254,16 @@ export class CriteriaEngine {
     this.health = new HealthTracker(size);
     // EN 1634-1 §13.2 (I1 / I2): a door's thermocouples that name a zone make it judged for both classes, each
     // on the thermocouples of its zone and those of none; the frame limit is the class's own.
-    this.dual = input.profile.standard === 'EN_1634_1' && this.rules.basis === 'rise' && entryZone.some((z) => z !== null);
+    this.dual =
+      input.profile.standard === 'EN_1634_1' && this.rules.basis === 'rise' && entryZone.some((z) => z !== null);
     const classes: (InsulationClass | null)[] = this.dual ? ['I1', 'I2'] : [this.insulation];
     this.judges = classes.map((id) => {
       const counts = (e: number) => !this.dual || entryZone[e] === null || entryZone[e] === id;
       return {
         id: this.dual ? id : null,
-        frameLimit: this.dual ? profileRules({ ...input.profile, insulation: id }).limits.frame : this.rules.limits.frame,
+        frameLimit: this.dual
+          ? profileRules({ ...input.profile, insulation: id }).limits.frame
+          : this.rules.limits.frame,
         maxMembers: this.maxMembers.filter(counts),
         frameMembers: this.frameMembers.filter(counts),
         runsMax: new RunTracker(this.entryThermo.length),
@@ -248,14 +271,19 @@ export class CriteriaEngine {
       };
     });
     this.runsMean = new RunTracker(this.categories.length);
-    this.slopes = { I_max: new SlopeWindow(), I_frame: new SlopeWindow(), I_mean: this.categories.map(() => new SlopeWindow()) };
+    this.slopes = {
+      I_max: new SlopeWindow(),
+      I_frame: new SlopeWindow(),
+      I_mean: this.categories.map(() => new SlopeWindow()),
+    };
 
     // T0 from the thermocouples counted for the mean; without any, from those counted for a criterion;
     // without any, from every thermocouple on the specimen.
     const thermosOf = (entries: number[]) => [...new Set(entries.map((e) => this.entryThermo[e] as number))];
     const meanIdx = thermosOf(this.meanCategories.flatMap((c) => (this.categories[c] as Category).members));
     const countedIdx = thermosOf([...this.maxMembers, ...this.frameMembers]);
-    const t0Markers = meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
+    const t0Markers =
+      meanIdx.length > 0 ? meanIdx : countedIdx.length > 0 ? countedIdx : this.thermoIds.map((_, i) => i);
     this.t0Markers = t0Markers;
     this.t0 = new T0Estimator(t0Markers.length, input.t0_override ?? null);
     this.deviation = new DeviationAccumulator(this.curve, true);
@@ -301,7 +329,15 @@ export class CriteriaEngine {
     const p = input.profile;
     return JSON.stringify([
       CRITERIA_STATE_VERSION,
-      [p.standard, p.insulation, p.heating_curve, p.criteria_basis, p.planned_duration_min, p.pressure_target_pa, p.pressure_tolerance_pa],
+      [
+        p.standard,
+        p.insulation,
+        p.heating_curve,
+        p.criteria_basis,
+        p.planned_duration_min,
+        p.pressure_target_pa,
+        p.pressure_tolerance_pa,
+      ],
       input.markers.map((m) => [m.thermo_id, m.type_name, m.zone ?? null]),
       [...starts].sort((a, b) => a[0] - b[0]),
       input.t0_override ?? null,
@@ -326,8 +362,16 @@ export class CriteriaEngine {
       deviation_periods: this.deviationPeriods.save(),
       pressure: { ...this.pressure, periods: this.pressurePeriods.save() },
       health: this.health.save(),
-      runs: { classes: this.judges.map((j) => ({ max: j.runsMax.save(), frame: j.runsFrame.save() })), mean: this.runsMean.save(), w: this.runsW.save() },
-      slopes: { I_max: this.slopes.I_max.save(), I_frame: this.slopes.I_frame.save(), I_mean: this.slopes.I_mean.map((s) => s.save()) },
+      runs: {
+        classes: this.judges.map((j) => ({ max: j.runsMax.save(), frame: j.runsFrame.save() })),
+        mean: this.runsMean.save(),
+        w: this.runsW.save(),
+      },
+      slopes: {
+        I_max: this.slopes.I_max.save(),
+        I_frame: this.slopes.I_frame.save(),
+        I_mean: this.slopes.I_mean.map((s) => s.save()),
+      },
     };
   }
 
@@ -344,13 +388,17 @@ export class CriteriaEngine {
    * kept, pushed").
    */
   static restore(input: CriteriaEngineInput, state: CriteriaEngineState): CriteriaEngine {
-    if (state.version !== CRITERIA_STATE_VERSION) throw new Error(`criteria state of version ${state.version}, this engine is version ${CRITERIA_STATE_VERSION}`);
+    if (state.version !== CRITERIA_STATE_VERSION)
+      throw new Error(`criteria state of version ${state.version}, this engine is version ${CRITERIA_STATE_VERSION}`);
     if (state.input_key !== CriteriaEngine.inputKey(input) && !unchangedBefore(state, input)) {
       throw new Error('criteria state was computed with other inputs (profile, markers, exclusions or T0)');
     }
     const engine = new CriteriaEngine(input);
-    if (state.categories.length !== engine.categories.length || state.slopes.I_mean.length !== engine.categories.length) {
-      throw new Error('criteria state does not match the research\'s categories');
+    if (
+      state.categories.length !== engine.categories.length ||
+      state.slopes.I_mean.length !== engine.categories.length
+    ) {
+      throw new Error("criteria state does not match the research's categories");
     }
     engine.frameCount = state.frame_count;
     engine.lastTime = state.last_time;
@@ -366,7 +414,8 @@ export class CriteriaEngine {
     engine.pressure = { value: state.pressure.value, time: state.pressure.time };
     engine.pressurePeriods.restore(state.pressure.periods);
     engine.health.restore(state.health);
-    if (state.runs.classes.length !== engine.judges.length) throw new Error("criteria state does not match the research's insulation classes");
+    if (state.runs.classes.length !== engine.judges.length)
+      throw new Error("criteria state does not match the research's insulation classes");
     state.runs.classes.forEach((runs, i) => {
       const judge = engine.judges[i] as ClassJudge;
       judge.runsMax.restore(runs.max);
@@ -473,7 +522,8 @@ export class CriteriaEngine {
       this.judge(time, t0, boundedOrNull(frame.radiance, DAQ_BOUNDS.radiance));
     }
     for (const event of readingEvents) suspects.push(event);
-    for (const event of suspects) this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
+    for (const event of suspects)
+      this.suspects.push({ thermo_id: this.thermoIds[event.index] as number, reason: event.reason, time: event.time });
   }
 
   /**
@@ -518,8 +568,22 @@ export class CriteriaEngine {
     // judged its members are all of them, so the judging pass gives it; a zoned door's two classes each see
     // only theirs, so it is taken over all of them once more.
     for (const judge of this.judges) {
-      topMax = this.perThermo('I_max', this.threshold('max', t0, judge), judge.maxMembers, judge.runsMax, judge.id, time);
-      topFrame = this.perThermo('I_frame', this.threshold('frame', t0, judge), judge.frameMembers, judge.runsFrame, judge.id, time);
+      topMax = this.perThermo(
+        'I_max',
+        this.threshold('max', t0, judge),
+        judge.maxMembers,
+        judge.runsMax,
+        judge.id,
+        time,
+      );
+      topFrame = this.perThermo(
+        'I_frame',
+        this.threshold('frame', t0, judge),
+        judge.frameMembers,
+        judge.runsFrame,
+        judge.id,
+        time,
+      );
     }
     if (this.dual) {
       topMax = this.hottestOf(this.maxMembers);
@@ -546,7 +610,14 @@ export class CriteriaEngine {
    * valid reading among them (for the forecast). A member with no valid reading is not scanned: RunTracker
    * skips a missing scan.
    */
-  private perThermo(criterion: InsulationCriterion, c: number | null, members: readonly number[], runs: RunTracker, insulationClass: InsulationClass | null, time: number): number {
+  private perThermo(
+    criterion: InsulationCriterion,
+    c: number | null,
+    members: readonly number[],
+    runs: RunTracker,
+    insulationClass: InsulationClass | null,
+    time: number,
+  ): number {
     const current = this.current;
     const entryThermo = this.entryThermo;
     let top = Number.NEGATIVE_INFINITY;
@@ -577,29 +648,52 @@ export class CriteriaEngine {
     return entry === null ? null : (this.thermoIds[this.entryThermo[entry] as number] as number);
   }
 
-  private record(criterion: Failure['criterion'], event: NonNullable<ReturnType<RunTracker['scan']>>, entry: number | null, category: number | null, insulationClass: InsulationClass | null = null): void {
+  private record(
+    criterion: Failure['criterion'],
+    event: NonNullable<ReturnType<RunTracker['scan']>>,
+    entry: number | null,
+    category: number | null,
+    insulationClass: InsulationClass | null = null,
+  ): void {
     const key = failureKey(criterion, category, insulationClass);
     if (this.failedKeys.has(key)) return;
     const thermoId = this.thermoOf(entry);
     const typeName = category === null ? null : (this.categories[category] as Category).typeName;
     if (event.kind === 'excursion') {
-      if (this.excursions.length < MAX_EXCURSIONS) this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
+      if (this.excursions.length < MAX_EXCURSIONS)
+        this.excursions.push({ criterion, time: event.time, thermo_id: thermoId });
       return;
     }
     this.failedKeys.add(key);
-    this.failures.push({ criterion, time: event.time, interval_from: event.intervalFrom, thermo_id: thermoId, type_name: typeName, ...(insulationClass === null ? {} : { insulation_class: insulationClass }) });
+    this.failures.push({
+      criterion,
+      time: event.time,
+      interval_from: event.intervalFrom,
+      thermo_id: thermoId,
+      type_name: typeName,
+      ...(insulationClass === null ? {} : { insulation_class: insulationClass }),
+    });
   }
 
   /** Once the test is over, a single scan over the limit not yet confirmed never will be: an excursion. */
   private unconfirmedAtEnd(): Excursion[] {
     const out: Excursion[] = [];
     if (!this.ended || this.frameCount === 0 || this.lastTime === null || this.lastTime < 0) return out;
-    const add = (criterion: Failure['criterion'], time: number | null, entry: number | null, category: number | null, insulationClass: InsulationClass | null = null) => {
-      if (time !== null && !this.failedKeys.has(failureKey(criterion, category, insulationClass))) out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
+    const add = (
+      criterion: Failure['criterion'],
+      time: number | null,
+      entry: number | null,
+      category: number | null,
+      insulationClass: InsulationClass | null = null,
+    ) => {
+      if (time !== null && !this.failedKeys.has(failureKey(criterion, category, insulationClass)))
+        out.push({ criterion, time, thermo_id: this.thermoOf(entry) });
     };
     for (const judge of this.judges) {
-      for (const e of judge.maxMembers) add('I_max', judge.runsMax.pending(e), e, this.categoryOf[e] as number, judge.id);
-      for (const e of judge.frameMembers) add('I_frame', judge.runsFrame.pending(e), e, this.categoryOf[e] as number, judge.id);
+      for (const e of judge.maxMembers)
+        add('I_max', judge.runsMax.pending(e), e, this.categoryOf[e] as number, judge.id);
+      for (const e of judge.frameMembers)
+        add('I_frame', judge.runsFrame.pending(e), e, this.categoryOf[e] as number, judge.id);
     }
     for (const c of this.meanCategories) add('I_mean', this.runsMean.pending(c), null, c);
     add('W', this.runsW.pending(0), null, null);
@@ -642,14 +736,20 @@ export class CriteriaEngine {
     const failures = this.failures.filter((f) => this.counts(f.time)).sort((a, b) => a.time - b.time);
     const criteria = this.criteria(elapsed, failures);
     // Nothing to classify before ignition.
-    const classification = elapsed === null || elapsed < 0 ? null : classify({
-      E: criteria.countE,
-      I: criteria.countI,
-      W: criteria.countW,
-      end: criteria.end,
-      measured: { I: criteria.I.measured, W: criteria.W.measured },
-      ...(criteria.countByClass === null ? {} : { insulation_classes: criteria.countByClass }),
-    }, { classes: classSystemOf(this.profile.standard), insulation: this.insulation });
+    const classification =
+      elapsed === null || elapsed < 0
+        ? null
+        : classify(
+            {
+              E: criteria.countE,
+              I: criteria.countI,
+              W: criteria.countW,
+              end: criteria.end,
+              measured: { I: criteria.I.measured, W: criteria.W.measured },
+              ...(criteria.countByClass === null ? {} : { insulation_classes: criteria.countByClass }),
+            },
+            { classes: classSystemOf(this.profile.standard), insulation: this.insulation },
+          );
 
     this.cached = {
       t0,
@@ -674,7 +774,10 @@ export class CriteriaEngine {
 
   /** d_e now (at the stop once the test was stopped: the furnace is off after it) and every period outside its tolerance. */
   private deviationView(elapsed: number | null): DeviationView {
-    const at = this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed ? this.deviation.deviationAt(this.stoppedAt) : null;
+    const at =
+      this.stoppedAt !== null && elapsed !== null && this.stoppedAt < elapsed
+        ? this.deviation.deviationAt(this.stoppedAt)
+        : null;
     const dE = at !== null ? at.d_e : this.deviation.deviation();
     const devTime = at !== null ? at.time : this.deviation.time;
     const tolerance = devTime === null ? null : furnaceTolerance(devTime);
@@ -709,12 +812,14 @@ export class CriteriaEngine {
    * is deemed met while I holds (EN 13501-2, the W criterion).
    */
   private criteria(elapsed: number | null, failures: readonly Failure[]) {
-    const seen = (time: number | null) => (time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null);
+    const seen = (time: number | null) =>
+      time !== null && (this.ended || (elapsed !== null && time <= elapsed)) ? time : null;
     const stopped = seen(this.stoppedAt);
     const end = stopped ?? Math.max(0, elapsed ?? 0);
     const earliest = (values: number[]) => (values.length > 0 ? Math.min(...values) : null);
     // A zoned door's class counts the failures of its own thermocouples and the mean's (shared by both).
-    const ofClass = (id: InsulationClass | null) => (f: Failure) => f.criterion !== 'W' && (id === null || f.insulation_class === undefined || f.insulation_class === id);
+    const ofClass = (id: InsulationClass | null) => (f: Failure) =>
+      f.criterion !== 'W' && (id === null || f.insulation_class === undefined || f.insulation_class === id);
     const firstOf = (list: Failure[]) => earliest(list.map((f) => f.time));
     const heldOf = (list: Failure[]) => earliest(list.map((f) => f.interval_from ?? f.time));
     const primary = this.dual ? (this.insulation ?? 'I2') : null;
@@ -730,8 +835,14 @@ export class CriteriaEngine {
     const countW = heldOf(wFailures);
 
     const eMinutes = completedMinutes(countE ?? end);
-    const result = (time: number | null, countTime: number | null, cap: number | null, measured = true): CriterionResult => {
-      if (!measured) return { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
+    const result = (
+      time: number | null,
+      countTime: number | null,
+      cap: number | null,
+      measured = true,
+    ): CriterionResult => {
+      if (!measured)
+        return { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
       const reached = time !== null;
       const own = completedMinutes(countTime ?? end);
       const minutes = cap === null ? own : Math.min(own, cap);
@@ -745,7 +856,11 @@ export class CriteriaEngine {
       };
     };
     const I = result(iFailed, countI, eMinutes, iMeasured);
-    const W = wMeasured ? result(firstOf(wFailures), countW, eMinutes) : iMeasured ? { ...I, time: null, reached: false, measured: false, deemed: true } : result(null, null, null, false);
+    const W = wMeasured
+      ? result(firstOf(wFailures), countW, eMinutes)
+      : iMeasured
+        ? { ...I, time: null, reached: false, measured: false, deemed: true }
+        : result(null, null, null, false);
     let byClass: { I1: CriterionResult; I2: CriterionResult } | null = null;
     let countByClass: { I1: number | null; I2: number | null } | null = null;
     if (this.dual) {
@@ -767,7 +882,11 @@ export class CriteriaEngine {
     if (this.ended || stopped || elapsed === null || elapsed < FORECAST_WINDOW_S) return out;
     const add = (criterion: InsulationCriterion, windows: SlopeWindow[], kind: 'mean' | 'max' | 'frame') => {
       if (failures.some((f) => f.criterion === criterion)) return;
-      const c = this.threshold(kind, t0, this.judges.find((j) => j.id === (this.dual ? (this.insulation ?? 'I2') : null)));
+      const c = this.threshold(
+        kind,
+        t0,
+        this.judges.find((j) => j.id === (this.dual ? (this.insulation ?? 'I2') : null)),
+      );
       if (c === null) return;
       let best: ForecastEntry | null = null;
       for (const window of windows) {
@@ -775,11 +894,16 @@ export class CriteriaEngine {
         const slope = window.slope();
         if (latest === null || slope === null || latest.time !== elapsed) continue;
         const eta = forecastEta(latest.value, c, slope);
-        if (eta !== null && (best === null || eta < best.eta_s)) best = { criterion, eta_s: eta, rate_k_per_min: slope * 60, at_s: elapsed + eta };
+        if (eta !== null && (best === null || eta < best.eta_s))
+          best = { criterion, eta_s: eta, rate_k_per_min: slope * 60, at_s: elapsed + eta };
       }
       if (best !== null) out.push(best);
     };
-    add('I_mean', this.meanCategories.map((c) => this.slopes.I_mean[c] as SlopeWindow), 'mean');
+    add(
+      'I_mean',
+      this.meanCategories.map((c) => this.slopes.I_mean[c] as SlopeWindow),
+      'mean',
+    );
     add('I_max', this.maxMembers.length > 0 ? [this.slopes.I_max] : [], 'max');
     add('I_frame', this.frameMembers.length > 0 ? [this.slopes.I_frame] : [], 'frame');
     return out;

@@ -19,9 +19,7 @@ export interface RunState {
 const MAX_FRAME_GAP_S = 60;
 
 export type RunEvent =
-  | { kind: 'failure'; time: number; intervalFrom: number | null }
-  | { kind: 'excursion'; time: number }
-  | null;
+  { kind: 'failure'; time: number; intervalFrom: number | null } | { kind: 'excursion'; time: number } | null;
 
 /**
  * Tracks runs of scans over a limit for many entities (thermocouples, category means, the radiometer) at

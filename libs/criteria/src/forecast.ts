@@ -42,7 +42,8 @@ export class SlopeWindow {
   restore(state: SlopeState): void {
     this.times = Array.from(unpackFloats(state.times));
     this.values = Array.from(unpackFloats(state.values));
-    if (this.times.length !== this.values.length) throw new Error('criteria state: a slope window with unequal times and values');
+    if (this.times.length !== this.values.length)
+      throw new Error('criteria state: a slope window with unequal times and values');
     this.head = 0;
   }
 
@@ -80,7 +81,12 @@ export class SlopeWindow {
  * Seconds from now until `value` reaches `limit` at `ratePerS`; null when it is not rising, or the limit is
  * not within the horizon.
  */
-export function forecastEta(value: number, limit: number, ratePerS: number, horizon = FORECAST_HORIZON_S): number | null {
+export function forecastEta(
+  value: number,
+  limit: number,
+  ratePerS: number,
+  horizon = FORECAST_HORIZON_S,
+): number | null {
   if (!(ratePerS > 0)) return null;
   const eta = Math.max(0, (limit - value) / ratePerS);
   return eta < horizon ? eta : null;

@@ -9,13 +9,36 @@ function readings(values: [number, number][], t0: number | null = 20): SuspectEv
 
 describe('HealthTracker', () => {
   it('flags a jump over 50 K between two scans, once', () => {
-    expect(readings([[0, 20], [1, 70], [2, 20.5]])).toEqual([]);
-    expect(readings([[0, 20], [1, 70.1], [2, 20], [3, 90]])).toEqual([{ index: 0, reason: 'jump', time: 1 }]);
+    expect(
+      readings([
+        [0, 20],
+        [1, 70],
+        [2, 20.5],
+      ]),
+    ).toEqual([]);
+    expect(
+      readings([
+        [0, 20],
+        [1, 70.1],
+        [2, 20],
+        [3, 90],
+      ]),
+    ).toEqual([{ index: 0, reason: 'jump', time: 1 }]);
   });
 
   it('flags a reading more than 10 K below T0 only after 5 min', () => {
-    expect(readings([[0, 5], [300, 9.9]])).toEqual([]);
-    expect(readings([[300, 20], [301, 9.9]])).toEqual([{ index: 0, reason: 'below_t0', time: 301 }]);
+    expect(
+      readings([
+        [0, 5],
+        [300, 9.9],
+      ]),
+    ).toEqual([]);
+    expect(
+      readings([
+        [300, 20],
+        [301, 9.9],
+      ]),
+    ).toEqual([{ index: 0, reason: 'below_t0', time: 301 }]);
     expect(readings([[301, 9.9]], null)).toEqual([]);
   });
 

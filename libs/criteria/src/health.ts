@@ -61,8 +61,10 @@ export class HealthTracker {
   /** A valid reading of channel `index` in frame number `frame`; `t0` null while unknown. */
   reading(index: number, value: number, frame: number, time: number, t0: number | null, out: SuspectEvent[]): void {
     const previous = this.lastValue[index] as number;
-    if (this.lastFrame[index] === frame - 1 && Math.abs(value - previous) > SUSPECT_JUMP_K) this.raise(index, 'jump', time, out);
-    if (t0 !== null && time > SUSPECT_BELOW_T0_AFTER_S && value < t0 - SUSPECT_BELOW_T0_K) this.raise(index, 'below_t0', time, out);
+    if (this.lastFrame[index] === frame - 1 && Math.abs(value - previous) > SUSPECT_JUMP_K)
+      this.raise(index, 'jump', time, out);
+    if (t0 !== null && time > SUSPECT_BELOW_T0_AFTER_S && value < t0 - SUSPECT_BELOW_T0_K)
+      this.raise(index, 'below_t0', time, out);
     if (value === previous && !Number.isNaN(this.stuckSince[index] as number)) {
       if (time - (this.stuckSince[index] as number) >= SUSPECT_STUCK_S) this.raise(index, 'stuck', time, out);
     } else {
@@ -73,7 +75,12 @@ export class HealthTracker {
   }
 
   save(): HealthState {
-    return { lastValue: packArray(this.lastValue), lastFrame: packArray(this.lastFrame), stuckSince: packArray(this.stuckSince), raised: packArray(this.raised) };
+    return {
+      lastValue: packArray(this.lastValue),
+      lastFrame: packArray(this.lastFrame),
+      stuckSince: packArray(this.stuckSince),
+      raised: packArray(this.raised),
+    };
   }
 
   restore(state: HealthState): void {

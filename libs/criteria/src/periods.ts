@@ -49,7 +49,15 @@ export class PeriodTracker {
         last.worst_time = time;
       }
     } else if (!this.outside) {
-      if (this.periods.length < MAX_PERIODS) this.periods.push({ from: time, to: time, open: true, worst: value, worst_tolerance: tolerance, worst_time: time });
+      if (this.periods.length < MAX_PERIODS)
+        this.periods.push({
+          from: time,
+          to: time,
+          open: true,
+          worst: value,
+          worst_tolerance: tolerance,
+          worst_time: time,
+        });
       else this.overflow += 1;
     }
     this.outside = true;
@@ -70,7 +78,12 @@ export class PeriodTracker {
   }
 
   save(): PeriodState {
-    return { periods: this.periods.map((p) => ({ ...p })), outside: this.outside, judged: this.judged, overflow: this.overflow };
+    return {
+      periods: this.periods.map((p) => ({ ...p })),
+      outside: this.outside,
+      judged: this.judged,
+      overflow: this.overflow,
+    };
   }
 
   restore(state: PeriodState): void {

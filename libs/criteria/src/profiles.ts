@@ -1,9 +1,23 @@
 import { z } from 'zod';
 import { criticalFor, MEASUREMENT_TYPE_NAMES } from '@furnace/contracts';
-import type { ClassPeriods, ClassSystem, CriteriaBasis, InsulationClass, ProfileRules, TestProfile, TestStandard, TypeRole } from '@furnace/contracts';
+import type {
+  ClassPeriods,
+  ClassSystem,
+  CriteriaBasis,
+  InsulationClass,
+  ProfileRules,
+  TestProfile,
+  TestStandard,
+  TypeRole,
+} from '@furnace/contracts';
 import { HEATING_CURVE_IDS } from './curves';
 
-export const TEST_STANDARD_IDS = Object.freeze(['EN_1363_1', 'EN_1634_1', 'EN_1364_1', 'DIN_4102_5'] as const) satisfies readonly TestStandard[];
+export const TEST_STANDARD_IDS = Object.freeze([
+  'EN_1363_1',
+  'EN_1634_1',
+  'EN_1364_1',
+  'DIN_4102_5',
+] as const) satisfies readonly TestStandard[];
 export const INSULATION_CLASSES = Object.freeze(['I1', 'I2'] as const) satisfies readonly InsulationClass[];
 export const CRITERIA_BASES = Object.freeze(['rise', 'absolute'] as const) satisfies readonly CriteriaBasis[];
 
@@ -42,12 +56,40 @@ const DOOR_CLASSES: ClassPeriods = Object.freeze({
 const GENERIC_CLASSES: ClassPeriods = Object.freeze({ E: EVERY_PERIOD, EI: EVERY_PERIOD, EW: EVERY_PERIOD });
 const DIN_T_CLASSES = Object.freeze([30, 60, 90, 120, 180]);
 
-export const TEST_STANDARDS: readonly TestStandardInfo[] = Object.freeze(([
-  { id: 'EN_1363_1', label_pl: 'EN 1363-1 — element ogólny', label_en: 'EN 1363-1 — generic element', door: false, classes: { system: 'EN_13501_2', periods: GENERIC_CLASSES } },
-  { id: 'EN_1634_1', label_pl: 'EN 1634-1 — drzwi lub zamknięcie', label_en: 'EN 1634-1 — door or shutter', door: true, classes: { system: 'EN_13501_2', periods: DOOR_CLASSES } },
-  { id: 'EN_1364_1', label_pl: 'EN 1364-1 — ściana nienośna', label_en: 'EN 1364-1 — non-loadbearing wall', door: false, classes: { system: 'EN_13501_2', periods: WALL_CLASSES } },
-  { id: 'DIN_4102_5', label_pl: 'DIN 4102-5 — zamknięcie przeciwpożarowe', label_en: 'DIN 4102-5 — fire door or shutter', door: true, classes: { system: 'DIN_4102_5', periods: DIN_T_CLASSES } },
-] satisfies TestStandardInfo[]).map((standard) => Object.freeze(standard)));
+export const TEST_STANDARDS: readonly TestStandardInfo[] = Object.freeze(
+  (
+    [
+      {
+        id: 'EN_1363_1',
+        label_pl: 'EN 1363-1 — element ogólny',
+        label_en: 'EN 1363-1 — generic element',
+        door: false,
+        classes: { system: 'EN_13501_2', periods: GENERIC_CLASSES },
+      },
+      {
+        id: 'EN_1634_1',
+        label_pl: 'EN 1634-1 — drzwi lub zamknięcie',
+        label_en: 'EN 1634-1 — door or shutter',
+        door: true,
+        classes: { system: 'EN_13501_2', periods: DOOR_CLASSES },
+      },
+      {
+        id: 'EN_1364_1',
+        label_pl: 'EN 1364-1 — ściana nienośna',
+        label_en: 'EN 1364-1 — non-loadbearing wall',
+        door: false,
+        classes: { system: 'EN_13501_2', periods: WALL_CLASSES },
+      },
+      {
+        id: 'DIN_4102_5',
+        label_pl: 'DIN 4102-5 — zamknięcie przeciwpożarowe',
+        label_en: 'DIN 4102-5 — fire door or shutter',
+        door: true,
+        classes: { system: 'DIN_4102_5', periods: DIN_T_CLASSES },
+      },
+    ] satisfies TestStandardInfo[]
+  ).map((standard) => Object.freeze(standard)),
+);
 
 function standardInfo(standard: TestStandard): TestStandardInfo {
   return TEST_STANDARDS.find((s) => s.id === standard) ?? (TEST_STANDARDS[0] as TestStandardInfo);
@@ -79,7 +121,12 @@ export const testProfileSchema = z.object({
   insulation: z.enum(INSULATION_CLASSES).nullable(),
   heating_curve: z.enum(HEATING_CURVE_IDS),
   criteria_basis: z.enum(CRITERIA_BASES),
-  planned_duration_min: z.number().int().min(1).max(24 * 60).nullable(),
+  planned_duration_min: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .nullable(),
   pressure_target_pa: z.number().min(-1000).max(1000).nullable(),
   pressure_tolerance_pa: z.number().min(0).max(1000).nullable(),
 });

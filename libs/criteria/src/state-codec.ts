@@ -43,6 +43,7 @@ export function unpackFloats(text: string): Float64Array {
 /** Copies a packed array of the same kind and length into `target`; throws on a length mismatch. */
 export function unpackInto(text: string, target: Numeric): void {
   const bytes = base64ToBytes(text);
-  if (bytes.length !== target.byteLength) throw new Error(`criteria state: an array of ${bytes.length} bytes where ${target.byteLength} were expected`);
+  if (bytes.length !== target.byteLength)
+    throw new Error(`criteria state: an array of ${bytes.length} bytes where ${target.byteLength} were expected`);
   new Uint8Array(target.buffer, target.byteOffset, target.byteLength).set(bytes);
 }

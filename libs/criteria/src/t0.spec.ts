@@ -41,7 +41,13 @@ describe('T0', () => {
   });
 
   it('an override wins', () => {
-    const t0 = feed([[-10, [20, 22]], [0, [20, 22]]], 18.5);
+    const t0 = feed(
+      [
+        [-10, [20, 22]],
+        [0, [20, 22]],
+      ],
+      18.5,
+    );
     expect(t0.current).toEqual({ value: 18.5, source: 'override' });
   });
 });

@@ -91,7 +91,11 @@ export class T0Estimator {
 
   /** What `restore` needs to go on exactly where this left off. */
   save(): T0State {
-    return { sums: packArray(this.sums), counts: packArray(this.counts), fixed: this.fixed === null ? null : { ...this.fixed } };
+    return {
+      sums: packArray(this.sums),
+      counts: packArray(this.counts),
+      fixed: this.fixed === null ? null : { ...this.fixed },
+    };
   }
 
   /** Goes on from a saved state of an estimator over the same thermocouples (a T0 set by staff stays). */

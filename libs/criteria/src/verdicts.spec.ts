@@ -12,15 +12,32 @@ const face = [
   { thermo_id: 1, type_name: 'Tśr i Tmax' },
   { thermo_id: 2, type_name: 'Tśr i Tmax' },
 ];
-const observation = (time: number, kind: Observation['kind']): Observation => ({ id: `${kind}@${time}`, time, kind, note: null, visible_to_clients: false });
+const observation = (time: number, kind: Observation['kind']): Observation => ({
+  id: `${kind}@${time}`,
+  time,
+  kind,
+  note: null,
+  visible_to_clients: false,
+});
 
 function engineOf(input: Partial<CriteriaEngineInput>, frames: Iterable<CriteriaFrame>) {
-  const engine = new CriteriaEngine({ profile: DEFAULT_TEST_PROFILE, markers: face, t0_override: 20, ended: true, ...input });
+  const engine = new CriteriaEngine({
+    profile: DEFAULT_TEST_PROFILE,
+    markers: face,
+    t0_override: 20,
+    ended: true,
+    ...input,
+  });
   for (const frame of frames) engine.push(frame);
   return engine.snapshot();
 }
 
-function* every(step: number, from: number, to: number, frame: (t: number) => Omit<CriteriaFrame, 'time'>): Generator<CriteriaFrame> {
+function* every(
+  step: number,
+  from: number,
+  to: number,
+  frame: (t: number) => Omit<CriteriaFrame, 'time'>,
+): Generator<CriteriaFrame> {
   for (let t = from; t <= to; t += step) yield { time: t, ...frame(t) };
 }
 
@@ -31,20 +48,29 @@ describe('a missing reading is skipped, not "below the limit" (EN 1363-1 §11.3:
 
   it('over, missing, over, missing…: fails at its first scan over, 10:00', () => {
     const snapshot = engineOf({}, every(10, 0, 1200, loose));
-    expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 600, interval_from: null, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
+    expect(snapshot.failures).toEqual([
+      { criterion: 'I_max', time: 600, interval_from: null, thermo_id: 2, type_name: 'Tśr i Tmax' },
+    ]);
     // I at 10:00 → 10 completed minutes.
     expect(snapshot.criteria.I).toMatchObject({ time: 600, minutes: 10, reached: true });
   });
 
   it('over, missing, over fails at the first scan, not one scan late', () => {
-    const frames = [{ time: 590, thermocouples_out: [30, 30] }, { time: 600, thermocouples_out: [30, 250] }, { time: 610, thermocouples_out: [30, null] }, { time: 620, thermocouples_out: [30, 250] }];
+    const frames = [
+      { time: 590, thermocouples_out: [30, 30] },
+      { time: 600, thermocouples_out: [30, 250] },
+      { time: 610, thermocouples_out: [30, null] },
+      { time: 620, thermocouples_out: [30, 250] },
+    ];
     expect(engineOf({}, frames).failures.map((f) => f.time)).toEqual([600]);
   });
 
   it('a thermocouple silent for over 60 s that comes back over the limit failed somewhere in the silence: the interval (last valid scan, first over]', () => {
     const frames = every(10, 0, 1000, (t) => ({ thermocouples_out: [30, t <= 500 ? 30 : t < 700 ? null : 250] }));
     const snapshot = engineOf({}, frames);
-    expect(snapshot.failures).toEqual([{ criterion: 'I_max', time: 700, interval_from: 500, thermo_id: 2, type_name: 'Tśr i Tmax' }]);
+    expect(snapshot.failures).toEqual([
+      { criterion: 'I_max', time: 700, interval_from: 500, thermo_id: 2, type_name: 'Tśr i Tmax' },
+    ]);
     // The class counts from 500 s (8:20): 8 completed minutes.
     expect(snapshot.criteria.I).toMatchObject({ time: 700, minutes: 8 });
   });
@@ -76,7 +102,8 @@ describe('every period of d_e outside its tolerance is kept (EN 1363-1 §5.1.2)'
     const last = expected[expected.length - 1];
     if (outside && last) {
       last.to = t;
-      if (Math.abs(dE) - tol > Math.abs(last.worst) - last.worstTol) Object.assign(last, { worst: dE, worstTol: tol, worstTime: t });
+      if (Math.abs(dE) - tol > Math.abs(last.worst) - last.worstTol)
+        Object.assign(last, { worst: dE, worstTol: tol, worstTime: t });
     } else {
       expected.push({ from: t, to: t, worst: dE, worstTol: tol, worstTime: t });
     }
@@ -84,7 +111,10 @@ describe('every period of d_e outside its tolerance is kept (EN 1363-1 §5.1.2)'
   }
 
   it('two periods: too hot from 5:10, too cold later; the verdict stays "outside" though d_e is back within at times', () => {
-    const snapshot = engineOf({}, every(10, 0, end, (t) => ({ pk: pk(t), thermocouples_out: [30, 30] })));
+    const snapshot = engineOf(
+      {},
+      every(10, 0, end, (t) => ({ pk: pk(t), thermocouples_out: [30, 30] })),
+    );
     // The construction gives two periods: +20 % from the first judged frame after 5:00, and a cold one at the end.
     expect(expected).toHaveLength(2);
     expect(expected[0]).toMatchObject({ from: 310 });
@@ -102,7 +132,10 @@ describe('every period of d_e outside its tolerance is kept (EN 1363-1 §5.1.2)'
 
   it('a breach long ago is still reported when d_e is back within its tolerance now', () => {
     // To 16:00 the first part of the same test; its first period ends before, and d_e is within at 16:00.
-    const snapshot = engineOf({}, every(10, 0, 960, (t) => ({ pk: pk(t), thermocouples_out: [30, 30] })));
+    const snapshot = engineOf(
+      {},
+      every(10, 0, 960, (t) => ({ pk: pk(t), thermocouples_out: [30, 30] })),
+    );
     expect(snapshot.deviation.ok).toBe(true);
     expect(snapshot.deviation.conforming).toBe(false);
     expect(snapshot.deviation.periods).toHaveLength(1);
@@ -110,7 +143,10 @@ describe('every period of d_e outside its tolerance is kept (EN 1363-1 §5.1.2)'
   });
 
   it('a furnace within its tolerance throughout conforms', () => {
-    const snapshot = engineOf({}, every(10, 0, end, (t) => ({ pk: 1.02 * iso834(t), thermocouples_out: [30, 30] })));
+    const snapshot = engineOf(
+      {},
+      every(10, 0, end, (t) => ({ pk: 1.02 * iso834(t), thermocouples_out: [30, 30] })),
+    );
     expect(snapshot.deviation).toMatchObject({ periods: [], conforming: true, ok: true });
   });
 });
@@ -119,11 +155,14 @@ describe('d_e from t = 0 when the first frame comes after ignition', () => {
   // ISO 834 at 1 min: 345·log10(9) + 20 = 349.2138 °C; at 0: 20 °C.
   // A_s(60 s) = (20 + 349.2138)/2 · 60 = 11 076.41 K·s.
   it('the furnace at t = 0 is its last reading before ignition: 25 °C gives A − A_s = (25 − 20)/2 · 60 = 150 K·s, d_e = +1.354 %', () => {
-    const snapshot = engineOf({}, [{ time: -10, pk: 25, thermocouples_out: [20, 20] }, { time: 60, pk: iso834(60), thermocouples_out: [20, 20] }]);
+    const snapshot = engineOf({}, [
+      { time: -10, pk: 25, thermocouples_out: [20, 20] },
+      { time: 60, pk: iso834(60), thermocouples_out: [20, 20] },
+    ]);
     expect(snapshot.deviation.d_e!.toFixed(3)).toBe('1.354');
   });
 
-  it('without a reading before ignition the furnace starts at the curve\'s 20 °C: d_e = 0 for a furnace on the curve', () => {
+  it("without a reading before ignition the furnace starts at the curve's 20 °C: d_e = 0 for a furnace on the curve", () => {
     const snapshot = engineOf({}, [{ time: 60, pk: iso834(60), thermocouples_out: [20, 20] }]);
     expect(snapshot.deviation.d_e).toBeCloseTo(0, 12);
   });
@@ -146,7 +185,10 @@ describe('the furnace pressure is judged (EN 1363-1 §5.2.2: ±5 Pa from 5 min, 
   };
 
   it('three periods, the last one open; the worst deviation against its tolerance', () => {
-    const snapshot = engineOf({ profile }, every(10, 0, 900, (t) => ({ pressure: pressure(t), thermocouples_out: [30, 30] })));
+    const snapshot = engineOf(
+      { profile },
+      every(10, 0, 900, (t) => ({ pressure: pressure(t), thermocouples_out: [30, 30] })),
+    );
     expect(snapshot.pressure).toEqual({
       target: 20,
       value: 16,
@@ -162,21 +204,36 @@ describe('the furnace pressure is judged (EN 1363-1 §5.2.2: ±5 Pa from 5 min, 
   });
 
   it('no target in the profile: not judged', () => {
-    expect(engineOf({}, every(10, 0, 900, (t) => ({ pressure: pressure(t), thermocouples_out: [30, 30] }))).pressure).toBeNull();
+    expect(
+      engineOf(
+        {},
+        every(10, 0, 900, (t) => ({ pressure: pressure(t), thermocouples_out: [30, 30] })),
+      ).pressure,
+    ).toBeNull();
   });
 });
 
 describe('a criterion nobody measured is "not measured", never "held"', () => {
   it('no thermocouple counts for insulation: I not measured, no EI in the class, W neither measured nor deemed', () => {
     const markers = [{ thermo_id: 1, type_name: 'T' }];
-    const snapshot = engineOf({ markers }, every(10, 0, 61 * 60, () => ({ thermocouples_out: [30] })));
-    expect(snapshot.criteria.I).toEqual({ time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false });
+    const snapshot = engineOf(
+      { markers },
+      every(10, 0, 61 * 60, () => ({ thermocouples_out: [30] })),
+    );
+    expect(snapshot.criteria.I).toEqual({
+      time: null,
+      minutes: null,
+      reached: false,
+      held_minutes: null,
+      measured: false,
+      deemed: false,
+    });
     expect(snapshot.criteria.W).toMatchObject({ minutes: null, measured: false, deemed: false });
     expect(snapshot.classification).toBe('E 60');
   });
 
   // EN 13501-2 (the W criterion): an element that satisfies I is deemed to satisfy W for the same time.
-  it('no radiometer: W is deemed met while I holds — I\'s minutes, and no EW beside the EI it follows from', () => {
+  it("no radiometer: W is deemed met while I holds — I's minutes, and no EW beside the EI it follows from", () => {
     const frames = every(10, 0, 50 * 60, (t) => ({ thermocouples_out: [30, t >= 2000 ? 250 : 30] }));
     const snapshot = engineOf({}, frames);
     // I at 2000 s = 33:20 → 33 completed minutes.
@@ -212,7 +269,8 @@ describe('integrity after the first insulation failure (EN 1363-1 §11.2)', () =
 });
 
 describe('the class of the element, from its own lists', () => {
-  const frames = () => every(10, 0, 50 * 60, (t) => ({ thermocouples_out: [30, t >= 47 * 60 ? 250 : 30], radiance: 1 }));
+  const frames = () =>
+    every(10, 0, 50 * 60, (t) => ({ thermocouples_out: [30, t >= 47 * 60 ? 250 : 30], radiance: 1 }));
 
   it('a non-loadbearing wall (EN 1364-1) held 50 min with I failing at 47:00: "E 30, EI 45, EW 30" — no E 45 or EW 45 for a wall', () => {
     const profile: TestProfile = { ...DEFAULT_TEST_PROFILE, standard: 'EN_1364_1' };
@@ -230,12 +288,17 @@ describe('the class of the element, from its own lists', () => {
   });
 });
 
-describe('the engine trusts no input outside the DAQ contract\'s bounds', () => {
+describe("the engine trusts no input outside the DAQ contract's bounds", () => {
   it('a thermocouple reading 5000 °C is a fault, not a failure; a furnace reading of 10⁶ °C adds no area', () => {
-    const frames = every(10, 0, 600, (t) => ({ pk: t === 300 ? 1e6 : iso834(t), thermocouples_out: [30, t >= 300 ? 5000 : 30] }));
+    const frames = every(10, 0, 600, (t) => ({
+      pk: t === 300 ? 1e6 : iso834(t),
+      thermocouples_out: [30, t >= 300 ? 5000 : 30],
+    }));
     const snapshot = engineOf({}, frames);
     expect(snapshot.failures).toEqual([]);
-    expect(snapshot.suspects.filter((s) => s.reason === 'fault')).toEqual([{ thermo_id: 2, reason: 'fault', time: 300 }]);
+    expect(snapshot.suspects.filter((s) => s.reason === 'fault')).toEqual([
+      { thermo_id: 2, reason: 'fault', time: 300 },
+    ]);
     expect(snapshot.categories[0]).toMatchObject({ valid: 1, max: 30 });
     // The frame at 5:00 without its pk: one trapezoid of 20 s spans the gap, so d_e stays within 0.1 %.
     expect(Math.abs(snapshot.deviation.d_e!)).toBeLessThan(0.1);
@@ -259,7 +322,14 @@ describe('a door judged for I1 and I2 at once (EN 1634-1 §13.2: each class on t
   const frames = () =>
     every(10, 0, 95 * 60, (t) => ({
       radiance: 1,
-      thermocouples_out: [30, 30, t >= 1800 ? 250 : 30, t >= 3600 ? 250 : 30, t >= 2700 ? 250 : 30, t >= 2700 ? 250 : 30],
+      thermocouples_out: [
+        30,
+        30,
+        t >= 1800 ? 250 : 30,
+        t >= 3600 ? 250 : 30,
+        t >= 2700 ? 250 : 30,
+        t >= 2700 ? 250 : 30,
+      ],
     }));
 
   it('"E 90, EI1 30, EI2 60, EW 60": each class from its own thermocouples and frame limit', () => {
@@ -277,7 +347,7 @@ describe('a door judged for I1 and I2 at once (EN 1634-1 §13.2: each class on t
     expect(snapshot.classification).toBe('E 90, EI1 30, EI2 60, EW 60');
   });
 
-  it('without zones a door is judged for its profile\'s class only, every thermocouple counting', () => {
+  it("without zones a door is judged for its profile's class only, every thermocouple counting", () => {
     const plain = markers.map(({ thermo_id, type_name }) => ({ thermo_id, type_name }));
     const snapshot = engineOf({ profile, markers: plain, observations: [observation(92 * 60, 'gap_25mm')] }, frames());
     expect(snapshot.insulation_classes).toBeNull();

@@ -30,15 +30,29 @@ describe('audit_entry', () => {
     );
 
   it('takes a new entry, with when it was written', async () => {
-    const { rows } = await sql.query(`SELECT actor, entity, action, before, after, at FROM audit_entry WHERE id = $1`, [id]);
-    expect(rows[0]).toMatchObject({ actor: 'staff@example.com', entity: 'user', action: 'update', before: { is_active: false }, after: { is_active: true } });
+    const { rows } = await sql.query(`SELECT actor, entity, action, before, after, at FROM audit_entry WHERE id = $1`, [
+      id,
+    ]);
+    expect(rows[0]).toMatchObject({
+      actor: 'staff@example.com',
+      entity: 'user',
+      action: 'update',
+      before: { is_active: false },
+      after: { is_active: true },
+    });
     expect(Date.now() - (rows[0].at as Date).getTime()).toBeLessThan(60_000);
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE, and the entry stays as it was', async () => {
-    expect(await refusal(`UPDATE audit_entry SET actor = 'someone-else@example.com' WHERE id = $1`, [id])).toBe('42501: audit_entry is append-only: UPDATE refused');
-    expect(await refusal(`UPDATE audit_entry SET after = NULL`)).toBe('42501: audit_entry is append-only: UPDATE refused');
-    expect(await refusal(`DELETE FROM audit_entry WHERE id = $1`, [id])).toBe('42501: audit_entry is append-only: DELETE refused');
+    expect(await refusal(`UPDATE audit_entry SET actor = 'someone-else@example.com' WHERE id = $1`, [id])).toBe(
+      '42501: audit_entry is append-only: UPDATE refused',
+    );
+    expect(await refusal(`UPDATE audit_entry SET after = NULL`)).toBe(
+      '42501: audit_entry is append-only: UPDATE refused',
+    );
+    expect(await refusal(`DELETE FROM audit_entry WHERE id = $1`, [id])).toBe(
+      '42501: audit_entry is append-only: DELETE refused',
+    );
     expect(await refusal(`DELETE FROM audit_entry`)).toBe('42501: audit_entry is append-only: DELETE refused');
     expect(await refusal(`TRUNCATE audit_entry`)).toBe('42501: audit_entry is append-only: TRUNCATE refused');
     const { rows } = await sql.query(`SELECT count(*)::int AS n, max(actor) AS actor FROM audit_entry`);

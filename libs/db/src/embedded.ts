@@ -60,7 +60,10 @@ export async function startEmbeddedDatabase(options: { dataDir?: string } = {}):
   chmodSync(runDir, 0o700);
   const socketPath = join(runDir, `.s.PGSQL.${SOCKET_PORT}`);
   if (existsSync(socketPath)) {
-    if (await answers(socketPath)) throw new Error(`Another process serves the embedded database at ${socketPath} (is the system already running with this DATA_DIR?)`);
+    if (await answers(socketPath))
+      throw new Error(
+        `Another process serves the embedded database at ${socketPath} (is the system already running with this DATA_DIR?)`,
+      );
     rmSync(socketPath, { force: true }); // left by a process that was killed
   }
   const db = await PGlite.create(dir, { extensions: pgliteExtensions });

@@ -30,7 +30,8 @@ describe('the embedded database with many connections', () => {
         pool.query(sql, args).then(
           (res) => {
             const expected = { sum: args.reduce((a, b) => a + b, 0), n };
-            if (JSON.stringify(res.rows) !== JSON.stringify([expected])) errors.push(`query ${i}: ${JSON.stringify(res.rows)}`);
+            if (JSON.stringify(res.rows) !== JSON.stringify([expected]))
+              errors.push(`query ${i}: ${JSON.stringify(res.rows)}`);
           },
           (error: Error) => {
             errors.push(`query ${i}: ${error.message}`);

@@ -45,7 +45,9 @@ function serializeExchanges(server) {
     !queue.db ||
     typeof queue.db.execProtocolRawStream !== 'function'
   ) {
-    throw new Error('pglite-socket changed: its server has no queryQueue of the shape serializeExchanges fixes (libs/db/src/pglite-exchanges.js)');
+    throw new Error(
+      'pglite-socket changed: its server has no queryQueue of the shape serializeExchanges fixes (libs/db/src/pglite-exchanges.js)',
+    );
   }
   /** The connection whose exchange is open (served alone until it ends). */
   let open = /** @type {number | null} */ (null);

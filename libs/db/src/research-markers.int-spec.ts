@@ -16,14 +16,21 @@ describe('researchMarkers', () => {
     db = await createTestDatabase();
     dataSource = createDataSource({ url: db.url, poolSize: 2, logging: ['error'] });
     await dataSource.initialize();
-    await dataSource.query(`INSERT INTO research (id, name, start_at, end_at) VALUES ($1, 'Door', '2030-01-01T10:00:00Z', '2030-01-01T12:00:00Z')`, [researchId]);
+    await dataSource.query(
+      `INSERT INTO research (id, name, start_at, end_at) VALUES ($1, 'Door', '2030-01-01T10:00:00Z', '2030-01-01T12:00:00Z')`,
+      [researchId],
+    );
   });
   afterAll(async () => {
     await dataSource?.destroy();
     await db?.drop();
   });
 
-  const marker = (thermo_id: number, type_name: ThermoMarker['type_name'], zone: ThermoMarker['zone']): ThermoMarker => ({
+  const marker = (
+    thermo_id: number,
+    type_name: ThermoMarker['type_name'],
+    zone: ThermoMarker['zone'],
+  ): ThermoMarker => ({
     thermo_id,
     name: `T${thermo_id}`,
     type_name,
@@ -44,14 +51,28 @@ describe('researchMarkers', () => {
        VALUES ($1, 'door.png', 'image/png', 640, 480, '', '\\x00', 'door.txt', '\\x00', $2) RETURNING id`,
       [researchId, createdAt],
     )) as { id: string }[];
-    await dataSource.getRepository(ThermoMarkerEntity).insert(markers.map((m) => ThermoMarkerEntity.fromMarker(config!.id, m)));
+    await dataSource
+      .getRepository(ThermoMarkerEntity)
+      .insert(markers.map((m) => ThermoMarkerEntity.fromMarker(config!.id, m)));
   }
 
   it('gives each pair its zone, that of the newest config when two configs mark it differently', async () => {
     // Uploaded in this order, the newest last; listed by created_at, not by insertion.
-    await addConfig('2030-01-01T09:00:00Z', [marker(1, 'Tmax', 'I1'), marker(2, 'Tmax ościeżnicy', 'I2'), marker(3, 'Tśr i Tmax', null)]);
-    await addConfig('2030-01-01T09:30:00Z', [marker(1, 'Tmax', 'I2'), marker(2, 'Tmax ościeżnicy', null), marker(4, 'T', null)]);
-    await addConfig('2030-01-01T08:00:00Z', [marker(1, 'Tmax', 'I1'), marker(3, 'Tśr i Tmax', 'I1'), marker(5, 'Tmax', 'I2')]);
+    await addConfig('2030-01-01T09:00:00Z', [
+      marker(1, 'Tmax', 'I1'),
+      marker(2, 'Tmax ościeżnicy', 'I2'),
+      marker(3, 'Tśr i Tmax', null),
+    ]);
+    await addConfig('2030-01-01T09:30:00Z', [
+      marker(1, 'Tmax', 'I2'),
+      marker(2, 'Tmax ościeżnicy', null),
+      marker(4, 'T', null),
+    ]);
+    await addConfig('2030-01-01T08:00:00Z', [
+      marker(1, 'Tmax', 'I1'),
+      marker(3, 'Tśr i Tmax', 'I1'),
+      marker(5, 'Tmax', 'I2'),
+    ]);
 
     expect(await researchMarkers(queryOn(dataSource), researchId)).toEqual([
       { thermo_id: 1, type_name: 'Tmax', zone: 'I2' },

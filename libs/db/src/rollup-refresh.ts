@@ -28,7 +28,8 @@ const CLAIM_SQL = `INSERT INTO rollup_refresh_claim AS c (research_id, owner, un
   ON CONFLICT (research_id) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until WHERE c.until < now() OR c.owner = EXCLUDED.owner
   RETURNING 1`;
 const UNCLAIM_SQL = 'DELETE FROM rollup_refresh_claim WHERE research_id = $1 AND owner = $2';
-const QUEUED_SQL = 'SELECT max(id)::text AS upto, min(from_time) AS from_time FROM rollup_refresh WHERE research_id = $1';
+const QUEUED_SQL =
+  'SELECT max(id)::text AS upto, min(from_time) AS from_time FROM rollup_refresh WHERE research_id = $1';
 const SPAN_SQL = 'SELECT min("time") AS first, max("time") AS last FROM reading WHERE research_id = $1';
 const DELETE_CHUNK_SQL = `DELETE FROM reading_rollup_category
   WHERE research_id = $1 AND bucket >= floor($2::float8 / width)::bigint AND bucket < floor($3::float8 / width)::bigint`;
@@ -52,7 +53,10 @@ export interface RollupRefreshOptions {
  * Refreshes the category rollups of up to `limit` queued researches, the longest waiting first; returns
  * those refreshed. A research another instance has claimed is skipped (it stays queued until done).
  */
-export async function refreshQueuedCategoryRollups(dataSource: DataSource, options: RollupRefreshOptions): Promise<string[]> {
+export async function refreshQueuedCategoryRollups(
+  dataSource: DataSource,
+  options: RollupRefreshOptions,
+): Promise<string[]> {
   const pending: { research_id: string }[] = await dataSource.query(PENDING_SQL, [options.limit ?? 10]);
   const refreshed: string[] = [];
   for (const { research_id: researchId } of pending) {
@@ -62,15 +66,28 @@ export async function refreshQueuedCategoryRollups(dataSource: DataSource, optio
   return refreshed;
 }
 
-async function refreshResearch(dataSource: DataSource, researchId: string, options: RollupRefreshOptions): Promise<boolean> {
-  const claim = async () => ((await dataSource.query(CLAIM_SQL, [researchId, options.owner, options.claimMs ?? 60_000])) as unknown[]).length > 0;
+async function refreshResearch(
+  dataSource: DataSource,
+  researchId: string,
+  options: RollupRefreshOptions,
+): Promise<boolean> {
+  const claim = async () =>
+    ((await dataSource.query(CLAIM_SQL, [researchId, options.owner, options.claimMs ?? 60_000])) as unknown[]).length >
+    0;
   if (!(await claim())) return false;
   try {
-    const [queued] = (await dataSource.query(QUEUED_SQL, [researchId])) as { upto: string | null; from_time: number | null }[];
+    const [queued] = (await dataSource.query(QUEUED_SQL, [researchId])) as {
+      upto: string | null;
+      from_time: number | null;
+    }[];
     if (!queued || queued.upto === null || queued.from_time === null) return false;
     const [span] = (await dataSource.query(SPAN_SQL, [researchId])) as { first: number | null; last: number | null }[];
     if (span && span.first !== null && span.last !== null) {
-      for (let from = Math.floor(Math.max(span.first, queued.from_time) / CHUNK_S) * CHUNK_S; from <= span.last; from += CHUNK_S) {
+      for (
+        let from = Math.floor(Math.max(span.first, queued.from_time) / CHUNK_S) * CHUNK_S;
+        from <= span.last;
+        from += CHUNK_S
+      ) {
         if (options.signal?.aborted || !(await claim())) return false;
         await dataSource.transaction(async (manager) => {
           await manager.query("SET LOCAL work_mem = '64MB'");

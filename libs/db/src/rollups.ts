@@ -58,9 +58,12 @@ export const CHANNEL_ROLLUP_UPSERT = `ON CONFLICT (research_id, width, bucket) D
  */
 export function channelRollupCtes(src = 'src'): string {
   const scalarFine = SCALARS.map(
-    (s) => `min(s.${s}) AS ${s}_min, max(s.${s}) AS ${s}_max, coalesce(sum(s.${s}::text::float8), 0) AS ${s}_sum, count(s.${s})::int AS ${s}_n`,
+    (s) =>
+      `min(s.${s}) AS ${s}_min, max(s.${s}) AS ${s}_max, coalesce(sum(s.${s}::text::float8), 0) AS ${s}_sum, count(s.${s})::int AS ${s}_n`,
   ).join(',\n      ');
-  const scalarLevel = SCALARS.map((s) => `min(f.${s}_min), max(f.${s}_max), sum(f.${s}_sum), sum(f.${s}_n)::int`).join(', ');
+  const scalarLevel = SCALARS.map((s) => `min(f.${s}_min), max(f.${s}_max), sum(f.${s}_sum), sum(f.${s}_n)::int`).join(
+    ', ',
+  );
   return `rollup_levels(width, per) AS (VALUES ${LEVELS}),
   rollup_fine AS (
     SELECT s.research_id, floor(s."time" / ${FINEST})::bigint AS bucket, count(*)::int AS frames, min(s."time") AS first_time, max(s."time") AS last_time,
@@ -88,7 +91,8 @@ export function channelRollupCtes(src = 'src'): string {
 }
 
 /** The columns of reading_rollup_category, in the order its statements give them. */
-export const CATEGORY_ROLLUP_COLUMNS = 'research_id, width, bucket, type_name, cmax_min, cmax_max, cmax_sum, cmax_n, cmean_min, cmean_max, cmean_sum, cmean_n';
+export const CATEGORY_ROLLUP_COLUMNS =
+  'research_id, width, bucket, type_name, cmax_min, cmax_max, cmax_sum, cmax_n, cmean_min, cmean_max, cmean_sum, cmean_n';
 
 const mergeStats = (v: string) =>
   `${v}_min = least(t.${v}_min, EXCLUDED.${v}_min), ${v}_max = greatest(t.${v}_max, EXCLUDED.${v}_max), ` +
@@ -104,8 +108,12 @@ export const CATEGORY_ROLLUP_UPSERT = `ON CONFLICT (research_id, width, bucket, 
  * exclusions (null: none; `exclusions` false: the column is left out).
  */
 export function rollupMembersSql(researches: string, exclusions = true): string {
-  return `SELECT DISTINCT c.research_id, m.thermo_id, m.type_name${exclusions ? `,
-      (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from` : ''}
+  return `SELECT DISTINCT c.research_id, m.thermo_id, m.type_name${
+    exclusions
+      ? `,
+      (SELECT min(e.from_time) FROM thermo_exclusion e WHERE e.research_id = c.research_id AND e.thermo_id = m.thermo_id) AS excluded_from`
+      : ''
+  }
     FROM thermo_marker m JOIN thermo_config c ON c.id = m.config_id
     WHERE c.research_id ${researches}`;
 }
@@ -122,7 +130,8 @@ export function rollupMembersSql(researches: string, exclusions = true): string 
  * predates the thermo_exclusion table.
  */
 export function categoryRollupCtes(src = 'src', withLevels = false, exclusions = true): string {
-  const stats = (v: string) => `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::text::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
+  const stats = (v: string) =>
+    `min(${v}) AS ${v}_min, max(${v}) AS ${v}_max, coalesce(sum(${v}::text::float8), 0) AS ${v}_sum, count(${v})::int AS ${v}_n`;
   const level = (v: string) => `min(f.${v}_min), max(f.${v}_max), sum(f.${v}_sum), sum(f.${v}_n)::int`;
   // A member's value in a frame: null (no reading) from its exclusion on, so max/avg skip it.
   const member = exclusions

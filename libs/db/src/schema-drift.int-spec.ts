@@ -30,7 +30,9 @@ describe('entities and migrations', () => {
     const { upQueries } = await dataSource.driver.createSchemaBuilder().log();
     const drift = upQueries.map((q) => `  ${q.query};`);
     if (drift.length) {
-      throw new Error(`The entities differ from the schema the migrations build. A migration would need:\n${drift.join('\n')}`);
+      throw new Error(
+        `The entities differ from the schema the migrations build. A migration would need:\n${drift.join('\n')}`,
+      );
     }
   });
 });

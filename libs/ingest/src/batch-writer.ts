@@ -52,7 +52,8 @@ export class BatchWriter<T> {
     this.writing = this.write(frames).finally(() => {
       this.writing = null;
       this.afterWrite();
-      if (this.batch.length > 0 && !this.paused() && !this.stopped) this.schedule(this.batch.length >= this.options.flushFrames ? 0 : this.options.flushIntervalMs);
+      if (this.batch.length > 0 && !this.paused() && !this.stopped)
+        this.schedule(this.batch.length >= this.options.flushFrames ? 0 : this.options.flushIntervalMs);
     });
     return this.writing;
   }

@@ -46,7 +46,12 @@ describe('DeadLetterQueue', () => {
     const store = new FakeDeadLetterStore();
     store.down = true;
     let dropped = 0;
-    const queue = new DeadLetterQueue(store, { maxQueued: 3, keep: 10 }, (n) => (dropped += n), () => 5);
+    const queue = new DeadLetterQueue(
+      store,
+      { maxQueued: 3, keep: 10 },
+      (n) => (dropped += n),
+      () => 5,
+    );
     for (let n = 1; n <= 5; n++) queue.add(row(n));
     expect(dropped).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 300));

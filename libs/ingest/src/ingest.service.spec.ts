@@ -9,7 +9,8 @@ import { ResearchDirectory } from './research-directory';
 const RESEARCH = '0b9f2b4e-5a8c-4d3e-9f10-2a3b4c5d6e7f';
 const OTHER = '1c0e3c5f-6b9d-4e4f-8a21-3b4c5d6e7f80';
 const topic = (id = RESEARCH) => `furnace/${id}/data`;
-const payload = (time: number, extra: Partial<DaqPayload> = {}) => Buffer.from(JSON.stringify({ time, pk: 100, ...extra }));
+const payload = (time: number, extra: Partial<DaqPayload> = {}) =>
+  Buffer.from(JSON.stringify({ time, pk: 100, ...extra }));
 
 /** A table in memory that can be made unreachable, or to refuse a value. */
 class FakeStore implements FrameStore {
@@ -77,18 +78,31 @@ function setUp(options: IngestOptions = {}) {
       if (parsed.ok && parsed.value.type === 'frame') published.push(parsed.value.payload.time);
     },
   };
-  const directory = new ResearchDirectory(async (id) => (id === RESEARCH ? { startAt: new Date(0), endAt: new Date(8.64e15) } : null));
+  const directory = new ResearchDirectory(async (id) =>
+    id === RESEARCH ? { startAt: new Date(0), endAt: new Date(8.64e15) } : null,
+  );
   const metrics = new IngestMetrics(new Registry());
   const logs: string[] = [];
-  const logger = { log: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: string) => logs.push(m) };
-  const service = new IngestService(store, bus, directory, metrics, logger, { flushIntervalMs: 5, retryMinMs: 2, retryMaxMs: 10, ...options });
+  const logger = {
+    log: (m: string) => logs.push(m),
+    warn: (m: string) => logs.push(m),
+    error: (m: string) => logs.push(m),
+  };
+  const service = new IngestService(store, bus, directory, metrics, logger, {
+    flushIntervalMs: 5,
+    retryMinMs: 2,
+    retryMaxMs: 10,
+    ...options,
+  });
   const receive = async (time: number, id = RESEARCH, extra: Partial<DaqPayload> = {}) => {
     const ack = new FakeAck();
     await service.receive(topic(id), payload(time, extra), ack);
     return ack;
   };
   const count = async (name: string, labels: Record<string, string> = {}) =>
-    (await metrics.registry.getSingleMetric(name)!.get()).values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
+    (await metrics.registry.getSingleMetric(name)!.get()).values.find((v) =>
+      Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+    )?.value ?? 0;
   return { store, published, service, receive, count, logs };
 }
 

@@ -124,7 +124,10 @@ export class IngestService {
       () => this.degraded,
       () => this.updateDepth(),
     );
-    this.buffer = new OutageBuffer<Pending>({ maxFrames: o.maxBufferedFrames, maxBatch: o.maxBatch, retryMinMs: o.retryMinMs, retryMaxMs: o.retryMaxMs }, () => this.dropped());
+    this.buffer = new OutageBuffer<Pending>(
+      { maxFrames: o.maxBufferedFrames, maxBatch: o.maxBatch, retryMinMs: o.retryMinMs, retryMaxMs: o.retryMaxMs },
+      () => this.dropped(),
+    );
     this.deadLetters = new DeadLetterQueue(
       store,
       { maxQueued: o.maxQueuedDeadLetters, keep: o.keepDeadLetters },
@@ -148,7 +151,14 @@ export class IngestService {
     this.metrics.received.inc();
     const researchId = parseDaqTopic(topic);
     if (researchId === null) {
-      return this.refuse('bad_topic', `topic "${truncate(topic, 120)}" is not furnace/{research id}/data`, topic, null, raw, ack);
+      return this.refuse(
+        'bad_topic',
+        `topic "${truncate(topic, 120)}" is not furnace/{research id}/data`,
+        topic,
+        null,
+        raw,
+        ack,
+      );
     }
     const parsed = parseDaqMessage(raw);
     if (!parsed.ok) return this.refuse(parsed.reason, parsed.message, topic, researchId, raw, ack);
@@ -195,7 +205,14 @@ export class IngestService {
 
   // ---------------------------------------------------------------------------------------------
 
-  private admit(status: ResearchStatus, topic: string, researchId: string, payload: DaqPayload, raw: Buffer, ack: Ack): void {
+  private admit(
+    status: ResearchStatus,
+    topic: string,
+    researchId: string,
+    payload: DaqPayload,
+    raw: Buffer,
+    ack: Ack,
+  ): void {
     // Stopped during the research lookup: left unacknowledged, redelivered to the next session.
     if (this.stopped) return;
     if (status.kind === 'unknown') {
@@ -203,10 +220,18 @@ export class IngestService {
     }
     if (status.kind === 'known') {
       const now = Date.now();
-      if (now < status.window.startAt.getTime() || now > status.window.endAt.getTime()) this.metrics.outsideWindow.inc();
+      if (now < status.window.startAt.getTime() || now > status.window.endAt.getTime())
+        this.metrics.outsideWindow.inc();
     }
     if (payload.faults) this.metrics.channelFaults.inc(payload.faults.length);
-    const frame: Pending = { researchId, payload, ack, receivedAt: performance.now(), arrivedAt: new Date(), published: false };
+    const frame: Pending = {
+      researchId,
+      payload,
+      ack,
+      receivedAt: performance.now(),
+      arrivedAt: new Date(),
+      published: false,
+    };
     if (this.degraded) return this.holdInBuffer(frame);
     this.writer.add(frame);
     this.updateDepth();
@@ -264,7 +289,9 @@ export class IngestService {
    * and dead-letter those it refuses, so one bad value cannot block the rest.
    */
   private async writeOneByOne(frames: Pending[], cause: unknown): Promise<void> {
-    this.logger.warn(`A batch of ${frames.length} frames was refused (${errorMessage(cause)}); writing them one by one`);
+    this.logger.warn(
+      `A batch of ${frames.length} frames was refused (${errorMessage(cause)}); writing them one by one`,
+    );
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i]!;
       try {
@@ -277,7 +304,14 @@ export class IngestService {
           return;
         }
         const raw = Buffer.from(JSON.stringify(frame.payload));
-        this.refuse('store_failed', `the database refused the frame: ${errorMessage(error)}`, `furnace/${frame.researchId}/data`, frame.researchId, raw, frame.ack);
+        this.refuse(
+          'store_failed',
+          `the database refused the frame: ${errorMessage(error)}`,
+          `furnace/${frame.researchId}/data`,
+          frame.researchId,
+          raw,
+          frame.ack,
+        );
       }
     }
   }
@@ -285,7 +319,9 @@ export class IngestService {
   private enterDegraded(frames: Pending[], error: unknown): void {
     this.degraded = true;
     this.metrics.databaseUp.set(0);
-    this.logger.warn(`Database unreachable (${errorMessage(error)}): buffering frames (at most ${this.options.maxBufferedFrames}); live viewers still receive them`);
+    this.logger.warn(
+      `Database unreachable (${errorMessage(error)}): buffering frames (at most ${this.options.maxBufferedFrames}); live viewers still receive them`,
+    );
     for (const frame of [...frames, ...this.writer.takeAll()]) this.holdInBuffer(frame);
     this.retrying ??= this.retry().finally(() => {
       this.retrying = null;
@@ -302,7 +338,10 @@ export class IngestService {
   private dropped(): void {
     this.metrics.dropped.inc();
     const report = this.dropLog.event();
-    if (report) this.logger.error(`Outage buffer full (${this.options.maxBufferedFrames} frames): dropped ${report.events} oldest frames`);
+    if (report)
+      this.logger.error(
+        `Outage buffer full (${this.options.maxBufferedFrames} frames): dropped ${report.events} oldest frames`,
+      );
   }
 
   private async retry(): Promise<void> {
@@ -327,19 +366,34 @@ export class IngestService {
   private publish(frame: Pending): void {
     frame.published = true;
     this.metrics.publishDelay.observe((performance.now() - frame.receivedAt) / 1000);
-    const message = encodeBusMessage({ type: 'frame', research_id: frame.researchId, payload: frame.payload, source: this.options.sourceId });
+    const message = encodeBusMessage({
+      type: 'frame',
+      research_id: frame.researchId,
+      payload: frame.payload,
+      source: this.options.sourceId,
+    });
     this.bus.publish(researchChannel(frame.researchId), message).catch((error: unknown) => {
       this.metrics.busPublishFailed.inc();
-      if (this.publishFailureLog.event()) this.logger.warn(`Bus publish failed (${errorMessage(error)}): frames are stored but not shown live`);
+      if (this.publishFailureLog.event())
+        this.logger.warn(`Bus publish failed (${errorMessage(error)}): frames are stored but not shown live`);
     });
   }
 
-  private refuse(reason: RefuseReason, detail: string, topic: string, researchId: string | null, raw: Buffer, ack: Ack): void {
+  private refuse(
+    reason: RefuseReason,
+    detail: string,
+    topic: string,
+    researchId: string | null,
+    raw: Buffer,
+    ack: Ack,
+  ): void {
     this.metrics.refused.inc({ reason });
     const report = this.refusalLog.event(reason);
     if (report) {
       const since = report.first ? '' : ` (${report.events} since the last report)`;
-      this.logger.warn(`Refused a DAQ message: ${reason}${since}${researchId ? ` for research ${researchId}` : ''}: ${truncate(detail, 300)}`);
+      this.logger.warn(
+        `Refused a DAQ message: ${reason}${since}${researchId ? ` for research ${researchId}` : ''}: ${truncate(detail, 300)}`,
+      );
     }
     // A refused message never becomes valid: acknowledging it stops the broker redelivering it.
     ack.release();

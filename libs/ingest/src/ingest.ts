@@ -9,7 +9,6 @@ import { MqttSource } from './mqtt-source';
 import { ReadingsRepository } from './readings.repository';
 import { ResearchDirectory, type ResearchDirectoryOptions } from './research-directory';
 
-
 export interface IngestDeps {
   /** The database (the embedded one's URL in `npm start`). */
   databaseUrl: string;

@@ -5,7 +5,10 @@ const isTransient = (e: unknown) => (e as { code?: string }).code === 'ECONNREFU
 
 function setUp(options: Partial<ConstructorParameters<typeof OutageBuffer>[0]> = {}) {
   let dropped = 0;
-  const buffer = new OutageBuffer<number>({ maxFrames: 5, maxBatch: 2, retryMinMs: 1, retryMaxMs: 4, ...options }, () => dropped++);
+  const buffer = new OutageBuffer<number>(
+    { maxFrames: 5, maxBatch: 2, retryMinMs: 1, retryMaxMs: 4, ...options },
+    () => dropped++,
+  );
   return { buffer, dropped: () => dropped };
 }
 

@@ -1,4 +1,10 @@
-import { CATEGORY_ROLLUP_COLUMNS, CATEGORY_ROLLUP_UPSERT, CHANNEL_ROLLUP_COLUMNS, CHANNEL_ROLLUP_UPSERT, rollupMembersSql } from '@furnace/db';
+import {
+  CATEGORY_ROLLUP_COLUMNS,
+  CATEGORY_ROLLUP_UPSERT,
+  CHANNEL_ROLLUP_COLUMNS,
+  CHANNEL_ROLLUP_UPSERT,
+  rollupMembersSql,
+} from '@furnace/db';
 
 /** The ingest's SQL (ReadingsRepository runs it); the shared questions about a research are @furnace/db research.queries.ts. */
 
@@ -39,7 +45,10 @@ export const ROLLUP_MEMBERS_SQL = rollupMembersSql('= ANY($1::uuid[])');
 
 const SCALAR_PARAMS = ['radiance', 'pressure', 'pk'].map((s, k) => {
   const n = 7 + k * 4;
-  return { columns: `${s}_min, ${s}_max, ${s}_sum, ${s}_n`, types: `$${n}::real[], $${n + 1}::real[], $${n + 2}::float8[], $${n + 3}::int[]` };
+  return {
+    columns: `${s}_min, ${s}_max, ${s}_sum, ${s}_n`,
+    types: `$${n}::real[], $${n + 1}::real[], $${n + 2}::float8[], $${n + 3}::int[]`,
+  };
 });
 
 /**
@@ -69,7 +78,8 @@ export const UPSERT_ROLLUPS_SQL = `WITH c AS (
        SELECT (SELECT count(*) FROM channel_write)::int AS channels, (SELECT count(*) FROM category_write)::int AS categories`;
 
 /** One dead letter's VALUES tuple, its parameters numbered from n + 1. */
-export const DEAD_LETTER_TUPLE = (n: number) => `($${n + 1}, $${n + 2}::uuid, $${n + 3}, $${n + 4}, $${n + 5}::bytea, $${n + 6}::int)`;
+export const DEAD_LETTER_TUPLE = (n: number) =>
+  `($${n + 1}, $${n + 2}::uuid, $${n + 3}, $${n + 4}, $${n + 5}::bytea, $${n + 6}::int)`;
 
 export function insertDeadLettersSql(tuples: readonly string[]): string {
   return `INSERT INTO reading_dead_letter (topic, research_id, reason, detail, payload, payload_bytes) VALUES ${tuples.join(', ')}`;

@@ -1,8 +1,23 @@
 import { DatabaseError, Pool, type PoolClient, type PoolConfig, types } from 'pg';
 import type { DaqPayload } from '@furnace/contracts';
 import { findResearchHeader, type RunQuery } from '@furnace/db';
-import { DEAD_LETTER_TUPLE, FRAME_TUPLE, insertDeadLettersSql, insertFramesSql, PRUNE_DEAD_LETTERS, ROLLUP_MEMBERS_SQL, UPSERT_ROLLUPS_SQL } from './readings.queries';
-import { foldCategoryRollups, foldChannelRollups, type InsertedFrame, realArrayParser, rollupParameters, type RollupMember } from './rollup-fold';
+import {
+  DEAD_LETTER_TUPLE,
+  FRAME_TUPLE,
+  insertDeadLettersSql,
+  insertFramesSql,
+  PRUNE_DEAD_LETTERS,
+  ROLLUP_MEMBERS_SQL,
+  UPSERT_ROLLUPS_SQL,
+} from './readings.queries';
+import {
+  foldCategoryRollups,
+  foldChannelRollups,
+  type InsertedFrame,
+  realArrayParser,
+  rollupParameters,
+  type RollupMember,
+} from './rollup-fold';
 
 /** A frame on its way to the readings table. */
 export interface FrameRow {
@@ -65,13 +80,18 @@ const REAL_ARRAY_OID: number = 1021;
 /** The driver's parsers, but a real[] of the rows an insert returns stays PostgreSQL's text (compared with what was sent). */
 const INSERT_TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === REAL_ARRAY_OID && (format ?? 'text') === 'text' ? (text: string) => text : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
+    oid === REAL_ARRAY_OID && (format ?? 'text') === 'text'
+      ? (text: string) => text
+      : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
 };
 
 /** A real[] as PostgreSQL prints it, read as float8 values (rollup-fold.ts realArrayParser). */
 const parseRealArray = realArrayParser(types.getTypeParser(REAL_ARRAY_OID, 'text') as (text: string) => unknown);
 
-type InsertedRow = Omit<InsertedFrame, 'thermocouples'> & { thermocouples: string | null; approved_revision: number | null };
+type InsertedRow = Omit<InsertedFrame, 'thermocouples'> & {
+  thermocouples: string | null;
+  approved_revision: number | null;
+};
 
 /** All database I/O of the ingest, on a pool of its own (short timeouts: a stuck database must not stall the ingest). */
 export class ReadingsRepository {
@@ -153,13 +173,28 @@ export class ReadingsRepository {
         const i = sent.get(key);
         const frame = i === undefined ? undefined : asSent[i];
         const exact =
-          frame !== undefined && row.thermocouples === literals[i!] && row.radiance === frame.radiance && row.pressure === frame.pressure && row.pk === frame.pk;
+          frame !== undefined &&
+          row.thermocouples === literals[i!] &&
+          row.radiance === frame.radiance &&
+          row.pressure === frame.pressure &&
+          row.pk === frame.pk;
         asSentHolds &&= exact;
-        inserted.push(exact ? frame : { ...row, thermocouples: row.thermocouples === null ? null : (parseRealArray(row.thermocouples) as (number | null)[]) });
+        inserted.push(
+          exact
+            ? frame
+            : {
+                ...row,
+                thermocouples:
+                  row.thermocouples === null ? null : (parseRealArray(row.thermocouples) as (number | null)[]),
+              },
+        );
       }
       if (inserted.length > 0) {
         // Every frame stored, once, with the values sent: the fold made during the insert is the rollups'.
-        const parameters = asSentHolds && inserted.length === frames.length ? folded : rollupParameters(foldChannelRollups(inserted), foldCategoryRollups(inserted, members));
+        const parameters =
+          asSentHolds && inserted.length === frames.length
+            ? folded
+            : rollupParameters(foldChannelRollups(inserted), foldCategoryRollups(inserted, members));
         await client.query(UPSERT_ROLLUPS_SQL, parameters);
       }
       return stored;
@@ -207,7 +242,8 @@ export class ReadingsRepository {
     return research && { startAt: research.startAt, endAt: research.endAt };
   }
 
-  private readonly run: RunQuery = async <T>(sql: string, params: unknown[]) => (await this.pool.query(sql, params)).rows as T[];
+  private readonly run: RunQuery = async <T>(sql: string, params: unknown[]) =>
+    (await this.pool.query(sql, params)).rows as T[];
 
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);

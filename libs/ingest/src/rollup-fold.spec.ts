@@ -14,7 +14,12 @@ import {
 const R = '00000000-0000-4000-8000-000000000001';
 const S = '00000000-0000-4000-8000-000000000002';
 
-const frame = (time: number, thermocouples: (number | null)[] | null, scalars: Partial<InsertedFrame> = {}, researchId = R): InsertedFrame => ({
+const frame = (
+  time: number,
+  thermocouples: (number | null)[] | null,
+  scalars: Partial<InsertedFrame> = {},
+  researchId = R,
+): InsertedFrame => ({
   research_id: researchId,
   time,
   radiance: null,
@@ -40,7 +45,9 @@ describe('foldChannelRollups', () => {
       frame(59, [], {}),
       frame(65, [1], {}, S),
     ]);
-    expect(rows.map((r) => [r.researchId === R ? 'R' : 'S', r.width, r.bucket, r.frames, r.firstTime, r.lastTime])).toEqual([
+    expect(
+      rows.map((r) => [r.researchId === R ? 'R' : 'S', r.width, r.bucket, r.frames, r.firstTime, r.lastTime]),
+    ).toEqual([
       ['R', 10, -1, 1, -0.5, -0.5],
       ['R', 10, 0, 1, 9.5, 9.5],
       ['R', 10, 1, 1, 10, 10],
@@ -78,7 +85,12 @@ describe('foldChannelRollups', () => {
   });
 
   it('merges the finest buckets into the coarser ones: min of mins, max of maxes, sums and counts added', () => {
-    const rows = foldChannelRollups([frame(1, [5, 1]), frame(2, [3, null]), frame(15, [8, 0, 4]), frame(16, [null, 2])]);
+    const rows = foldChannelRollups([
+      frame(1, [5, 1]),
+      frame(2, [3, null]),
+      frame(15, [8, 0, 4]),
+      frame(16, [null, 2]),
+    ]);
     const minute = rows.find((r) => r.width === 60)!;
     expect(arrays(minute)).toEqual([
       [3, 0, 4],
@@ -98,14 +110,33 @@ describe('foldCategoryRollups', () => {
   ];
 
   it("takes each frame's max and mean over a type's channels with a value, leaving an excluded one out from its time on", () => {
-    const rows = foldCategoryRollups([frame(5, [10, 30]), frame(25, [10, 30]), frame(26, null), frame(27, [null])], members);
-    const at = (width: number, bucket: number, type: string) => rows.find((r) => r.width === width && r.bucket === bucket && r.typeName === type);
-    expect(at(10, 0, 'A')).toMatchObject({ cmax: { min: 30, max: 30, sum: 30, n: 1 }, cmean: { min: 20, max: 20, sum: 20, n: 1 } });
-    expect(at(10, 0, 'B')).toMatchObject({ cmax: { min: 30, max: 30, sum: 30, n: 1 }, cmean: { min: 30, max: 30, sum: 30, n: 1 } });
+    const rows = foldCategoryRollups(
+      [frame(5, [10, 30]), frame(25, [10, 30]), frame(26, null), frame(27, [null])],
+      members,
+    );
+    const at = (width: number, bucket: number, type: string) =>
+      rows.find((r) => r.width === width && r.bucket === bucket && r.typeName === type);
+    expect(at(10, 0, 'A')).toMatchObject({
+      cmax: { min: 30, max: 30, sum: 30, n: 1 },
+      cmean: { min: 20, max: 20, sum: 20, n: 1 },
+    });
+    expect(at(10, 0, 'B')).toMatchObject({
+      cmax: { min: 30, max: 30, sum: 30, n: 1 },
+      cmean: { min: 30, max: 30, sum: 30, n: 1 },
+    });
     // From 20 s on thermocouple 2 does not count: B has no value left, but its bucket's row is there (count 0), as in SQL.
-    expect(at(10, 2, 'A')).toMatchObject({ cmax: { min: 10, max: 10, sum: 10, n: 1 }, cmean: { min: 10, max: 10, sum: 10, n: 1 } });
-    expect(at(10, 2, 'B')).toMatchObject({ cmax: { min: null, max: null, sum: 0, n: 0 }, cmean: { min: null, max: null, sum: 0, n: 0 } });
-    expect(at(60, 0, 'A')).toMatchObject({ cmax: { min: 10, max: 30, sum: 40, n: 2 }, cmean: { min: 10, max: 20, sum: 30, n: 2 } });
+    expect(at(10, 2, 'A')).toMatchObject({
+      cmax: { min: 10, max: 10, sum: 10, n: 1 },
+      cmean: { min: 10, max: 10, sum: 10, n: 1 },
+    });
+    expect(at(10, 2, 'B')).toMatchObject({
+      cmax: { min: null, max: null, sum: 0, n: 0 },
+      cmean: { min: null, max: null, sum: 0, n: 0 },
+    });
+    expect(at(60, 0, 'A')).toMatchObject({
+      cmax: { min: 10, max: 30, sum: 40, n: 2 },
+      cmean: { min: 10, max: 20, sum: 30, n: 2 },
+    });
     expect(rows.filter((r) => r.width === 600).map((r) => r.typeName)).toEqual(['A', 'B']);
   });
 
@@ -129,7 +160,9 @@ function binary(buffer: Buffer): number[] {
 
 describe('the rollup parameters', () => {
   it('writes numeric array literals that read back as the same numbers', () => {
-    expect(numberArrayLiteral([21.4, null, -0, 0, 1e-7, 1e21, 0.1 + 0.2, undefined])).toBe('{21.4,NULL,-0,0,1e-7,1e+21,0.30000000000000004,NULL}');
+    expect(numberArrayLiteral([21.4, null, -0, 0, 1e-7, 1e21, 0.1 + 0.2, undefined])).toBe(
+      '{21.4,NULL,-0,0,1e-7,1e+21,0.30000000000000004,NULL}',
+    );
     expect(numberArrayLiteral([])).toBe('{}');
   });
 

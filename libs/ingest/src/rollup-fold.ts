@@ -100,12 +100,25 @@ function addStats(s: Stats, o: Stats): void {
 }
 
 /** `(a, b)` in the order of research id, then bucket (the order rows are upserted in: concurrent writers lock them alike). */
-const byKey = (a: { researchId: string; width: number; bucket: number }, b: { researchId: string; width: number; bucket: number }) =>
-  a.researchId < b.researchId ? -1 : a.researchId > b.researchId ? 1 : a.width - b.width || a.bucket - b.bucket;
+const byKey = (
+  a: { researchId: string; width: number; bucket: number },
+  b: { researchId: string; width: number; bucket: number },
+) => (a.researchId < b.researchId ? -1 : a.researchId > b.researchId ? 1 : a.width - b.width || a.bucket - b.bucket);
 
-const NO_CHANNELS = { tMin: new Float64Array(0), tMax: new Float64Array(0), tSum: new Float64Array(0), tN: new Int32Array(0) };
+const NO_CHANNELS = {
+  tMin: new Float64Array(0),
+  tMax: new Float64Array(0),
+  tSum: new Float64Array(0),
+  tN: new Int32Array(0),
+};
 
-function channelRollup(researchId: string, width: number, bucket: number, firstTime: number, lastTime: number): ChannelRollup {
+function channelRollup(
+  researchId: string,
+  width: number,
+  bucket: number,
+  firstTime: number,
+  lastTime: number,
+): ChannelRollup {
   return {
     researchId,
     width,
@@ -195,7 +208,10 @@ export function foldChannelRollups(frames: readonly InsertedFrame[]): ChannelRol
  * then min, max, sum and count of those per bucket. A frame where a type has no value adds only its
  * bucket's row (count 0), as the SQL's join of frames and members does.
  */
-export function foldCategoryRollups(frames: readonly InsertedFrame[], members: readonly RollupMember[]): CategoryRollup[] {
+export function foldCategoryRollups(
+  frames: readonly InsertedFrame[],
+  members: readonly RollupMember[],
+): CategoryRollup[] {
   // research → type → its members (0-based channel, excluded from).
   const types = new Map<string, Map<string, { index: number; excludedFrom: number | null }[]>>();
   for (const m of members) {
@@ -214,7 +230,11 @@ export function foldCategoryRollups(frames: readonly InsertedFrame[], members: r
     for (const [typeName, list] of byType) {
       const key = `${f.research_id}|${bucket}|${typeName}`;
       let r = fine.get(key);
-      if (!r) fine.set(key, (r = { researchId: f.research_id, width: FINEST, bucket, typeName, cmax: emptyStats(), cmean: emptyStats() }));
+      if (!r)
+        fine.set(
+          key,
+          (r = { researchId: f.research_id, width: FINEST, bucket, typeName, cmax: emptyStats(), cmean: emptyStats() }),
+        );
       if (!values) continue;
       let max: number | null = null;
       let sum = 0;
@@ -240,7 +260,18 @@ export function foldCategoryRollups(frames: readonly InsertedFrame[], members: r
       const bucket = Math.floor(f.bucket / per);
       const key = `${f.researchId}|${bucket}|${f.typeName}`;
       let r = level.get(key);
-      if (!r) level.set(key, (r = { researchId: f.researchId, width, bucket, typeName: f.typeName, cmax: emptyStats(), cmean: emptyStats() }));
+      if (!r)
+        level.set(
+          key,
+          (r = {
+            researchId: f.researchId,
+            width,
+            bucket,
+            typeName: f.typeName,
+            cmax: emptyStats(),
+            cmean: emptyStats(),
+          }),
+        );
       addStats(r.cmax, f.cmax);
       addStats(r.cmean, f.cmean);
     }
@@ -328,7 +359,8 @@ export const int4ArrayParameter = (...parts: ArrayLike<number>[]) => binaryArray
  */
 function extremesLiteral(rows: readonly ChannelRollup[], pick: (r: ChannelRollup) => Float64Array): string {
   const parts: string[] = [];
-  for (const r of rows) if (r.channels > 0) parts.push(JSON.stringify(Array.from(pick(r).subarray(0, r.channels))).slice(1, -1));
+  for (const r of rows)
+    if (r.channels > 0) parts.push(JSON.stringify(Array.from(pick(r).subarray(0, r.channels))).slice(1, -1));
   const elements = parts.join(',');
   return `{${elements.includes('null') ? elements.replaceAll('null', 'NULL') : elements}}`;
 }

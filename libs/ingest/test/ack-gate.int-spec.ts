@@ -14,7 +14,13 @@ const installed: string = readJson(require.resolve('mqtt/package.json')).version
 /** A persistent session (clean off, like the ingest's) whose PUBACKs go through an AckGate. */
 async function gatedSubscriber(url: string, clientId: string, topic: string) {
   const received: { payload: string; ack: Ack }[] = [];
-  const client: MqttClient = mqtt.connect(url, { clientId, clean: false, protocolVersion: 4, reconnectPeriod: 0, manualConnect: true });
+  const client: MqttClient = mqtt.connect(url, {
+    clientId,
+    clean: false,
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+    manualConnect: true,
+  });
   const gate = new AckGate().install(client);
   client.handleMessage = (packet, callback) => {
     received.push({ payload: String(packet.payload), ack: gate.hold(packet.messageId, client) });

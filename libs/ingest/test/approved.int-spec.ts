@@ -4,7 +4,15 @@ import { ingestFor, metricValue, useTestEnvironment } from './support';
 
 /** The dead letters of a research, oldest first. */
 const deadLetters = (url: string, researchId: string) =>
-  withPg(url, async (c) => (await c.query('SELECT reason, detail, payload FROM reading_dead_letter WHERE research_id = $1 ORDER BY id', [researchId])).rows as { reason: string; detail: string; payload: Buffer }[]);
+  withPg(
+    url,
+    async (c) =>
+      (
+        await c.query('SELECT reason, detail, payload FROM reading_dead_letter WHERE research_id = $1 ORDER BY id', [
+          researchId,
+        ])
+      ).rows as { reason: string; detail: string; payload: Buffer }[],
+  );
 
 const setApproved = (url: string, researchId: string, revision: number | null) =>
   withPg(url, (c) => c.query('UPDATE research SET approved_revision = $2 WHERE id = $1', [researchId, revision]));
@@ -14,7 +22,7 @@ const setApproved = (url: string, researchId: string, revision: number | null) =
 describe('ingest: the frames of an approved test', () => {
   const env = useTestEnvironment();
 
-  it('refuses them to the dead letters, stores the other tests\' frames, and stores them again once the test is reopened', async () => {
+  it("refuses them to the dead letters, stores the other tests' frames, and stores them again once the test is reopened", async () => {
     const approved = await insertResearch(env.db.url);
     const other = await insertResearch(env.db.url);
     const ingest = await ingestFor(env, [approved, other]);
@@ -26,13 +34,19 @@ describe('ingest: the frames of an approved test', () => {
       await env.publisher.publishAsync(daqTopic(approved), JSON.stringify(frame(time)), { qos: 1 });
       await env.publisher.publishAsync(daqTopic(other), JSON.stringify(frame(time)), { qos: 1 });
     }
-    await waitFor('both refused', async () => (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'research_approved' })) === 2);
+    await waitFor(
+      'both refused',
+      async () =>
+        (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'research_approved' })) === 2,
+    );
     await waitFor('the other test stored', async () => (await storedTimes(env.db.url, other)).length === 2);
     expect(await storedTimes(env.db.url, approved)).toEqual([1]);
     await waitFor('the dead letters written', async () => (await deadLetters(env.db.url, approved)).length === 2);
     const letters = await deadLetters(env.db.url, approved);
     expect(letters.map((l) => l.reason)).toEqual(['research_approved', 'research_approved']);
-    expect(letters[0]!.detail).toBe(`research ${approved} is approved (revision 1): its readings are frozen until a superuser reopens it`);
+    expect(letters[0]!.detail).toBe(
+      `research ${approved} is approved (revision 1): its readings are frozen until a superuser reopens it`,
+    );
     expect(JSON.parse(letters[1]!.payload.toString())).toMatchObject({ time: 3 });
 
     await setApproved(env.db.url, approved, null);
@@ -55,7 +69,11 @@ describe('ingest: the frames of an approved test', () => {
       await c.query('UPDATE research SET approved_revision = 1 WHERE id = $1', [researchId]);
       await c.query('COMMIT');
     });
-    await waitFor('refused', async () => (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'research_approved' })) === 1);
+    await waitFor(
+      'refused',
+      async () =>
+        (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'research_approved' })) === 1,
+    );
     expect(await storedTimes(env.db.url, researchId)).toEqual([]);
   });
 });

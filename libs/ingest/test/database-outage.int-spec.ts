@@ -24,7 +24,8 @@ describe('ingest with the database unreachable (a TCP proxy the test cuts)', () 
       proxy.restore();
     });
     const publish = async (from: number, to: number) => {
-      for (let t = from; t < to; t++) await env.publisher.publishAsync(daqTopic(researchId), JSON.stringify(frame(t)), { qos: 1 });
+      for (let t = from; t < to; t++)
+        await env.publisher.publishAsync(daqTopic(researchId), JSON.stringify(frame(t)), { qos: 1 });
     };
     return { proxy, researchId, ingest, live, publish };
   }
@@ -43,13 +44,18 @@ describe('ingest with the database unreachable (a TCP proxy the test cuts)', () 
 
     proxy.restore();
     await waitFor('the buffered frames stored', async () => (await countReadings(env.db.url, researchId)) === 50);
-    await waitFor('the ingest back to normal', async () => (await metricValue(ingest, 'furnace_ingest_database_up')) === 1);
+    await waitFor(
+      'the ingest back to normal',
+      async () => (await metricValue(ingest, 'furnace_ingest_database_up')) === 1,
+    );
     await publish(50, 60);
     await waitFor('frames after the outage stored', async () => (await countReadings(env.db.url, researchId)) === 60);
 
     const times = await storedTimes(env.db.url, researchId);
     const lost = 60 - times.length;
-    console.log(`database outage: 30 frames during the outage, ${live.length} delivered live, ${times.length} of 60 stored, lost ${lost}`);
+    console.log(
+      `database outage: 30 frames during the outage, ${live.length} delivered live, ${times.length} of 60 stored, lost ${lost}`,
+    );
     expect(times).toEqual(Array.from({ length: 60 }, (_, i) => i));
     // Published once each: at receipt during the outage, not again when finally written.
     await waitFor('the last frames on the bus', () => live.length === 60);

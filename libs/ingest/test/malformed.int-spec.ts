@@ -4,7 +4,8 @@ import { countReadings, frame, insertResearch, uniqueId, waitFor, withPg } from 
 import { mulberry32 } from '@furnace/simulator';
 import { ingestFor, metricValue, useTestEnvironment } from './support';
 
-type Expected = 'malformed_json' | 'invalid_payload' | 'too_many_channels' | 'too_large' | 'bad_topic' | 'unknown_research';
+type Expected =
+  'malformed_json' | 'invalid_payload' | 'too_many_channels' | 'too_large' | 'bad_topic' | 'unknown_research';
 
 interface Message {
   topic: string;
@@ -17,15 +18,47 @@ interface Message {
  * research: random bytes, cut JSON, wrong types, NaN and Infinity, absurd arrays, oversized
  * payloads, out-of-range values, deep nesting, bad topics, unknown researches.
  */
-function hostileMessages(count: number, researchTopic: string, badTopics: string[], unknownTopics: string[], oversized: boolean, seed = 7): Message[] {
+function hostileMessages(
+  count: number,
+  researchTopic: string,
+  badTopics: string[],
+  unknownTopics: string[],
+  oversized: boolean,
+  seed = 7,
+): Message[] {
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const valid = JSON.stringify(frame(12.5));
   const generators: (() => Message)[] = [
-    () => ({ topic: researchTopic, payload: Buffer.from(Array.from({ length: Math.floor(random() * 200) }, () => Math.floor(random() * 256))), expected: 'malformed_json' }),
-    () => ({ topic: researchTopic, payload: Buffer.from(valid.slice(0, Math.floor(random() * (valid.length - 1)))), expected: 'malformed_json' }),
-    () => ({ topic: researchTopic, payload: Buffer.from(pick(['{"time": NaN}', '{"time": Infinity}', '{"time": 1, "pk": -Infinity}', "{'time': 1}", '{"time": 1,}', 'null null'])), expected: 'malformed_json' }),
-    () => ({ topic: researchTopic, payload: Buffer.from(`{"time": 1, "pk": 1e${300 + Math.floor(random() * 700)}}`), expected: 'invalid_payload' }),
+    () => ({
+      topic: researchTopic,
+      payload: Buffer.from(Array.from({ length: Math.floor(random() * 200) }, () => Math.floor(random() * 256))),
+      expected: 'malformed_json',
+    }),
+    () => ({
+      topic: researchTopic,
+      payload: Buffer.from(valid.slice(0, Math.floor(random() * (valid.length - 1)))),
+      expected: 'malformed_json',
+    }),
+    () => ({
+      topic: researchTopic,
+      payload: Buffer.from(
+        pick([
+          '{"time": NaN}',
+          '{"time": Infinity}',
+          '{"time": 1, "pk": -Infinity}',
+          "{'time': 1}",
+          '{"time": 1,}',
+          'null null',
+        ]),
+      ),
+      expected: 'malformed_json',
+    }),
+    () => ({
+      topic: researchTopic,
+      payload: Buffer.from(`{"time": 1, "pk": 1e${300 + Math.floor(random() * 700)}}`),
+      expected: 'invalid_payload',
+    }),
     () => ({
       topic: researchTopic,
       payload: Buffer.from(
@@ -61,13 +94,26 @@ function hostileMessages(count: number, researchTopic: string, badTopics: string
     }),
     () => ({
       topic: researchTopic,
-      payload: Buffer.from(JSON.stringify({ time: 1, thermocouples_out: Array.from({ length: MAX_CHANNELS + 1 + Math.floor(random() * 3000) }, () => 20) })),
+      payload: Buffer.from(
+        JSON.stringify({
+          time: 1,
+          thermocouples_out: Array.from({ length: MAX_CHANNELS + 1 + Math.floor(random() * 3000) }, () => 20),
+        }),
+      ),
       expected: 'too_many_channels',
     }),
-    () => ({ topic: researchTopic, payload: Buffer.from(JSON.stringify({ time: 1, note: 'x'.repeat(70_000 + Math.floor(random() * 50_000)) })), expected: 'too_large' }),
+    () => ({
+      topic: researchTopic,
+      payload: Buffer.from(JSON.stringify({ time: 1, note: 'x'.repeat(70_000 + Math.floor(random() * 50_000)) })),
+      expected: 'too_large',
+    }),
     () => {
       const depth = 1000 + Math.floor(random() * 5000);
-      return { topic: researchTopic, payload: Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`), expected: 'invalid_payload' };
+      return {
+        topic: researchTopic,
+        payload: Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`),
+        expected: 'invalid_payload',
+      };
     },
     () => ({ topic: researchTopic, payload: Buffer.from('['.repeat(20_000)), expected: 'malformed_json' }),
     () => ({ topic: pick(badTopics), payload: Buffer.from(valid), expected: 'bad_topic' }),
@@ -104,7 +150,12 @@ describe('ingest under 10 000 random and malformed payloads', () => {
     const researchId = await insertResearch(env.db.url);
     const tag = uniqueId('t');
     // Exact topics, not furnace/+/data: other test files publish on the same Mosquitto.
-    const badTopics = [`furnace/${tag}/data`, `furnace/${randomUUID()}x/data`, `furnace/${randomUUID().replace(/-/g, '')}/data`, `furnace/${tag}-${'z'.repeat(300)}/data`];
+    const badTopics = [
+      `furnace/${tag}/data`,
+      `furnace/${randomUUID()}x/data`,
+      `furnace/${randomUUID().replace(/-/g, '')}/data`,
+      `furnace/${tag}-${'z'.repeat(300)}/data`,
+    ];
     const unknownIds = Array.from({ length: 40 }, () => randomUUID());
     const unknownTopics = unknownIds.map((id) => daqTopic(id));
     const researchTopic = daqTopic(researchId);
@@ -121,12 +172,19 @@ describe('ingest under 10 000 random and malformed payloads', () => {
 
     // In chunks, each received before the next is sent: Mosquitto drops what exceeds a session's queue (1000).
     for (let i = 0; i < messages.length; i += 500) {
-      await Promise.all(messages.slice(i, i + 500).map((m) => env.publisher.publishAsync(m.topic, m.payload, { qos: 1 })));
-      await waitFor(`${i + 500} messages received`, async () => (await metricValue(ingest, 'furnace_ingest_frames_received_total')) >= Math.min(i + 500, messages.length));
+      await Promise.all(
+        messages.slice(i, i + 500).map((m) => env.publisher.publishAsync(m.topic, m.payload, { qos: 1 })),
+      );
+      await waitFor(
+        `${i + 500} messages received`,
+        async () =>
+          (await metricValue(ingest, 'furnace_ingest_frames_received_total')) >= Math.min(i + 500, messages.length),
+      );
     }
 
     const counted: Record<string, number> = {};
-    for (const reason of expected.keys()) counted[reason] = await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason });
+    for (const reason of expected.keys())
+      counted[reason] = await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason });
     console.log(`10 000 hostile messages refused by reason: ${JSON.stringify(counted)}`);
     expect(counted).toEqual(Object.fromEntries(expected));
     expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(10_000);
@@ -135,18 +193,32 @@ describe('ingest under 10 000 random and malformed payloads', () => {
 
     // Still running: the next good frame is stored.
     await env.publisher.publishAsync(researchTopic, JSON.stringify(frame(1)), { qos: 1 });
-    await waitFor('a valid frame stored after the flood', async () => (await countReadings(env.db.url, researchId)) === 1);
+    await waitFor(
+      'a valid frame stored after the flood',
+      async () => (await countReadings(env.db.url, researchId)) === 1,
+    );
 
     // Dead letters: written (none dropped from the queue here) and pruned to the bound.
     await waitFor('dead letters written', async () =>
-      withPg(env.db.url, async (c) => Number((await c.query('SELECT max(id) AS n FROM reading_dead_letter')).rows[0].n) >= 10_000),
+      withPg(
+        env.db.url,
+        async (c) => Number((await c.query('SELECT max(id) AS n FROM reading_dead_letter')).rows[0].n) >= 10_000,
+      ),
     );
-    const kept = await withPg(env.db.url, async (c) => Number((await c.query('SELECT count(*) AS n FROM reading_dead_letter')).rows[0].n));
+    const kept = await withPg(env.db.url, async (c) =>
+      Number((await c.query('SELECT count(*) AS n FROM reading_dead_letter')).rows[0].n),
+    );
     expect(kept).toBeGreaterThanOrEqual(keepDeadLetters);
     expect(kept).toBeLessThan(keepDeadLetters + 500);
     if (env.broker.shared) {
-      const oversized = await withPg(env.db.url, async (c) =>
-        (await c.query("SELECT octet_length(payload) AS kept, payload_bytes FROM reading_dead_letter WHERE reason = 'too_large' ORDER BY id DESC LIMIT 1")).rows[0],
+      const oversized = await withPg(
+        env.db.url,
+        async (c) =>
+          (
+            await c.query(
+              "SELECT octet_length(payload) AS kept, payload_bytes FROM reading_dead_letter WHERE reason = 'too_large' ORDER BY id DESC LIMIT 1",
+            )
+          ).rows[0],
       );
       expect(oversized.kept).toBe(8192);
       expect(oversized.payload_bytes).toBeGreaterThan(70_000);

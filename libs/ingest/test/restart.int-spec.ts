@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, countReadings, dropSession, frame, insertResearch, startTestBroker, storedTimes, TEST_REDIS_URL, type TestBroker, uniqueId, waitFor } from '@furnace/testing';
+import {
+  connectPublisher,
+  countReadings,
+  dropSession,
+  frame,
+  insertResearch,
+  startTestBroker,
+  storedTimes,
+  TEST_REDIS_URL,
+  type TestBroker,
+  uniqueId,
+  waitFor,
+} from '@furnace/testing';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -12,8 +24,17 @@ const ROOT = join(__dirname, '..', '..', '..');
 function spawnIngest(env: Record<string, string>, topics: string[], sharedGroup: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['-r', '@swc-node/register', join(__dirname, 'fixtures', 'ingest-process.ts'), JSON.stringify({ env, topics, sharedGroup })],
-    { cwd: ROOT, env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json') }, stdio: ['pipe', 'pipe', 'inherit'] },
+    [
+      '-r',
+      '@swc-node/register',
+      join(__dirname, 'fixtures', 'ingest-process.ts'),
+      JSON.stringify({ env, topics, sharedGroup }),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SWC_NODE_PROJECT: join(ROOT, 'tsconfig.spec.json') },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
   );
   return new Promise((resolve, reject) => {
     let out = '';
@@ -92,7 +113,10 @@ describe('ingest killed mid-stream and restarted (persistent session)', () => {
     const storedAtKill = await countReadings(db.url, researchId);
     const publishedAtKill = published;
 
-    await waitFor('more frames published while the ingest is down', () => published >= Math.min(total, publishedAtKill + 200));
+    await waitFor(
+      'more frames published while the ingest is down',
+      () => published >= Math.min(total, publishedAtKill + 200),
+    );
     const second = await spawnIngest(env, topics, group);
     children.push(second);
     await stream;

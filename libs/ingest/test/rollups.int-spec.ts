@@ -58,7 +58,12 @@ function makeFrames(from: number, to: number, plainOnly = false): DaqPayload[] {
 }
 
 /** A thermocouple config with markers (thermo_id → type) and exclusions of `researchId`. */
-async function insertMarkers(url: string, researchId: string, markers: [number, string][], exclusions: [number, number][]): Promise<void> {
+async function insertMarkers(
+  url: string,
+  researchId: string,
+  markers: [number, string][],
+  exclusions: [number, number][],
+): Promise<void> {
   await withPg(url, async (c) => {
     const { rows } = await c.query<{ id: string }>(
       `INSERT INTO thermo_config (research_id, image_filename, image_mime, image_width, image_height, image_sha256, image_data, config_filename, config_data)
@@ -73,7 +78,10 @@ async function insertMarkers(url: string, researchId: string, markers: [number, 
       );
     }
     for (const [thermoId, from] of exclusions) {
-      await c.query(`INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, $2, $3, 'test')`, [researchId, thermoId, from]);
+      await c.query(
+        `INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, $2, $3, 'test')`,
+        [researchId, thermoId, from],
+      );
     }
   });
 }
@@ -82,17 +90,30 @@ type Row = Record<string, unknown>;
 
 async function rollups(url: string, ids: string[]): Promise<{ channel: Row[]; category: Row[] }> {
   return withPg(url, async (c) => ({
-    channel: (await c.query('SELECT * FROM reading_rollup WHERE research_id = ANY($1) ORDER BY research_id, width, bucket', [ids])).rows,
-    category: (await c.query('SELECT * FROM reading_rollup_category WHERE research_id = ANY($1) ORDER BY research_id, width, bucket, type_name', [ids])).rows,
+    channel: (
+      await c.query('SELECT * FROM reading_rollup WHERE research_id = ANY($1) ORDER BY research_id, width, bucket', [
+        ids,
+      ])
+    ).rows,
+    category: (
+      await c.query(
+        'SELECT * FROM reading_rollup_category WHERE research_id = ANY($1) ORDER BY research_id, width, bucket, type_name',
+        [ids],
+      )
+    ).rows,
   }));
 }
 
 /** Sums (and a type's per-frame means) may differ by the order they were added in: relatively, by rounding only. */
 const close = (a: unknown, b: unknown) =>
-  a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b)));
+  a === b ||
+  (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b)));
 
 /** What differs between two snapshots of the rollups, one line each (empty: the same). */
-function differences(actual: { channel: Row[]; category: Row[] }, expected: { channel: Row[]; category: Row[] }): string[] {
+function differences(
+  actual: { channel: Row[]; category: Row[] },
+  expected: { channel: Row[]; category: Row[] },
+): string[] {
   const out: string[] = [];
   const compare = (table: string, a: Row[], e: Row[], key: string[], approx: (column: string) => boolean) => {
     const id = (r: Row) => key.map((k) => String(r[k])).join('|');
@@ -107,7 +128,9 @@ function differences(actual: { channel: Row[]; category: Row[] }, expected: { ch
       for (const [column, want] of Object.entries(row)) {
         const have = got[column];
         const same = Array.isArray(want)
-          ? Array.isArray(have) && have.length === want.length && want.every((w, i) => (approx(column) ? close(have[i], w) : have[i] === w))
+          ? Array.isArray(have) &&
+            have.length === want.length &&
+            want.every((w, i) => (approx(column) ? close(have[i], w) : have[i] === w))
           : approx(column)
             ? close(have, want)
             : have === want;
@@ -115,8 +138,16 @@ function differences(actual: { channel: Row[]; category: Row[] }, expected: { ch
       }
     }
   };
-  compare('reading_rollup', actual.channel, expected.channel, ['research_id', 'width', 'bucket'], (c) => c.endsWith('_sum'));
-  compare('reading_rollup_category', actual.category, expected.category, ['research_id', 'width', 'bucket', 'type_name'], (c) => c.endsWith('_sum') || c.startsWith('cmean'));
+  compare('reading_rollup', actual.channel, expected.channel, ['research_id', 'width', 'bucket'], (c) =>
+    c.endsWith('_sum'),
+  );
+  compare(
+    'reading_rollup_category',
+    actual.category,
+    expected.category,
+    ['research_id', 'width', 'bucket', 'type_name'],
+    (c) => c.endsWith('_sum') || c.startsWith('cmean'),
+  );
   return out;
 }
 
@@ -140,11 +171,35 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
     await insertMarkers(
       db.url,
       a,
-      [[1, 'Tśr i Tmax'], [2, 'Tśr i Tmax'], [3, 'Tśr i Tmax'], [4, 'Tśr i Tmax'], [5, 'Tmax'], [6, 'Tmax'], [7, 'Tmax'], [11, 'Tmax ościeżnicy'], [13, 'Tmax ościeżnicy'], [40, 'Tmax ościeżnicy']],
+      [
+        [1, 'Tśr i Tmax'],
+        [2, 'Tśr i Tmax'],
+        [3, 'Tśr i Tmax'],
+        [4, 'Tśr i Tmax'],
+        [5, 'Tmax'],
+        [6, 'Tmax'],
+        [7, 'Tmax'],
+        [11, 'Tmax ościeżnicy'],
+        [13, 'Tmax ościeżnicy'],
+        [40, 'Tmax ościeżnicy'],
+      ],
       // Thermocouple 3 excluded from 300 s (the earlier of its two exclusions counts), 6 from 1 000 s.
-      [[3, 450], [3, 300], [6, 1_000]],
+      [
+        [3, 450],
+        [3, 300],
+        [6, 1_000],
+      ],
     );
-    await insertMarkers(db.url, b, [[1, 'A'], [2, 'A'], [12, 'B']], []);
+    await insertMarkers(
+      db.url,
+      b,
+      [
+        [1, 'A'],
+        [2, 'A'],
+        [12, 'B'],
+      ],
+      [],
+    );
     await insertMarkers(db.url, approved, [[1, 'A']], []);
     await withPg(db.url, (c) => c.query('UPDATE research SET approved_revision = 1 WHERE id = $1', [approved]));
 
@@ -153,7 +208,11 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
       [b, makeFrames(-5, 700)],
       [approved, makeFrames(0, 40)],
     ];
-    const stored = new Map<string, number>([[a, 0], [b, 0], [approved, 0]]);
+    const stored = new Map<string, number>([
+      [a, 0],
+      [b, 0],
+      [approved, 0],
+    ]);
     const sent: FrameRow[] = [];
     const cursors = streams.map(() => 0);
     let redeliveries = 0;
@@ -170,7 +229,8 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
       if (random() < 0.2) batch.push({ ...batch[0]! });
       if (sent.length > 0 && random() < 0.25) {
         redeliveries++;
-        for (let k = 0; k < 5; k++) batch.splice(Math.floor(random() * batch.length), 0, sent[Math.floor(random() * sent.length)]!);
+        for (let k = 0; k < 5; k++)
+          batch.splice(Math.floor(random() * batch.length), 0, sent[Math.floor(random() * sent.length)]!);
       }
       const result = await repository.insertFrames(batch);
       for (const key of result.inserted) {
@@ -182,11 +242,17 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
     }
     expect(redeliveries).toBeGreaterThan(5);
     // Every frame stored once, none of the approved research's.
-    expect([stored.get(a), stored.get(b), stored.get(approved)]).toEqual([streams[0]![1].length, streams[1]![1].length, 0]);
+    expect([stored.get(a), stored.get(b), stored.get(approved)]).toEqual([
+      streams[0]![1].length,
+      streams[1]![1].length,
+      0,
+    ]);
 
     const ingested = await rollups(db.url, [a, b, approved]);
     expect(ingested.channel.filter((r) => r.research_id === approved)).toEqual([]);
-    expect(ingested.channel.filter((r) => r.width === 600).reduce((n, r) => n + (r.frames as number), 0)).toBe(stored.get(a)! + stored.get(b)!);
+    expect(ingested.channel.filter((r) => r.width === 600).reduce((n, r) => n + (r.frames as number), 0)).toBe(
+      stored.get(a)! + stored.get(b)!,
+    );
     expect(new Set(ingested.category.map((r) => `${r.research_id === a ? 'a' : 'b'} ${r.type_name}`))).toEqual(
       new Set(['a Tśr i Tmax', 'a Tmax', 'a Tmax ościeżnicy', 'b A', 'b B']),
     );
@@ -200,16 +266,28 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
 
   it('for writes at the same time (as of two ingest instances): the rollups as if written one after another', async () => {
     const d = await insertResearch(db.url);
-    await insertMarkers(db.url, d, [[1, 'A'], [2, 'A'], [5, 'B']], [[1, 300]]);
+    await insertMarkers(
+      db.url,
+      d,
+      [
+        [1, 'A'],
+        [2, 'A'],
+        [5, 'B'],
+      ],
+      [[1, 300]],
+    );
     const frames = makeFrames(0, 1_200);
     const batches: FrameRow[][] = [];
-    for (let i = 0; i < frames.length; i += 150) batches.push(frames.slice(i, i + 150).map((payload) => ({ researchId: d, payload })));
+    for (let i = 0; i < frames.length; i += 150)
+      batches.push(frames.slice(i, i + 150).map((payload) => ({ researchId: d, payload })));
     // A redelivered frame of the batch before, and a big batch before small ones.
     batches[3]!.push(batches[2]![5]!);
     batches[5] = [...batches[5]!, ...batches[6]!, ...batches[7]!];
     batches.splice(6, 2);
     const other = new ReadingsRepository(db.url, { query_timeout: 60_000 });
-    const results = await Promise.all(batches.map((batch, i) => (i % 2 === 0 ? repository : other).insertFrames(batch))).finally(() => other.close());
+    const results = await Promise.all(
+      batches.map((batch, i) => (i % 2 === 0 ? repository : other).insertFrames(batch)),
+    ).finally(() => other.close());
     expect(results.reduce((n, r) => n + r.inserted.size, 0)).toBe(frames.length);
     const ingested = await rollups(db.url, [d]);
     await withPg(db.url, async (c) => {
@@ -223,32 +301,58 @@ describe('ingest: the rollups it folds are those rebuilt from the stored frames'
     await withPg(db.url, async (c) => {
       await c.query(`CREATE FUNCTION test_refuse_rollup() RETURNS trigger LANGUAGE plpgsql AS $fn$
         BEGIN IF NEW.research_id = '${doomed}' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $fn$`);
-      await c.query('CREATE TRIGGER test_refuse_rollup BEFORE INSERT ON reading_rollup FOR EACH ROW EXECUTE FUNCTION test_refuse_rollup()');
+      await c.query(
+        'CREATE TRIGGER test_refuse_rollup BEFORE INSERT ON reading_rollup FOR EACH ROW EXECUTE FUNCTION test_refuse_rollup()',
+      );
     });
     try {
       const frames = makeFrames(0, 30).map((payload) => ({ researchId: doomed, payload }));
       await expect(repository.insertFrames(frames)).rejects.toThrow('refused by the test');
-      expect(await withPg(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM reading WHERE research_id = $1', [doomed])).rows[0].n)).toBe(0);
+      expect(
+        await withPg(
+          db.url,
+          async (c) =>
+            (await c.query('SELECT count(*)::int AS n FROM reading WHERE research_id = $1', [doomed])).rows[0].n,
+        ),
+      ).toBe(0);
     } finally {
-      await withPg(db.url, (c) => c.query('DROP TRIGGER test_refuse_rollup ON reading_rollup; DROP FUNCTION test_refuse_rollup()'));
+      await withPg(db.url, (c) =>
+        c.query('DROP TRIGGER test_refuse_rollup ON reading_rollup; DROP FUNCTION test_refuse_rollup()'),
+      );
     }
     // The connection went back to the pool usable: the same frames are stored now, with their rollups.
     const frames = makeFrames(0, 30).map((payload) => ({ researchId: doomed, payload }));
     expect((await repository.insertFrames(frames)).inserted.size).toBe(frames.length);
-    expect((await rollups(db.url, [doomed])).channel.filter((r) => r.width === 600).reduce((n, r) => n + (r.frames as number), 0)).toBe(frames.length);
+    expect(
+      (await rollups(db.url, [doomed])).channel
+        .filter((r) => r.width === 600)
+        .reduce((n, r) => n + (r.frames as number), 0),
+    ).toBe(frames.length);
   });
 
   it('for whole batches of new frames with values a real keeps as sent (folded while they are inserted)', async () => {
     const c = await insertResearch(db.url);
-    await insertMarkers(db.url, c, [[1, 'A'], [2, 'A'], [3, 'B'], [12, 'B']], [[2, 200]]);
+    await insertMarkers(
+      db.url,
+      c,
+      [
+        [1, 'A'],
+        [2, 'A'],
+        [3, 'B'],
+        [12, 'B'],
+      ],
+      [[2, 200]],
+    );
     const frames = makeFrames(-20, 1_500, true);
-    for (let i = 0; i < frames.length; ) {
+    for (let i = 0; i < frames.length;) {
       const batch = frames.slice(i, i + 1 + Math.floor(random() * 120)).map((payload) => ({ researchId: c, payload }));
       expect((await repository.insertFrames(batch)).inserted.size).toBe(batch.length);
       i += batch.length;
     }
     const ingested = await rollups(db.url, [c]);
-    expect(ingested.channel.filter((r) => r.width === 600).reduce((n, r) => n + (r.frames as number), 0)).toBe(frames.length);
+    expect(ingested.channel.filter((r) => r.width === 600).reduce((n, r) => n + (r.frames as number), 0)).toBe(
+      frames.length,
+    );
     await withPg(db.url, async (client) => {
       for (const sql of REBUILD_ROLLUPS_SQL) await client.query(sql, [c]);
     });

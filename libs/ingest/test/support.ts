@@ -5,7 +5,15 @@ import type { Bus } from '@furnace/bus';
 import { type AppConfig, loadConfig } from '@furnace/config';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { connectPublisher, dropSession, quietLogger, startTestBroker, type TestBroker, testBus, uniqueId } from '@furnace/testing';
+import {
+  connectPublisher,
+  dropSession,
+  quietLogger,
+  startTestBroker,
+  type TestBroker,
+  testBus,
+  uniqueId,
+} from '@furnace/testing';
 import type { MqttClient } from 'mqtt';
 import { type IngestDeps, type RunningIngest, startIngest } from '../src/ingest';
 
@@ -55,7 +63,11 @@ export async function startTestIngest(
   return ingest;
 }
 
-export async function metricValue(ingest: RunningIngest, name: string, labels: Record<string, string> = {}): Promise<number> {
+export async function metricValue(
+  ingest: RunningIngest,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
   const metric = await ingest.metrics.registry.getSingleMetric(name)?.get();
   const match = metric?.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value));
   return match?.value ?? 0;
@@ -92,7 +104,12 @@ export function useTestEnvironment(): TestEnvironment {
 }
 
 /** An ingest for the given research topics, stopped (and its broker session dropped) after the file's tests. */
-export async function ingestFor(env: TestEnvironment, researchIds: readonly string[] | 'all', options: IngestDeps['options'] = {}, databaseUrl = env.db.url): Promise<RunningIngest> {
+export async function ingestFor(
+  env: TestEnvironment,
+  researchIds: readonly string[] | 'all',
+  options: IngestDeps['options'] = {},
+  databaseUrl = env.db.url,
+): Promise<RunningIngest> {
   const config = ingestConfig(databaseUrl, env.broker);
   const ingest = await startTestIngest(config, env.bus, researchIds, options);
   env.cleanups.push(async () => {

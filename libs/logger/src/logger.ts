@@ -17,7 +17,11 @@ export interface FurnaceLogger extends LoggerService {
 }
 
 /** `destination`: where the lines go (stdout unless given; tests pass a stream they read). */
-export function createLogger(config: Pick<AppConfig, 'logFormat' | 'env'>, context = 'furnace', destination?: DestinationStream): FurnaceLogger {
+export function createLogger(
+  config: Pick<AppConfig, 'logFormat' | 'env'>,
+  context = 'furnace',
+  destination?: DestinationStream,
+): FurnaceLogger {
   const json = config.logFormat === 'json';
   const out =
     destination ??
@@ -51,12 +55,21 @@ function nestLogger(pino: Pino, defaultContext: string): FurnaceLogger {
     (level: Level) =>
     (message: unknown, ...rest: unknown[]) =>
       write(pino, level, message, rest, defaultContext);
-  return { pino, log: at('info'), error: at('error'), warn: at('warn'), debug: at('debug'), verbose: at('trace'), fatal: at('fatal') };
+  return {
+    pino,
+    log: at('info'),
+    error: at('error'),
+    warn: at('warn'),
+    debug: at('debug'),
+    verbose: at('trace'),
+    fatal: at('fatal'),
+  };
 }
 
 function write(pino: Pino, level: Level, message: unknown, rest: unknown[], defaultContext: string): void {
   // Nest passes the context last, and for errors a stack trace before it.
-  const context = rest.length && typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+  const context =
+    rest.length && typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
   const stack = rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
   const fields: Record<string, unknown> = { context: context ?? defaultContext };
   if (message instanceof Error) pino[level]({ ...fields, err: message }, message.message);

@@ -63,8 +63,14 @@ function main() {
   if (!isResearchId(args.research)) fail(`--research: "${args.research}" is not a research id (UUID)`);
   const url = args.mqtt ?? 'mqtt://127.0.0.1:1883';
   const profile = specimenProfile(args.profile ?? DEFAULT_SPECIMEN);
-  if (!profile) fail(`--profile: unknown specimen "${args.profile}"; one of ${SPECIMEN_PROFILES.map((p) => p.id).join(', ')}`);
-  const channels = number('channels', args.channels, profile.channels.length, (n) => Number.isInteger(n) && n >= 0 && n <= MAX_CHANNELS);
+  if (!profile)
+    fail(`--profile: unknown specimen "${args.profile}"; one of ${SPECIMEN_PROFILES.map((p) => p.id).join(', ')}`);
+  const channels = number(
+    'channels',
+    args.channels,
+    profile.channels.length,
+    (n) => Number.isInteger(n) && n >= 0 && n <= MAX_CHANNELS,
+  );
   const preIgnition = number('pre-ignition', args['pre-ignition'], 60, (n) => n >= 0 && n <= 3600);
   const rate = number('rate', args.rate, 1, (n) => n > 0 && n <= 1000);
   const speed = number('speed', args.speed, 10, (n) => n > 0 && n <= 10_000);
@@ -92,7 +98,9 @@ function main() {
       if (now - lastReport < 5000) return;
       lastReport = now;
       const t = Math.round(time);
-      process.stdout.write(`  t = ${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}  (${frames} frames)\n`);
+      process.stdout.write(
+        `  t = ${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}  (${frames} frames)\n`,
+      );
     },
     onError: (error) => {
       if (error.message === lastError) return;
@@ -107,10 +115,12 @@ function main() {
   const stop = () => void simulator.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  void simulator.done.then(() => simulator.stop()).then(() => {
-    process.stdout.write(`Done: ${simulator.published} frames.\n`);
-    process.exit(0);
-  });
+  void simulator.done
+    .then(() => simulator.stop())
+    .then(() => {
+      process.stdout.write(`Done: ${simulator.published} frames.\n`);
+      process.exit(0);
+    });
 }
 
 main();

@@ -17,6 +17,8 @@ describe('the demo specimen', () => {
   });
 
   it("places the simulated door's thermocouples: each marker has the type the simulator warms it as", () => {
-    expect(demoMarkers().map((m) => m.type_name)).toEqual(specimenProfile(DEFAULT_SPECIMEN)!.channels.map((c) => c.type_name));
+    expect(demoMarkers().map((m) => m.type_name)).toEqual(
+      specimenProfile(DEFAULT_SPECIMEN)!.channels.map((c) => c.type_name),
+    );
   });
 });

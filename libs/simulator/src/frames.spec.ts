@@ -73,15 +73,18 @@ describe('createFrameGenerator', () => {
     expect(frame.pk).not.toBeNull();
   });
 
-  it.each(SPECIMEN_PROFILES.map((p) => [p.id, p] as const))('%s: the unexposed face stays cool for 10 minutes and then warms', (_id, profile) => {
-    const generate = createFrameGenerator({ profile, seed: 834 });
-    expect(generate(0).thermocouples_out).toHaveLength(profile.channels.length);
-    let hottest = 0;
-    for (let t = 0; t <= profile.planned_duration_min * 2 * 60; t += 30) {
-      const values = ingested(generate, t).thermocouples_out!.filter((v): v is number => v !== null);
-      if (t < 600) expect(Math.max(...values)).toBeLessThan(40);
-      hottest = Math.max(hottest, ...values);
-    }
-    expect(hottest).toBeGreaterThan(200);
-  });
+  it.each(SPECIMEN_PROFILES.map((p) => [p.id, p] as const))(
+    '%s: the unexposed face stays cool for 10 minutes and then warms',
+    (_id, profile) => {
+      const generate = createFrameGenerator({ profile, seed: 834 });
+      expect(generate(0).thermocouples_out).toHaveLength(profile.channels.length);
+      let hottest = 0;
+      for (let t = 0; t <= profile.planned_duration_min * 2 * 60; t += 30) {
+        const values = ingested(generate, t).thermocouples_out!.filter((v): v is number => v !== null);
+        if (t < 600) expect(Math.max(...values)).toBeLessThan(40);
+        hottest = Math.max(hottest, ...values);
+      }
+      expect(hottest).toBeGreaterThan(200);
+    },
+  );
 });

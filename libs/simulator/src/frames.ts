@@ -70,7 +70,8 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
     // Log-normal rates: most of the face warms moderately, a few hot spots (joints, fixings) much faster.
     const risePerHour = 110 * profile.rateScale * KIND_RATE[kind] * Math.exp(0.2 * gauss());
     const plateauMinutes = kind === 'frame' ? 0 : 6 + 8 * random();
-    const plateauAtHours = plateauMinutes > 0 ? (PLATEAU_RISE / risePerHour) ** (1 / CURVE_EXPONENT) : Number.POSITIVE_INFINITY;
+    const plateauAtHours =
+      plateauMinutes > 0 ? (PLATEAU_RISE / risePerHour) ** (1 / CURVE_EXPONENT) : Number.POSITIVE_INFINITY;
     return { risePerHour, delayMinutes: 4 + 6 * random(), offset: 0.6 * gauss(), plateauMinutes, plateauAtHours };
   });
   const failing = profile.failing.thermo_id - 1;
@@ -93,7 +94,11 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
     const maxRise = Math.max(0, furnaceMean(t) - ISO834_AMBIENT_C - 50);
     for (let i = 0; i < channels.length; i++) {
       const channel = channels[i]!;
-      const value = ISO834_AMBIENT_C + channel.offset + Math.min(maxRise, rise(channel, Math.max(0, minutes - channel.delayMinutes) / 60)) + 0.25 * gauss();
+      const value =
+        ISO834_AMBIENT_C +
+        channel.offset +
+        Math.min(maxRise, rise(channel, Math.max(0, minutes - channel.delayMinutes) / 60)) +
+        0.25 * gauss();
       sum += value;
       count++;
       if (i === failing && time >= failsAt) thermocouples.push(OVER_RANGE);
@@ -101,7 +106,8 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
     }
     const faceMean = count > 0 ? sum / count : ISO834_AMBIENT_C;
     // Grey body (emissivity 0.9) seen at a view factor of 0.35 by a radiometer, kW/m².
-    const radiance = (0.9 * 0.35 * SIGMA * ((faceMean + KELVIN) ** 4 - (ISO834_AMBIENT_C + KELVIN) ** 4)) / 1000 + 0.02 * gauss();
+    const radiance =
+      (0.9 * 0.35 * SIGMA * ((faceMean + KELVIN) ** 4 - (ISO834_AMBIENT_C + KELVIN) ** 4)) / 1000 + 0.02 * gauss();
     const pressure = time < 0 ? 0.3 * gauss() : 17.5 + 1.6 * Math.sin((2 * Math.PI * t) / 97) + 0.5 * gauss();
 
     const frame: DaqPayload = {
@@ -134,7 +140,8 @@ function rise(channel: Channel, hours: number): number {
   if (hours <= channel.plateauAtHours) return dry(hours);
   const plateauHours = channel.plateauMinutes / 60;
   // Near 100 °C the evaporating water holds the face; it creeps up a few kelvin before drying out.
-  if (hours <= channel.plateauAtHours + plateauHours) return PLATEAU_RISE + 4 * ((hours - channel.plateauAtHours) / plateauHours);
+  if (hours <= channel.plateauAtHours + plateauHours)
+    return PLATEAU_RISE + 4 * ((hours - channel.plateauAtHours) / plateauHours);
   return dry(hours - plateauHours) + 4;
 }
 

@@ -56,7 +56,12 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const preIgnition = options.preIgnition ?? 0;
   // The first frame's time: before ignition when the test starts from its beginning.
   const first = startTime === 0 && preIgnition > 0 ? -Math.floor(preIgnition * rate) * step : startTime;
-  const generate = createFrameGenerator({ profile: options.profile, channels: options.channels, seed: options.seed, startedAt: new Date(Date.now() - first * 1000) });
+  const generate = createFrameGenerator({
+    profile: options.profile,
+    channels: options.channels,
+    seed: options.seed,
+    startedAt: new Date(Date.now() - first * 1000),
+  });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
     username: options.username,
@@ -76,7 +81,9 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const pendingAcks = new Set<Promise<unknown>>();
 
   const send = (time: number) => {
-    const ack = client.publishAsync(topic, JSON.stringify(generate(time)), { qos: 1 }).catch((error: Error) => options.onError?.(error));
+    const ack = client
+      .publishAsync(topic, JSON.stringify(generate(time)), { qos: 1 })
+      .catch((error: Error) => options.onError?.(error));
     pendingAcks.add(ack);
     void ack.finally(() => pendingAcks.delete(ack));
     published++;

@@ -21,10 +21,15 @@ export interface SpecimenProfile {
   failing: { thermo_id: number; at_min: number };
 }
 
-const repeat = (count: number, kind: ChannelKind, type_name: MeasurementTypeName) => Array.from({ length: count }, () => ({ kind, type_name }));
+const repeat = (count: number, kind: ChannelKind, type_name: MeasurementTypeName) =>
+  Array.from({ length: count }, () => ({ kind, type_name }));
 
 /** A door leaf with 16 thermocouples for the mean and max, 4 near its edge, 4 on the frame. */
-const DOOR_CHANNELS = [...repeat(16, 'face', 'Tśr i Tmax'), ...repeat(4, 'edge', 'Tmax'), ...repeat(4, 'frame', 'Tmax ościeżnicy')];
+const DOOR_CHANNELS = [
+  ...repeat(16, 'face', 'Tśr i Tmax'),
+  ...repeat(4, 'edge', 'Tmax'),
+  ...repeat(4, 'frame', 'Tmax ościeżnicy'),
+];
 
 export const SPECIMEN_PROFILES: readonly SpecimenProfile[] = Object.freeze([
   {

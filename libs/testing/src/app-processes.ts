@@ -18,9 +18,10 @@ export const builtEntry = (app: BuiltApp) => join(ROOT, 'apps', app, 'dist', 'ma
 /** What is missing for the built apps to start, or null when every entry point exists. */
 export function missingBuild(apps: readonly BuiltApp[]): string | null {
   const missing = apps.filter((app) => !existsSync(builtEntry(app)));
-  return missing.length ? `${missing.map(builtEntry).join(', ')} not built: run \`npx tsc -b tsconfig.build.json\` (npm test does)` : null;
+  return missing.length
+    ? `${missing.map(builtEntry).join(', ')} not built: run \`npx tsc -b tsconfig.build.json\` (npm test does)`
+    : null;
 }
-
 
 export interface AppProcess {
   app: BuiltApp;
@@ -48,15 +49,27 @@ export interface StartOptions {
  * PORT unless given) and resolves once its health check answers 200: the API's and the standalone's
  * /api/v1/health (database up), the ingest's /health (broker connected, database up).
  */
-export async function startApp(app: BuiltApp, env: Record<string, string>, options: StartOptions = {}): Promise<AppProcess> {
+export async function startApp(
+  app: BuiltApp,
+  env: Record<string, string>,
+  options: StartOptions = {},
+): Promise<AppProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const node = [process.execPath, ...(options.nodeArgs ?? []), builtEntry(app)];
   // The shell raises the limit and execs node, so the pid is node's.
-  const [command, args] = options.nofile ? ['/bin/sh', ['-c', `ulimit -n ${options.nofile} && exec "$0" "$@"`, ...node]] : [node[0]!, node.slice(1)];
+  const [command, args] = options.nofile
+    ? ['/bin/sh', ['-c', `ulimit -n ${options.nofile} && exec "$0" "$@"`, ...node]]
+    : [node[0]!, node.slice(1)];
   const child = spawn(command, args, {
     cwd: ROOT,
     // With DATABASE_URL and SECRET_KEY set the apps keep nothing in DATA_DIR; it points away from the repository anyway.
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOST: '127.0.0.1', DATA_DIR: join(tmpdir(), 'furnace-app-process-unused'), ...env, PORT: String(port) },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(tmpdir(), 'furnace-app-process-unused'),
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -102,7 +115,11 @@ export async function startApp(app: BuiltApp, env: Record<string, string>, optio
 }
 
 /** The environment an API process (apps/api/dist/main.js) of a test or benchmark runs with. */
-export function apiEnv(services: { databaseUrl: string; redisUrl: string }, superuser: { email: string; password: string }, extra: Record<string, string> = {}): Record<string, string> {
+export function apiEnv(
+  services: { databaseUrl: string; redisUrl: string },
+  superuser: { email: string; password: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: services.databaseUrl,
@@ -121,7 +138,12 @@ export function apiEnv(services: { databaseUrl: string; redisUrl: string }, supe
 }
 
 /** The environment an ingest process (apps/ingest/dist/main.js) runs with: its own client id, the given shared group. */
-export function ingestEnv(services: { databaseUrl: string; redisUrl: string; mqttUrl: string }, clientId: string, sharedGroup: string, extra: Record<string, string> = {}): Record<string, string> {
+export function ingestEnv(
+  services: { databaseUrl: string; redisUrl: string; mqttUrl: string },
+  clientId: string,
+  sharedGroup: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: services.databaseUrl,

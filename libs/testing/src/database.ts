@@ -20,12 +20,10 @@ export async function insertResearch(
   const start = fields.startAt ?? new Date(Date.now() - 60_000);
   const end = fields.endAt ?? new Date(Date.now() + 3 * 3600_000);
   await withPg(databaseUrl, (c) =>
-    c.query('INSERT INTO research (id, name, start_at, end_at, is_radiance, is_furnance, is_pressure) VALUES ($1, $2, $3, $4, true, true, true)', [
-      id,
-      fields.name ?? `Test research ${id.slice(0, 8)}`,
-      start,
-      end,
-    ]),
+    c.query(
+      'INSERT INTO research (id, name, start_at, end_at, is_radiance, is_furnance, is_pressure) VALUES ($1, $2, $3, $4, true, true, true)',
+      [id, fields.name ?? `Test research ${id.slice(0, 8)}`, start, end],
+    ),
   );
   return id;
 }
@@ -40,7 +38,9 @@ export async function countReadings(databaseUrl: string, researchId: string): Pr
 /** Times stored for a research, ascending. */
 export async function storedTimes(databaseUrl: string, researchId: string): Promise<number[]> {
   return withPg(databaseUrl, async (c) => {
-    const r = await c.query<{ time: number }>('SELECT "time" FROM reading WHERE research_id = $1 ORDER BY "time"', [researchId]);
+    const r = await c.query<{ time: number }>('SELECT "time" FROM reading WHERE research_id = $1 ORDER BY "time"', [
+      researchId,
+    ]);
     return r.rows.map((row) => row.time);
   });
 }

@@ -11,12 +11,18 @@ import { uniqueId } from './ids';
 /** A client e-mail record of the research; its id is the client's access code. */
 export async function insertClient(dataSource: DataSource, researchId: string): Promise<string> {
   const id = randomUUID();
-  await dataSource.getRepository(ResearchEmailEntity).insert({ id, researchId, email: `${uniqueId('client')}@example.com` });
+  await dataSource
+    .getRepository(ResearchEmailEntity)
+    .insert({ id, researchId, email: `${uniqueId('client')}@example.com` });
   return id;
 }
 
 /** A thermocouple config with markers (thermo_id → type_name), without real image bytes (the history reads only the markers). */
-export async function insertMarkers(dataSource: DataSource, researchId: string, markers: Record<number, string>): Promise<void> {
+export async function insertMarkers(
+  dataSource: DataSource,
+  researchId: string,
+  markers: Record<number, string>,
+): Promise<void> {
   const configId = randomUUID();
   await dataSource.getRepository(ThermoConfigEntity).insert({
     id: configId,

@@ -29,7 +29,10 @@ export interface TestViewer {
  * `timesOnly`: keeps only each DATA frame's time and arrival, read with a regular expression, so
  * that 100 viewers in the test's own process add as little as possible to the latency they measure.
  */
-export function connectViewer(url: string, options: { timesOnly?: boolean; headers?: Record<string, string> } = {}): Promise<TestViewer> {
+export function connectViewer(
+  url: string,
+  options: { timesOnly?: boolean; headers?: Record<string, string> } = {},
+): Promise<TestViewer> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: options.headers });
     const viewer: TestViewer = {
@@ -83,13 +86,20 @@ export class RefusedUpgrade extends Error {
 }
 
 /** The HTTP status a refused upgrade got, and what the would-be viewer received (must be nothing). */
-export async function refusal(url: string, headers?: Record<string, string>): Promise<{ status: number; detail: unknown; received: number }> {
+export async function refusal(
+  url: string,
+  headers?: Record<string, string>,
+): Promise<{ status: number; detail: unknown; received: number }> {
   try {
     const viewer = await connectViewer(url, { headers });
     await viewer.close();
     return { status: 101, detail: null, received: viewer.messages.length };
   } catch (error) {
     if (!(error instanceof RefusedUpgrade)) throw error;
-    return { status: error.status, detail: (JSON.parse(error.body) as { detail: unknown }).detail, received: error.viewer.messages.length };
+    return {
+      status: error.status,
+      detail: (JSON.parse(error.body) as { detail: unknown }).detail,
+      received: error.viewer.messages.length,
+    };
   }
 }

@@ -6,7 +6,8 @@ export const criteriaEn: CriteriaTranslation = {
     title: 'Test profile',
     standard: 'Standard / element',
     insulation: 'Insulation class (doors)',
-    insulationBoth: 'Both classes (EI1, EI2) from one test when the thermocouples name their zone, I1 or I2, in the config file.',
+    insulationBoth:
+      'Both classes (EI1, EI2) from one test when the thermocouples name their zone, I1 or I2, in the config file.',
     heatingCurve: 'Heating curve',
     basis: 'Criteria basis',
     basisRise: 'Rise above T0',

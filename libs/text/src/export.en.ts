@@ -34,7 +34,11 @@ export const exportEn: ExportTranslation = {
     pressureTolerance: 'Pressure tolerance [Pa]',
     ignition: 'Ignition ({{zone}})',
     t0: 'T0 [°C]',
-    t0Source: { auto: 'mean of the 60 s before ignition', first_frame: 'first reading after ignition', override: 'set by staff' },
+    t0Source: {
+      auto: 'mean of the 60 s before ignition',
+      first_frame: 'first reading after ignition',
+      override: 'set by staff',
+    },
     excluded: 'Thermocouple excluded',
     failed: 'Thermocouple failed',
     channel: 'channel {{id}}',

@@ -15,15 +15,19 @@ export const mailEn: MailTranslation = {
     subject: '{{brand}} - Password recovery for user {{email}}',
     title: 'Password recovery',
     greeting: 'Hello {{email}},',
-    request: 'We received a request to recover the password for your account. To reset your password, follow the link below.',
-    footer: 'The link is valid for {{hours}} hours and works once. If you did not request a password recovery, you can ignore this e-mail.',
+    request:
+      'We received a request to recover the password for your account. To reset your password, follow the link below.',
+    footer:
+      'The link is valid for {{hours}} hours and works once. If you did not request a password recovery, you can ignore this e-mail.',
     button: 'Reset password',
   },
   signup: {
     subject: '{{brand}} - {{email}} signed up and waits for approval',
     title: 'New account awaiting approval',
-    created: '{{who}} created an account. It stays inactive, with no access to any research, until a superuser activates it.',
-    approve: 'To approve it, open the administration page, find the account and mark it active. If you do not know this person, delete the account.',
+    created:
+      '{{who}} created an account. It stays inactive, with no access to any research, until a superuser activates it.',
+    approve:
+      'To approve it, open the administration page, find the account and mark it active. If you do not know this person, delete the account.',
     button: 'Open administration',
   },
 };

@@ -9,7 +9,8 @@ export const mailPl = {
     greeting: 'Dzień dobry,',
     invite: 'zapraszamy do obserwacji na żywo badania „{{research}}”.',
     window: 'Rozpoczęcie: {{start}}. Zakończenie: {{end}} (czas polski).',
-    private: 'Link stanie się aktywny w chwili rozpoczęcia badania. Jest przeznaczony tylko dla Państwa — prosimy go nie udostępniać.',
+    private:
+      'Link stanie się aktywny w chwili rozpoczęcia badania. Jest przeznaczony tylko dla Państwa — prosimy go nie udostępniać.',
     button: 'Obserwuj badanie',
   },
   recovery: {
@@ -17,14 +18,17 @@ export const mailPl = {
     title: 'Odzyskiwanie hasła',
     greeting: 'Dzień dobry {{email}},',
     request: 'Otrzymaliśmy prośbę o odzyskanie hasła do Twojego konta. Aby ustawić nowe hasło, otwórz poniższy link.',
-    footer: 'Link jest ważny przez {{hours}} godz. i działa jeden raz. Jeśli nie prosiłeś(-aś) o odzyskanie hasła, zignoruj tę wiadomość.',
+    footer:
+      'Link jest ważny przez {{hours}} godz. i działa jeden raz. Jeśli nie prosiłeś(-aś) o odzyskanie hasła, zignoruj tę wiadomość.',
     button: 'Ustaw nowe hasło',
   },
   signup: {
     subject: '{{brand}} - {{email}} zarejestrował(a) się i czeka na zatwierdzenie',
     title: 'Nowe konto czeka na zatwierdzenie',
-    created: '{{who}} utworzył(a) konto. Pozostaje ono nieaktywne, bez dostępu do żadnego badania, dopóki superużytkownik go nie aktywuje.',
-    approve: 'Aby je zatwierdzić, otwórz stronę administracji, znajdź konto i oznacz je jako aktywne. Jeśli nie znasz tej osoby, usuń konto.',
+    created:
+      '{{who}} utworzył(a) konto. Pozostaje ono nieaktywne, bez dostępu do żadnego badania, dopóki superużytkownik go nie aktywuje.',
+    approve:
+      'Aby je zatwierdzić, otwórz stronę administracji, znajdź konto i oznacz je jako aktywne. Jeśli nie znasz tej osoby, usuń konto.',
     button: 'Otwórz administrację',
   },
 };

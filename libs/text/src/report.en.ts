@@ -18,7 +18,11 @@ export const reportEn: ReportTranslation = {
   basisRise: 'rise above T0',
   basisAbsolute: 'absolute °C',
   t0: 'T0',
-  t0Source: { auto: 'mean of the 60 s before ignition', first_frame: 'from the first reading', override: 'set by hand' },
+  t0Source: {
+    auto: 'mean of the 60 s before ignition',
+    first_frame: 'from the first reading',
+    override: 'set by hand',
+  },
   sampling: 'Sampling interval',
   samplingValue: '{{s}} s ({{frames}} readings)',
   planned: 'Planned duration',
@@ -134,12 +138,14 @@ export const reportEn: ReportTranslation = {
   pressureNotJudged: 'not judged (the test profile gives no pressure target)',
   resultingClass: 'Class',
   provisional: 'The test is still running: a provisional classification, as of {{time}}.',
-  classScope: 'The classification applies only to the tested element, under the conditions described in the test report.',
+  classScope:
+    'The classification applies only to the tested element, under the conditions described in the test report.',
   page: 'Page {{n}} of {{total}}',
   generated: 'Generated {{at}}',
   researchState: 'State of the test',
   stateName: { planned: 'planned', running: 'running', ended: 'ended', reviewed: 'reviewed', approved: 'approved' },
   approvedAs: 'approved, revision {{revision}}',
-  issuedRevision: 'Revision {{revision}} · reviewed by {{reviewer}}, {{reviewedAt}} · approved by {{approver}}, {{approvedAt}}',
+  issuedRevision:
+    'Revision {{revision}} · reviewed by {{reviewer}}, {{reviewedAt}} · approved by {{approver}}, {{approvedAt}}',
   issuedData: "SHA-256 of the test's raw data: {{sha256}}",
 };

@@ -141,9 +141,16 @@ export const reportPl = {
   page: 'Strona {{n}} z {{total}}',
   generated: 'Wygenerowano {{at}}',
   researchState: 'Stan badania',
-  stateName: { planned: 'zaplanowane', running: 'w toku', ended: 'zakończone', reviewed: 'sprawdzone', approved: 'zatwierdzone' },
+  stateName: {
+    planned: 'zaplanowane',
+    running: 'w toku',
+    ended: 'zakończone',
+    reviewed: 'sprawdzone',
+    approved: 'zatwierdzone',
+  },
   approvedAs: 'zatwierdzone, rewizja {{revision}}',
-  issuedRevision: 'Rewizja {{revision}} · sprawdzenie: {{reviewer}}, {{reviewedAt}} · zatwierdzenie: {{approver}}, {{approvedAt}}',
+  issuedRevision:
+    'Rewizja {{revision}} · sprawdzenie: {{reviewer}}, {{reviewedAt}} · zatwierdzenie: {{approver}}, {{approvedAt}}',
   issuedData: 'SHA-256 surowych danych badania: {{sha256}}',
 };
 

@@ -13,7 +13,8 @@ export const reviewPl = {
     approved: 'Zatwierdzone',
     approvedAs: 'Zatwierdzone · rewizja {{revision}}',
   },
-  frozen: 'Badanie jest zatwierdzone (rewizja {{revision}}): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.',
+  frozen:
+    'Badanie jest zatwierdzone (rewizja {{revision}}): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.',
   panel: {
     title: 'Sprawdzenie i zatwierdzenie',
     notEnded: 'Badanie sprawdza się po jego zakończeniu: po planowanym końcu albo po obserwacji „Koniec badania”.',

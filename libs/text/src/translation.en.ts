@@ -211,7 +211,8 @@ export const translationEn: Translation = {
     emailDeleted: 'Email deleted',
     emailDeleteError: 'An error occurred while deleting the email',
     classificationToClients: 'Clients see the classification',
-    classificationToClientsHint: 'Unticked, clients see neither the class nor the minutes of E, I and W (staff always do).',
+    classificationToClientsHint:
+      'Unticked, clients see neither the class nor the minutes of E, I and W (staff always do).',
     report: {
       title: 'Test report (EN 1363-1 §12)',
       hint: 'Printed in the PDF report; a blank field is printed as "not given".',

@@ -215,7 +215,8 @@ export const translationPl = {
     emailDeleted: 'Email usunięty',
     emailDeleteError: 'Wystąpił błąd podczas usuwania Maila',
     classificationToClients: 'Klienci widzą klasyfikację',
-    classificationToClientsHint: 'Bez zaznaczenia klienci nie widzą klasy ani minut kryteriów E, I i W (personel widzi je zawsze).',
+    classificationToClientsHint:
+      'Bez zaznaczenia klienci nie widzą klasy ani minut kryteriów E, I i W (personel widzi je zawsze).',
     report: {
       title: 'Sprawozdanie z badania (EN 1363-1 §12)',
       hint: 'Pola drukowane w raporcie PDF; puste pole raport podaje jako „nie podano”.',

@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { simpleParser } from 'mailparser';
 
 import { CHROMIUM_MISSING, CHROMIUM_REASON } from './chromium';
@@ -15,14 +22,17 @@ const CSP_REPORT = 'CSP violation:';
 async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
   await context.addInitScript((prefix: string) => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`${prefix} ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} (${e.sample})`);
+      console.error(
+        `${prefix} ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber} (${e.sample})`,
+      );
     });
   }, CSP_REPORT);
   context.on('console', (message) => {
     const text = message.text();
     // Chromium's own report ("Refused to … because it violates the following Content Security Policy directive")
     // also covers what happens before the init script runs.
-    if (text.startsWith(CSP_REPORT) || /violates the following Content Security Policy/.test(text)) violations.push(`${message.page()?.url() ?? ''}: ${text}`);
+    if (text.startsWith(CSP_REPORT) || /violates the following Content Security Policy/.test(text))
+      violations.push(`${message.page()?.url() ?? ''}: ${text}`);
   });
 }
 
@@ -88,7 +98,11 @@ const VIEWPORTS = [
 ] as const;
 
 /** Saves the page at 1280×800 and 390×844 (full page) as test-results/screenshots/<name>-<w>x<h>.png. */
-export async function snap(page: Page, name: string, options: { fullPage?: boolean; only?: 'desktop' | 'mobile' } = {}): Promise<void> {
+export async function snap(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; only?: 'desktop' | 'mobile' } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize();
   const viewports = VIEWPORTS.filter((v) => !options.only || (options.only === 'mobile') === v.width < 768);
@@ -154,7 +168,12 @@ export async function logIn(page: Page, email: string, password: string): Promis
 }
 
 /** Starts a session without the login screen: the token goes where the app keeps it. */
-export async function signInWithToken(page: Page, request: APIRequestContext, email: string, password: string): Promise<string> {
+export async function signInWithToken(
+  page: Page,
+  request: APIRequestContext,
+  email: string,
+  password: string,
+): Promise<string> {
   const token = await apiToken(request, email, password);
   await page.goto('/login');
   await page.evaluate((value) => localStorage.setItem('access_token', value), token);

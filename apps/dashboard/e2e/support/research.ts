@@ -7,7 +7,9 @@ import { makePng } from './png';
  * What the API's tests and these share (libs/testing). Required, not imported: the e2e files are ES
  * modules and the library is CommonJS TypeScript, whose names Node cannot list for an import.
  */
-const shared = createRequire(import.meta.url)('@furnace/testing/research-body') as typeof import('@furnace/testing/research-body');
+const shared = createRequire(import.meta.url)(
+  '@furnace/testing/research-body',
+) as typeof import('@furnace/testing/research-body');
 export const { DOOR_PROFILE } = shared;
 
 /** A thermocouple config in the format of the README's "Thermocouple config files", for a 640×400 photo. */
@@ -43,11 +45,20 @@ export interface ApiResearch {
 }
 
 /** Creates a research through the API (test data for the list and delete tests). */
-export async function createResearchByApi(request: APIRequestContext, name: string, startAt: Date, hours = 3): Promise<ApiResearch> {
+export async function createResearchByApi(
+  request: APIRequestContext,
+  name: string,
+  startAt: Date,
+  hours = 3,
+): Promise<ApiResearch> {
   const token = await apiToken(request, ADMIN.email, ADMIN.password);
   const response = await request.post(`${API}/research`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: shared.researchBody({ name, start_at: startAt.toISOString(), end_at: new Date(startAt.getTime() + hours * 3600_000).toISOString() }),
+    data: shared.researchBody({
+      name,
+      start_at: startAt.toISOString(),
+      end_at: new Date(startAt.getTime() + hours * 3600_000).toISOString(),
+    }),
   });
   expect(response.ok(), `create research: ${response.status()} ${await response.text()}`).toBeTruthy();
   return (await response.json()) as ApiResearch;

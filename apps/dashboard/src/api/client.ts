@@ -14,4 +14,3 @@ export function configureApiClient(): void {
     return request;
   });
 }
-

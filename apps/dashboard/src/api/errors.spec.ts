@@ -3,11 +3,16 @@ import { ApiError, errorDetail, isAuthError, statusName, unwrap } from './errors
 
 describe('API errors', () => {
   it('reads the detail string, or the first msg of a validation list', () => {
-    expect(errorDetail(new ApiError(400, { detail: 'Incorrect email or password' }))).toBe('Incorrect email or password');
+    expect(errorDetail(new ApiError(400, { detail: 'Incorrect email or password' }))).toBe(
+      'Incorrect email or password',
+    );
     expect(
       errorDetail(
         new ApiError(422, {
-          detail: [{ loc: ['body', 'email'], msg: 'value is not a valid email address', type: 'value_error' }, { msg: 'second' }],
+          detail: [
+            { loc: ['body', 'email'], msg: 'value is not a valid email address', type: 'value_error' },
+            { msg: 'second' },
+          ],
         }),
       ),
     ).toBe('value is not a valid email address');
@@ -33,7 +38,9 @@ describe('API errors', () => {
 
   it('turns a generated-client result into data or an ApiError with the status', async () => {
     const ok = new Response('{}', { status: 200 });
-    await expect(unwrap(Promise.resolve({ data: { id: 1 }, error: undefined, response: ok }))).resolves.toEqual({ id: 1 });
+    await expect(unwrap(Promise.resolve({ data: { id: 1 }, error: undefined, response: ok }))).resolves.toEqual({
+      id: 1,
+    });
     const forbidden = new Response('{}', { status: 403 });
     await expect(
       unwrap(Promise.resolve({ data: undefined, error: { detail: 'Not enough privileges' }, response: forbidden })),
@@ -42,7 +49,9 @@ describe('API errors', () => {
       body: { detail: 'Not enough privileges' },
     });
     // No answer at all (network error): status 0.
-    await expect(unwrap(Promise.resolve({ data: undefined, error: new TypeError('Failed to fetch') }))).rejects.toMatchObject({
+    await expect(
+      unwrap(Promise.resolve({ data: undefined, error: new TypeError('Failed to fetch') })),
+    ).rejects.toMatchObject({
       status: 0,
     });
   });

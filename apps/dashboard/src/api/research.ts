@@ -93,13 +93,16 @@ export const createResearch = (body: ResearchCreate) => unwrap(researchCreate({ 
 export const updateResearch = (id: string, body: ResearchUpdate) => unwrap(researchUpdate({ path: { id }, body }));
 export const deleteResearch = (id: string) => unwrap(researchDelete({ path: { id } }));
 
-export const addResearchUrl = (researchId: string, url: string) => unwrap(researchCreateUrl({ body: { url, research_id: researchId } }));
+export const addResearchUrl = (researchId: string, url: string) =>
+  unwrap(researchCreateUrl({ body: { url, research_id: researchId } }));
 export const deleteResearchUrl = (id: string) => unwrap(researchDeleteUrl({ path: { id } }));
 
-export const addResearchEmail = (researchId: string, email: string) => unwrap(emailsCreate({ body: { research_id: researchId, email } }));
+export const addResearchEmail = (researchId: string, email: string) =>
+  unwrap(emailsCreate({ body: { research_id: researchId, email } }));
 export const deleteResearchEmail = (id: string) => unwrap(emailsDelete({ path: { id } }));
 export const sendResearchEmail = (id: string) => unwrap(emailsSend({ path: { id } }));
-export const sendAllResearchEmails = (researchId: string) => unwrap(emailsSendAll({ path: { research_id: researchId } }));
+export const sendAllResearchEmails = (researchId: string) =>
+  unwrap(emailsSendAll({ path: { research_id: researchId } }));
 
 export const deleteThermoConfig = (id: string) => unwrap(thermoDelete({ path: { id } }));
 
@@ -132,13 +135,18 @@ export const thermoConfigFile = async (configId: string): Promise<Blob> => {
 };
 
 /** Attaches a drawing of the specimen (a PDF, PNG or JPEG), reporting upload progress. */
-export function uploadDrawing(researchId: string, file: File, onProgress?: (progress: UploadProgress) => void): Promise<Drawing> {
+export function uploadDrawing(
+  researchId: string,
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+): Promise<Drawing> {
   const form = new FormData();
   form.append('file', file, file.name);
   return uploadForm<Drawing>(`/api/v1/research/${researchId}/drawings`, form, onProgress);
 }
 
-export const deleteDrawing = (researchId: string, id: string) => unwrap(drawingsDelete({ path: { research_id: researchId, id } }));
+export const deleteDrawing = (researchId: string, id: string) =>
+  unwrap(drawingsDelete({ path: { research_id: researchId, id } }));
 
 /** A drawing's file as stored. */
 export const drawingFile = async (researchId: string, id: string): Promise<Blob> => {

@@ -20,7 +20,11 @@ function parseBody(text: string): unknown {
  * same bearer token as the generated client. Resolves with the parsed JSON answer; rejects with an
  * ApiError (status 0 when the request never got an answer).
  */
-export function uploadForm<T>(url: string, form: FormData, onProgress?: (progress: UploadProgress) => void): Promise<T> {
+export function uploadForm<T>(
+  url: string,
+  form: FormData,
+  onProgress?: (progress: UploadProgress) => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);

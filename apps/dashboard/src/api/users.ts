@@ -59,8 +59,10 @@ export async function logIn(username: string, password: string): Promise<string>
 
 export const signUp = (body: UserRegisterDto) => unwrap(usersSignup({ body }));
 /** The e-mail comes in `lang`, the language the dashboard is shown in (docs/behaviour.md §1). */
-export const recoverPassword = (email: string, lang: Language) => unwrap(authRecover({ path: { email }, query: { lang } }));
-export const resetPassword = (token: string, newPassword: string) => unwrap(authReset({ body: { token, new_password: newPassword } }));
+export const recoverPassword = (email: string, lang: Language) =>
+  unwrap(authRecover({ path: { email }, query: { lang } }));
+export const resetPassword = (token: string, newPassword: string) =>
+  unwrap(authReset({ body: { token, new_password: newPassword } }));
 
 export const updateMe = (body: UserUpdateMeDto) => unwrap(usersUpdateMe({ body }));
 export const changePassword = (currentPassword: string, newPassword: string) =>
@@ -68,5 +70,6 @@ export const changePassword = (currentPassword: string, newPassword: string) =>
 export const deleteMe = () => unwrap(usersDeleteMe());
 
 export const createUser = (body: UserCreateDto) => unwrap(usersCreate({ body }));
-export const updateUser = (userId: string, body: UserUpdateDto) => unwrap(usersUpdate({ path: { user_id: userId }, body }));
+export const updateUser = (userId: string, body: UserUpdateDto) =>
+  unwrap(usersUpdate({ path: { user_id: userId }, body }));
 export const deleteUser = (userId: string) => unwrap(usersDelete({ path: { user_id: userId } }));

@@ -40,7 +40,13 @@ export function App() {
   const [{ router, queryClient }] = useState(createApp);
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" colorSchemeManager={colorSchemeManager} getStyleNonce={cspNonce}>
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="light"
+        colorSchemeManager={colorSchemeManager}
+        getStyleNonce={cspNonce}
+      >
         <Notifications position="top-right" limit={4} zIndex={1000} />
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>

@@ -59,6 +59,14 @@ export const WARNING_TEXT = `var(${WARNING_TEXT_VAR})`;
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#5c636a', '--mantine-color-placeholder': '#5c636a', [WARNING_TEXT_VAR]: '#b03a0c' },
-  dark: { '--mantine-color-dimmed': '#aaaaaa', '--mantine-color-placeholder': '#aaaaaa', [WARNING_TEXT_VAR]: 'var(--mantine-color-orange-4)' },
+  light: {
+    '--mantine-color-dimmed': '#5c636a',
+    '--mantine-color-placeholder': '#5c636a',
+    [WARNING_TEXT_VAR]: '#b03a0c',
+  },
+  dark: {
+    '--mantine-color-dimmed': '#aaaaaa',
+    '--mantine-color-placeholder': '#aaaaaa',
+    [WARNING_TEXT_VAR]: 'var(--mantine-color-orange-4)',
+  },
 });

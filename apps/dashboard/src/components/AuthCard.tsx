@@ -4,7 +4,15 @@ import classes from './AuthCard.module.css';
 import { Logo } from './Logo';
 
 /** The frame of the pages outside the authenticated layout: logo, title, a card with the form. */
-export function AuthCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+export function AuthCard({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <Center p="md" className={classes.page}>
       <Box w="100%" maw={420}>

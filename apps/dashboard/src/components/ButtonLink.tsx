@@ -11,4 +11,6 @@ function ButtonAnchor(props: ButtonAnchorProps) {
 const CreatedButtonLink = createLink(ButtonAnchor);
 
 /** A Mantine Button that is a router link, with the router's typed `to` and `params`. */
-export const ButtonLink: LinkComponent<typeof ButtonAnchor> = (props) => <CreatedButtonLink preload="intent" {...props} />;
+export const ButtonLink: LinkComponent<typeof ButtonAnchor> = (props) => (
+  <CreatedButtonLink preload="intent" {...props} />
+);

@@ -8,7 +8,9 @@ const { criteria: criteriaEn } = CATALOGUES.en;
 type Tree = { [key: string]: string | Tree };
 
 function keys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keys(value, `${prefix}${key}.`)));
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : keys(value, `${prefix}${key}.`),
+  );
 }
 
 describe('the criteria namespace', () => {
@@ -29,7 +31,8 @@ describe('the criteria namespace', () => {
 
   it('names every observation kind the engine knows, in both languages (the reports and exports read these names too)', () => {
     for (const lng of ['pl', 'en']) {
-      for (const kind of OBSERVATION_KINDS) expect([lng, kind, i18n.exists(`criteria:observation.${kind}`, { lng })]).toEqual([lng, kind, true]);
+      for (const kind of OBSERVATION_KINDS)
+        expect([lng, kind, i18n.exists(`criteria:observation.${kind}`, { lng })]).toEqual([lng, kind, true]);
     }
   });
 });

@@ -1,6 +1,13 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { CATALOGUES, type Catalogue, DEFAULT_LANGUAGE, isLanguage, type Language, type Translation } from '@furnace/text';
+import {
+  CATALOGUES,
+  type Catalogue,
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  type Language,
+  type Translation,
+} from '@furnace/text';
 
 export { isLanguage, type Language, LANGUAGES } from '@furnace/text';
 const LANGUAGE_STORAGE_KEY = 'language';

@@ -4,7 +4,9 @@ type Tree = { [key: string]: string | Tree };
 
 /** Every text of a namespace by its dotted key. */
 function texts(tree: Tree, prefix = ''): [string, string][] {
-  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : texts(value, `${prefix}${key}.`)));
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [[`${prefix}${key}`, value] as [string, string]] : texts(value, `${prefix}${key}.`),
+  );
 }
 
 const placeholders = (text: string) => (text.match(/{{\w+}}/g) ?? []).sort();

@@ -12,7 +12,9 @@ function keys(tree: Tree, prefix = ''): string[] {
 }
 
 function lookup(tree: Tree, path: string): string | Tree | undefined {
-  return path.split('.').reduce<string | Tree | undefined>((node, key) => (typeof node === 'object' ? node[key] : undefined), tree);
+  return path
+    .split('.')
+    .reduce<string | Tree | undefined>((node, key) => (typeof node === 'object' ? node[key] : undefined), tree);
 }
 
 describe('i18n resources', () => {

@@ -81,7 +81,13 @@ describe('categoryStats', () => {
   it('has no values and no exceedance without data', () => {
     for (const values of [[], null, undefined, [null, null]]) {
       const [first] = categoryStats([marker(1, 'Tśr i Tmax'), marker(2, 'Tśr i Tmax')], values);
-      expect(first).toMatchObject({ max: null, mean: null, count: 0, thermocouples: 2, exceeded: { max: false, mean: false } });
+      expect(first).toMatchObject({
+        max: null,
+        mean: null,
+        count: 0,
+        thermocouples: 2,
+        exceeded: { max: false, mean: false },
+      });
     }
     expect(categoryStats([], [20])).toEqual([]);
   });

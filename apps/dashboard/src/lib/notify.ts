@@ -7,7 +7,13 @@ const closeLabel = () => ({ 'aria-label': i18n.t('common.close') });
 
 /** Success toast: title 'Success!' and the given (already translated) message. */
 export function notifySuccess(message: string): void {
-  notifications.show({ title: i18n.t('common.successTitle'), message, color: 'teal', withBorder: true, closeButtonProps: closeLabel() });
+  notifications.show({
+    title: i18n.t('common.successTitle'),
+    message,
+    color: 'teal',
+    withBorder: true,
+    closeButtonProps: closeLabel(),
+  });
 }
 
 /**

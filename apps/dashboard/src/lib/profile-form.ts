@@ -17,7 +17,6 @@ import type { ValidationKey } from '../i18n';
 
 const msg = (key: ValidationKey) => key;
 
-
 /** An optional number input: '' (not set) or a number within [min, max] (integer when asked). */
 const optionalNumber = (min: number, max: number, message: ValidationKey, integer = false) =>
   z.union([

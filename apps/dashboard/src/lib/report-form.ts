@@ -46,7 +46,9 @@ export const testReportFormSchema = z.object({
 export type TestReportValues = z.input<typeof testReportFormSchema>;
 
 type TextField = keyof typeof REPORT_TEXT_MAX;
-type ReportBody = Required<Pick<ResearchUpdate, TextField | 'report_date' | 'ambient_temperature_c' | 'pressure_height_mm'>>;
+type ReportBody = Required<
+  Pick<ResearchUpdate, TextField | 'report_date' | 'ambient_temperature_c' | 'pressure_height_mm'>
+>;
 
 const TEXT_FIELDS = Object.keys(REPORT_TEXT_MAX) as TextField[];
 
@@ -63,7 +65,9 @@ export function toTestReportValues(research: Partial<Research> | null): TestRepo
 
 /** The form's values as the create/update body's report fields: a blank one as null (not given). */
 export function toTestReportBody(values: TestReportValues): ReportBody {
-  const texts = Object.fromEntries(TEXT_FIELDS.map((key) => [key, values[key].trim() === '' ? null : values[key].trim()])) as Record<TextField, string | null>;
+  const texts = Object.fromEntries(
+    TEXT_FIELDS.map((key) => [key, values[key].trim() === '' ? null : values[key].trim()]),
+  ) as Record<TextField, string | null>;
   return {
     ...texts,
     report_date: values.report_date === '' ? null : values.report_date,

@@ -31,6 +31,9 @@ async function fileBytes(file: File): Promise<Uint8Array> {
  */
 export async function checkThermoConfig(config: File, image: File | null): Promise<ConfigCheck> {
   const size = image ? await imageSize(image) : null;
-  const result = parseThermoConfig(await fileBytes(config), size ? { imageWidth: size.width, imageHeight: size.height } : {});
+  const result = parseThermoConfig(
+    await fileBytes(config),
+    size ? { imageWidth: size.width, imageHeight: size.height } : {},
+  );
   return result.ok ? { ok: true, markers: result.markers.length } : { ok: false, errors: result.errors };
 }

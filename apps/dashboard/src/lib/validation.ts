@@ -48,7 +48,11 @@ export const loginSchema = z.object({
 export type LoginValues = z.input<typeof loginSchema>;
 
 const signupBase = z.object({
-  full_name: z.string().trim().min(1, msg('validation.fullNameRequired')).min(FULL_NAME_MIN_LENGTH, msg('validation.fullNameMin')),
+  full_name: z
+    .string()
+    .trim()
+    .min(1, msg('validation.fullNameRequired'))
+    .min(FULL_NAME_MIN_LENGTH, msg('validation.fullNameMin')),
   email: emailField('validation.emailRequired'),
   password: passwordField(),
   confirm_password: confirmField(),
@@ -162,15 +166,24 @@ const fileField = z.custom<File | null>((value) => value === null || value insta
 const configCheckField = z.custom<ConfigCheck | null>();
 
 /** One photo + config pair: both files (or 'Nie wybrano plików'), the right types, a readable config. */
-export const thermoPairSchema = z.object({ image: fileField, config: fileField, check: configCheckField }).superRefine((pair, ctx) => {
-  if (!pair.image || !pair.config) {
-    ctx.addIssue({ code: 'custom', path: [pair.image ? 'config' : 'image'], message: msg('validation.filesMissing') });
-    return;
-  }
-  if (!isImageFile(pair.image)) ctx.addIssue({ code: 'custom', path: ['image'], message: msg('validation.imageType') });
-  if (!isConfigFile(pair.config)) ctx.addIssue({ code: 'custom', path: ['config'], message: msg('validation.configType') });
-  else if (pair.check && !pair.check.ok) ctx.addIssue({ code: 'custom', path: ['config'], message: msg('validation.configInvalid') });
-});
+export const thermoPairSchema = z
+  .object({ image: fileField, config: fileField, check: configCheckField })
+  .superRefine((pair, ctx) => {
+    if (!pair.image || !pair.config) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [pair.image ? 'config' : 'image'],
+        message: msg('validation.filesMissing'),
+      });
+      return;
+    }
+    if (!isImageFile(pair.image))
+      ctx.addIssue({ code: 'custom', path: ['image'], message: msg('validation.imageType') });
+    if (!isConfigFile(pair.config))
+      ctx.addIssue({ code: 'custom', path: ['config'], message: msg('validation.configType') });
+    else if (pair.check && !pair.check.ok)
+      ctx.addIssue({ code: 'custom', path: ['config'], message: msg('validation.configInvalid') });
+  });
 export type ThermoPairValues = z.input<typeof thermoPairSchema>;
 
 export const researchCreateSchema = z

@@ -4,7 +4,16 @@ import type { CriteriaSnapshot } from '@furnace/contracts';
 const role = (mean: boolean, max: boolean, frame = false) => ({ mean, max, frame });
 
 export function criteriaSnapshot(overrides: Partial<CriteriaSnapshot> = {}): CriteriaSnapshot {
-  const category = (type_name: string, r: ReturnType<typeof role>) => ({ type_name, role: r, max: 100, mean: 90, max_rise: 80, mean_rise: 70, valid: 1, thermocouples: 1 });
+  const category = (type_name: string, r: ReturnType<typeof role>) => ({
+    type_name,
+    role: r,
+    max: 100,
+    mean: 90,
+    max_rise: 80,
+    mean_rise: 70,
+    valid: 1,
+    thermocouples: 1,
+  });
   return {
     t0: 20.3,
     t0_source: 'auto',
@@ -15,7 +24,11 @@ export function criteriaSnapshot(overrides: Partial<CriteriaSnapshot> = {}): Cri
       max: { k: 180, c: 200.3, text: 'T0 + 180 K = 200.3 °C' },
       frame: { k: 360, c: 380.3, text: 'T0 + 360 K = 380.3 °C' },
     },
-    categories: [category('Tśr i Tmax', role(true, true)), category('TDin', role(false, false, true)), category('T', role(false, false))],
+    categories: [
+      category('Tśr i Tmax', role(true, true)),
+      category('TDin', role(false, false, true)),
+      category('T', role(false, false)),
+    ],
     deviation: { d_e: -5, tolerance: 5, ok: true, periods: [], conforming: true },
     pressure: null,
     failures: [],
@@ -33,4 +46,3 @@ export function criteriaSnapshot(overrides: Partial<CriteriaSnapshot> = {}): Cri
     ...overrides,
   };
 }
-

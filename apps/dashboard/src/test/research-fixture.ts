@@ -16,4 +16,7 @@ export const PROFILE_FIELDS = {
   ...NEW_RESEARCH_REVIEW,
   archived_at: null,
   archived_by: null,
-} as const satisfies Omit<ResearchDto, 'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'>;
+} as const satisfies Omit<
+  ResearchDto,
+  'id' | 'name' | 'start_at' | 'end_at' | 'is_radiance' | 'is_furnance' | 'is_pressure'
+>;

@@ -2,7 +2,14 @@ import { connect as tcpConnect } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { existsSync } from 'node:fs';
 import { MAIN, startSystemProcess } from '../system';
-import { eventually, externalAddress, listeningSockets, type SecuredSystem, sleep, startSecuredSystem } from './support';
+import {
+  eventually,
+  externalAddress,
+  listeningSockets,
+  type SecuredSystem,
+  sleep,
+  startSecuredSystem,
+} from './support';
 
 /*
  * Attacks on the embedded MQTT broker of `npm start` (aedes), each against the running system:
@@ -59,7 +66,9 @@ describe('security: the embedded broker', () => {
 
     it('listens on 127.0.0.1 only: another machine cannot reach it', async () => {
       await expect(tcpProbe('127.0.0.1', sys.mqttPort)).resolves.toBeUndefined();
-      expect(listeningSockets(sys.proc.child.pid!).filter((l) => l.port === sys.mqttPort)).toEqual([{ address: '127.0.0.1', port: sys.mqttPort }]);
+      expect(listeningSockets(sys.proc.child.pid!).filter((l) => l.port === sys.mqttPort)).toEqual([
+        { address: '127.0.0.1', port: sys.mqttPort },
+      ]);
       // And from this machine's network address, as another machine would dial it (where it has one).
       const external = externalAddress();
       if (external) await expect(tcpProbe(external, sys.mqttPort)).rejects.toThrow(/ECONNREFUSED/);
@@ -88,11 +97,21 @@ describe('security: the embedded broker', () => {
 
     it('a DAQ may publish to furnace/{uuid}/data only', async () => {
       const before = await sys.rows(researchId);
-      for (const topic of [`furnace/${researchId}/cmd`, 'furnace/not-a-uuid/data', `$SYS/broker/uptime`, `other/${researchId}/data`]) {
+      for (const topic of [
+        `furnace/${researchId}/cmd`,
+        'furnace/not-a-uuid/data',
+        `$SYS/broker/uptime`,
+        `other/${researchId}/data`,
+      ]) {
         const c = await daq();
         const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
         // aedes answers a refused publish by closing the connection; the QoS 1 publish is never acknowledged.
-        await expect(Promise.race([c.publishAsync(topic, frame(50), { qos: 1 }), closed.then(() => Promise.reject(new Error('closed')))])).rejects.toThrow();
+        await expect(
+          Promise.race([
+            c.publishAsync(topic, frame(50), { qos: 1 }),
+            closed.then(() => Promise.reject(new Error('closed'))),
+          ]),
+        ).rejects.toThrow();
       }
       await sleep(500);
       expect(await sys.rows(researchId)).toEqual(before);
@@ -100,8 +119,12 @@ describe('security: the embedded broker', () => {
     });
 
     it("a client using the ingest's client id is refused and the ingest keeps receiving", async () => {
-      await expect(connectMqtt(url, { clientId: 'furnace-ingest', clean: false })).rejects.toThrow(/Identifier rejected|client id reserved/i);
-      await expect(connectMqtt(url, { clientId: 'furnace-ingest', username: 'furnace-ingest', password: 'guess' })).rejects.toThrow(/Identifier rejected|client id reserved/i);
+      await expect(connectMqtt(url, { clientId: 'furnace-ingest', clean: false })).rejects.toThrow(
+        /Identifier rejected|client id reserved/i,
+      );
+      await expect(
+        connectMqtt(url, { clientId: 'furnace-ingest', username: 'furnace-ingest', password: 'guess' }),
+      ).rejects.toThrow(/Identifier rejected|client id reserved/i);
       const before = (await sys.rows(researchId)).length;
       const publisher = await daq();
       await publisher.publishAsync(`furnace/${researchId}/data`, frame(2), { qos: 1 });
@@ -128,19 +151,31 @@ describe('security: the embedded broker', () => {
 
   describe('beyond loopback (MQTT_HOST)', () => {
     it('refuses to start without MQTT_USERNAME and MQTT_PASSWORD, naming them', async () => {
-      await expect(startSystemProcess({ MQTT_HOST: '0.0.0.0' })).rejects.toThrow(/MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback/);
+      await expect(startSystemProcess({ MQTT_HOST: '0.0.0.0' })).rejects.toThrow(
+        /MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback/,
+      );
     });
 
     it('an unauthenticated or wrong-password client is refused; the configured DAQ gets through', async () => {
-      const sys = await startSecuredSystem({ MQTT_HOST: '0.0.0.0', MQTT_USERNAME: 'daq', MQTT_PASSWORD: 'daq-password-42' });
+      const sys = await startSecuredSystem({
+        MQTT_HOST: '0.0.0.0',
+        MQTT_USERNAME: 'daq',
+        MQTT_PASSWORD: 'daq-password-42',
+      });
       try {
         const researchId = await sys.research();
-        expect(listeningSockets(sys.proc.child.pid!).filter((l) => l.port === sys.mqttPort)).toEqual([{ address: '0.0.0.0', port: sys.mqttPort }]);
+        expect(listeningSockets(sys.proc.child.pid!).filter((l) => l.port === sys.mqttPort)).toEqual([
+          { address: '0.0.0.0', port: sys.mqttPort },
+        ]);
         // Dialled as another machine would (this machine's network address), or on loopback where it has none.
         const url = `mqtt://${externalAddress() ?? '127.0.0.1'}:${sys.mqttPort}`;
         await expect(connectMqtt(url)).rejects.toThrow(/Bad username or password|Not authorized/i);
-        await expect(connectMqtt(url, { username: 'daq', password: 'wrong-password' })).rejects.toThrow(/Bad username or password/i);
-        await expect(connectMqtt(url, { username: 'furnace-ingest', password: 'daq-password-42' })).rejects.toThrow(/Bad username or password/i);
+        await expect(connectMqtt(url, { username: 'daq', password: 'wrong-password' })).rejects.toThrow(
+          /Bad username or password/i,
+        );
+        await expect(connectMqtt(url, { username: 'furnace-ingest', password: 'daq-password-42' })).rejects.toThrow(
+          /Bad username or password/i,
+        );
         expect(await sys.rows(researchId)).toEqual([]);
 
         const good = await connectMqtt(url, { username: 'daq', password: 'daq-password-42' });

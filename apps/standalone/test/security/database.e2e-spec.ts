@@ -22,7 +22,9 @@ describe('security: the embedded database (PGlite)', () => {
 
     // The process listens on the HTTP port and the broker's port, and on nothing else a local user could dial.
     const port = Number(new URL(system().proc.url).port);
-    expect(listeningSockets(system().proc.child.pid!).map((l) => l.port)).toEqual([port, system().mqttPort].sort((a, b) => a - b));
+    expect(listeningSockets(system().proc.child.pid!).map((l) => l.port)).toEqual(
+      [port, system().mqttPort].sort((a, b) => a - b),
+    );
 
     // Another local user (nobody) trying the socket is refused by the kernel. Only root can act as
     // another user; run unprivileged, the modes above are what that user would meet.
@@ -37,7 +39,7 @@ describe('security: the embedded database (PGlite)', () => {
     expect(await system().rows(researchId)).toEqual([]);
   });
 
-  it("its files are not readable or writable by another local user, even in a data directory open to everyone", async () => {
+  it('its files are not readable or writable by another local user, even in a data directory open to everyone', async () => {
     chmodSync(system().dataDir, 0o755);
     const pgdata = join(system().dataDir, 'pgdata');
     expect(statSync(pgdata).mode & 0o777).toBe(0o700);
@@ -45,7 +47,8 @@ describe('security: the embedded database (PGlite)', () => {
     const before = readFileSync(version, 'utf8');
 
     if (process.getuid?.() === 0) {
-      const attempt = (code: string) => execFileSync(process.execPath, ['-e', code], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
+      const attempt = (code: string) =>
+        execFileSync(process.execPath, ['-e', code], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
       const read = `try{require('fs').readFileSync(${JSON.stringify(version)});console.log('READ')}catch(e){console.log(e.code)}`;
       const write = `try{require('fs').writeFileSync(${JSON.stringify(version)},'0');console.log('WRITTEN')}catch(e){console.log(e.code)}`;
       const list = `try{require('fs').readdirSync(${JSON.stringify(pgdata)});console.log('LISTED')}catch(e){console.log(e.code)}`;

@@ -14,7 +14,9 @@ describe('security: the mail outbox', () => {
   it('a password-reset mail is readable by this process only, even in a data directory open to everyone', async () => {
     // As an operator might leave ./data: readable by everyone.
     chmodSync(system().dataDir, 0o755);
-    const res = await fetch(`${system().proc.url}/api/v1/password-recovery/${encodeURIComponent(SUPERUSER.email)}`, { method: 'POST' });
+    const res = await fetch(`${system().proc.url}/api/v1/password-recovery/${encodeURIComponent(SUPERUSER.email)}`, {
+      method: 'POST',
+    });
     expect(res.status).toBe(200);
     const outbox = join(system().dataDir, 'outbox');
     // The mail is sent after the answer.
@@ -29,7 +31,8 @@ describe('security: the mail outbox', () => {
     // Another local user (nobody) is refused by the kernel. Only root can act as another user; run
     // unprivileged, the modes above are what that user would meet.
     if (process.getuid?.() === 0) {
-      const attempt = (code: string) => execFileSync(process.execPath, ['-e', code], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
+      const attempt = (code: string) =>
+        execFileSync(process.execPath, ['-e', code], { uid: 65534, gid: 65534, encoding: 'utf8' }).trim();
       const read = `try{require('fs').readFileSync(${JSON.stringify(mail)});console.log('READ')}catch(e){console.log(e.code)}`;
       const list = `try{require('fs').readdirSync(${JSON.stringify(outbox)});console.log('LISTED')}catch(e){console.log(e.code)}`;
       expect([attempt(read), attempt(list)]).toEqual(['EACCES', 'EACCES']);

@@ -45,7 +45,11 @@ export async function startSecuredSystem(env: Record<string, string> = {}): Prom
       const res = await fetch(`${proc.url}/api/v1/research/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },
-        body: JSON.stringify({ name, start_at: new Date(Date.now() - 60_000).toISOString(), end_at: new Date(Date.now() + 3600_000).toISOString() }),
+        body: JSON.stringify({
+          name,
+          start_at: new Date(Date.now() - 60_000).toISOString(),
+          end_at: new Date(Date.now() + 3600_000).toISOString(),
+        }),
       });
       if (res.status !== 200) throw new Error(`research not created: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;

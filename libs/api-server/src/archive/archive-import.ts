@@ -3,7 +3,14 @@ import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { hashRawData, type RawDataRow } from '../review/review.repository';
-import { INSERT_READINGS, insertRows, READINGS_HEADER, READINGS_SPAN, ROLLUP_RANGE, ROLLUP_STEP_S } from './archive.queries';
+import {
+  INSERT_READINGS,
+  insertRows,
+  READINGS_HEADER,
+  READINGS_SPAN,
+  ROLLUP_RANGE,
+  ROLLUP_STEP_S,
+} from './archive.queries';
 import type { ArchiveRepository, JsonRow } from './archive.repository';
 import { configFile, configImage, documentFile, drawingFile } from './archive-writer';
 import { ARCHIVE_FORMAT, type Manifest, READINGS_FILE } from './manifest';
@@ -40,12 +47,19 @@ export async function checkArchive(zip: Buffer): Promise<CheckedArchive> {
     if (error instanceof SyntaxError) throw refuse('manifest.json is not JSON');
     throw error;
   }
-  if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files) || typeof manifest.data_sha256 !== 'string') {
-    throw refuse(`manifest.json: not an archive this server reads (format ${JSON.stringify(manifest.format)}, expected ${ARCHIVE_FORMAT})`);
+  if (
+    manifest.format !== ARCHIVE_FORMAT ||
+    !Array.isArray(manifest.files) ||
+    typeof manifest.data_sha256 !== 'string'
+  ) {
+    throw refuse(
+      `manifest.json: not an archive this server reads (format ${JSON.stringify(manifest.format)}, expected ${ARCHIVE_FORMAT})`,
+    );
   }
   const wrong: string[] = [];
   const listed = new Set(manifest.files.map((f) => f.name));
-  for (const name of entries.keys()) if (name !== 'manifest.json' && !listed.has(name)) wrong.push(`${name} (not in the manifest)`);
+  for (const name of entries.keys())
+    if (name !== 'manifest.json' && !listed.has(name)) wrong.push(`${name} (not in the manifest)`);
   for (const file of manifest.files) {
     const entry = entries.get(file.name);
     if (!entry) {
@@ -73,7 +87,8 @@ export async function checkArchive(zip: Buffer): Promise<CheckedArchive> {
         throw refuse(`${name} is not JSON`);
       }
       const rows = Array.isArray(value) ? value : [value];
-      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r))) throw refuse(`${name}: not rows of a table`);
+      if (rows.some((r) => r === null || typeof r !== 'object' || Array.isArray(r)))
+        throw refuse(`${name}: not rows of a table`);
       return rows as JsonRow[];
     },
     bytes(name) {
@@ -92,7 +107,9 @@ async function streamSha256(zip: Buffer, entry: ZipEntry): Promise<string> {
 }
 
 /** Test hooks (archive.int-spec.ts): the readings' first batch, and a wait after each batch of readings is written. */
-export const importHooks: { firstBatch: number; afterBatch?: (researchId: string) => Promise<void> } = { firstBatch: 100 };
+export const importHooks: { firstBatch: number; afterBatch?: (researchId: string) => Promise<void> } = {
+  firstBatch: 100,
+};
 
 /**
  * The time one statement of readings should take: on the embedded PGlite it holds every other connection (the
@@ -115,12 +132,24 @@ export const STALE_IMPORT_S = 600;
  * `finish`'s rows, and the mark's removal: the test appears whole or not at all. Every row's id is new, the rest as
  * it was; archived, by `importer`, now. On a refusal or any failure the caller deletes what was written (`discard`).
  */
-export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepository, id: string, importer: string, finish: (em: EntityManager) => Promise<void>): Promise<void> {
+export async function restoreArchive(
+  archive: CheckedArchive,
+  repo: ArchiveRepository,
+  id: string,
+  importer: string,
+  finish: (em: EntityManager) => Promise<void>,
+): Promise<void> {
   const research = archive.json('research.json')[0]!;
   const approval = Object.fromEntries(APPROVAL.map((c) => [c, research[c] ?? null]));
   await repo.transaction(async (em) => {
     await insert(em, 'research', [
-      { ...research, ...Object.fromEntries(APPROVAL.map((c) => [c, null])), id, archived_at: new Date().toISOString(), archived_by: importer },
+      {
+        ...research,
+        ...Object.fromEntries(APPROVAL.map((c) => [c, null])),
+        id,
+        archived_at: new Date().toISOString(),
+        archived_by: importer,
+      },
     ]);
     await em.query('INSERT INTO research_import (research_id, importer) VALUES ($1, $2)', [id, importer]);
   });
@@ -130,9 +159,21 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
   const configIds = new Map(configs.map((c) => [String(c.id), randomUUID()]));
   for (const c of configs) {
     const { markers: _markers, ...config } = c;
-    await step('thermo_config', () => [{ ...config, id: configIds.get(String(c.id)), research_id: id, image_data: hex(archive.bytes(configImage(c))), config_data: hex(archive.bytes(configFile(c))) }]);
+    await step('thermo_config', () => [
+      {
+        ...config,
+        id: configIds.get(String(c.id)),
+        research_id: id,
+        image_data: hex(archive.bytes(configImage(c))),
+        config_data: hex(archive.bytes(configFile(c))),
+      },
+    ]);
   }
-  await step('thermo_marker', () => configs.flatMap((c) => (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) }))));
+  await step('thermo_marker', () =>
+    configs.flatMap((c) =>
+      (c.markers as JsonRow[]).map((m) => ({ ...m, id: randomUUID(), config_id: configIds.get(String(c.id)) })),
+    ),
+  );
   const owned = (rows: JsonRow[]) => rows.map((r) => ({ ...r, id: randomUUID(), research_id: id }));
   await step('observation', () => owned(archive.json('observations.json')));
   await repo.transaction(async (em) => {
@@ -142,15 +183,20 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
   });
   await step('research_url', () => owned(archive.json('stream_links.json')));
   for (const d of archive.json('drawings.json')) {
-    await step('research_drawing', () => [{ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) }]);
+    await step('research_drawing', () => [
+      { ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(drawingFile(d))) },
+    ]);
   }
 
   const alive = heartbeat(repo, id);
   await insertReadings(archive, repo, id, alive);
   // What the ingest keeps up to date frame by frame, made for the whole test in statements sized as the batches.
-  const [span] = (await repo.short((run) => run(READINGS_SPAN, [id]))) as { first: number | null; last: number | null }[];
+  const [span] = (await repo.short((run) => run(READINGS_SPAN, [id]))) as {
+    first: number | null;
+    last: number | null;
+  }[];
   let width = 6 * ROLLUP_STEP_S;
-  for (let from = span?.first ?? 0; span?.last != null && from <= span.last; ) {
+  for (let from = span?.first ?? 0; span?.last != null && from <= span.last;) {
     const to = from + width;
     const took = await timed(() => repo.transaction((em) => em.query(ROLLUP_RANGE, [id, from, to])));
     from = to;
@@ -158,10 +204,15 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
     await alive();
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const raw = await hashRawData((sql, params) => repo.short(async (run) => {
-    await alive();
-    return run(sql, params) as Promise<RawDataRow[]>;
-  }), id, { pageSize: HASH_PAGE });
+  const raw = await hashRawData(
+    (sql, params) =>
+      repo.short(async (run) => {
+        await alive();
+        return run(sql, params) as Promise<RawDataRow[]>;
+      }),
+    id,
+    { pageSize: HASH_PAGE },
+  );
   if (raw.sha256 !== archive.manifest.data_sha256 || raw.readings !== archive.manifest.readings) {
     throw refuse(
       `${READINGS_FILE}: its ${raw.readings} readings do not reproduce the raw data's SHA-256 of the manifest (${archive.manifest.data_sha256}, ` +
@@ -171,17 +222,28 @@ export async function restoreArchive(archive: CheckedArchive, repo: ArchiveRepos
 
   await step('research_revision', () => archive.json('revisions.json').map((r) => ({ ...r, research_id: id })));
   for (const d of archive.json('documents.json')) {
-    await step('research_document', () => [{ ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(documentFile(d))) }]);
+    await step('research_document', () => [
+      { ...d, id: randomUUID(), research_id: id, data: hex(archive.bytes(documentFile(d))) },
+    ]);
   }
   // The test appears: the trail of the test it was under the new test (the copies keep their times, actors and values;
   // the trail is append-only, so it is written only here), the approval, and the mark gone, in one transaction.
   await repo.transaction(async (em) => {
-    await insert(em, 'audit_entry', archive.json('audit.json').map(({ id: _id, ...e }) => ({ ...e, research_id: id })));
+    await insert(
+      em,
+      'audit_entry',
+      archive.json('audit.json').map(({ id: _id, ...e }) => ({ ...e, research_id: id })),
+    );
     await finish(em);
     if (approval.approved_revision !== null) {
-      await em.query(`UPDATE research SET ${APPROVAL.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...APPROVAL.map((c) => approval[c])]);
+      await em.query(`UPDATE research SET ${APPROVAL.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+        id,
+        ...APPROVAL.map((c) => approval[c]),
+      ]);
     }
-    const unmarked = (await em.query('DELETE FROM research_import WHERE research_id = $1 RETURNING research_id', [id])) as unknown[];
+    const unmarked = (await em.query('DELETE FROM research_import WHERE research_id = $1 RETURNING research_id', [
+      id,
+    ])) as unknown[];
     // Swept as dead meanwhile (not touched for STALE_IMPORT_S): nothing of it is left to show.
     if (unmarked.length === 0) throw new Error(`the import of ${id} was discarded while it ran`);
   });
@@ -222,7 +284,12 @@ const hex = (data: Buffer) => `\\x${data.toString('hex')}`;
  * The readings file, a batch at a time in a statement of its own (never the whole test in memory): each batch sized
  * so that its statement takes about BATCH_MS, the next read only after the event loop has turned.
  */
-async function insertReadings(archive: CheckedArchive, repo: ArchiveRepository, researchId: string, alive: () => Promise<void>): Promise<void> {
+async function insertReadings(
+  archive: CheckedArchive,
+  repo: ArchiveRepository,
+  researchId: string,
+  alive: () => Promise<void>,
+): Promise<void> {
   const columns = READINGS_HEADER.split(';');
   let batch: string[][] = columns.map(() => []);
   let size = importHooks.firstBatch;
@@ -256,7 +323,8 @@ async function insertReadings(archive: CheckedArchive, repo: ArchiveRepository, 
     }
     if (line === '') continue;
     const fields = line.split(';');
-    if (fields.length !== columns.length) throw refuse(`${READINGS_FILE}, line ${n}: ${fields.length} fields, not ${columns.length}`);
+    if (fields.length !== columns.length)
+      throw refuse(`${READINGS_FILE}, line ${n}: ${fields.length} fields, not ${columns.length}`);
     fields.forEach((f, i) => batch[i]!.push(f));
     if (batch[0]!.length >= size) await flush();
   }

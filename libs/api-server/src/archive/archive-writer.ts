@@ -24,7 +24,12 @@ const READINGS_PAGE_SIZE = 500;
  * hashed for the raw data's SHA-256 as they are written), and last `manifest.json` with every file's SHA-256.
  * A client that has gone (`signal`) stops it at the next page.
  */
-export async function writeArchive(out: Writable, researchId: string, snapshot: RecordSnapshot, signal: AbortSignal): Promise<void> {
+export async function writeArchive(
+  out: Writable,
+  researchId: string,
+  snapshot: RecordSnapshot,
+  signal: AbortSignal,
+): Promise<void> {
   const broken = new AbortController();
   const stop = AbortSignal.any([signal, broken.signal]);
   // Level 1: the readings' text deflates nearly as well as at 6, several times faster (as the workbook's).
@@ -33,7 +38,12 @@ export async function writeArchive(out: Writable, researchId: string, snapshot: 
   sent.catch((error: unknown) => broken.abort(error));
   const files: ManifestFile[] = [];
   const add = (source: Buffer | Readable, name: string) =>
-    unless(new Promise<void>((resolve, reject) => zip.entry(source, { name }, (error) => (error ? reject(error) : resolve()))), stop);
+    unless(
+      new Promise<void>((resolve, reject) =>
+        zip.entry(source, { name }, (error) => (error ? reject(error) : resolve())),
+      ),
+      stop,
+    );
   const addBytes = (data: Buffer, name: string) => {
     files.push({ name, size: data.length, sha256: sha256(data) });
     return add(data, name);

@@ -1,4 +1,15 @@
-import { ConflictException, Controller, Logger, Get, HttpCode, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import {
+  ConflictException,
+  Controller,
+  Logger,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
@@ -63,7 +74,11 @@ export class ArchiveController {
   @ApiForbiddenResponse({ description: 'Clients cannot export the record' })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async archive(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async archive(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.heavy.run('archive', heavyCaller(principal), res, async (signal) => {
       const filename = exportFilename(id, await this.archives.nameOf(id), 'zip');
       res.setHeader('Content-Type', 'application/zip');
@@ -99,13 +114,27 @@ export class ArchiveController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ArchiveUploadDto })
   @ApiOkResponse({ type: ArchiveImportedDto })
-  @ApiUnprocessableEntityResponse({ description: 'Not an archive, or a file or the readings do not match the manifest; the detail names which' })
+  @ApiUnprocessableEntityResponse({
+    description: 'Not an archive, or a file or the readings do not match the manifest; the detail names which',
+  })
   @ApiPayloadTooLargeResponse({ description: 'Larger than 256 MiB' })
   @ApiForbiddenResponse({ description: 'Not a superuser' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async import(@CurrentUser() user: UserEntity, @CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) res: Response, @UploadedFile() file?: UploadedFileLike): Promise<ArchiveImportedDto | undefined> {
-    const imported = await this.heavy.run('import', heavyCaller(principal), res, () => this.archives.import(file?.buffer, user.email));
+  async import(
+    @CurrentUser() user: UserEntity,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+    @UploadedFile() file?: UploadedFileLike,
+  ): Promise<ArchiveImportedDto | undefined> {
+    const imported = await this.heavy.run('import', heavyCaller(principal), res, () =>
+      this.archives.import(file?.buffer, user.email),
+    );
     if (!imported) return undefined;
-    return { id: imported.id, source_research_id: imported.source, data_sha256: imported.dataSha256, readings: imported.readings };
+    return {
+      id: imported.id,
+      source_research_id: imported.source,
+      data_sha256: imported.dataSha256,
+      readings: imported.readings,
+    };
   }
 }

@@ -50,7 +50,11 @@ export class ArchiveRepository {
     const before = await this.stamp(researchId);
     const unchanged = async () => {
       const after = await this.stamp(researchId);
-      if (after.approved_revision !== before.approved_revision || after.updated_at !== before.updated_at || after.audit !== before.audit) {
+      if (
+        after.approved_revision !== before.approved_revision ||
+        after.updated_at !== before.updated_at ||
+        after.audit !== before.audit
+      ) {
         throw new ConflictException(
           `the test's record changed while it was exported (revision ${before.approved_revision ?? 'none'} → ${after.approved_revision ?? 'none'}, ` +
             `audit entry ${before.audit ?? 'none'} → ${after.audit ?? 'none'}): export it again`,
@@ -58,9 +62,12 @@ export class ArchiveRepository {
       }
     };
     return work({
-      rows: async (part) => ((await this.short((run) => run(RECORD_ROWS[part], [researchId]))) as { row: JsonRow }[]).map((r) => r.row),
-      bytes: async (file, id) => ((await this.short((run) => run(FILE_BYTES[file], [id]))) as { data: Buffer }[])[0]!.data,
-      query: (sql, params) => this.short((run) => run(sql, [...params, before.last_time ?? '-Infinity'])) as Promise<never[]>,
+      rows: async (part) =>
+        ((await this.short((run) => run(RECORD_ROWS[part], [researchId]))) as { row: JsonRow }[]).map((r) => r.row),
+      bytes: async (file, id) =>
+        ((await this.short((run) => run(FILE_BYTES[file], [id]))) as { data: Buffer }[])[0]!.data,
+      query: (sql, params) =>
+        this.short((run) => run(sql, [...params, before.last_time ?? '-Infinity'])) as Promise<never[]>,
       unchanged,
     });
   }
@@ -102,7 +109,9 @@ export class ArchiveRepository {
    * research (the rest of its record cascades). Only a research still marked importing: never a test that is visible.
    */
   async discard(researchId: string): Promise<void> {
-    const importing = async () => ((await this.dataSource.query('SELECT 1 FROM research_import WHERE research_id = $1', [researchId])) as unknown[]).length > 0;
+    const importing = async () =>
+      ((await this.dataSource.query('SELECT 1 FROM research_import WHERE research_id = $1', [researchId])) as unknown[])
+        .length > 0;
     if (!(await importing())) return;
     for (;;) {
       const deleted = (await this.dataSource.query(
@@ -114,14 +123,19 @@ export class ArchiveRepository {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await this.dataSource.transaction(async (em) => {
-      const marked = (await em.query('SELECT 1 FROM research_import WHERE research_id = $1 FOR UPDATE', [researchId])) as unknown[];
+      const marked = (await em.query('SELECT 1 FROM research_import WHERE research_id = $1 FOR UPDATE', [
+        researchId,
+      ])) as unknown[];
       if (marked.length > 0) await em.query('DELETE FROM research WHERE id = $1', [researchId]);
     });
   }
 
   /** The researches of imports not touched for `staleSeconds`: their process died mid-import. */
   async staleImports(staleSeconds: number): Promise<string[]> {
-    const rows = (await this.dataSource.query(`SELECT research_id FROM research_import WHERE touched_at < now() - make_interval(secs => $1)`, [staleSeconds])) as { research_id: string }[];
+    const rows = (await this.dataSource.query(
+      `SELECT research_id FROM research_import WHERE touched_at < now() - make_interval(secs => $1)`,
+      [staleSeconds],
+    )) as { research_id: string }[];
     return rows.map((r) => r.research_id);
   }
 

@@ -1,4 +1,11 @@
-import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown, UnprocessableEntityException } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { AuditService } from '../audit/audit.service';
@@ -53,7 +60,10 @@ export class ArchiveService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Restores the archive as a new, archived test; its id. Refused (422, naming what) unless the archive checks out. */
-  async import(zip: Buffer | undefined, importer: string): Promise<{ id: string; source: string; dataSha256: string; readings: number }> {
+  async import(
+    zip: Buffer | undefined,
+    importer: string,
+  ): Promise<{ id: string; source: string; dataSha256: string; readings: number }> {
     if (!zip || zip.length === 0) throw new UnprocessableEntityException('file: an archive (.zip) is required');
     // Every file against the manifest before anything is written.
     const archive = await checkArchive(zip);
@@ -68,18 +78,31 @@ export class ArchiveService implements OnApplicationBootstrap, OnApplicationShut
             entity: 'research',
             entityId: id,
             action: 'import',
-            after: { from_research_id: manifest.research_id, name: manifest.name, exported_at: manifest.exported_at, data_sha256: manifest.data_sha256, readings: manifest.readings },
+            after: {
+              from_research_id: manifest.research_id,
+              name: manifest.name,
+              exported_at: manifest.exported_at,
+              data_sha256: manifest.data_sha256,
+              readings: manifest.readings,
+            },
           },
           em,
         ),
       );
     } catch (error) {
       // Nothing of a failed import stays: what its short transactions wrote goes (it was never visible).
-      await this.repo.discard(id).catch((e: unknown) => this.log.error(`The failed import ${id} was not deleted (the sweep will): ${(e as Error).message}`));
+      await this.repo
+        .discard(id)
+        .catch((e: unknown) =>
+          this.log.error(`The failed import ${id} was not deleted (the sweep will): ${(e as Error).message}`),
+        );
       // A row the manifest vouches for that the tables still refuse (a value of another type, a key twice, a reference
       // to nothing): the archive was made wrong or by something else.
       const code = (error as { code?: string }).code ?? '';
-      if (/^2[23]/.test(code)) throw new UnprocessableEntityException(`the archive's record does not fit this database: ${(error as Error).message}`);
+      if (/^2[23]/.test(code))
+        throw new UnprocessableEntityException(
+          `the archive's record does not fit this database: ${(error as Error).message}`,
+        );
       throw error;
     }
     return { id, source: manifest.research_id, dataSha256: manifest.data_sha256, readings: manifest.readings };

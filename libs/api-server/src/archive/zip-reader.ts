@@ -36,7 +36,8 @@ export function zipEntries(zip: Buffer): Map<string, ZipEntry> {
   let at = zip.readUInt32LE(end + 16);
   const entries = new Map<string, ZipEntry>();
   for (let n = 0; n < count; n += 1) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL) throw new BadZip('the zip archive is damaged (its central directory)');
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== CENTRAL)
+      throw new BadZip('the zip archive is damaged (its central directory)');
     const method = zip.readUInt16LE(at + 10);
     const compressedSize = zip.readUInt32LE(at + 20);
     const size = zip.readUInt32LE(at + 24);
@@ -45,8 +46,10 @@ export function zipEntries(zip: Buffer): Map<string, ZipEntry> {
     const commentLength = zip.readUInt16LE(at + 32);
     const local = zip.readUInt32LE(at + 42);
     const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    if (method !== 0 && method !== 8) throw new BadZip(`${name}: packed in a way this server does not read (method ${method})`);
-    if (local + 30 > zip.length || zip.readUInt32LE(local) !== LOCAL) throw new BadZip(`${name}: the zip archive is damaged`);
+    if (method !== 0 && method !== 8)
+      throw new BadZip(`${name}: packed in a way this server does not read (method ${method})`);
+    if (local + 30 > zip.length || zip.readUInt32LE(local) !== LOCAL)
+      throw new BadZip(`${name}: the zip archive is damaged`);
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     if (start + compressedSize > zip.length) throw new BadZip(`${name}: the zip archive is truncated`);
     entries.set(name, { name, method, size, start, compressedSize });

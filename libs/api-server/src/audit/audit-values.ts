@@ -73,7 +73,10 @@ export const RESEARCH_GROUPS: readonly { entity: string; values: (r: ResearchEnt
   { entity: 'report', values: reportValues },
 ];
 
-export const archiveValues = (r: ResearchEntity): AuditValues => ({ archived_at: iso(r.archivedAt), archived_by: r.archivedBy });
+export const archiveValues = (r: ResearchEntity): AuditValues => ({
+  archived_at: iso(r.archivedAt),
+  archived_by: r.archivedBy,
+});
 
 /** A camera link, without the user name and password a link may carry (`rtsp://user:secret@…`). */
 export function urlValues(url: string): AuditValues {
@@ -91,7 +94,10 @@ export function urlValues(url: string): AuditValues {
 }
 
 /** A client's e-mail record by its address: its id is the client's access code, a secret. */
-export const emailValues = (e: { email: string; isSent: boolean }): AuditValues => ({ email: e.email, is_sent: e.isSent });
+export const emailValues = (e: { email: string; isSent: boolean }): AuditValues => ({
+  email: e.email,
+  is_sent: e.isSent,
+});
 
 export const observationValues = (o: ObservationEntity): AuditValues => ({
   time: o.time,
@@ -100,10 +106,16 @@ export const observationValues = (o: ObservationEntity): AuditValues => ({
   visible_to_clients: o.visibleToClients,
 });
 
-export const exclusionValues = (e: ThermoExclusionEntity): AuditValues => ({ thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason });
+export const exclusionValues = (e: ThermoExclusionEntity): AuditValues => ({
+  thermo_id: e.thermoId,
+  from_time: e.fromTime,
+  reason: e.reason,
+});
 
 /** A drawing by its name, kind, size and sha256: never its bytes. */
-export const drawingValues = (d: Pick<ResearchDrawingEntity, 'filename' | 'mime' | 'size' | 'sha256'>): AuditValues => ({
+export const drawingValues = (
+  d: Pick<ResearchDrawingEntity, 'filename' | 'mime' | 'size' | 'sha256'>,
+): AuditValues => ({
   name: d.filename,
   mime: d.mime,
   size: d.size,
@@ -133,8 +145,19 @@ export interface ThermoFileFacts {
 }
 
 /** A thermocouple config: its photo and file by name, size and sha256, and its markers as they are. */
-export const thermoConfigValues = (c: ThermoConfigEntity, files: ThermoFileFacts, markers: readonly ThermoMarkerEntity[]): AuditValues => ({
-  image: { name: c.imageFilename, mime: c.imageMime, size: files.imageSize, sha256: c.imageSha256, width: c.imageWidth, height: c.imageHeight },
+export const thermoConfigValues = (
+  c: ThermoConfigEntity,
+  files: ThermoFileFacts,
+  markers: readonly ThermoMarkerEntity[],
+): AuditValues => ({
+  image: {
+    name: c.imageFilename,
+    mime: c.imageMime,
+    size: files.imageSize,
+    sha256: c.imageSha256,
+    width: c.imageWidth,
+    height: c.imageHeight,
+  },
   config_file: { name: c.configFilename, size: files.configSize, sha256: files.configSha256 },
   markers: markers.map(markerValues),
 });

@@ -1,5 +1,13 @@
 import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { findResearchHeader, queryOn } from '@furnace/db';
 import { SignedIn, SuperuserOnly } from '../auth/access.decorator';
@@ -24,7 +32,8 @@ export class AuditController {
   @SignedIn()
   @ApiOperation({
     summary: "A research's change history (staff)",
-    description: 'Every change to the research, its thermocouple configs, exclusions, observations, drawings, invited e-mails and stream links: who, when, what, before and after. Newest first, a page at a time.',
+    description:
+      'Every change to the research, its thermocouple configs, exclusions, observations, drawings, invited e-mails and stream links: who, when, what, before and after. Newest first, a page at a time.',
   })
   @ApiOkResponse({ type: AuditEntriesDto })
   @ApiUnauthorizedResponse({ description: 'No token' })
@@ -39,7 +48,8 @@ export class AuditController {
   @SuperuserOnly()
   @ApiOperation({
     summary: 'The whole audit trail (superusers)',
-    description: "Every change to any research and to any user's account and rights, filtered by who made it, the research and the time; newest first.",
+    description:
+      "Every change to any research and to any user's account and rights, filtered by who made it, the research and the time; newest first.",
   })
   @ApiOkResponse({ type: AuditEntriesDto })
   @ApiUnauthorizedResponse({ description: 'No token' })
@@ -58,7 +68,9 @@ export class AuditController {
 
   private async page(filter: AuditFilter, q: AuditPageQueryDto): Promise<AuditEntriesDto> {
     const { data, count } = await this.repo.page(filter, (q.page - 1) * q.per_page, q.per_page);
-    const names = await this.repo.researchNames([...new Set(data.flatMap((e) => (e.researchId ? [e.researchId] : [])))]);
+    const names = await this.repo.researchNames([
+      ...new Set(data.flatMap((e) => (e.researchId ? [e.researchId] : []))),
+    ]);
     return {
       data: data.map((e) => toAuditEntryDto(e, e.researchId ? (names.get(e.researchId) ?? null) : null)),
       count,

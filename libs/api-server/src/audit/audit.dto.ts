@@ -9,11 +9,19 @@ const DEFAULT_PER_PAGE = 50;
 const MAX_PER_PAGE = 200;
 
 const DateTimeWithZone = () =>
-  applyDecorators(IsDateString({ strict: true }), Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: '$property must include a time zone (Z or ±hh:mm)' }));
+  applyDecorators(
+    IsDateString({ strict: true }),
+    Matches(/(Z|[+-]\d{2}:?\d{2})$/, { message: '$property must include a time zone (Z or ±hh:mm)' }),
+  );
 
 /** A page of the trail: newest first. */
 export class AuditPageQueryDto {
-  @ApiPropertyOptional({ type: 'integer', default: 1, minimum: 1, description: 'The page, from 1 (the newest entries)' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: 1,
+    minimum: 1,
+    description: 'The page, from 1 (the newest entries)',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -42,7 +50,10 @@ export class AuditSearchQueryDto extends AuditPageQueryDto {
   @IsUUID(undefined, { message: 'research_id must be a UUID' })
   research_id?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Changes at or after this moment (ISO 8601 with a time zone)' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Changes at or after this moment (ISO 8601 with a time zone)',
+  })
   @IsOptional()
   @DateTimeWithZone()
   from?: string;
@@ -56,21 +67,51 @@ export class AuditSearchQueryDto extends AuditPageQueryDto {
 export class AuditEntryDto {
   @ApiProperty({ description: 'Grows with every entry: a later entry has a higher id' }) id!: string;
   @ApiProperty({ format: 'date-time', description: 'When the change was stored' }) at!: string;
-  @ApiProperty({ type: String, nullable: true, description: "E-mail of who made the change; null: the system itself" }) actor!: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The test it concerns; null for a change to a user' }) research_id!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The test's name now; null for a user, or a test deleted since (its delete entry holds the name)" })
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who made the change; null: the system itself' })
+  actor!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The test it concerns; null for a change to a user',
+  })
+  research_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The test's name now; null for a user, or a test deleted since (its delete entry holds the name)",
+  })
   research_name!: string | null;
   @ApiProperty({
     example: 'research',
-    description: 'What was changed: research, profile, t0, report, thermo_config, exclusion, observation, email, url, drawing, user, …',
+    description:
+      'What was changed: research, profile, t0, report, thermo_config, exclusion, observation, email, url, drawing, user, …',
   })
   entity!: string;
-  @ApiProperty({ type: String, nullable: true, description: "The changed row's id (none for a client's e-mail record: its id is the client's access code)" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The changed row's id (none for a client's e-mail record: its id is the client's access code)",
+  })
   entity_id!: string | null;
-  @ApiProperty({ example: 'update', description: 'create | update | delete | send | password | archive | unarchive | …' }) action!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The values before the change (the fields that changed); null for a creation' })
+  @ApiProperty({
+    example: 'update',
+    description: 'create | update | delete | send | password | archive | unarchive | …',
+  })
+  action!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The values before the change (the fields that changed); null for a creation',
+  })
   before!: Record<string, unknown> | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The values after it; null for a deletion' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The values after it; null for a deletion',
+  })
   after!: Record<string, unknown> | null;
 }
 

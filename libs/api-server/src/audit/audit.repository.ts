@@ -28,14 +28,18 @@ export class AuditRepository {
     if (filter.from) at.push(MoreThanOrEqual(filter.from));
     if (filter.to) at.push(LessThan(filter.to));
     if (at.length) where.at = And(...at);
-    const [data, count] = await this.dataSource.getRepository(AuditEntryEntity).findAndCount({ where, order: { id: 'DESC' }, skip, take });
+    const [data, count] = await this.dataSource
+      .getRepository(AuditEntryEntity)
+      .findAndCount({ where, order: { id: 'DESC' }, skip, take });
     return { data, count };
   }
 
   /** The names of the researches that still exist among `ids`. */
   async researchNames(ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.dataSource.getRepository(ResearchEntity).find({ where: { id: In(ids) }, select: { id: true, name: true } });
+    const rows = await this.dataSource
+      .getRepository(ResearchEntity)
+      .find({ where: { id: In(ids) }, select: { id: true, name: true } });
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }

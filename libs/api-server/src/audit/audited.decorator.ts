@@ -10,7 +10,8 @@ export const AUDIT_DECLARATION = 'furnace:audit';
 export type AuditDeclaration = { entities: readonly string[] } | { reason: string };
 
 /** The route writes audit entries of these entities (AuditService.record). */
-export const Audited = (...entities: [string, ...string[]]) => SetMetadata(AUDIT_DECLARATION, { entities } satisfies AuditDeclaration);
+export const Audited = (...entities: [string, ...string[]]) =>
+  SetMetadata(AUDIT_DECLARATION, { entities } satisfies AuditDeclaration);
 
 /** The route changes nothing the audit trail keeps: why. */
 export const NotAudited = (reason: string) => SetMetadata(AUDIT_DECLARATION, { reason } satisfies AuditDeclaration);

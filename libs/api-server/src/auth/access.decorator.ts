@@ -28,7 +28,10 @@ export const SuperuserOnly = () => SetMetadata(ACCESS_RULE, 'superuser');
  * (directly, or through a resource of that research such as a thermocouple config).
  */
 export const ResearchReader = (param = 'id', kind: ResearchTargetKind = 'research') =>
-  applyDecorators(SetMetadata(ACCESS_RULE, 'research'), SetMetadata(RESEARCH_TARGET, { param, kind } satisfies ResearchTarget));
+  applyDecorators(
+    SetMetadata(ACCESS_RULE, 'research'),
+    SetMetadata(RESEARCH_TARGET, { param, kind } satisfies ResearchTarget),
+  );
 
 export const PASSWORD_CHANGE_PENDING = 'furnace:password-change-pending';
 

@@ -1,6 +1,12 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACCESS_RULE, type AccessRule, PASSWORD_CHANGE_PENDING, RESEARCH_TARGET, type ResearchTarget } from './access.decorator';
+import {
+  ACCESS_RULE,
+  type AccessRule,
+  PASSWORD_CHANGE_PENDING,
+  RESEARCH_TARGET,
+  type ResearchTarget,
+} from './access.decorator';
 import { bearerToken, CallerService } from './caller.service';
 import type { AuthedRequest } from './principal';
 import { ResearchOwnershipRepository } from './research-ownership.repository';
@@ -35,11 +41,15 @@ export class AccessGuard implements CanActivate {
     if (principal.kind === 'viewer') {
       // A viewer reads one research: what the path names must belong to theirs.
       const target = this.reflector.getAllAndOverride<ResearchTarget | undefined>(RESEARCH_TARGET, targets);
-      const researchId = rule === 'research' && target ? await this.ownership.researchOf(target.kind, req.params[target.param]) : null;
+      const researchId =
+        rule === 'research' && target ? await this.ownership.researchOf(target.kind, req.params[target.param]) : null;
       if (researchId !== principal.researchId) throw new ForbiddenException("The user doesn't have enough privileges");
       return true;
     }
-    if (principal.user.mustChangePassword && !this.reflector.getAllAndOverride<boolean | undefined>(PASSWORD_CHANGE_PENDING, targets)) {
+    if (
+      principal.user.mustChangePassword &&
+      !this.reflector.getAllAndOverride<boolean | undefined>(PASSWORD_CHANGE_PENDING, targets)
+    ) {
       throw new ForbiddenException(PASSWORD_CHANGE_REQUIRED);
     }
     if (rule === 'superuser' && !principal.user.isSuperuser) {

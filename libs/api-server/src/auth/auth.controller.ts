@@ -1,5 +1,12 @@
 import { Body, Controller, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { UserEntity } from '@furnace/db';
 import { message, MessageDto } from '../core/message.dto';
@@ -23,7 +30,10 @@ export class AuthController {
   @RateLimited('address', 'account')
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiOkResponse({ type: TokenDto })
-  @ApiTooManyRequestsResponse({ description: 'Too many attempts from this address, or against this account from any address (Retry-After says when to try again)' })
+  @ApiTooManyRequestsResponse({
+    description:
+      'Too many attempts from this address, or against this account from any address (Retry-After says when to try again)',
+  })
   async login(@Body() form: LoginFormDto): Promise<TokenDto> {
     return { access_token: await this.auth.login(form.username, form.password), token_type: 'bearer' };
   }
@@ -46,7 +56,9 @@ export class AuthController {
   @RateLimited('address', 'account')
   @Throttle({ account: { limit: 5, ttl: 15 * 60_000 } })
   @ApiOkResponse({ type: MessageDto })
-  @ApiTooManyRequestsResponse({ description: 'Too many requests from this address or for this account (Retry-After says when to try again)' })
+  @ApiTooManyRequestsResponse({
+    description: 'Too many requests from this address or for this account (Retry-After says when to try again)',
+  })
   async recover(@Param('email') email: string, @Query() query: RecoveryQueryDto): Promise<MessageDto> {
     await this.auth.recoverPassword(email.trim(), query.lang);
     return message('If that email is registered, we sent a password recovery link');

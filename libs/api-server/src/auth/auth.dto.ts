@@ -26,6 +26,8 @@ export class NewPasswordDto {
 
 /** The recovery e-mail's language: the reader's, which the dashboard sends as the language it is shown in (docs/behaviour.md §1). */
 export class RecoveryQueryDto {
-  @LanguageField("Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.")
+  @LanguageField(
+    "Language of the recovery e-mail: Polish (default, the installation's language) or English. The dashboard sends the language it is shown in.",
+  )
   lang: Language = DEFAULT_LANGUAGE;
 }

@@ -16,7 +16,16 @@ import { TokenService } from './token.service';
 @Module({
   imports: [UsersModule, MailModule],
   controllers: [AuthController, PublicConfigController],
-  providers: [TokenService, AuthService, CallerService, CodeAttempts, AccessGuard, ResearchOwnershipRepository, LoginThrottlerGuard, { provide: APP_GUARD, useExisting: AccessGuard }],
+  providers: [
+    TokenService,
+    AuthService,
+    CallerService,
+    CodeAttempts,
+    AccessGuard,
+    ResearchOwnershipRepository,
+    LoginThrottlerGuard,
+    { provide: APP_GUARD, useExisting: AccessGuard },
+  ],
   exports: [TokenService, CallerService, CodeAttempts, ResearchOwnershipRepository],
 })
 export class AuthModule {}

@@ -17,7 +17,11 @@ beforeAll(async () => {
   HASH = await hasher.hash(PASSWORD);
 });
 
-const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY: 'auth-service-test-secret-0123456789abcdef', FRONTEND_HOST: 'https://dashboard.example' });
+const config = loadConfig({
+  NODE_ENV: 'test',
+  SECRET_KEY: 'auth-service-test-secret-0123456789abcdef',
+  FRONTEND_HOST: 'https://dashboard.example',
+});
 
 /** Records what would be sent; `failWith` makes delivery fail as an unreachable SMTP server would. */
 class FakeMail {
@@ -31,8 +35,16 @@ class FakeMail {
 
 function setup() {
   const repo = new FakeUsersRepository();
-  const users = new UsersService(repo.asRepository(), hasher, { publish: async () => undefined } as unknown as Revocations, new FakeAudit().as());
-  const tokens = new TokenService(new JwtService({ secret: config.secretKey, signOptions: { algorithm: 'HS256' } }), config);
+  const users = new UsersService(
+    repo.asRepository(),
+    hasher,
+    { publish: async () => undefined } as unknown as Revocations,
+    new FakeAudit().as(),
+  );
+  const tokens = new TokenService(
+    new JwtService({ secret: config.secretKey, signOptions: { algorithm: 'HS256' } }),
+    config,
+  );
   const mail = new FakeMail();
   const auth = new AuthService(users, tokens, mail as unknown as MailService, config);
   const alice = repo.seed({ email: 'alice@example.com', hashedPassword: HASH });
@@ -47,7 +59,8 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; detail:
   try {
     await p;
   } catch (e) {
-    if (e instanceof BadRequestException || e instanceof NotFoundException) return { status: e.getStatus(), detail: e.message };
+    if (e instanceof BadRequestException || e instanceof NotFoundException)
+      return { status: e.getStatus(), detail: e.message };
     throw e;
   }
   throw new Error('expected the call to fail');
@@ -80,7 +93,10 @@ describe('AuthService', () => {
 
     it('refuses an inactive account', async () => {
       const { auth } = setup();
-      expect(await rejection(auth.login('gone@example.com', PASSWORD))).toEqual({ status: 400, detail: 'Inactive user' });
+      expect(await rejection(auth.login('gone@example.com', PASSWORD))).toEqual({
+        status: 400,
+        detail: 'Inactive user',
+      });
     });
   });
 
@@ -90,7 +106,10 @@ describe('AuthService', () => {
       await auth.recoverPassword('ALICE@example.com', 'en');
       await deliveries();
       expect(mail.sent).toHaveLength(1);
-      expect(mail.sent[0]).toMatchObject({ to: 'alice@example.com', subject: 'Furnace Live - Password recovery for user alice@example.com' });
+      expect(mail.sent[0]).toMatchObject({
+        to: 'alice@example.com',
+        subject: 'Furnace Live - Password recovery for user alice@example.com',
+      });
       expect(mail.sent[0].html).toContain('https://dashboard.example/reset-password?token=');
       expect(mailedToken(mail).split('.')).toHaveLength(3);
     });
@@ -126,7 +145,10 @@ describe('AuthService', () => {
       await auth.resetPassword(token, 'a-new-password');
       expect(await users.authenticate('alice@example.com', 'a-new-password')).not.toBeNull();
       expect(await users.authenticate('alice@example.com', PASSWORD)).toBeNull();
-      expect(await rejection(auth.resetPassword(token, 'yet-another-password'))).toEqual({ status: 400, detail: 'Invalid token' });
+      expect(await rejection(auth.resetPassword(token, 'yet-another-password'))).toEqual({
+        status: 400,
+        detail: 'Invalid token',
+      });
       expect(await users.authenticate('alice@example.com', 'a-new-password')).not.toBeNull();
     });
 
@@ -147,17 +169,26 @@ describe('AuthService', () => {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, exp: Number(claims.exp) + 3600 })).toString('base64url')}.${signature}`;
       for (const token of [tampered, tokens.accessToken(alice.id, 0), 'garbage']) {
-        expect(await rejection(auth.resetPassword(token, 'attackers-password'))).toEqual({ status: 400, detail: 'Invalid token' });
+        expect(await rejection(auth.resetPassword(token, 'attackers-password'))).toEqual({
+          status: 400,
+          detail: 'Invalid token',
+        });
       }
     });
 
     it('refuses a token older than 48 hours', async () => {
-      jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+      jest.useFakeTimers({
+        now: new Date('2030-01-01T00:00:00Z'),
+        doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'],
+      });
       const { auth, mail } = setup();
       await auth.recoverPassword('alice@example.com', 'pl');
       await deliveries();
       jest.setSystemTime(new Date('2030-01-03T00:00:01Z'));
-      expect(await rejection(auth.resetPassword(mailedToken(mail), 'a-new-password'))).toEqual({ status: 400, detail: 'Invalid token' });
+      expect(await rejection(auth.resetPassword(mailedToken(mail), 'a-new-password'))).toEqual({
+        status: 400,
+        detail: 'Invalid token',
+      });
     });
 
     it('refuses the token of an account deleted or deactivated since', async () => {
@@ -170,7 +201,10 @@ describe('AuthService', () => {
       // A token issued while active (here: by the superuser's preview), then the account deactivated.
       const previewToken = /token=([\w.%-]+)/.exec(await auth.recoveryHtml('gone@example.com', 'pl'))![1];
       expect(repo.stored(inactive.id)?.isActive).toBe(false);
-      expect(await rejection(auth.resetPassword(decodeURIComponent(previewToken), 'a-new-password'))).toEqual({ status: 400, detail: 'Inactive user' });
+      expect(await rejection(auth.resetPassword(decodeURIComponent(previewToken), 'a-new-password'))).toEqual({
+        status: 400,
+        detail: 'Inactive user',
+      });
     });
   });
 
@@ -183,7 +217,10 @@ describe('AuthService', () => {
       const token = decodeURIComponent(/reset-password\?token=([\w.%-]+)/.exec(html)![1]);
       await auth.resetPassword(token, 'set-from-preview');
       expect(await users.authenticate('alice@example.com', 'set-from-preview')).not.toBeNull();
-      expect(await rejection(auth.recoveryHtml('nobody@example.com', 'pl'))).toEqual({ status: 404, detail: 'The user with this email does not exist in the system' });
+      expect(await rejection(auth.recoveryHtml('nobody@example.com', 'pl'))).toEqual({
+        status: 404,
+        detail: 'The user with this email does not exist in the system',
+      });
     });
   });
 });

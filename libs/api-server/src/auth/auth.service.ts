@@ -46,7 +46,10 @@ export class AuthService {
   }
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
-    const email = await this.tokens.verifyReset(token, async (e) => (await this.users.findByEmail(e))?.hashedPassword ?? null);
+    const email = await this.tokens.verifyReset(
+      token,
+      async (e) => (await this.users.findByEmail(e))?.hashedPassword ?? null,
+    );
     const user = email ? await this.users.findByEmail(email) : null;
     if (!user) throw new BadRequestException('Invalid token');
     if (!user.isActive) throw new BadRequestException('Inactive user');
@@ -56,6 +59,9 @@ export class AuthService {
   private recoveryEmail(email: string, hashedPassword: string, lang: Language) {
     const token = this.tokens.resetToken(email, hashedPassword);
     const link = `${this.config.frontendHost}/reset-password?token=${encodeURIComponent(token)}`;
-    return { ...resetPasswordEmail({ brand: this.config.brandName, email, link, validHours: RESET_TOKEN_HOURS, lang }), link };
+    return {
+      ...resetPasswordEmail({ brand: this.config.brandName, email, link, validHours: RESET_TOKEN_HOURS, lang }),
+      link,
+    };
   }
 }

@@ -33,7 +33,8 @@ export class CallerService {
     if (!claims) throw new UnauthorizedException('Could not validate credentials');
     if (claims.typ === 'viewer') {
       // Deleting the client's e-mail record revokes the access at once, not when the token expires.
-      if (!(await this.ownership.isInvited(claims.sub, claims.rid))) throw new ForbiddenException('Access code no longer valid');
+      if (!(await this.ownership.isInvited(claims.sub, claims.rid)))
+        throw new ForbiddenException('Access code no longer valid');
       return { kind: 'viewer', researchId: claims.rid, emailId: claims.sub, expiresAt: new Date(claims.exp * 1000) };
     }
     const user = await this.users.findById(claims.sub);

@@ -23,7 +23,13 @@ export class CodeAttempts {
   /** Counts one attempt of the request's client; resolves with the seconds to wait when it is over the limit, else null. */
   async attempt(req: IncomingMessage): Promise<number | null> {
     const tracker = normalizeIp(this.clientAddress(req));
-    const { isBlocked, timeToBlockExpire } = await this.storage.increment(codeAttemptKey(tracker), ADDRESS_WINDOW_MS, this.config.loginRateLimit, ADDRESS_WINDOW_MS, 'default');
+    const { isBlocked, timeToBlockExpire } = await this.storage.increment(
+      codeAttemptKey(tracker),
+      ADDRESS_WINDOW_MS,
+      this.config.loginRateLimit,
+      ADDRESS_WINDOW_MS,
+      'default',
+    );
     return isBlocked ? Math.max(1, timeToBlockExpire) : null;
   }
 
@@ -34,7 +40,9 @@ export class CodeAttempts {
    */
   private clientAddress(req: IncomingMessage): string {
     const express = this.adapterHost.httpAdapter.getInstance<{ request: object }>();
-    const view = Object.create(express.request, { headers: { value: req.headers }, socket: { value: req.socket } }) as { ip?: string };
+    const view = Object.create(express.request, { headers: { value: req.headers }, socket: { value: req.socket } }) as {
+      ip?: string;
+    };
     return view.ip ?? req.socket.remoteAddress ?? '';
   }
 }

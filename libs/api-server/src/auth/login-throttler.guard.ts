@@ -14,7 +14,8 @@ export type RateLimit = 'address' | 'account' | 'signup';
 const RATE_LIMITS = 'furnace:rate-limits';
 
 /** Applies the named limits (and only those) to a route. */
-export const RateLimited = (...limits: RateLimit[]) => applyDecorators(SetMetadata(RATE_LIMITS, limits), UseGuards(LoginThrottlerGuard));
+export const RateLimited = (...limits: RateLimit[]) =>
+  applyDecorators(SetMetadata(RATE_LIMITS, limits), UseGuards(LoginThrottlerGuard));
 
 /** The window of the per-address limits (LOGIN_RATE_LIMIT attempts in it). */
 export const ADDRESS_WINDOW_MS = 60_000;
@@ -24,11 +25,15 @@ export const ADDRESS_WINDOW_MS = 60_000;
  * normalises it). POST …/viewer-token and the live stream's `?code=` (auth/code-attempts.ts) both
  * count into it, so a guesser gets LOGIN_RATE_LIMIT a minute over both together.
  */
-export const codeAttemptKey = (tracker: string) => createHash('sha256').update(`code-exchange-${tracker}`).digest('hex');
+export const codeAttemptKey = (tracker: string) =>
+  createHash('sha256').update(`code-exchange-${tracker}`).digest('hex');
 
 /** The code exchange's limit: per address, counted with the stream's `?code=` (codeAttemptKey). */
 export const CodeExchangeLimited = () =>
-  applyDecorators(RateLimited('address'), Throttle({ default: { generateKey: (_ctx: ExecutionContext, tracker: string) => codeAttemptKey(tracker) } }));
+  applyDecorators(
+    RateLimited('address'),
+    Throttle({ default: { generateKey: (_ctx: ExecutionContext, tracker: string) => codeAttemptKey(tracker) } }),
+  );
 
 /** The sentence of every 429 of the attempt limits: the wait is the one Retry-After gives (a minute for login, up to an hour for sign-up). */
 export function tooManyAttempts(retryAfterSeconds: number): string {
@@ -36,13 +41,16 @@ export function tooManyAttempts(retryAfterSeconds: number): string {
   return `Too many attempts. Please wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again.`;
 }
 
-const applies = (name: RateLimit) => (ctx: ExecutionContext) => !((Reflect.getMetadata(RATE_LIMITS, ctx.getHandler()) as RateLimit[] | undefined) ?? []).includes(name);
+const applies = (name: RateLimit) => (ctx: ExecutionContext) =>
+  !((Reflect.getMetadata(RATE_LIMITS, ctx.getHandler()) as RateLimit[] | undefined) ?? []).includes(name);
 
 /** The account a request is about: the login form's username or the recovery path's e-mail. */
 function accountOf(req: Record<string, unknown>): string {
   const body = (req.body ?? {}) as { username?: unknown };
   const params = (req.params ?? {}) as { email?: unknown };
-  return String(body.username ?? params.email ?? '').trim().toLowerCase();
+  return String(body.username ?? params.email ?? '')
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -69,7 +77,10 @@ export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRat
 /** Refuses with 429, a sentence for people and Retry-After (seconds) whichever limit was reached. */
 @Injectable()
 export class LoginThrottlerGuard extends ThrottlerGuard {
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     const res = context.switchToHttp().getResponse<{ setHeader(name: string, value: string): void }>();
     res.setHeader('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
     return super.throwThrottlingException(context, detail);

@@ -7,7 +7,8 @@ import { Public } from './access.decorator';
 export class PublicConfigDto {
   @ApiProperty({
     enum: ['approval', 'open', 'off'],
-    description: 'Self sign-up: approval (the account waits for a superuser), open (active at once) or off (no sign-up)',
+    description:
+      'Self sign-up: approval (the account waits for a superuser), open (active at once) or off (no sign-up)',
   })
   signup!: 'approval' | 'open' | 'off';
 }

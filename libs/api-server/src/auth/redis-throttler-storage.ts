@@ -44,8 +44,15 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleDestroy 
     this.redis.defineCommand('furnaceThrottle', { numberOfKeys: 1, lua: INCREMENT });
   }
 
-  async increment(key: string, ttl: number, limit: number, _blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    const run = (this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<[number, number]>>).furnaceThrottle!;
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const run = (this.redis as unknown as Record<string, (...args: (string | number)[]) => Promise<[number, number]>>)
+      .furnaceThrottle!;
     const [hits, windowMs] = await run.call(this.redis, `${this.prefix}${throttlerName}:${key}`, ttl);
     const seconds = Math.max(1, Math.ceil(windowMs / 1000));
     // Past the limit the caller waits for the window to end (the routes' block equals their window).

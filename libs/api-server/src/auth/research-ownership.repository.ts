@@ -13,14 +13,20 @@ import type { ResearchTargetKind } from './access.decorator';
 export class ResearchOwnershipRepository {
   /** E-mail record id → its research, or null when there is no such record. */
   private readonly invitedTo = batched(async (ids: readonly string[]) => {
-    const rows: { id: string; research_id: string }[] = await this.dataSource.query('SELECT id, research_id FROM research_email WHERE id = ANY($1::uuid[])', [ids]);
+    const rows: { id: string; research_id: string }[] = await this.dataSource.query(
+      'SELECT id, research_id FROM research_email WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
     const research = new Map(rows.map((r) => [r.id, r.research_id]));
     return ids.map((id) => research.get(id) ?? null);
   });
 
   /** Thermocouple config id → its research, or null. */
   private readonly configResearch = batched(async (ids: readonly string[]) => {
-    const rows: { id: string; research_id: string }[] = await this.dataSource.query('SELECT id, research_id FROM thermo_config WHERE id = ANY($1::uuid[])', [ids]);
+    const rows: { id: string; research_id: string }[] = await this.dataSource.query(
+      'SELECT id, research_id FROM thermo_config WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
     const research = new Map(rows.map((r) => [r.id, r.research_id]));
     return ids.map((id) => research.get(id) ?? null);
   });

@@ -20,7 +20,9 @@ export class Revocations {
 
   /** Best effort: a bus failure is logged; the stream's own expiry and REST checks still hold. */
   async publish(revocation: Revocation): Promise<void> {
-    await this.bus.publish(REVOCATIONS_CHANNEL, JSON.stringify(revocation)).catch((e: Error) => this.logger.warn(`Revocation not announced: ${e.message}`));
+    await this.bus
+      .publish(REVOCATIONS_CHANNEL, JSON.stringify(revocation))
+      .catch((e: Error) => this.logger.warn(`Revocation not announced: ${e.message}`));
   }
 
   subscribe(handler: (revocation: Revocation) => void): Promise<() => Promise<void>> {

@@ -5,11 +5,13 @@ import { TokenService } from './token.service';
 
 const SECRET = 'token-service-test-secret-0123456789abcdef';
 const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY: SECRET, ACCESS_TOKEN_EXPIRE_MINUTES: '30' });
-const tokensWith = (secret: string) => new TokenService(new JwtService({ secret, signOptions: { algorithm: 'HS256' } }), config);
+const tokensWith = (secret: string) =>
+  new TokenService(new JwtService({ secret, signOptions: { algorithm: 'HS256' } }), config);
 const tokens = tokensWith(SECRET);
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-const payloadOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+const payloadOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
 /** The token with its payload replaced and the original signature kept. */
 const withPayload = (token: string, payload: Record<string, unknown>) => {
   const [header, , signature] = token.split('.');
@@ -27,12 +29,22 @@ describe('TokenService', () => {
   afterEach(() => jest.useRealTimers());
 
   it('issues access tokens that identify the user', () => {
-    expect(tokens.verifySession(tokens.accessToken(USER_ID, 0))).toEqual({ sub: USER_ID, typ: 'access', ver: 0, exp: expect.any(Number) });
+    expect(tokens.verifySession(tokens.accessToken(USER_ID, 0))).toEqual({
+      sub: USER_ID,
+      typ: 'access',
+      ver: 0,
+      exp: expect.any(Number),
+    });
   });
 
   it('issues viewer tokens scoped to one research', () => {
     const research = '11111111-2222-4333-8444-555555555555';
-    expect(tokens.verifySession(tokens.viewerToken('email-record-id', research))).toEqual({ sub: 'email-record-id', rid: research, typ: 'viewer', exp: expect.any(Number) });
+    expect(tokens.verifySession(tokens.viewerToken('email-record-id', research))).toEqual({
+      sub: 'email-record-id',
+      rid: research,
+      typ: 'viewer',
+      exp: expect.any(Number),
+    });
   });
 
   it('rejects a token whose payload was changed after signing', () => {
@@ -42,16 +54,26 @@ describe('TokenService', () => {
   });
 
   it('rejects tokens signed with another secret, unsigned (alg none) tokens and garbage', () => {
-    expect(tokensWith('another-secret-that-is-long-enough-0000').verifySession(tokens.accessToken(USER_ID, 0))).toBeNull();
+    expect(
+      tokensWith('another-secret-that-is-long-enough-0000').verifySession(tokens.accessToken(USER_ID, 0)),
+    ).toBeNull();
     const claims = payloadOf(tokens.accessToken(USER_ID, 0));
     expect(tokens.verifySession(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`)).toBeNull();
     expect(tokens.verifySession('not-a-token')).toBeNull();
     // The same claims correctly signed are accepted: the rejections above are about the signature.
-    expect(tokens.verifySession(hs256(claims, SECRET))).toEqual({ sub: USER_ID, typ: 'access', ver: 0, exp: expect.any(Number) });
+    expect(tokens.verifySession(hs256(claims, SECRET))).toEqual({
+      sub: USER_ID,
+      typ: 'access',
+      ver: 0,
+      exp: expect.any(Number),
+    });
   });
 
   it('rejects an access token once ACCESS_TOKEN_EXPIRE_MINUTES have passed', () => {
-    jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+    jest.useFakeTimers({
+      now: new Date('2030-01-01T00:00:00Z'),
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'],
+    });
     const token = tokens.accessToken(USER_ID, 0);
     jest.setSystemTime(new Date('2030-01-01T00:29:00Z'));
     expect(tokens.verifySession(token)).not.toBeNull();
@@ -75,9 +97,17 @@ describe('TokenService', () => {
   });
 
   it('rejects a reset token after 48 hours and a tampered one', async () => {
-    jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+    jest.useFakeTimers({
+      now: new Date('2030-01-01T00:00:00Z'),
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'],
+    });
     const reset = tokens.resetToken('alice@example.com', HASH);
-    expect(await tokens.verifyReset(withPayload(reset, { ...payloadOf(reset), sub: 'mallory@example.com' }), async () => HASH)).toBeNull();
+    expect(
+      await tokens.verifyReset(
+        withPayload(reset, { ...payloadOf(reset), sub: 'mallory@example.com' }),
+        async () => HASH,
+      ),
+    ).toBeNull();
     jest.setSystemTime(new Date('2030-01-02T23:59:00Z'));
     expect(await tokens.verifyReset(reset, async () => HASH)).toBe('alice@example.com');
     jest.setSystemTime(new Date('2030-01-03T00:00:01Z'));

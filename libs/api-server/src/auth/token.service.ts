@@ -56,8 +56,10 @@ export class TokenService {
   verifySession(token: string): AccessClaims | ViewerClaims | null {
     const claims = this.verify(token);
     if (typeof claims?.exp !== 'number' || typeof claims.sub !== 'string') return null;
-    if (claims.typ === 'access' && typeof claims.ver === 'number') return { sub: claims.sub, typ: 'access', ver: claims.ver, exp: claims.exp };
-    if (claims.typ === 'viewer' && typeof claims.rid === 'string') return { sub: claims.sub, rid: claims.rid, typ: 'viewer', exp: claims.exp };
+    if (claims.typ === 'access' && typeof claims.ver === 'number')
+      return { sub: claims.sub, typ: 'access', ver: claims.ver, exp: claims.exp };
+    if (claims.typ === 'viewer' && typeof claims.rid === 'string')
+      return { sub: claims.sub, rid: claims.rid, typ: 'viewer', exp: claims.exp };
     return null;
   }
 

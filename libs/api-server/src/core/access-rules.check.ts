@@ -17,7 +17,12 @@ export interface RouteRule {
 }
 
 const asList = (p: unknown): string[] => (Array.isArray(p) ? p.map(String) : [String(p ?? '')]);
-const joinPath = (...parts: string[]) => '/' + parts.flatMap((p) => p.split('/')).filter(Boolean).join('/');
+const joinPath = (...parts: string[]) =>
+  '/' +
+  parts
+    .flatMap((p) => p.split('/'))
+    .filter(Boolean)
+    .join('/');
 
 /** Every handler of every controller with the access rule it carries. */
 export function listRouteRules(app: INestApplication): RouteRule[] {

@@ -11,6 +11,10 @@ const MAX_BATCH = 500;
  * in the keys' order. Idle, a call waits for nothing but the end of the current turn.
  */
 export function batched<K, V>(load: (keys: readonly K[]) => Promise<V[]>): (key: K) => Promise<V> {
-  const loader = new DataLoader<K, V>((keys) => load(keys), { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) });
+  const loader = new DataLoader<K, V>((keys) => load(keys), {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: (run) => setImmediate(run),
+  });
   return (key) => loader.load(key);
 }

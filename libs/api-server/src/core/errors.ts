@@ -21,7 +21,11 @@ export interface ValidationDetail {
 }
 
 /** Flattens class-validator's tree into the {loc, msg, type} list the dashboard reads. */
-export function toValidationDetails(errors: ValidationError[], location = 'body', parent: (string | number)[] = []): ValidationDetail[] {
+export function toValidationDetails(
+  errors: ValidationError[],
+  location = 'body',
+  parent: (string | number)[] = [],
+): ValidationDetail[] {
   const out: ValidationDetail[] = [];
   for (const e of errors) {
     const path = [...parent, /^\d+$/.test(e.property) ? Number(e.property) : e.property];
@@ -64,7 +68,10 @@ export class DetailExceptionFilter implements ExceptionFilter {
     }
     // The database's own refusal of a change to an approved test's record (migration PermanentRecord): what the
     // API's check refuses first, met in the moment between that check and the write.
-    if (exception instanceof QueryFailedError && (exception.driverError as { code?: string } | undefined)?.code === FROZEN_RECORD) {
+    if (
+      exception instanceof QueryFailedError &&
+      (exception.driverError as { code?: string } | undefined)?.code === FROZEN_RECORD
+    ) {
       send(res, HttpStatus.CONFLICT, (exception.driverError as { message: string }).message);
       return;
     }
@@ -86,5 +93,11 @@ function send(res: Response, status: number, detail: unknown): void {
 }
 
 function isBodyParserError(e: unknown): e is { status: number; type: string } {
-  return !!e && typeof e === 'object' && 'type' in e && 'status' in e && typeof (e as { status: unknown }).status === 'number';
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    'type' in e &&
+    'status' in e &&
+    typeof (e as { status: unknown }).status === 'number'
+  );
 }

@@ -17,7 +17,13 @@ export const visibleText = (text: string): string => text.replace(INVISIBLE, '')
  * nothing printable is left.
  */
 export const safeFileName = (name: string, fallback: string): string =>
-  (visibleText([...Buffer.from(name, 'latin1').toString('utf8')].map((c) => (c < ' ' || c === '/' || c === '\\' ? '_' : c)).join('')).trim() || fallback).slice(0, 255);
+  (
+    visibleText(
+      [...Buffer.from(name, 'latin1').toString('utf8')]
+        .map((c) => (c < ' ' || c === '/' || c === '\\' ? '_' : c))
+        .join(''),
+    ).trim() || fallback
+  ).slice(0, 255);
 
 /**
  * The Content-Disposition of every download: `attachment` with the file's name as shown to the user,

@@ -60,7 +60,10 @@ describe('HeavyWork: exports and reports capped per instance and per caller', ()
   it('refuses any caller once the instance runs its most, naming the cap', async () => {
     const heavy = new HeavyWork({ heavyWorkConcurrency: 2 });
     const [a, b] = [pending(), pending()];
-    const runs = [heavy.run('csv', 'email:a', new FakeResponse(), a.work), heavy.run('report', 'user:b', new FakeResponse(), b.work)];
+    const runs = [
+      heavy.run('csv', 'email:a', new FakeResponse(), a.work),
+      heavy.run('report', 'user:b', new FakeResponse(), b.work),
+    ];
     const res = new FakeResponse();
     const refused = await refusal(heavy.run('xlsx', 'user:c', res, async () => 'never'));
     expect(refused).toEqual({ status: 429, detail: expect.stringContaining('(2)') });
@@ -101,7 +104,9 @@ describe('HeavyWork: exports and reports capped per instance and per caller', ()
     work.done();
     await run;
     expect(work.seen.signal?.aborted).toBe(false);
-    await expect(heavy.run('csv', 'user:1', new FakeResponse(), () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+    await expect(
+      heavy.run('csv', 'user:1', new FakeResponse(), () => Promise.reject(new Error('database down'))),
+    ).rejects.toThrow('database down');
     expect(heavy.running).toBe(0);
   });
 

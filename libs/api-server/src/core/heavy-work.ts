@@ -20,7 +20,12 @@ const KINDS: HeavyKind[] = ['csv', 'xlsx', 'report', 'classification', 'verify',
 
 const heavyMetrics = {
   running: sharedMetric('furnace_heavy_work_running', () => {
-    const g = new Gauge({ name: 'furnace_heavy_work_running', help: 'Exports and reports being made by this process', labelNames: ['kind'] as const, registers });
+    const g = new Gauge({
+      name: 'furnace_heavy_work_running',
+      help: 'Exports and reports being made by this process',
+      labelNames: ['kind'] as const,
+      registers,
+    });
     for (const kind of KINDS) g.set({ kind }, 0);
     return g;
   }),
@@ -35,7 +40,12 @@ const heavyMetrics = {
     return c;
   }),
   abandoned: sharedMetric('furnace_heavy_work_abandoned_total', () => {
-    const c = new Counter({ name: 'furnace_heavy_work_abandoned_total', help: 'Exports and reports stopped because their client went away', labelNames: ['kind'] as const, registers });
+    const c = new Counter({
+      name: 'furnace_heavy_work_abandoned_total',
+      help: 'Exports and reports stopped because their client went away',
+      labelNames: ['kind'] as const,
+      registers,
+    });
     for (const kind of KINDS) c.inc({ kind }, 0);
     return c;
   }),
@@ -92,7 +102,12 @@ export class HeavyWork {
    * free. The slot is held until `work` settles. A failure after the client has gone is nobody's to
    * answer: it resolves undefined (counted in furnace_heavy_work_abandoned_total).
    */
-  async run<T>(kind: HeavyKind, caller: string, res: WatchedResponse, work: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  async run<T>(
+    kind: HeavyKind,
+    caller: string,
+    res: WatchedResponse,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T | undefined> {
     const reason = this.callers.has(caller) ? 'caller' : this.active >= this.limit ? 'instance' : null;
     if (reason !== null) {
       heavyMetrics.refused.inc({ kind, reason });

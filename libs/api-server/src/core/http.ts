@@ -35,17 +35,24 @@ export function serveDashboard(app: NestExpressApplication, distDir: string): bo
       index: false,
       setHeaders: (res, path) => {
         // Hashed assets never change.
-        res.setHeader('Cache-Control', path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'Cache-Control',
+          path.includes(`${join(distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     },
   });
   // Not for the API: each request there would cost a look at the disk for a file of its path.
-  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/api/') ? next() : assets(req, res, next)));
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.path.startsWith('/api/') ? next() : assets(req, res, next),
+  );
   const compressHtml = compression();
   app.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/')) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    compressHtml(req, res, () => res.type('html').send(html.join((res.locals as { cspNonce?: string }).cspNonce ?? '')));
+    compressHtml(req, res, () =>
+      res.type('html').send(html.join((res.locals as { cspNonce?: string }).cspNonce ?? '')),
+    );
   });
   return true;
 }

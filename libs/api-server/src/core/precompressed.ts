@@ -25,7 +25,10 @@ export class Precompressed {
   encode(encoding: Encoding): Promise<Buffer> {
     let made = this.encoded.get(encoding);
     if (!made) {
-      made = encoding === 'br' ? brotli(this.identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : gzipAsync(this.identity);
+      made =
+        encoding === 'br'
+          ? brotli(this.identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipAsync(this.identity);
       this.encoded.set(encoding, made);
       made.catch(() => this.encoded.delete(encoding));
     }

@@ -47,7 +47,11 @@ export function requestLog(logger: Pino) {
     },
     autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOf(req).replace(/\/+$/, '')) },
     serializers: {
-      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, path: loggedPath(pathOf(req)) }),
+      req: (req: IncomingMessage & { id?: unknown }) => ({
+        id: req.id,
+        method: req.method,
+        path: loggedPath(pathOf(req)),
+      }),
       res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
   });

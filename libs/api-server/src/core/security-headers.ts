@@ -16,7 +16,9 @@ const nonceOf = (res: Response) => `'nonce-${(res.locals as { cspNonce: string }
  *   must not be pinned to https by a header.
  * The API docs page (Swagger UI) ships an inline stylesheet: it alone may use inline styles.
  */
-export function securityHeaders(options: { frameAncestors: string[] }): (req: Request, res: Response, next: NextFunction) => void {
+export function securityHeaders(options: {
+  frameAncestors: string[];
+}): (req: Request, res: Response, next: NextFunction) => void {
   const docs = `/${API_PREFIX}/docs`;
   const isDocs = (req: Request) => req.path === docs || req.path.startsWith(`${docs}/`);
   const base = {

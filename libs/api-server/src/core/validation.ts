@@ -41,11 +41,17 @@ export class DetailValidationPipe extends ValidationPipe {
 
 /** Every text in a parsed body or query that holds a NUL character (U+0000), by where it is. */
 function nulCharacters(value: unknown, loc: (string | number)[]): ValidationDetail[] {
-  if (typeof value === 'string') return value.includes('\0') ? [{ loc, msg: 'must not contain a NUL character (U+0000)', type: 'string_nul_character' }] : [];
+  if (typeof value === 'string')
+    return value.includes('\0')
+      ? [{ loc, msg: 'must not contain a NUL character (U+0000)', type: 'string_nul_character' }]
+      : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => nulCharacters(item, [...loc, i]));
   // Parsed JSON, forms and queries are plain objects; anything else (a Buffer) holds no text.
   if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    return Object.entries(value).flatMap(([key, item]) => [...nulCharacters(key, [...loc, key]), ...nulCharacters(item, [...loc, key])]);
+    return Object.entries(value).flatMap(([key, item]) => [
+      ...nulCharacters(key, [...loc, key]),
+      ...nulCharacters(item, [...loc, key]),
+    ]);
   }
   return [];
 }
@@ -69,7 +75,9 @@ export class UuidParamPipe extends ParseUUIDPipe {
       return (await super.transform(value, metadata)).toLowerCase();
     } catch (error) {
       if (!(error instanceof NotAUuid)) throw error;
-      throw validationException([{ loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' }]);
+      throw validationException([
+        { loc: ['path', metadata.data ?? 'id'], msg: 'value is not a valid UUID', type: 'uuid_parsing' },
+      ]);
     }
   }
 }

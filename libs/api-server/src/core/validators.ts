@@ -23,7 +23,9 @@ export const LanguageField = (description: string) =>
 /** An e-mail address: trimmed, validated, at most 255 characters. */
 export const EmailField = (options: { optional?: boolean } = {}) =>
   applyDecorators(
-    ...(options.optional ? [OptionalNotNull(), ApiPropertyOptional({ format: 'email', maxLength: 255 })] : [ApiProperty({ format: 'email', maxLength: 255 })]),
+    ...(options.optional
+      ? [OptionalNotNull(), ApiPropertyOptional({ format: 'email', maxLength: 255 })]
+      : [ApiProperty({ format: 'email', maxLength: 255 })]),
     trim,
     IsEmail({}, { message: 'value is not a valid email address' }),
     MaxLength(255),
@@ -41,4 +43,10 @@ export const PasswordField = (options: { optional?: boolean } = {}) =>
   );
 
 export const FullNameField = () =>
-  applyDecorators(ApiPropertyOptional({ type: String, nullable: true, maxLength: 255 }), IsOptional(), trim, IsString(), MaxLength(255));
+  applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength: 255 }),
+    IsOptional(),
+    trim,
+    IsString(),
+    MaxLength(255),
+  );

@@ -1,4 +1,11 @@
-import type { CriteriaSnapshot, CriterionResult, Observation, ObservationKind, TestProfile, ThermoExclusion } from '@furnace/contracts';
+import type {
+  CriteriaSnapshot,
+  CriterionResult,
+  Observation,
+  ObservationKind,
+  TestProfile,
+  ThermoExclusion,
+} from '@furnace/contracts';
 import type { ObservationEntity, ResearchEntity, ThermoExclusionEntity } from '@furnace/db';
 
 /** Rows of the database as the criteria engine takes them. */
@@ -21,7 +28,12 @@ export const toObservation = (o: ObservationEntity): Observation => ({
   visible_to_clients: o.visibleToClients,
 });
 
-export const toExclusion = (e: ThermoExclusionEntity): ThermoExclusion => ({ id: e.id, thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason });
+export const toExclusion = (e: ThermoExclusionEntity): ThermoExclusion => ({
+  id: e.id,
+  thermo_id: e.thermoId,
+  from_time: e.fromTime,
+  reason: e.reason,
+});
 
 /**
  * What a client gets when staff do not show clients the classification (research.classification_to_clients):
@@ -29,5 +41,9 @@ export const toExclusion = (e: ThermoExclusionEntity): ThermoExclusion => ({ id:
  */
 export function withoutClassification<T extends CriteriaSnapshot>(view: T): T {
   const withheld = (r: CriterionResult): CriterionResult => ({ ...r, minutes: null, held_minutes: null });
-  return { ...view, classification: null, criteria: { E: withheld(view.criteria.E), I: withheld(view.criteria.I), W: withheld(view.criteria.W) } };
+  return {
+    ...view,
+    classification: null,
+    criteria: { E: withheld(view.criteria.E), I: withheld(view.criteria.I), W: withheld(view.criteria.W) },
+  };
 }

@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Inject, Injectable, Logger, NotFoundException, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import pLimit from 'p-limit';
 import {
   BUS_CHANNEL_PREFIX,
@@ -53,7 +60,16 @@ export interface KeeperOptions {
 
 export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
 
-const DEFAULT_OPTIONS: KeeperOptions = { leaseMs: 20_000, tickMs: 5_000, idleMs: 120_000, saveMs: 30_000, pushMs: 1_000, waitMs: 5_000, sliceMs: 8, copyEveryS: 3_600 };
+const DEFAULT_OPTIONS: KeeperOptions = {
+  leaseMs: 20_000,
+  tickMs: 5_000,
+  idleMs: 120_000,
+  saveMs: 30_000,
+  pushMs: 1_000,
+  waitMs: 5_000,
+  sliceMs: 8,
+  copyEveryS: 3_600,
+};
 
 /** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
 const FRAMES_PAGE = 500;
@@ -168,7 +184,10 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly views = new Map<string, Views>();
   private readonly inputsCache = new Map<string, Promise<Inputs>>();
   private readonly lastTry = new Map<string, number>();
-  private readonly waiters = new Map<string, Set<{ viewHash: string; covers: (views: Views) => boolean; resolve: (views: Views) => void }>>();
+  private readonly waiters = new Map<
+    string,
+    Set<{ viewHash: string; covers: (views: Views) => boolean; resolve: (views: Views) => void }>
+  >();
   /** Full passes over a test's frames run one at a time per instance. */
   private readonly fullPasses = pLimit(1);
   private stopBus: (() => Promise<void>) | null = null;
@@ -189,7 +208,9 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stopBus = await this.bus.subscribePrefix(BUS_CHANNEL_PREFIX, (channel, message) => this.onBus(channel, message));
+    this.stopBus = await this.bus.subscribePrefix(BUS_CHANNEL_PREFIX, (channel, message) =>
+      this.onBus(channel, message),
+    );
     this.timer = setInterval(() => void this.tick(), this.options.tickMs);
     this.timer.unref();
   }
@@ -217,7 +238,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     }
     // The owner's views of the inputs as they are now, covering the frames stored until a push ago.
     const newest = await this.repo.newestTime(researchId);
-    const covers = (views: Views) => newest === null || (views.staff.elapsed ?? Number.NEGATIVE_INFINITY) >= newest - FRESH_SLACK_S;
+    const covers = (views: Views) =>
+      newest === null || (views.staff.elapsed ?? Number.NEGATIVE_INFINITY) >= newest - FRESH_SLACK_S;
     const known = this.views.get(researchId) ?? (await this.storedViews(researchId));
     if (known && known.viewHash === inputs.viewHash && covers(known)) return known[audience];
     const fresh = await this.waitForViews(researchId, inputs.viewHash, covers);
@@ -226,7 +248,9 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     const latest = this.views.get(researchId) ?? known;
     if (latest && latest.viewHash === inputs.viewHash) return latest[audience];
     // The owner did not answer in time (it may have just died: its lease runs out soon): compute once here.
-    this.logger.warn(`Criteria of ${researchId} computed without keeping them: the owner did not publish within ${this.options.waitMs} ms`);
+    this.logger.warn(
+      `Criteria of ${researchId} computed without keeping them: the owner did not publish within ${this.options.waitMs} ms`,
+    );
     const engine = await this.fullPass(researchId, inputs);
     return this.viewsOf(engine, inputs, await this.ignitionAt(researchId))[audience];
   }
@@ -250,7 +274,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (bus.type === 'update') {
       this.forgetInputs(researchId);
       const kept = this.kept.get(researchId);
-      if (kept && bus.kind !== 'LIVESTREAM') void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
+      if (kept && bus.kind !== 'LIVESTREAM')
+        void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
       return;
     }
     const views: Views = { staff: bus.staff, client: bus.client, viewHash: bus.fingerprint };
@@ -304,7 +329,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private async storedViews(researchId: string): Promise<Views | null> {
     const row = await this.states.readViews(researchId);
     if (!row || row.staff === null || row.client === null) return null;
-    const views: Views = { staff: row.staff as CriteriaView, client: row.client as CriteriaView, viewHash: row.viewHash };
+    const views: Views = {
+      staff: row.staff as CriteriaView,
+      client: row.client as CriteriaView,
+      viewHash: row.viewHash,
+    };
     this.remember(researchId, views);
     return views;
   }
@@ -331,7 +360,11 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private async readInputs(researchId: string): Promise<Inputs> {
     const research = await this.repo.research(researchId);
     if (!research) throw new NotFoundException('Research not found');
-    const [markers, exclusions, all] = await Promise.all([this.repo.markers(researchId), this.repo.listExclusions(researchId), this.repo.listObservations(researchId, false)]);
+    const [markers, exclusions, all] = await Promise.all([
+      this.repo.markers(researchId),
+      this.repo.listExclusions(researchId),
+      this.repo.listObservations(researchId, false),
+    ]);
     const observations = all.map(toObservation);
     const ended = Date.now() > research.endAt.getTime() || observations.some((o) => o.kind === 'test_stopped');
     const input: CriteriaEngineInput = {
@@ -435,7 +468,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private resume(kept: Kept, inputs: Inputs): CriteriaEngine | null {
     const candidates = [{ covered: kept.engine?.lastFrameTime ?? null, state: () => kept.engine!.saveState() }];
-    for (const copy of [...kept.copies].reverse()) candidates.push({ covered: copy.covered, state: () => JSON.parse(copy.state) as CriteriaEngineState });
+    for (const copy of [...kept.copies].reverse())
+      candidates.push({ covered: copy.covered, state: () => JSON.parse(copy.state) as CriteriaEngineState });
     for (const candidate of candidates) {
       let engine: CriteriaEngine;
       try {
@@ -445,7 +479,9 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       }
       // Copies after this one were made of the old inputs: made again as the frames are read on.
       kept.copies = kept.copies.filter((c) => candidate.covered !== null && c.covered <= candidate.covered);
-      this.logger.log(`Criteria of ${kept.researchId}: inputs changed after ${candidate.covered ?? '-'} s; reading on from there`);
+      this.logger.log(
+        `Criteria of ${kept.researchId}: inputs changed after ${candidate.covered ?? '-'} s; reading on from there`,
+      );
       return engine;
     }
     return null;
@@ -478,10 +514,14 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (covered === null || (await this.states.countFrames(kept.researchId, covered)) === engine.framesSeen) return;
     const checkpoint = kept.checkpoint;
     const back =
-      checkpoint !== null && checkpoint.covered !== null && (await this.states.countFrames(kept.researchId, checkpoint.covered)) === checkpoint.frames
+      checkpoint !== null &&
+      checkpoint.covered !== null &&
+      (await this.states.countFrames(kept.researchId, checkpoint.covered)) === checkpoint.frames
         ? this.restore(kept.researchId, inputs, checkpoint.state)
         : null;
-    this.logger.log(`Criteria of ${kept.researchId}: a frame came late; ${back ? `reading again from ${checkpoint!.covered} s` : 'computing the test again'}`);
+    this.logger.log(
+      `Criteria of ${kept.researchId}: a frame came late; ${back ? `reading again from ${checkpoint!.covered} s` : 'computing the test again'}`,
+    );
     // Copies after the saved state may have missed the late frame; those before it saw every frame up to it.
     if (back) kept.copies = kept.copies.filter((c) => c.covered <= (checkpoint!.covered as number));
     kept.engine = back ?? (await this.fullPass(kept.researchId, inputs, kept));
@@ -545,8 +585,19 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private viewsOf(engine: CriteriaEngine, inputs: Inputs, ignitionAt: string | null): Views {
-    const staff: CriteriaView = { ...engine.snapshot(), ended: inputs.ended, classification_withheld: false, ignition_at: ignitionAt };
-    return { staff, client: inputs.research.classificationToClients ? staff : { ...withoutClassification(staff), classification_withheld: true }, viewHash: inputs.viewHash };
+    const staff: CriteriaView = {
+      ...engine.snapshot(),
+      ended: inputs.ended,
+      classification_withheld: false,
+      ignition_at: ignitionAt,
+    };
+    return {
+      staff,
+      client: inputs.research.classificationToClients
+        ? staff
+        : { ...withoutClassification(staff), classification_withheld: true },
+      viewHash: inputs.viewHash,
+    };
   }
 
   private async ignitionAt(researchId: string): Promise<string | null> {
@@ -587,7 +638,9 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       staff: views.staff,
       client: views.client,
     });
-    void this.bus.publish(researchChannel(kept.researchId), message).catch((e: Error) => this.logger.warn(`Criteria of ${kept.researchId} not published: ${e.message}`));
+    void this.bus
+      .publish(researchChannel(kept.researchId), message)
+      .catch((e: Error) => this.logger.warn(`Criteria of ${kept.researchId} not published: ${e.message}`));
     void this.states
       .saveViews(kept.researchId, this.instanceId, views.viewHash, views.staff, views.client)
       .then((held) => (held ? undefined : this.lost(kept)))
@@ -653,7 +706,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     return kept.exclusive(async () => {
       if (kept.dropped) return;
       try {
-        if (kept.engine && (kept.engine.framesSeen !== kept.savedFrames || kept.savedHash !== kept.inputs?.inputHash)) await this.save(kept);
+        if (kept.engine && (kept.engine.framesSeen !== kept.savedFrames || kept.savedHash !== kept.inputs?.inputHash))
+          await this.save(kept);
         await this.states.release(kept.researchId, this.instanceId);
       } catch (error) {
         this.logger.warn(`Criteria of ${kept.researchId} not released cleanly: ${(error as Error).message}`);
@@ -680,4 +734,3 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     this.logger.warn(`Criteria of ${kept.researchId} not brought up to date: ${error.message}`);
   }
 }
-

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { ResearchReader, SignedIn } from '../auth/access.decorator';
 import { Audited } from '../audit/audited.decorator';
@@ -36,8 +43,18 @@ export class CriteriaController {
   @ApiOperation({ summary: 'Change the note of an observation, or whether clients see it (staff)' })
   @ApiOkResponse({ type: ObservationDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
-  async updateObservation(@Param('id', UuidParamPipe) id: string, @Body() body: ObservationUpdateDto, @CurrentUser() user: UserEntity): Promise<ObservationDto> {
-    return toObservationDto(await this.criteria.updateObservation(id, { note: body.note, visibleToClients: body.visible_to_clients }, user.email));
+  async updateObservation(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: ObservationUpdateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<ObservationDto> {
+    return toObservationDto(
+      await this.criteria.updateObservation(
+        id,
+        { note: body.note, visibleToClients: body.visible_to_clients },
+        user.email,
+      ),
+    );
   }
 
   @Delete('observations/:id')
@@ -46,7 +63,10 @@ export class CriteriaController {
   @FrozenWhenApproved('observation')
   @ApiOkResponse({ type: MessageDto })
   @ApiNotFoundResponse({ description: 'No such observation' })
-  async deleteObservation(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+  async deleteObservation(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentUser() user: UserEntity,
+  ): Promise<MessageDto> {
     await this.criteria.deleteObservation(id, user.email);
     return message('Observation deleted successfully');
   }
@@ -65,10 +85,15 @@ export class CriteriaController {
 
   @Get(':id/observations')
   @ResearchReader('id')
-  @ApiOperation({ summary: "The research's observations in time order: staff see all, a client those visible to clients" })
+  @ApiOperation({
+    summary: "The research's observations in time order: staff see all, a client those visible to clients",
+  })
   @ApiOkResponse({ type: ObservationsDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  async observations(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<ObservationsDto> {
+  async observations(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ObservationsDto> {
     const viewer = principal.kind === 'viewer';
     return { data: (await this.criteria.observations(id, principal)).map((o) => toObservationDto(o, viewer)) };
   }
@@ -82,8 +107,16 @@ export class CriteriaController {
   @ApiOkResponse({ type: ObservationDto })
   @ApiNotFoundResponse({ description: 'No such research' })
   @ApiForbiddenResponse({ description: 'Clients cannot record observations' })
-  async createObservation(@Param('id', UuidParamPipe) id: string, @Body() body: ObservationCreateDto, @CurrentUser() user: UserEntity): Promise<ObservationDto> {
-    const created = await this.criteria.createObservation(id, { time: body.time, kind: body.kind, note: body.note, visibleToClients: body.visible_to_clients }, user.email);
+  async createObservation(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: ObservationCreateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<ObservationDto> {
+    const created = await this.criteria.createObservation(
+      id,
+      { time: body.time, kind: body.kind, note: body.note, visibleToClients: body.visible_to_clients },
+      user.email,
+    );
     return toObservationDto(created);
   }
 
@@ -92,7 +125,10 @@ export class CriteriaController {
   @ApiOperation({ summary: 'Thermocouples left out of the criteria, each from a time on, with the reason' })
   @ApiOkResponse({ type: ThermoExclusionsDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  async exclusions(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<ThermoExclusionsDto> {
+  async exclusions(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ThermoExclusionsDto> {
     const viewer = principal.kind === 'viewer';
     return { data: (await this.criteria.exclusions(id)).map((e) => toThermoExclusionDto(e, viewer)) };
   }
@@ -105,8 +141,18 @@ export class CriteriaController {
   @ApiOperation({ summary: 'Leave a thermocouple out of the criteria from a time on (staff)' })
   @ApiOkResponse({ type: ThermoExclusionDto })
   @ApiNotFoundResponse({ description: 'No such research' })
-  async createExclusion(@Param('id', UuidParamPipe) id: string, @Body() body: ThermoExclusionCreateDto, @CurrentUser() user: UserEntity): Promise<ThermoExclusionDto> {
-    return toThermoExclusionDto(await this.criteria.createExclusion(id, { thermoId: body.thermo_id, fromTime: body.from_time, reason: body.reason }, user.email));
+  async createExclusion(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: ThermoExclusionCreateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<ThermoExclusionDto> {
+    return toThermoExclusionDto(
+      await this.criteria.createExclusion(
+        id,
+        { thermoId: body.thermo_id, fromTime: body.from_time, reason: body.reason },
+        user.email,
+      ),
+    );
   }
 
   @Get(':id/criteria')

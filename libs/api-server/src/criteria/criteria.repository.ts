@@ -4,7 +4,14 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { CriteriaMarker } from '@furnace/contracts';
 import { readIgnitionAt } from '../history/ignition';
 import type { StoredFrameRow } from '../history/stored-frame';
-import { lastFrameTime, ObservationEntity, queryOn, ResearchEntity, researchMarkers, ThermoExclusionEntity } from '@furnace/db';
+import {
+  lastFrameTime,
+  ObservationEntity,
+  queryOn,
+  ResearchEntity,
+  researchMarkers,
+  ThermoExclusionEntity,
+} from '@furnace/db';
 import { criteriaFramesSql } from './criteria.queries';
 
 /** All database I/O of the criteria: observations, thermocouple exclusions and the frames the engine reads. */
@@ -27,13 +34,20 @@ export class CriteriaRepository {
     return this.dataSource.getRepository(ObservationEntity).findOneBy({ id });
   }
 
-  createObservation(fields: Pick<ObservationEntity, 'researchId' | 'time' | 'kind' | 'note' | 'visibleToClients' | 'createdBy'>, em: EntityManager): Promise<ObservationEntity> {
+  createObservation(
+    fields: Pick<ObservationEntity, 'researchId' | 'time' | 'kind' | 'note' | 'visibleToClients' | 'createdBy'>,
+    em: EntityManager,
+  ): Promise<ObservationEntity> {
     const repo = em.getRepository(ObservationEntity);
     return repo.save(repo.create({ ...fields, id: randomUUID() }));
   }
 
   /** The observation with `fields` changed (a new object: `entity` stays as it was). */
-  async updateObservation(entity: ObservationEntity, fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>>, em: EntityManager): Promise<ObservationEntity> {
+  async updateObservation(
+    entity: ObservationEntity,
+    fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>>,
+    em: EntityManager,
+  ): Promise<ObservationEntity> {
     if (Object.keys(fields).length > 0) await em.getRepository(ObservationEntity).update({ id: entity.id }, fields);
     return Object.assign(new ObservationEntity(), entity, fields);
   }
@@ -43,14 +57,19 @@ export class CriteriaRepository {
   }
 
   listExclusions(researchId: string): Promise<ThermoExclusionEntity[]> {
-    return this.dataSource.getRepository(ThermoExclusionEntity).find({ where: { researchId }, order: { fromTime: 'ASC', createdAt: 'ASC' } });
+    return this.dataSource
+      .getRepository(ThermoExclusionEntity)
+      .find({ where: { researchId }, order: { fromTime: 'ASC', createdAt: 'ASC' } });
   }
 
   findExclusion(id: string): Promise<ThermoExclusionEntity | null> {
     return this.dataSource.getRepository(ThermoExclusionEntity).findOneBy({ id });
   }
 
-  createExclusion(fields: Pick<ThermoExclusionEntity, 'researchId' | 'thermoId' | 'fromTime' | 'reason' | 'createdBy'>, em: EntityManager): Promise<ThermoExclusionEntity> {
+  createExclusion(
+    fields: Pick<ThermoExclusionEntity, 'researchId' | 'thermoId' | 'fromTime' | 'reason' | 'createdBy'>,
+    em: EntityManager,
+  ): Promise<ThermoExclusionEntity> {
     const repo = em.getRepository(ThermoExclusionEntity);
     return repo.save(repo.create({ ...fields, id: randomUUID() }));
   }
@@ -78,6 +97,9 @@ export class CriteriaRepository {
    * scan, no cursor, no transaction, so a long test never sits in memory).
    */
   frames(researchId: string, after: number | null, limit: number): Promise<StoredFrameRow[]> {
-    return this.dataSource.query(criteriaFramesSql(after !== null), after === null ? [researchId, limit] : [researchId, limit, after]);
+    return this.dataSource.query(
+      criteriaFramesSql(after !== null),
+      after === null ? [researchId, limit] : [researchId, limit, after],
+    );
   }
 }

@@ -39,19 +39,40 @@ export class CriteriaService {
     await this.research(researchId);
     const note = input.note === undefined || input.note === null || input.note === '' ? null : input.note;
     if (input.kind === 'note' && note === null) {
-      throw validationException([{ loc: ['body', 'note'], msg: 'note must not be empty for an observation of kind note', type: 'observation' }]);
+      throw validationException([
+        { loc: ['body', 'note'], msg: 'note must not be empty for an observation of kind note', type: 'observation' },
+      ]);
     }
     let time = input.time;
     if (time === undefined) {
       const newest = await this.repo.newestTime(researchId);
       if (newest === null) {
-        throw validationException([{ loc: ['body', 'time'], msg: 'no frame of this research is stored yet: give the time (s since ignition)', type: 'observation' }]);
+        throw validationException([
+          {
+            loc: ['body', 'time'],
+            msg: 'no frame of this research is stored yet: give the time (s since ignition)',
+            type: 'observation',
+          },
+        ]);
       }
       time = newest;
     }
     const created = await this.audit.transaction(async (em) => {
-      const row = await this.repo.createObservation({ researchId, time, kind: input.kind, note, visibleToClients: input.visibleToClients ?? false, createdBy: by }, em);
-      await this.audit.record({ actor: by, researchId, entity: 'observation', entityId: row.id, action: 'create', after: observationValues(row) }, em);
+      const row = await this.repo.createObservation(
+        { researchId, time, kind: input.kind, note, visibleToClients: input.visibleToClients ?? false, createdBy: by },
+        em,
+      );
+      await this.audit.record(
+        {
+          actor: by,
+          researchId,
+          entity: 'observation',
+          entityId: row.id,
+          action: 'create',
+          after: observationValues(row),
+        },
+        em,
+      );
       return row;
     });
     // Clients are not told of what they are not shown (the criteria everyone sees follow on their own).
@@ -59,14 +80,20 @@ export class CriteriaService {
     return created;
   }
 
-  async updateObservation(id: string, input: { note?: string | null; visibleToClients?: boolean }, by: string): Promise<ObservationEntity> {
+  async updateObservation(
+    id: string,
+    input: { note?: string | null; visibleToClients?: boolean },
+    by: string,
+  ): Promise<ObservationEntity> {
     const observation = await this.observation(id);
     const wasVisible = observation.visibleToClients;
     const fields: Partial<Pick<ObservationEntity, 'note' | 'visibleToClients'>> = {};
     if (input.note !== undefined) {
       const note = input.note === null || input.note === '' ? null : input.note;
       if (observation.kind === 'note' && note === null) {
-        throw validationException([{ loc: ['body', 'note'], msg: 'note must not be empty for an observation of kind note', type: 'observation' }]);
+        throw validationException([
+          { loc: ['body', 'note'], msg: 'note must not be empty for an observation of kind note', type: 'observation' },
+        ]);
       }
       fields.note = note;
     }
@@ -74,10 +101,16 @@ export class CriteriaService {
     const updated = await this.audit.transaction(async (em) => {
       const row = await this.repo.updateObservation(observation, fields, em);
       const changed = changes(observationValues(observation), observationValues(row));
-      if (changed) await this.audit.record({ actor: by, researchId: row.researchId, entity: 'observation', entityId: id, action: 'update', ...changed }, em);
+      if (changed)
+        await this.audit.record(
+          { actor: by, researchId: row.researchId, entity: 'observation', entityId: id, action: 'update', ...changed },
+          em,
+        );
       return row;
     });
-    await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !wasVisible && !updated.visibleToClients });
+    await this.events.changed(observation.researchId, 'OBSERVATION', {
+      staffOnly: !wasVisible && !updated.visibleToClients,
+    });
     return updated;
   }
 
@@ -85,7 +118,17 @@ export class CriteriaService {
     const observation = await this.observation(id);
     await this.audit.transaction(async (em) => {
       await this.repo.deleteObservation(id, em);
-      await this.audit.record({ actor: by, researchId: observation.researchId, entity: 'observation', entityId: id, action: 'delete', before: observationValues(observation) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: observation.researchId,
+          entity: 'observation',
+          entityId: id,
+          action: 'delete',
+          before: observationValues(observation),
+        },
+        em,
+      );
     });
     await this.events.changed(observation.researchId, 'OBSERVATION', { staffOnly: !observation.visibleToClients });
   }
@@ -95,17 +138,34 @@ export class CriteriaService {
     return this.repo.listExclusions(researchId);
   }
 
-  async createExclusion(researchId: string, input: { thermoId: number; fromTime: number; reason: string }, by: string): Promise<ThermoExclusionEntity> {
+  async createExclusion(
+    researchId: string,
+    input: { thermoId: number; fromTime: number; reason: string },
+    by: string,
+  ): Promise<ThermoExclusionEntity> {
     await this.research(researchId);
     const markers = await this.repo.markers(researchId);
     if (!markers.some((m) => m.thermo_id === input.thermoId)) {
       const ids = [...new Set(markers.map((m) => m.thermo_id))];
-      const known = ids.length === 0 ? 'the research has no thermocouple config yet' : `its configs have ${describeIds(ids)}`;
-      throw validationException([{ loc: ['body', 'thermo_id'], msg: `thermo_id ${input.thermoId} is not a thermocouple of this research (${known})`, type: 'exclusion' }]);
+      const known =
+        ids.length === 0 ? 'the research has no thermocouple config yet' : `its configs have ${describeIds(ids)}`;
+      throw validationException([
+        {
+          loc: ['body', 'thermo_id'],
+          msg: `thermo_id ${input.thermoId} is not a thermocouple of this research (${known})`,
+          type: 'exclusion',
+        },
+      ]);
     }
     const created = await this.audit.transaction(async (em) => {
-      const row = await this.repo.createExclusion({ researchId, thermoId: input.thermoId, fromTime: input.fromTime, reason: input.reason, createdBy: by }, em);
-      await this.audit.record({ actor: by, researchId, entity: 'exclusion', entityId: row.id, action: 'create', after: exclusionValues(row) }, em);
+      const row = await this.repo.createExclusion(
+        { researchId, thermoId: input.thermoId, fromTime: input.fromTime, reason: input.reason, createdBy: by },
+        em,
+      );
+      await this.audit.record(
+        { actor: by, researchId, entity: 'exclusion', entityId: row.id, action: 'create', after: exclusionValues(row) },
+        em,
+      );
       return row;
     });
     await this.events.changed(researchId, 'RESEARCH');
@@ -117,7 +177,17 @@ export class CriteriaService {
     if (!exclusion) throw new NotFoundException('Exclusion not found');
     await this.audit.transaction(async (em) => {
       await this.repo.deleteExclusion(id, em);
-      await this.audit.record({ actor: by, researchId: exclusion.researchId, entity: 'exclusion', entityId: id, action: 'delete', before: exclusionValues(exclusion) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: exclusion.researchId,
+          entity: 'exclusion',
+          entityId: id,
+          action: 'delete',
+          before: exclusionValues(exclusion),
+        },
+        em,
+      );
     });
     await this.events.changed(exclusion.researchId, 'RESEARCH');
   }

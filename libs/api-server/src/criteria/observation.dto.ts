@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { DAQ_BOUNDS, MAX_CHANNELS, type ObservationKind } from '@furnace/contracts';
 import { OBSERVATION_KINDS } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
@@ -23,7 +34,8 @@ export class ObservationDto {
   @ApiProperty({ enum: OBSERVATION_KIND_IDS }) kind!: ObservationKindId;
   @ApiProperty({ type: String, nullable: true }) note!: string | null;
   @ApiProperty({ description: 'Shown to the invited clients' }) visible_to_clients!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who recorded it (null for clients)' }) created_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who recorded it (null for clients)' })
+  created_by!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
@@ -44,7 +56,11 @@ export const toObservationDto = (o: ObservationEntity, forViewer = false): Obser
 });
 
 export class ObservationCreateDto {
-  @ApiPropertyOptional({ minimum: TIME.min, maximum: TIME.max, description: "Seconds since ignition; default: the newest stored frame's time" })
+  @ApiPropertyOptional({
+    minimum: TIME.min,
+    maximum: TIME.max,
+    description: "Seconds since ignition; default: the newest stored frame's time",
+  })
   @OptionalNotNull()
   @IsNumber(finite, { message: 'time must be a number of seconds' })
   @Min(TIME.min, { message: `time must be at least ${TIME.min} s` })
@@ -55,7 +71,12 @@ export class ObservationCreateDto {
   @IsIn(OBSERVATION_KIND_IDS, { message: `kind must be one of ${OBSERVATION_KIND_IDS.join(', ')}` })
   kind!: ObservationKindId;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_NOTE_LENGTH, description: 'Required for kind note' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_NOTE_LENGTH,
+    description: 'Required for kind note',
+  })
   @IsOptional()
   @trim
   @IsString()
@@ -88,7 +109,8 @@ export class ThermoExclusionDto {
   @ApiProperty({ type: 'integer', description: 'The channel: thermocouples_out[thermo_id - 1]' }) thermo_id!: number;
   @ApiProperty({ description: 'Seconds since ignition from which it no longer counts' }) from_time!: number;
   @ApiProperty() reason!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who excluded it (null for clients)' }) created_by!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'E-mail of who excluded it (null for clients)' })
+  created_by!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 

@@ -13,7 +13,11 @@ const BY_EXTENSION: Readonly<Record<string, DrawingMime>> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
 };
-const KIND_NAMES: Record<DrawingMime, string> = { 'application/pdf': 'PDF', 'image/png': 'PNG image', 'image/jpeg': 'JPEG image' };
+const KIND_NAMES: Record<DrawingMime, string> = {
+  'application/pdf': 'PDF',
+  'image/png': 'PNG image',
+  'image/jpeg': 'JPEG image',
+};
 
 const PDF_HEADER = /^%PDF-[12]\.\d/;
 /** A PDF ends with "%%EOF" (then at most a line end); a few writers leave some bytes after it. */
@@ -43,7 +47,11 @@ function sniff(bytes: Buffer): DrawingMime | null {
 export async function checkDrawing(name: string, bytes: Buffer): Promise<CheckedDrawing> {
   const quoted = `"${name}"`;
   const declared = BY_EXTENSION[extname(name).toLowerCase()];
-  if (!declared) return { ok: false, message: `${quoted} is not a drawing: a PDF (.pdf) or a PNG or JPEG image (.png, .jpg, .jpeg) is expected` };
+  if (!declared)
+    return {
+      ok: false,
+      message: `${quoted} is not a drawing: a PDF (.pdf) or a PNG or JPEG image (.png, .jpg, .jpeg) is expected`,
+    };
   if (bytes.length === 0) return { ok: false, message: `${quoted} is empty` };
   const actual = sniff(bytes);
   if (actual !== declared) {
@@ -52,7 +60,8 @@ export async function checkDrawing(name: string, bytes: Buffer): Promise<Checked
   }
   if (declared === 'application/pdf') {
     const tail = bytes.subarray(Math.max(0, bytes.length - PDF_TAIL_BYTES)).toString('latin1');
-    if (!tail.includes('%%EOF')) return { ok: false, message: `${quoted} is not a whole PDF: it has no %%EOF at its end` };
+    if (!tail.includes('%%EOF'))
+      return { ok: false, message: `${quoted} is not a whole PDF: it has no %%EOF at its end` };
     return { ok: true, mime: declared, data: bytes };
   }
   const image = checkImage(bytes, quoted);

@@ -1,6 +1,18 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { UserEntity } from '@furnace/db';
 import { SignedIn } from '../auth/access.decorator';
@@ -28,7 +40,10 @@ export class DrawingsController {
 
   @Get(':research_id/drawings')
   @SignedIn()
-  @ApiOperation({ summary: "The specimen's drawings (staff)", description: 'Oldest first; the files themselves are downloaded one by one.' })
+  @ApiOperation({
+    summary: "The specimen's drawings (staff)",
+    description: 'Oldest first; the files themselves are downloaded one by one.',
+  })
   @ApiOkResponse({ type: DrawingsDto })
   @ApiForbiddenResponse({ description: 'Clients cannot read the drawings' })
   @ApiNotFoundResponse({ description: 'Research not found' })
@@ -54,22 +69,35 @@ export class DrawingsController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: DrawingUploadDto })
   @ApiOkResponse({ type: DrawingDto })
-  @ApiUnprocessableEntityResponse({ description: 'Not a PDF, PNG or JPEG, or not what its name says; the message names the file' })
+  @ApiUnprocessableEntityResponse({
+    description: 'Not a PDF, PNG or JPEG, or not what its name says; the message names the file',
+  })
   @ApiPayloadTooLargeResponse({ description: 'Larger than 20 MiB' })
   @ApiForbiddenResponse({ description: 'Clients cannot attach drawings' })
   @ApiNotFoundResponse({ description: 'Research not found' })
-  async upload(@Param('research_id', UuidParamPipe) researchId: string, @CurrentUser() user: UserEntity, @UploadedFile() file?: UploadedFileLike): Promise<DrawingDto> {
+  async upload(
+    @Param('research_id', UuidParamPipe) researchId: string,
+    @CurrentUser() user: UserEntity,
+    @UploadedFile() file?: UploadedFileLike,
+  ): Promise<DrawingDto> {
     return toDrawingDto(await this.drawings.create(researchId, file, user.email));
   }
 
   @Get(':research_id/drawings/:id')
   @SignedIn()
-  @ApiOperation({ summary: 'Download a drawing (staff)', description: 'The file as stored, as an attachment under the name it was uploaded with.' })
+  @ApiOperation({
+    summary: 'Download a drawing (staff)',
+    description: 'The file as stored, as an attachment under the name it was uploaded with.',
+  })
   @ApiProduces('application/pdf', 'image/png', 'image/jpeg')
   @ApiOkResponse({ description: 'The drawing', schema: { type: 'string', format: 'binary' } })
   @ApiForbiddenResponse({ description: 'Clients cannot read the drawings' })
   @ApiNotFoundResponse({ description: 'No such drawing of this research' })
-  async download(@Param('research_id', UuidParamPipe) researchId: string, @Param('id', UuidParamPipe) id: string, @Res() res: Response): Promise<void> {
+  async download(
+    @Param('research_id', UuidParamPipe) researchId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @Res() res: Response,
+  ): Promise<void> {
     const file = await this.drawings.file(researchId, id);
     // An attachment, never shown inline: a PDF is kept as it came (a script in it runs in no page of ours).
     res.setHeader('Content-Disposition', attachment(file.filename));
@@ -85,7 +113,11 @@ export class DrawingsController {
   @ApiOkResponse({ type: MessageDto })
   @ApiForbiddenResponse({ description: 'Clients cannot delete drawings' })
   @ApiNotFoundResponse({ description: 'No such drawing of this research' })
-  async delete(@Param('research_id', UuidParamPipe) researchId: string, @Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
+  async delete(
+    @Param('research_id', UuidParamPipe) researchId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentUser() user: UserEntity,
+  ): Promise<MessageDto> {
     await this.drawings.delete(researchId, id, user.email);
     return message('Drawing deleted successfully');
   }

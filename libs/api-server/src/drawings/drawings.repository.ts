@@ -3,7 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResearchDrawingEntity } from '@furnace/db';
 
-export type NewDrawing = Pick<ResearchDrawingEntity, 'researchId' | 'filename' | 'mime' | 'size' | 'sha256' | 'data' | 'createdBy'>;
+export type NewDrawing = Pick<
+  ResearchDrawingEntity,
+  'researchId' | 'filename' | 'mime' | 'size' | 'sha256' | 'data' | 'createdBy'
+>;
 
 /** All database I/O of a research's drawings; the file's bytes are read only by `file`. */
 @Injectable()
@@ -11,7 +14,9 @@ export class DrawingsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   list(researchId: string): Promise<ResearchDrawingEntity[]> {
-    return this.dataSource.getRepository(ResearchDrawingEntity).find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.dataSource
+      .getRepository(ResearchDrawingEntity)
+      .find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** The drawing when it is one of this research's. */

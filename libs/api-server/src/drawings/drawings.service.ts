@@ -33,7 +33,10 @@ export class DrawingsService {
   async create(researchId: string, file: UploadedFileLike | undefined, by: string): Promise<ResearchDrawingEntity> {
     if (!file) throw validationException([{ loc: ['body', 'file'], msg: 'file is required', type: 'missing' }]);
     const filename = safeFileName(file.originalname, 'drawing');
-    if (file.size > MAX_DRAWING_BYTES) throw new PayloadTooLargeException(`"${filename}" is larger than ${MAX_DRAWING_BYTES / 1024 / 1024} MiB, the limit of a drawing`);
+    if (file.size > MAX_DRAWING_BYTES)
+      throw new PayloadTooLargeException(
+        `"${filename}" is larger than ${MAX_DRAWING_BYTES / 1024 / 1024} MiB, the limit of a drawing`,
+      );
     await this.research.get(researchId);
     const checked = await checkDrawing(filename, file.buffer);
     if (!checked.ok) throw validationException([{ loc: ['body', 'file'], msg: checked.message, type: 'drawing' }]);
@@ -48,7 +51,10 @@ export class DrawingsService {
     };
     return this.audit.transaction(async (em) => {
       const saved = await this.repo.create(drawing, em);
-      await this.audit.record({ actor: by, researchId, entity: 'drawing', entityId: saved.id, action: 'create', after: drawingValues(saved) }, em);
+      await this.audit.record(
+        { actor: by, researchId, entity: 'drawing', entityId: saved.id, action: 'create', after: drawingValues(saved) },
+        em,
+      );
       return saved;
     });
   }
@@ -63,7 +69,10 @@ export class DrawingsService {
     await this.audit.transaction(async (em) => {
       const deleted = await this.repo.delete(researchId, id, em);
       if (!deleted) throw notFound();
-      await this.audit.record({ actor: by, researchId, entity: 'drawing', entityId: id, action: 'delete', before: drawingValues(deleted) }, em);
+      await this.audit.record(
+        { actor: by, researchId, entity: 'drawing', entityId: id, action: 'delete', before: drawingValues(deleted) },
+        em,
+      );
     });
   }
 }

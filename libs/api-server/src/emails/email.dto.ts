@@ -14,7 +14,12 @@ export class EmailRecordsDto {
   @ApiProperty({ type: [EmailRecordDto] }) data!: EmailRecordDto[];
 }
 
-export const toEmailDto = (e: ResearchEmailEntity): EmailRecordDto => ({ id: e.id, research_id: e.researchId, email: e.email, is_sent: e.isSent });
+export const toEmailDto = (e: ResearchEmailEntity): EmailRecordDto => ({
+  id: e.id,
+  research_id: e.researchId,
+  email: e.email,
+  is_sent: e.isSent,
+});
 
 export class EmailCreateDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() research_id!: string;

@@ -31,7 +31,10 @@ export class EmailsController {
   @HttpCode(200)
   @ApiOkResponse({ type: EmailRecordsDto, description: 'Every record of the research after sending' })
   @ApiBadGatewayResponse({ description: 'The mail server refused some invitations; the others are marked sent' })
-  async sendAll(@Param('research_id', UuidParamPipe) researchId: string, @CurrentUser() user: UserEntity): Promise<EmailRecordsDto> {
+  async sendAll(
+    @Param('research_id', UuidParamPipe) researchId: string,
+    @CurrentUser() user: UserEntity,
+  ): Promise<EmailRecordsDto> {
     return { data: (await this.emails.sendAll(researchId, user.email)).map(toEmailDto) };
   }
 
@@ -57,8 +60,15 @@ export class EmailsController {
   @SignedIn()
   @Audited('email')
   @NotFrozen('who is invited to watch: access, not the record; revoking it stays possible on an approved test')
-  @ApiOkResponse({ type: EmailRecordDto, description: 'A changed address gets a new access code (id) and is not sent yet' })
-  async update(@Param('id', UuidParamPipe) id: string, @Body() body: EmailUpdateDto, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
+  @ApiOkResponse({
+    type: EmailRecordDto,
+    description: 'A changed address gets a new access code (id) and is not sent yet',
+  })
+  async update(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: EmailUpdateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<EmailRecordDto> {
     return toEmailDto(await this.emails.update(id, body.email, user.email));
   }
 

@@ -30,7 +30,9 @@ export class EmailsRepository {
   async create(researchId: string, email: string, em: EntityManager): Promise<ResearchEmailEntity> {
     const repo = em.getRepository(ResearchEmailEntity);
     try {
-      return await repo.save(repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), isSent: false, sentAt: null }));
+      return await repo.save(
+        repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), isSent: false, sentAt: null }),
+      );
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateClientEmailError();
       throw e;

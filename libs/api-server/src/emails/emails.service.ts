@@ -43,7 +43,10 @@ export class EmailsService {
     return this.unique(() =>
       this.audit.transaction(async (em) => {
         const created = await this.repo.create(researchId, email, em);
-        await this.audit.record({ actor: by, researchId, entity: 'email', action: 'create', after: emailValues(created) }, em);
+        await this.audit.record(
+          { actor: by, researchId, entity: 'email', action: 'create', after: emailValues(created) },
+          em,
+        );
         return created;
       }),
     );
@@ -55,7 +58,17 @@ export class EmailsService {
     const changed = await this.unique(() =>
       this.audit.transaction(async (em) => {
         const row = await this.repo.changeAddress(record, email, em);
-        await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'update', before: emailValues(record), after: emailValues(row) }, em);
+        await this.audit.record(
+          {
+            actor: by,
+            researchId: record.researchId,
+            entity: 'email',
+            action: 'update',
+            before: emailValues(record),
+            after: emailValues(row),
+          },
+          em,
+        );
         return row;
       }),
     );
@@ -68,7 +81,10 @@ export class EmailsService {
     const record = await this.get(id);
     await this.audit.transaction(async (em) => {
       await this.repo.delete(id, em);
-      await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'delete', before: emailValues(record) }, em);
+      await this.audit.record(
+        { actor: by, researchId: record.researchId, entity: 'email', action: 'delete', before: emailValues(record) },
+        em,
+      );
     });
     await this.revocations.publish({ email: id });
   }
@@ -80,7 +96,8 @@ export class EmailsService {
     try {
       await this.deliver(research, record);
     } catch (e) {
-      if (e instanceof MailDeliveryError) throw new BadGatewayException(`The mail server did not accept the invitation to ${record.email}: ${e.message}`);
+      if (e instanceof MailDeliveryError)
+        throw new BadGatewayException(`The mail server did not accept the invitation to ${record.email}: ${e.message}`);
       throw e;
     }
     return this.markSent(record, by);
@@ -99,7 +116,8 @@ export class EmailsService {
         failed.push(record.email);
       }
     }
-    if (failed.length) throw new BadGatewayException(`The mail server did not accept the invitations to: ${failed.join(', ')}`);
+    if (failed.length)
+      throw new BadGatewayException(`The mail server did not accept the invitations to: ${failed.join(', ')}`);
     return this.repo.list(researchId);
   }
 
@@ -107,7 +125,17 @@ export class EmailsService {
   private markSent(record: ResearchEmailEntity, by: string): Promise<ResearchEmailEntity> {
     return this.audit.transaction(async (em) => {
       const sent = await this.repo.markSent(record, new Date(), em);
-      await this.audit.record({ actor: by, researchId: record.researchId, entity: 'email', action: 'send', before: emailValues(record), after: emailValues(sent) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: record.researchId,
+          entity: 'email',
+          action: 'send',
+          before: emailValues(record),
+          after: emailValues(sent),
+        },
+        em,
+      );
       return sent;
     });
   }
@@ -115,7 +143,14 @@ export class EmailsService {
   /** In the installation's language: a client's record keeps no language (docs/behaviour.md §1). */
   private deliver(research: ResearchEntity, record: ResearchEmailEntity): Promise<void> {
     const link = `${this.config.frontendHost}/view/${research.id}?code=${record.id}`;
-    const content = invitationEmail({ brand: this.config.brandName, researchName: research.name, startAt: research.startAt, endAt: research.endAt, link, lang: DEFAULT_LANGUAGE });
+    const content = invitationEmail({
+      brand: this.config.brandName,
+      researchName: research.name,
+      startAt: research.startAt,
+      endAt: research.endAt,
+      link,
+      lang: DEFAULT_LANGUAGE,
+    });
     return this.mail.send({ to: record.email, ...content, link });
   }
 

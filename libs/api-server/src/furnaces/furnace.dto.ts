@@ -18,7 +18,9 @@ const Fields = {
   code: () =>
     applyDecorators(
       IsString(),
-      Matches(FURNACE_CODE_PATTERN, { message: 'code must be 1–16 lowercase letters, digits or hyphens, starting with a letter or digit' }),
+      Matches(FURNACE_CODE_PATTERN, {
+        message: 'code must be 1–16 lowercase letters, digits or hyphens, starting with a letter or digit',
+      }),
     ),
   scanPeriod: () =>
     applyDecorators(
@@ -27,8 +29,16 @@ const Fields = {
       Min(0.01, { message: 'scan_period_s must be at least 0.01' }),
       Max(MAX_SCAN_PERIOD_S, { message: `scan_period_s must be at most ${MAX_SCAN_PERIOD_S}` }),
     ),
-  standard: () => applyDecorators(OptionalNotNull(), IsIn(TEST_STANDARD_IDS, { message: `standard must be one of ${TEST_STANDARD_IDS.join(', ')}` })),
-  heatingCurve: () => applyDecorators(OptionalNotNull(), IsIn(HEATING_CURVE_IDS, { message: `heating_curve must be one of ${HEATING_CURVE_IDS.join(', ')}` })),
+  standard: () =>
+    applyDecorators(
+      OptionalNotNull(),
+      IsIn(TEST_STANDARD_IDS, { message: `standard must be one of ${TEST_STANDARD_IDS.join(', ')}` }),
+    ),
+  heatingCurve: () =>
+    applyDecorators(
+      OptionalNotNull(),
+      IsIn(HEATING_CURVE_IDS, { message: `heating_curve must be one of ${HEATING_CURVE_IDS.join(', ')}` }),
+    ),
   pressure: (field: string, min: number) =>
     applyDecorators(
       IsOptional(),
@@ -40,16 +50,33 @@ const Fields = {
 
 export class FurnaceCreateDto {
   @ApiProperty({ maxLength: 255, example: 'Piec poziomy' }) @Fields.name() name!: string;
-  @ApiProperty({ pattern: FURNACE_CODE_PATTERN.source, example: 'p1', description: 'Unique; lowercase letters, digits and hyphens (1–16).' })
+  @ApiProperty({
+    pattern: FURNACE_CODE_PATTERN.source,
+    example: 'p1',
+    description: 'Unique; lowercase letters, digits and hyphens (1–16).',
+  })
   @Fields.code()
   code!: string;
-  @ApiPropertyOptional({ minimum: 0.01, maximum: MAX_SCAN_PERIOD_S, default: 1, description: "Seconds between two frames of the furnace's DAQ." })
+  @ApiPropertyOptional({
+    minimum: 0.01,
+    maximum: MAX_SCAN_PERIOD_S,
+    default: 1,
+    description: "Seconds between two frames of the furnace's DAQ.",
+  })
   @Fields.scanPeriod()
   scan_period_s?: number;
-  @ApiPropertyOptional({ enum: TEST_STANDARD_IDS, default: 'EN_1363_1', description: 'The standard a new test on this furnace starts from.' })
+  @ApiPropertyOptional({
+    enum: TEST_STANDARD_IDS,
+    default: 'EN_1363_1',
+    description: 'The standard a new test on this furnace starts from.',
+  })
   @Fields.standard()
   standard?: (typeof TEST_STANDARD_IDS)[number];
-  @ApiPropertyOptional({ enum: HEATING_CURVE_IDS, default: 'iso834', description: 'The heating curve a new test on this furnace starts from.' })
+  @ApiPropertyOptional({
+    enum: HEATING_CURVE_IDS,
+    default: 'iso834',
+    description: 'The heating curve a new test on this furnace starts from.',
+  })
   @Fields.heatingCurve()
   heating_curve?: (typeof HEATING_CURVE_IDS)[number];
   @ApiPropertyOptional({ type: Number, nullable: true, description: 'Furnace pressure a new test aims at, Pa.' })
@@ -66,9 +93,15 @@ export class FurnaceUpdateDto {
   @ApiPropertyOptional({ pattern: FURNACE_CODE_PATTERN.source }) @OptionalNotNull() @Fields.code() code?: string;
   @ApiPropertyOptional({ minimum: 0.01, maximum: MAX_SCAN_PERIOD_S }) @Fields.scanPeriod() scan_period_s?: number;
   @ApiPropertyOptional({ enum: TEST_STANDARD_IDS }) @Fields.standard() standard?: (typeof TEST_STANDARD_IDS)[number];
-  @ApiPropertyOptional({ enum: HEATING_CURVE_IDS }) @Fields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
-  @ApiPropertyOptional({ type: Number, nullable: true }) @Fields.pressure('pressure_target_pa', -MAX_PRESSURE_PA) pressure_target_pa?: number | null;
-  @ApiPropertyOptional({ type: Number, nullable: true }) @Fields.pressure('pressure_tolerance_pa', 0) pressure_tolerance_pa?: number | null;
+  @ApiPropertyOptional({ enum: HEATING_CURVE_IDS })
+  @Fields.heatingCurve()
+  heating_curve?: (typeof HEATING_CURVE_IDS)[number];
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @Fields.pressure('pressure_target_pa', -MAX_PRESSURE_PA)
+  pressure_target_pa?: number | null;
+  @ApiPropertyOptional({ type: Number, nullable: true })
+  @Fields.pressure('pressure_tolerance_pa', 0)
+  pressure_tolerance_pa?: number | null;
 }
 
 export class FurnaceDto {
@@ -102,7 +135,12 @@ export const toFurnaceDto = (f: FurnaceEntity): FurnaceDto => ({
   updated_at: f.updatedAt.toISOString(),
 });
 
-export type FurnaceInput = Partial<Pick<FurnaceEntity, 'name' | 'code' | 'scanPeriodS' | 'standard' | 'heatingCurve' | 'pressureTargetPa' | 'pressureTolerancePa'>>;
+export type FurnaceInput = Partial<
+  Pick<
+    FurnaceEntity,
+    'name' | 'code' | 'scanPeriodS' | 'standard' | 'heatingCurve' | 'pressureTargetPa' | 'pressureTolerancePa'
+  >
+>;
 
 /** The body's fields by their entity names; a field not given stays undefined (PATCH leaves it). */
 export const fromFurnaceDto = (b: FurnaceCreateDto | FurnaceUpdateDto): FurnaceInput => ({

@@ -6,7 +6,14 @@ import { Audited } from '../audit/audited.decorator';
 import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
-import { FurnaceCreateDto, FurnaceDto, FurnacesDto, FurnaceUpdateDto, fromFurnaceDto, toFurnaceDto } from './furnace.dto';
+import {
+  FurnaceCreateDto,
+  FurnaceDto,
+  FurnacesDto,
+  FurnaceUpdateDto,
+  fromFurnaceDto,
+  toFurnaceDto,
+} from './furnace.dto';
 import { FurnacesService } from './furnaces.service';
 
 /** The lab's furnaces (docs/behaviour.md, "Furnaces"): staff read them to schedule tests, superusers manage them. */
@@ -31,7 +38,9 @@ export class FurnacesController {
   @ApiOkResponse({ type: FurnaceDto })
   @ApiConflictResponse({ description: 'Another furnace has this code' })
   async create(@Body() body: FurnaceCreateDto, @CurrentUser() me: UserEntity): Promise<FurnaceDto> {
-    return toFurnaceDto(await this.furnaces.create({ ...fromFurnaceDto(body), name: body.name, code: body.code }, me.email));
+    return toFurnaceDto(
+      await this.furnaces.create({ ...fromFurnaceDto(body), name: body.name, code: body.code }, me.email),
+    );
   }
 
   @Get(':furnace_id')
@@ -46,7 +55,11 @@ export class FurnacesController {
   @Audited('furnace')
   @ApiOkResponse({ type: FurnaceDto })
   @ApiConflictResponse({ description: 'Another furnace has this code' })
-  async update(@Param('furnace_id', UuidParamPipe) id: string, @Body() body: FurnaceUpdateDto, @CurrentUser() me: UserEntity): Promise<FurnaceDto> {
+  async update(
+    @Param('furnace_id', UuidParamPipe) id: string,
+    @Body() body: FurnaceUpdateDto,
+    @CurrentUser() me: UserEntity,
+  ): Promise<FurnaceDto> {
     return toFurnaceDto(await this.furnaces.update(id, fromFurnaceDto(body), me.email));
   }
 

@@ -23,7 +23,10 @@ export class FurnacesRepository {
     return em.getRepository(FurnaceEntity).findOneBy({ code });
   }
 
-  async create(fields: Omit<FurnaceEntity, 'id' | 'createdAt' | 'updatedAt'>, em: EntityManager): Promise<FurnaceEntity> {
+  async create(
+    fields: Omit<FurnaceEntity, 'id' | 'createdAt' | 'updatedAt'>,
+    em: EntityManager,
+  ): Promise<FurnaceEntity> {
     const repo = em.getRepository(FurnaceEntity);
     return repo.save(repo.create(fields));
   }

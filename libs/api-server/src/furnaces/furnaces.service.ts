@@ -39,7 +39,17 @@ export class FurnacesService {
     try {
       return await this.audit.transaction(async (em) => {
         const furnace = await this.repo.create(fields, em);
-        await this.audit.record({ actor: by, researchId: null, entity: 'furnace', entityId: furnace.id, action: 'create', after: furnaceValues(furnace) }, em);
+        await this.audit.record(
+          {
+            actor: by,
+            researchId: null,
+            entity: 'furnace',
+            entityId: furnace.id,
+            action: 'create',
+            after: furnaceValues(furnace),
+          },
+          em,
+        );
         return furnace;
       });
     } catch (error) {
@@ -56,7 +66,11 @@ export class FurnacesService {
         const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
         const after = await this.repo.update(before, given, em);
         const changed = changes(furnaceValues(before), furnaceValues(after));
-        if (changed) await this.audit.record({ actor: by, researchId: null, entity: 'furnace', entityId: id, action: 'update', ...changed }, em);
+        if (changed)
+          await this.audit.record(
+            { actor: by, researchId: null, entity: 'furnace', entityId: id, action: 'update', ...changed },
+            em,
+          );
         return after;
       });
     } catch (error) {
@@ -72,10 +86,22 @@ export class FurnacesService {
       if (!furnace) throw new NotFoundException('Furnace not found');
       const tests = await this.repo.countResearches(id, em);
       if (tests > 0) {
-        throw new ConflictException(`Furnace "${furnace.name}" has ${tests} test${tests === 1 ? '' : 's'} scheduled on it (their record names it): it cannot be deleted`);
+        throw new ConflictException(
+          `Furnace "${furnace.name}" has ${tests} test${tests === 1 ? '' : 's'} scheduled on it (their record names it): it cannot be deleted`,
+        );
       }
       await this.repo.delete(furnace, em);
-      await this.audit.record({ actor: by, researchId: null, entity: 'furnace', entityId: id, action: 'delete', before: furnaceValues(furnace) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: null,
+          entity: 'furnace',
+          entityId: id,
+          action: 'delete',
+          before: furnaceValues(furnace),
+        },
+        em,
+      );
     });
   }
 }

@@ -54,7 +54,11 @@ export function csvLine(cells: readonly ExportCell[], dialect: CsvDialect): stri
  * A file name for Content-Disposition (core/file-name.ts, `attachment`): ASCII for every client, plus the research's
  * name in UTF-8 (RFC 6266) without control and format characters (a bidi override would make it read as another type).
  */
-export function exportFilename(researchId: string, name: string, extension: 'csv' | 'xlsx' | 'pdf' | 'zip'): { ascii: string; utf8: string } {
+export function exportFilename(
+  researchId: string,
+  name: string,
+  extension: 'csv' | 'xlsx' | 'pdf' | 'zip',
+): { ascii: string; utf8: string } {
   const ascii = `${slug(name) || 'research'}-${researchId.slice(0, 8)}.${extension}`;
   return { ascii, utf8: `${visibleText(name).trim() || 'research'}.${extension}` };
 }

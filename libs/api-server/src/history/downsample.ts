@@ -243,11 +243,22 @@ export class Downsampler {
       { key: 'pk', kind: 'pk', ...arrays(pk) },
     ];
     this.channelSeries.forEach((values, i) => {
-      if (values && (this.thermoIds === 'all' || this.thermoIds.has(i + 1))) series.push({ key: `thermo:${i + 1}`, kind: 'thermocouple', thermo_id: i + 1, ...arrays(values) });
+      if (values && (this.thermoIds === 'all' || this.thermoIds.has(i + 1)))
+        series.push({ key: `thermo:${i + 1}`, kind: 'thermocouple', thermo_id: i + 1, ...arrays(values) });
     });
     for (const c of this.categories) {
-      series.push({ key: `category:${c.typeName}:max`, kind: 'category_max', type_name: c.typeName, ...arrays(c.maxSeries) });
-      series.push({ key: `category:${c.typeName}:mean`, kind: 'category_mean', type_name: c.typeName, ...arrays(c.meanSeries) });
+      series.push({
+        key: `category:${c.typeName}:max`,
+        kind: 'category_max',
+        type_name: c.typeName,
+        ...arrays(c.maxSeries),
+      });
+      series.push({
+        key: `category:${c.typeName}:mean`,
+        kind: 'category_mean',
+        type_name: c.typeName,
+        ...arrays(c.meanSeries),
+      });
     }
     return { time: this.times, series };
   }

@@ -1,6 +1,16 @@
 import { DEFAULT_TEST_PROFILE } from '@furnace/criteria';
 import { csvDialect, csvLine } from './csv';
-import { channelHeader, exportCells, exportHeader, type ExportLayout, type ExportMeta, hms, metaRows, wallClockText, warsawWallClock } from './export-format';
+import {
+  channelHeader,
+  exportCells,
+  exportHeader,
+  type ExportLayout,
+  type ExportMeta,
+  hms,
+  metaRows,
+  wallClockText,
+  warsawWallClock,
+} from './export-format';
 
 const layout: ExportLayout = {
   channels: 3,
@@ -15,19 +25,47 @@ describe('the columns of the history exports', () => {
   it('names each thermocouple with its name, type and unit; a channel without a marker keeps a plain header', () => {
     expect(channelHeader(7, { name: 'T7', types: ['Tśr i Tmax'] })).toBe('T7 – Tśr i Tmax [°C]');
     expect(exportHeader(layout, 'pl')).toEqual([
-      'Czas [s]', 'Czas [min]', 'Czas od zapłonu', 'Data i godzina (Europe/Warsaw)', 'Promieniowanie [kW/m²]', 'Ciśnienie [Pa]', 'Temperatura pieca [°C]',
-      'T7 – Tśr i Tmax [°C]', 'thermo_2_c', 'Łącznik ż – Tmax / TDin [°C]',
-      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – średnia [°C]', 'Tśr i Tmax – przyrost max ponad T0 [K]', 'Tśr i Tmax – przyrost średniej ponad T0 [K]',
-      'Krzywa normowa [°C]', 'd_e [%]', 'Kanały poza zakresem', 'Obserwacje',
+      'Czas [s]',
+      'Czas [min]',
+      'Czas od zapłonu',
+      'Data i godzina (Europe/Warsaw)',
+      'Promieniowanie [kW/m²]',
+      'Ciśnienie [Pa]',
+      'Temperatura pieca [°C]',
+      'T7 – Tśr i Tmax [°C]',
+      'thermo_2_c',
+      'Łącznik ż – Tmax / TDin [°C]',
+      'Tśr i Tmax – max [°C]',
+      'Tśr i Tmax – średnia [°C]',
+      'Tśr i Tmax – przyrost max ponad T0 [K]',
+      'Tśr i Tmax – przyrost średniej ponad T0 [K]',
+      'Krzywa normowa [°C]',
+      'd_e [%]',
+      'Kanały poza zakresem',
+      'Obserwacje',
     ]);
   });
 
   it('writes the headers in English when asked for English; the thermocouples keep their names', () => {
     expect(exportHeader(layout, 'en')).toEqual([
-      'Time [s]', 'Time [min]', 'Time since ignition', 'Date and time (Europe/Warsaw)', 'Radiation [kW/m²]', 'Pressure [Pa]', 'Furnace temperature [°C]',
-      'T7 – Tśr i Tmax [°C]', 'thermo_2_c', 'Łącznik ż – Tmax / TDin [°C]',
-      'Tśr i Tmax – max [°C]', 'Tśr i Tmax – mean [°C]', 'Tśr i Tmax – max rise above T0 [K]', 'Tśr i Tmax – mean rise above T0 [K]',
-      'Standard curve [°C]', 'd_e [%]', 'Channels out of range', 'Observations',
+      'Time [s]',
+      'Time [min]',
+      'Time since ignition',
+      'Date and time (Europe/Warsaw)',
+      'Radiation [kW/m²]',
+      'Pressure [Pa]',
+      'Furnace temperature [°C]',
+      'T7 – Tśr i Tmax [°C]',
+      'thermo_2_c',
+      'Łącznik ż – Tmax / TDin [°C]',
+      'Tśr i Tmax – max [°C]',
+      'Tśr i Tmax – mean [°C]',
+      'Tśr i Tmax – max rise above T0 [K]',
+      'Tśr i Tmax – mean rise above T0 [K]',
+      'Standard curve [°C]',
+      'd_e [%]',
+      'Channels out of range',
+      'Observations',
     ]);
   });
 
@@ -49,7 +87,9 @@ describe('the columns of the history exports', () => {
       },
       layout,
     );
-    expect(csvLine(cells, csvDialect('comma'))).toBe('90;1,5;00:01:30;2030-01-01 11:01:30;1,25;;512,5;40,5;;44;44;42,25;23,875;22,125;480,123;-2,346;2;cotton_pad note\r\n');
+    expect(csvLine(cells, csvDialect('comma'))).toBe(
+      '90;1,5;00:01:30;2030-01-01 11:01:30;1,25;;512,5;40,5;;44;44;42,25;23,875;22,125;480,123;-2,346;2;cotton_pad note\r\n',
+    );
     const none = exportCells({ ...undefinedFrame(), categories: [{ max: null, mean: null }] }, layout);
     expect(csvLine(none, csvDialect('point'))).toBe('-30,-0.5,-00:00:30,,,,,,,,,,,,20,,,\r\n');
   });
@@ -97,7 +137,9 @@ describe('the columns of the history exports', () => {
   });
 
   it('writes the metadata in English when asked for English; the reasons staff typed stay as typed', () => {
-    const text = metaRows({ ...meta, t0: { value: 20.5, source: 'override' } }, 'en').map((cells) => csvLine(cells, csvDialect('point'))).join('');
+    const text = metaRows({ ...meta, t0: { value: 20.5, source: 'override' } }, 'en')
+      .map((cells) => csvLine(cells, csvDialect('point')))
+      .join('');
     expect(text).toBe(
       [
         'Test,Drzwi EI2 60',

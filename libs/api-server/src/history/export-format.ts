@@ -63,10 +63,23 @@ export function channelHeader(thermoId: number, label: ChannelLabel | undefined)
 
 export function exportHeader(layout: ExportLayout, lang: Language): string[] {
   const c = texts(lang).export.column;
-  const columns = [c.seconds, c.minutes, c.sinceIgnition, fill(c.dateTime, { zone: EXPORT_TIME_ZONE }), c.radiance, c.pressure, c.furnace];
+  const columns = [
+    c.seconds,
+    c.minutes,
+    c.sinceIgnition,
+    fill(c.dateTime, { zone: EXPORT_TIME_ZONE }),
+    c.radiance,
+    c.pressure,
+    c.furnace,
+  ];
   for (let id = 1; id <= layout.channels; id++) columns.push(channelHeader(id, layout.labels.get(id)));
   for (const type of layout.categories) {
-    columns.push(fill(c.categoryMax, { type }), fill(c.categoryMean, { type }), fill(c.categoryMaxRise, { type }), fill(c.categoryMeanRise, { type }));
+    columns.push(
+      fill(c.categoryMax, { type }),
+      fill(c.categoryMean, { type }),
+      fill(c.categoryMaxRise, { type }),
+      fill(c.categoryMeanRise, { type }),
+    );
   }
   columns.push(c.curve, c.deviation, c.faults, c.observations);
   return columns;
@@ -87,7 +100,12 @@ export function exportCells(frame: ExportFrame, layout: ExportLayout): ExportCel
   const t0 = frame.t0;
   for (let c = 0; c < layout.categories.length; c++) {
     const { max, mean } = frame.categories[c] ?? { max: null, mean: null };
-    cells.push(round(max, 3), round(mean, 3), t0 === null || max === null ? null : round(max - t0, 3), t0 === null || mean === null ? null : round(mean - t0, 3));
+    cells.push(
+      round(max, 3),
+      round(mean, 3),
+      t0 === null || max === null ? null : round(max - t0, 3),
+      t0 === null || mean === null ? null : round(mean - t0, 3),
+    );
   }
   cells.push(round(frame.curve, 3), round(frame.dE, 3), frame.faults?.join(' ') ?? '', frame.observations.join(' '));
   return cells;
@@ -129,8 +147,10 @@ export function warsawWallClock(at: Date): Date {
   let offset = offsets.get(hour);
   if (offset === undefined) {
     const parts: Record<string, number> = {};
-    for (const part of WARSAW.formatToParts(new Date(hour * 3_600_000))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-    offset = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) - hour * 3_600_000;
+    for (const part of WARSAW.formatToParts(new Date(hour * 3_600_000)))
+      if (part.type !== 'literal') parts[part.type] = Number(part.value);
+    offset =
+      Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) - hour * 3_600_000;
     if (offsets.size > 10_000) offsets.clear();
     offsets.set(hour, offset);
   }
@@ -145,7 +165,12 @@ export function wallClockText(wallClock: Date): string {
 
 /* ---------- The metadata: what a filed export says about its test ---------- */
 
-const STANDARD_NAMES: Record<TestProfile['standard'], string> = { EN_1363_1: 'EN 1363-1', EN_1634_1: 'EN 1634-1', EN_1364_1: 'EN 1364-1', DIN_4102_5: 'DIN 4102-5' };
+const STANDARD_NAMES: Record<TestProfile['standard'], string> = {
+  EN_1363_1: 'EN 1363-1',
+  EN_1634_1: 'EN 1634-1',
+  EN_1364_1: 'EN 1364-1',
+  DIN_4102_5: 'DIN 4102-5',
+};
 
 export interface ExportMeta {
   research: { id: string; name: string };
@@ -161,8 +186,10 @@ export function metaRows(meta: ExportMeta, lang: Language): ExportCell[][] {
   const m = texts(lang).export.meta;
   const p = meta.profile;
   const standard = STANDARD_NAMES[p.standard] + (p.insulation ? ` (${p.insulation})` : '');
-  const who = (id: number, name: string | null) => (name ? fill(m.namedChannel, { name, id }) : fill(m.channel, { id }));
-  const t0Source = (source: string) => (Object.hasOwn(m.t0Source, source) ? m.t0Source[source as keyof typeof m.t0Source] : source);
+  const who = (id: number, name: string | null) =>
+    name ? fill(m.namedChannel, { name, id }) : fill(m.channel, { id });
+  const t0Source = (source: string) =>
+    Object.hasOwn(m.t0Source, source) ? m.t0Source[source as keyof typeof m.t0Source] : source;
   const rows: ExportCell[][] = [
     [m.research, meta.research.name],
     [m.id, meta.research.id],
@@ -173,11 +200,21 @@ export function metaRows(meta: ExportMeta, lang: Language): ExportCell[][] {
     [m.pressureTarget, p.pressure_target_pa],
     [m.pressureTolerance, p.pressure_tolerance_pa],
     [fill(m.ignition, { zone: EXPORT_TIME_ZONE }), meta.ignitionAt ? warsawWallClock(meta.ignitionAt) : null],
-    [m.t0, meta.t0 === null ? null : Math.round(meta.t0.value * 1000) / 1000, meta.t0 === null ? '' : t0Source(meta.t0.source)],
+    [
+      m.t0,
+      meta.t0 === null ? null : Math.round(meta.t0.value * 1000) / 1000,
+      meta.t0 === null ? '' : t0Source(meta.t0.source),
+    ],
   ];
-  for (const x of meta.excluded) rows.push([m.excluded, who(x.thermoId, x.name), fill(m.since, { time: hms(x.fromTime) }), x.reason]);
+  for (const x of meta.excluded)
+    rows.push([m.excluded, who(x.thermoId, x.name), fill(m.since, { time: hms(x.fromTime) }), x.reason]);
   for (const f of meta.failed) {
-    rows.push([m.failed, who(f.thermoId, f.name), fill(m.outOfRange, { from: hms(f.firstTime), to: hms(f.lastTime) }), fill(m.frames, { frames: f.frames })]);
+    rows.push([
+      m.failed,
+      who(f.thermoId, f.name),
+      fill(m.outOfRange, { from: hms(f.firstTime), to: hms(f.lastTime) }),
+      fill(m.frames, { frames: f.frames }),
+    ]);
   }
   return rows;
 }

@@ -38,7 +38,9 @@ export class ExportRepository {
   }
 
   exclusions(researchId: string): Promise<ThermoExclusionEntity[]> {
-    return this.dataSource.getRepository(ThermoExclusionEntity).find({ where: { researchId }, order: { fromTime: 'ASC', createdAt: 'ASC' } });
+    return this.dataSource
+      .getRepository(ThermoExclusionEntity)
+      .find({ where: { researchId }, order: { fromTime: 'ASC', createdAt: 'ASC' } });
   }
 
   observations(researchId: string, visibleOnly: boolean): Promise<ObservationEntity[]> {

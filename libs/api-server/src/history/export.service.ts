@@ -4,7 +4,14 @@ import { CriteriaEngine, heatingCurve } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
 import { profileOf, toExclusion, toObservation, withoutClassification } from '../criteria/criteria-inputs';
-import { type ChannelLabel, type ExportCell, exportCells, type ExportLayout, type ExportMeta, warsawWallClock } from './export-format';
+import {
+  type ChannelLabel,
+  type ExportCell,
+  exportCells,
+  type ExportLayout,
+  type ExportMeta,
+  warsawWallClock,
+} from './export-format';
 import { type ExportFrameRow, ExportRepository } from './export.repository';
 import { HistoryRepository } from './history.repository';
 import { RealArrayReader } from './real-array';
@@ -60,7 +67,13 @@ export class ExportService {
    * everyone's, computed from every observation (docs/behaviour.md: a client never gets a different result).
    * `signal`: the client went away; every read of frames (here for T0, then the rows) stops at its next page.
    */
-  async prepare(researchId: string, query: ExportQuery, visibleObservationsOnly: boolean, signal?: AbortSignal, now = new Date()): Promise<ExportContext> {
+  async prepare(
+    researchId: string,
+    query: ExportQuery,
+    visibleObservationsOnly: boolean,
+    signal?: AbortSignal,
+    now = new Date(),
+  ): Promise<ExportContext> {
     const research = await this.repository.research(researchId);
     if (!research) throw new NotFoundException('Research not found');
     if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
@@ -75,11 +88,19 @@ export class ExportService {
       this.history.ignitionAt(researchId),
       this.history.faults(researchId, { from: Number.NEGATIVE_INFINITY, to: range.to }),
     ]);
-    const channels = await this.history.maxChannels(researchId, { from: query.from ?? Number.NEGATIVE_INFINITY, to: range.to });
+    const channels = await this.history.maxChannels(researchId, {
+      from: query.from ?? Number.NEGATIVE_INFINITY,
+      to: range.to,
+    });
     const observations = visibleObservationsOnly ? all.filter((o) => o.visibleToClients) : all;
     const profile = profileOf(research);
 
-    const markers = markerRows.map((m) => ({ thermoId: m.thermo_id, name: m.name, type: m.type_name, config: m.config }));
+    const markers = markerRows.map((m) => ({
+      thermoId: m.thermo_id,
+      name: m.name,
+      type: m.type_name,
+      config: m.config,
+    }));
     const labels = new Map<number, ChannelLabel>();
     for (const m of markers) {
       const label = labels.get(m.thermoId);
@@ -106,8 +127,19 @@ export class ExportService {
         profile,
         ignitionAt,
         t0,
-        excluded: exclusions.map((x) => ({ thermoId: x.thermoId, name: nameOf(x.thermoId), fromTime: x.fromTime, reason: x.reason })),
-        failed: faults.map((f) => ({ thermoId: f.thermo_id, name: nameOf(f.thermo_id), firstTime: f.first_time, lastTime: f.last_time, frames: f.frames })),
+        excluded: exclusions.map((x) => ({
+          thermoId: x.thermoId,
+          name: nameOf(x.thermoId),
+          fromTime: x.fromTime,
+          reason: x.reason,
+        })),
+        failed: faults.map((f) => ({
+          thermoId: f.thermo_id,
+          name: nameOf(f.thermo_id),
+          firstTime: f.first_time,
+          lastTime: f.last_time,
+          frames: f.frames,
+        })),
       },
       markers,
       exclusions,
@@ -179,7 +211,11 @@ export class ExportService {
   }
 
   /** T0 as the criteria define it: from the minute before ignition up to the first frame after it with a reading. */
-  private async t0(researchId: string, engine: CriteriaEngine, signal?: AbortSignal): Promise<{ value: number; source: string } | null> {
+  private async t0(
+    researchId: string,
+    engine: CriteriaEngine,
+    signal?: AbortSignal,
+  ): Promise<{ value: number; source: string } | null> {
     const reader = new RealArrayReader();
     const scratch: number[] = [];
     for await (const rows of this.pages(researchId, -60, Number.MAX_VALUE, signal)) {
@@ -197,7 +233,12 @@ export class ExportService {
    * Pages of frames in time order; the next page is read while the caller works on this one. Once
    * `signal` fires no further page is read: the generator throws its reason (the client has gone).
    */
-  private async *pages(researchId: string, from: number, to: number, signal?: AbortSignal): AsyncGenerator<ExportFrameRow[]> {
+  private async *pages(
+    researchId: string,
+    from: number,
+    to: number,
+    signal?: AbortSignal,
+  ): AsyncGenerator<ExportFrameRow[]> {
     const lower = Number.isFinite(from) ? from : -Number.MAX_VALUE;
     signal?.throwIfAborted();
     let page = this.repository.frames(researchId, lower, to, null, EXPORT_PAGE);

@@ -1,6 +1,13 @@
 import { pipeline } from 'node:stream/promises';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ResearchReader } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
@@ -50,22 +57,37 @@ export class HistoryController {
   @Get(':id/history.csv')
   @ResearchReader('id')
   @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'CSV, UTF-8 with BOM; see the `decimal` parameter for the separator and decimal mark',
+    schema: { type: 'string' },
+  })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async csv(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryCsvQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async csv(
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: HistoryCsvQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.heavy.run('csv', heavyCaller(principal), res, async (signal) => {
       const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
       const dialect = csvDialect(query.decimal);
       const rows = this.exports.rows(ctx);
       async function* body(): AsyncIterable<string> {
-        const meta = query.meta === '1' ? metaRows(ctx.meta, query.lang).map((cells) => csvLine(cells, dialect)).join('') + '\r\n' : '';
+        const meta =
+          query.meta === '1'
+            ? metaRows(ctx.meta, query.lang)
+                .map((cells) => csvLine(cells, dialect))
+                .join('') + '\r\n'
+            : '';
         yield CSV_BOM + meta + csvLine(exportHeader(ctx.layout, query.lang), dialect);
         for await (const page of rows) yield page.map((cells) => csvLine(cells, dialect)).join('');
       }
       // The generator straight into the response: each page is made when the previous one is sent (a
       // Readable.from in between would read up to 16 pages ahead).
-      await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) => pipeline(body(), out, { signal }));
+      await send(res, 'text/csv; charset=utf-8', exportFilename(id, ctx.name, 'csv'), (out) =>
+        pipeline(body(), out, { signal }),
+      );
     });
   }
 
@@ -79,22 +101,35 @@ export class HistoryController {
   @ResearchReader('id')
   @ApiProduces(XLSX_TYPE)
   @ApiOkResponse({
-    description: 'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary" (lang=en: "Readings", "Criteria and observations", "Thermocouples")',
+    description:
+      'Office Open XML workbook: sheets "Odczyty", "Kryteria i obserwacje", "Termopary" (lang=en: "Readings", "Criteria and observations", "Thermocouples")',
     schema: { type: 'string', format: 'binary' },
   })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async xlsx(@Param('id', UuidParamPipe) id: string, @Query() query: HistoryExportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async xlsx(
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: HistoryExportQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.heavy.run('xlsx', heavyCaller(principal), res, async (signal) => {
       const ctx = await this.exports.prepare(id, query, principal.kind === 'viewer', signal);
       // The workbook writer and its zip (~6 MB) load on the first workbook, not in every API instance (docs/performance.md, "Exports").
       const { writeWorkbook } = await import('./xlsx.js');
-      await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) => writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx), query.lang));
+      await send(res, XLSX_TYPE, exportFilename(id, ctx.name, 'xlsx'), (out) =>
+        writeWorkbook(out, ctx, this.exports.rows(ctx), () => this.exports.criteria(ctx), query.lang),
+      );
     });
   }
 }
 
-async function send(res: Response, type: string, filename: { ascii: string; utf8: string }, write: (out: Response) => Promise<void>): Promise<void> {
+async function send(
+  res: Response,
+  type: string,
+  filename: { ascii: string; utf8: string },
+  write: (out: Response) => Promise<void>,
+): Promise<void> {
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Disposition', attachment(filename.utf8, filename.ascii));
   res.setHeader('Cache-Control', 'no-store');

@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsOptional, Max, Min, ValidateBy, type ValidationArguments } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  Max,
+  Min,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 import { DAQ_BOUNDS } from '@furnace/contracts';
 import { DEFAULT_LANGUAGE, type Language } from '@furnace/text';
 import { LanguageField } from '../core/validators';
@@ -48,14 +59,23 @@ function WithinHistoryValues() {
 
 /** A range of the test, in seconds since it started (the DAQ's `time`). */
 class HistoryRangeQueryDto {
-  @ApiPropertyOptional({ description: 'Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.', minimum: DAQ_BOUNDS.time.min, example: 0 })
+  @ApiPropertyOptional({
+    description:
+      'Start of the range, seconds since the test started (inclusive; negative: before ignition). Default 0.',
+    minimum: DAQ_BOUNDS.time.min,
+    example: 0,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(DAQ_BOUNDS.time.min)
   from?: number;
 
-  @ApiPropertyOptional({ description: 'End of the range, seconds since the test started (inclusive). Default: the last stored frame.', minimum: DAQ_BOUNDS.time.min, example: 3600 })
+  @ApiPropertyOptional({
+    description: 'End of the range, seconds since the test started (inclusive). Default: the last stored frame.',
+    minimum: DAQ_BOUNDS.time.min,
+    example: 3600,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
@@ -65,7 +85,8 @@ class HistoryRangeQueryDto {
 
 export class HistoryQueryDto extends HistoryRangeQueryDto {
   @ApiPropertyOptional({
-    description: 'Most points per series. Above it, frames are grouped into equal time buckets and each keeps its min, max and mean.',
+    description:
+      'Most points per series. Above it, frames are grouped into equal time buckets and each keeps its min, max and mean.',
     type: 'integer',
     minimum: 2,
     maximum: MAX_HISTORY_POINTS,
@@ -80,7 +101,7 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
 
   @ApiPropertyOptional({
     description:
-      "Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the " +
+      'Thermocouples whose own series are answered (thermo_id, repeated or comma-separated). Default none: the scalar series and the ' +
       "measurement types' max and mean only, which are what a chart draws until a thermocouple is ticked. " +
       `At most ${MAX_THERMO_IDS}, and points × thermo_ids at most ${MAX_HISTORY_VALUES} (422 above).`,
     type: 'array',
@@ -89,7 +110,10 @@ export class HistoryQueryDto extends HistoryRangeQueryDto {
   })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) =>
-    (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter((v) => v.trim() !== '').map((v) => (/^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN)),
+    (Array.isArray(value) ? value : [value])
+      .flatMap((v) => String(v).split(','))
+      .filter((v) => v.trim() !== '')
+      .map((v) => (/^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN)),
   )
   @IsArray()
   @ArrayMaxSize(MAX_THERMO_IDS)
@@ -122,7 +146,8 @@ export class HistoryCsvQueryDto extends HistoryExportQueryDto {
   decimal: 'comma' | 'point' = 'comma';
 
   @ApiPropertyOptional({
-    description: '1: a metadata block above the header (research, profile, ignition, T0, excluded and failed thermocouples with reasons), then an empty line.',
+    description:
+      '1: a metadata block above the header (research, profile, ignition, T0, excluded and failed thermocouples with reasons), then an empty line.',
     enum: ['0', '1'],
     default: '0',
   })
@@ -134,22 +159,37 @@ export class HistoryCsvQueryDto extends HistoryExportQueryDto {
 export type SeriesKind = 'radiance' | 'pressure' | 'pk' | 'thermocouple' | 'category_max' | 'category_mean';
 
 export class HistorySeriesDto {
-  @ApiProperty({ description: 'Stable key: radiance, pressure, pk, thermo:{id}, category:{type_name}:max or category:{type_name}:mean', example: 'thermo:3' })
+  @ApiProperty({
+    description:
+      'Stable key: radiance, pressure, pk, thermo:{id}, category:{type_name}:max or category:{type_name}:mean',
+    example: 'thermo:3',
+  })
   key!: string;
 
   @ApiProperty({ enum: ['radiance', 'pressure', 'pk', 'thermocouple', 'category_max', 'category_mean'] })
   kind!: SeriesKind;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'For kind thermocouple: the channel (thermocouples_out index + 1).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'For kind thermocouple: the channel (thermocouples_out index + 1).',
+  })
   thermo_id?: number;
 
   @ApiPropertyOptional({ description: 'For the category kinds: the measurement type.', example: 'Tśr i Tmax' })
   type_name?: string;
 
-  @ApiProperty({ type: 'array', items: { type: 'number', nullable: true }, description: "Each point's minimum (aligned with `time`); null where the point has no value." })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'number', nullable: true },
+    description: "Each point's minimum (aligned with `time`); null where the point has no value.",
+  })
   min!: (number | null)[];
 
-  @ApiProperty({ type: 'array', items: { type: 'number', nullable: true }, description: "Each point's maximum: a spike survives downsampling here." })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'number', nullable: true },
+    description: "Each point's maximum: a spike survives downsampling here.",
+  })
   max!: (number | null)[];
 
   @ApiProperty({ type: 'array', items: { type: 'number', nullable: true } })
@@ -157,7 +197,10 @@ export class HistorySeriesDto {
 }
 
 export class HistoryFaultDto {
-  @ApiProperty({ type: 'integer', description: 'The channel that read out of range (a broken thermocouple); its values are null' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'The channel that read out of range (a broken thermocouple); its values are null',
+  })
   thermo_id!: number;
 
   @ApiProperty({ description: 'Time of the first frame in the range with the channel flagged, s' })
@@ -195,7 +238,8 @@ export class HistoryDto {
   @ApiProperty({
     type: 'array',
     items: { type: 'integer' },
-    description: "Thermocouples (thermo_id) with at least one reading in the research: the ones whose own series can be asked for with thermo_ids.",
+    description:
+      'Thermocouples (thermo_id) with at least one reading in the research: the ones whose own series can be asked for with thermo_ids.',
   })
   thermo_ids!: number[];
 
@@ -208,7 +252,10 @@ export class HistoryDto {
   @ApiProperty({ type: [HistorySeriesDto] })
   series!: HistorySeriesDto[];
 
-  @ApiProperty({ type: [HistoryFaultDto], description: 'Thermocouples flagged out of range by the ingest in the range, by thermo_id' })
+  @ApiProperty({
+    type: [HistoryFaultDto],
+    description: 'Thermocouples flagged out of range by the ingest in the range, by thermo_id',
+  })
   faults!: HistoryFaultDto[];
 
   @ApiProperty({

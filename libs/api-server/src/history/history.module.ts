@@ -8,5 +8,10 @@ import { HistoryService } from './history.service';
 import { RollupRefresher } from './rollup-refresher';
 
 /** A research's stored readings: downsampled series for charts, the CSV and XLSX exports, the category rollups' refresh. */
-@Module({ imports: [ResearchModule], controllers: [HistoryController], providers: [HistoryRepository, HistoryService, ExportRepository, ExportService, RollupRefresher], exports: [HistoryService] })
+@Module({
+  imports: [ResearchModule],
+  controllers: [HistoryController],
+  providers: [HistoryRepository, HistoryService, ExportRepository, ExportService, RollupRefresher],
+  exports: [HistoryService],
+})
 export class HistoryModule {}

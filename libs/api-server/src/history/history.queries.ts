@@ -40,7 +40,8 @@ export const FAULTS = `SELECT f.thermo_id, min(r."time") AS first_time, max(r."t
        WHERE r.research_id = $1 AND r.faults IS NOT NULL AND r."time" BETWEEN $2 AND $3
        GROUP BY f.thermo_id ORDER BY f.thermo_id`;
 
-export const MAX_CHANNELS = 'SELECT max(cardinality(thermocouples)) AS n FROM reading WHERE research_id = $1 AND "time" BETWEEN $2 AND $3';
+export const MAX_CHANNELS =
+  'SELECT max(cardinality(thermocouples)) AS n FROM reading WHERE research_id = $1 AND "time" BETWEEN $2 AND $3';
 
 /**
  * Rollup rows of width $2, buckets [$3, $4] with last_time <= $5: `whole` one row per bucket with its
@@ -48,8 +49,11 @@ export const MAX_CHANNELS = 'SELECT max(cardinality(thermocouples)) AS n FROM re
  */
 export function rollupRows(whole: boolean, thermoIds: readonly number[]): string {
   const pick = (column: string, aggregate: string) =>
-    thermoIds.length === 0 ? 'NULL' : `ARRAY[${thermoIds.map((id) => `${aggregate}(${column}[${Math.trunc(id)}])`).join(', ')}]::text`;
-  const scalar = (name: string) => `min(${name}_min) AS ${name}_min, max(${name}_max) AS ${name}_max, sum(${name}_sum) AS ${name}_sum, sum(${name}_n)::int AS ${name}_n`;
+    thermoIds.length === 0
+      ? 'NULL'
+      : `ARRAY[${thermoIds.map((id) => `${aggregate}(${column}[${Math.trunc(id)}])`).join(', ')}]::text`;
+  const scalar = (name: string) =>
+    `min(${name}_min) AS ${name}_min, max(${name}_max) AS ${name}_max, sum(${name}_sum) AS ${name}_sum, sum(${name}_n)::int AS ${name}_n`;
   const where = 'research_id = $1 AND width = $2 AND bucket BETWEEN $3 AND $4 AND last_time <= $5';
   return whole
     ? `SELECT bucket::float8 AS grp, bucket::float8 AS last_bucket, frames, first_time, radiance_min, radiance_max, radiance_sum, radiance_n,

@@ -48,7 +48,10 @@ export class HistoryRepository {
    * time its thermocouple is excluded from (the earliest of its exclusions; none: null).
    */
   async categoryMembers(researchId: string): Promise<CategoryMember[]> {
-    const rows: { thermo_id: number; type_name: string; excluded_from: number | null }[] = await this.dataSource.query(sql.CATEGORY_MEMBERS, [researchId]);
+    const rows: { thermo_id: number; type_name: string; excluded_from: number | null }[] = await this.dataSource.query(
+      sql.CATEGORY_MEMBERS,
+      [researchId],
+    );
     return rows.map((r) => ({ thermoId: r.thermo_id, typeName: r.type_name, excludedFrom: r.excluded_from }));
   }
 
@@ -62,13 +65,18 @@ export class HistoryRepository {
   }
 
   /** The channels the ingest flagged out of range in the range, each with its first and last flagged frame. */
-  async faults(researchId: string, range: Range): Promise<{ thermo_id: number; first_time: number; last_time: number; frames: number }[]> {
-    const rows: { thermo_id: number; first_time: number; last_time: number; frames: string }[] = await this.dataSource.query(sql.FAULTS, [
-      researchId,
-      range.from,
-      range.to,
-    ]);
-    return rows.map((r) => ({ thermo_id: Number(r.thermo_id), first_time: r.first_time, last_time: r.last_time, frames: Number(r.frames) }));
+  async faults(
+    researchId: string,
+    range: Range,
+  ): Promise<{ thermo_id: number; first_time: number; last_time: number; frames: number }[]> {
+    const rows: { thermo_id: number; first_time: number; last_time: number; frames: string }[] =
+      await this.dataSource.query(sql.FAULTS, [researchId, range.from, range.to]);
+    return rows.map((r) => ({
+      thermo_id: Number(r.thermo_id),
+      first_time: r.first_time,
+      last_time: r.last_time,
+      frames: Number(r.frames),
+    }));
   }
 
   /** Wall-clock time of ignition from the frames' own timestamps (see readIgnitionAt). */
@@ -78,7 +86,11 @@ export class HistoryRepository {
 
   /** Most thermocouple channels in one frame of the range (the exports' column count). */
   async maxChannels(researchId: string, range: Range): Promise<number> {
-    const rows: { n: number | null }[] = await this.dataSource.query(sql.MAX_CHANNELS, [researchId, range.from, range.to]);
+    const rows: { n: number | null }[] = await this.dataSource.query(sql.MAX_CHANNELS, [
+      researchId,
+      range.from,
+      range.to,
+    ]);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -102,7 +114,10 @@ export class HistoryRepository {
     const whole = thermoIds.length > PICK_AT_MOST;
     const groupBy = whole ? 1 : k;
     const [rows, categories]: [RollupRow[], CategoryRow[]] = await Promise.all([
-      this.dataSource.query(sql.rollupRows(whole, thermoIds), whole ? [researchId, width, lo, hi, to] : [researchId, width, lo, hi, to, k]),
+      this.dataSource.query(
+        sql.rollupRows(whole, thermoIds),
+        whole ? [researchId, width, lo, hi, to] : [researchId, width, lo, hi, to, k],
+      ),
       this.dataSource.query(sql.ROLLUP_CATEGORIES, [researchId, width, lo, hi, to, groupBy]),
     ]);
     const byBucket = new Map<number, Map<string, { max: Stats; mean: Stats }>>();

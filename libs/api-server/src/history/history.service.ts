@@ -66,25 +66,49 @@ export class HistoryService {
 
   /** `lastTime` was read before the series (the answer's key): they cover frames up to it, and the live tail continues after it. */
   private async compute(researchId: string, query: HistoryQueryDto, lastTime: number | null): Promise<HistoryDto> {
-    const { members, channels, ignitionAt } = await this.facts.get(`${researchId}|${lastTime}`, () => this.readFacts(researchId));
+    const { members, channels, ignitionAt } = await this.facts.get(`${researchId}|${lastTime}`, () =>
+      this.readFacts(researchId),
+    );
     const from = query.from ?? 0;
     const empty: HistoryDto = {
-      research_id: researchId, from, to: query.to ?? from, last_time: lastTime, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [], faults: [], ignition_at: ignitionAt,
+      research_id: researchId,
+      from,
+      to: query.to ?? from,
+      last_time: lastTime,
+      frames: 0,
+      bucket_seconds: 0,
+      thermo_ids: [],
+      time: [],
+      series: [],
+      faults: [],
+      ignition_at: ignitionAt,
     };
     if (lastTime === null || from > lastTime) return empty;
     const range: Range = { from, to: Math.min(query.to ?? lastTime, lastTime) };
     const thermoIds = [...new Set(query.thermo_ids ?? [])].sort((a, b) => a - b);
     const faults = await this.repository.faults(researchId, range);
-    const base = { research_id: researchId, from: range.from, to: range.to, last_time: lastTime, thermo_ids: channels, faults, ignition_at: ignitionAt };
+    const base = {
+      research_id: researchId,
+      from: range.from,
+      to: range.to,
+      last_time: lastTime,
+      thermo_ids: channels,
+      faults,
+      ignition_at: ignitionAt,
+    };
     const span = range.to - range.from;
     // The coarsest rollup level that still has at least `points` buckets in the range; none: a narrow zoom, read the frames.
     const level = [...ROLLUP_WIDTHS].reverse().find((w) => span / w >= query.points);
-    if (level !== undefined) return { ...base, ...(await this.fromRollups(researchId, range, level, query.points, members, thermoIds)) };
+    if (level !== undefined)
+      return { ...base, ...(await this.fromRollups(researchId, range, level, query.points, members, thermoIds)) };
 
     const frames = await this.repository.countFrames(researchId, range);
     if (frames === 0) return { ...empty, ...base, frames: 0 };
     const width = span / query.points;
-    const bucketing: Bucketing = frames <= query.points || width <= 0 ? { kind: 'raw' } : { kind: 'buckets', from: range.from, width, count: query.points };
+    const bucketing: Bucketing =
+      frames <= query.points || width <= 0
+        ? { kind: 'raw' }
+        : { kind: 'buckets', from: range.from, width, count: query.points };
     const downsampler = new Downsampler(bucketing, members, new Set(thermoIds));
     await this.fold(downsampler, researchId, range, () => true);
     const { time, series } = downsampler.finish();
@@ -111,7 +135,8 @@ export class HistoryService {
     const lo = Math.ceil(range.from / level);
     const hi = Math.floor(range.to / level);
     let frames = 0;
-    if (range.from < lo * level) frames += await this.fold(downsampler, researchId, { from: range.from, to: lo * level }, (t) => t < lo * level);
+    if (range.from < lo * level)
+      frames += await this.fold(downsampler, researchId, { from: range.from, to: lo * level }, (t) => t < lo * level);
     const rollups = await this.repository.rollups(researchId, level, k, lo, hi, range.to, thermoIds);
     for (const rollup of rollups) {
       downsampler.addRollup(rollup);
@@ -119,14 +144,24 @@ export class HistoryService {
     }
     // The last bucket is left out of the rollups read when it has frames after `to`.
     if (rollups[rollups.length - 1]?.lastBucket !== hi) {
-      frames += await this.fold(downsampler, researchId, { from: Math.max(range.from, hi * level), to: range.to }, () => true);
+      frames += await this.fold(
+        downsampler,
+        researchId,
+        { from: Math.max(range.from, hi * level), to: range.to },
+        () => true,
+      );
     }
     const { time, series } = downsampler.finish();
     return { frames, bucket_seconds: groupWidth, time, series };
   }
 
   /** Adds the frames of `range` that `keep` accepts to the downsampling, in time order; returns how many. */
-  private async fold(downsampler: Downsampler, researchId: string, range: Range, keep: (time: number) => boolean): Promise<number> {
+  private async fold(
+    downsampler: Downsampler,
+    researchId: string,
+    range: Range,
+    keep: (time: number) => boolean,
+  ): Promise<number> {
     const reader = new RealArrayReader();
     let count = 0;
     let page = this.repository.frames(researchId, range, null, HISTORY_PAGE);

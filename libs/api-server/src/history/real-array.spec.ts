@@ -12,8 +12,18 @@ describe('RealArrayReader', () => {
   it('gives exactly the number Number() gives, for what float4 prints and for what it prints rarely', () => {
     // What PostgreSQL prints for reals: shortest round-trip decimals, exponents at the extremes.
     let seed = 834;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const texts: string[] = ['1e+30', '-1.5e-05', '3.4028235e+38', 'NaN', 'Infinity', '-Infinity', '123456789', '0.000123456789', '1200'];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const texts: string[] = [
+      '1e+30',
+      '-1.5e-05',
+      '3.4028235e+38',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '123456789',
+      '0.000123456789',
+      '1200',
+    ];
     for (let i = 0; i < 20_000; i++) {
       const magnitude = 10 ** Math.floor(random() * 8 - 3);
       const value = Math.fround((random() - 0.3) * magnitude * 10);

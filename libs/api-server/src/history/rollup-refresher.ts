@@ -57,11 +57,18 @@ export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy 
         this.again = false;
         try {
           const start = performance.now();
-          const refreshed = await refreshQueuedCategoryRollups(this.dataSource, { owner: this.owner, signal: this.stop.signal });
+          const refreshed = await refreshQueuedCategoryRollups(this.dataSource, {
+            owner: this.owner,
+            signal: this.stop.signal,
+          });
           for (const researchId of refreshed) this.history.forget(researchId);
-          if (refreshed.length > 0) this.logger.log(`Category rollups of ${refreshed.join(', ')} rebuilt in ${Math.round(performance.now() - start)} ms`);
+          if (refreshed.length > 0)
+            this.logger.log(
+              `Category rollups of ${refreshed.join(', ')} rebuilt in ${Math.round(performance.now() - start)} ms`,
+            );
         } catch (error) {
-          if (!this.stop.signal.aborted) this.logger.warn(`Category rollups not refreshed: ${(error as Error).message}`);
+          if (!this.stop.signal.aborted)
+            this.logger.warn(`Category rollups not refreshed: ${(error as Error).message}`);
         }
       } while (this.again && !this.stop.signal.aborted);
     })().finally(() => {

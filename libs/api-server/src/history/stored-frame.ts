@@ -23,7 +23,8 @@ export interface StoredFrame {
 
 export function toStoredFrame(row: StoredFrameRow, reader: RealArrayReader): StoredFrame {
   const frame: StoredFrame = { time: row.time, radiance: row.radiance, pressure: row.pressure, pk: row.pk };
-  if (row.thermocouples !== null) frame.thermocouples_out = Array.from(reader.read(row.thermocouples), (v) => (Number.isNaN(v) ? null : v));
+  if (row.thermocouples !== null)
+    frame.thermocouples_out = Array.from(reader.read(row.thermocouples), (v) => (Number.isNaN(v) ? null : v));
   if (row.faults !== null && row.faults.length > 0) frame.faults = row.faults;
   return frame;
 }

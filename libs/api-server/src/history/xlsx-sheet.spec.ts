@@ -16,8 +16,38 @@ function values(cells: readonly number[]): string[] {
 
 describe('SpreadsheetML of the history workbook', () => {
   it('writes numbers as JavaScript writes them, whatever the path', () => {
-    const edge = [0, -0, 1, -1, 0.5, -0.5, 0.05, 10, 100, 1234.5, -834.1, 21.4, 0.1 + 0.2, 1 / 3, 1e-7, -3.5e-5, 0.0001, 0.00001, 5e-324];
-    const large = [1e15, 1e15 - 1, 999_999_999_999_999.9, 123_456_789_012_345.6, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 1e20, 1e21, 1.7976931348623157e308];
+    const edge = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      -0.5,
+      0.05,
+      10,
+      100,
+      1234.5,
+      -834.1,
+      21.4,
+      0.1 + 0.2,
+      1 / 3,
+      1e-7,
+      -3.5e-5,
+      0.0001,
+      0.00001,
+      5e-324,
+    ];
+    const large = [
+      1e15,
+      1e15 - 1,
+      999_999_999_999_999.9,
+      123_456_789_012_345.6,
+      Number.MAX_SAFE_INTEGER,
+      2 ** 53 + 2,
+      1e20,
+      1e21,
+      1.7976931348623157e308,
+    ];
     const values_: number[] = [...edge, ...large];
     // What the exports hold (readings with one decimal, rounded to 3 or 4) and arbitrary doubles.
     let seed = 834;
@@ -26,7 +56,10 @@ describe('SpreadsheetML of the history workbook', () => {
       const decimals = i % 7;
       const scale = 10 ** decimals;
       const magnitude = 10 ** ((i % 9) - 2);
-      values_.push(Math.round((random() - 0.3) * 2_000 * magnitude * scale) / scale, (random() - 0.5) * magnitude * 1_000);
+      values_.push(
+        Math.round((random() - 0.3) * 2_000 * magnitude * scale) / scale,
+        (random() - 0.5) * magnitude * 1_000,
+      );
     }
     expect(values(values_)).toEqual(values_.map((v) => String(v)));
   });
@@ -38,11 +71,17 @@ describe('SpreadsheetML of the history workbook', () => {
     // An empty row keeps its number; the columns past Z.
     const cells: ExportCell[] = Array.from({ length: 28 }, () => null);
     cells[26] = 7;
-    expect(sheetData([[null, 'a'], [], cells])).toBe('<row r="1"><c r="B1" t="inlineStr"><is><t>a</t></is></c></row><row r="3"><c r="AA3"><v>7</v></c></row>');
+    expect(sheetData([[null, 'a'], [], cells])).toBe(
+      '<row r="1"><c r="B1" t="inlineStr"><is><t>a</t></is></c></row><row r="3"><c r="AA3"><v>7</v></c></row>',
+    );
   });
 
   it('writes text as inline strings, &, <, >, quotes escaped, the characters XML cannot hold dropped, spaces kept', () => {
-    expect(sheetData([['Ściana "A" & <B>', "it's", 'a\u0000b\u0008c\u000Bd\u001Fe\u007Ff\uFFFEg', 'tab\there\nnext line', ' wokół ']])).toBe(
+    expect(
+      sheetData([
+        ['Ściana "A" & <B>', "it's", 'a\u0000b\u0008c\u000Bd\u001Fe\u007Ff\uFFFEg', 'tab\there\nnext line', ' wokół '],
+      ]),
+    ).toBe(
       '<row r="1">' +
         '<c r="A1" t="inlineStr"><is><t>Ściana &quot;A&quot; &amp; &lt;B&gt;</t></is></c>' +
         '<c t="inlineStr"><is><t>it&apos;s</t></is></c>' +
@@ -56,7 +95,7 @@ describe('SpreadsheetML of the history workbook', () => {
     expect(Buffer.from(sheetData([['zażółć']]), 'utf8').includes(Buffer.from('zażółć', 'utf8'))).toBe(true);
   });
 
-  it("writes dates as Excel serial days of the Warsaw wall clock, exactly what exceljs wrote and reads back", () => {
+  it('writes dates as Excel serial days of the Warsaw wall clock, exactly what exceljs wrote and reads back', () => {
     // 2030-03-31 01:05:40 UTC is 03:05:40 in Warsaw (CEST from 01:00 UTC that night).
     const wallClock = warsawWallClock(new Date(Date.UTC(2030, 2, 31, 1, 5, 40)));
     const xml = sheetData([[wallClock]]);
@@ -67,7 +106,9 @@ describe('SpreadsheetML of the history workbook', () => {
   });
 
   it('writes a time since ignition as a duration of whole seconds, and as text before ignition', () => {
-    expect(sheetData([[new Elapsed(400), new Elapsed(12.9), new Elapsed(0), new Elapsed(-30), new Elapsed(-0.4)]])).toBe(
+    expect(
+      sheetData([[new Elapsed(400), new Elapsed(12.9), new Elapsed(0), new Elapsed(-30), new Elapsed(-0.4)]]),
+    ).toBe(
       '<row r="1">' +
         `<c r="A1" s="2"><v>${String(400 / 86_400)}</v></c>` +
         `<c s="2"><v>${String(12 / 86_400)}</v></c>` +
@@ -90,7 +131,9 @@ describe('SpreadsheetML of the history workbook', () => {
     const sheet = new SheetXml({ widths: [10, 20.5], frozenHeader: true });
     const head = sheet.take().toString('utf8');
     expect(head).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
-    expect(head).toContain('<cols><col min="1" max="1" width="10" customWidth="1"/><col min="2" max="2" width="20.5" customWidth="1"/></cols><sheetData>');
+    expect(head).toContain(
+      '<cols><col min="1" max="1" width="10" customWidth="1"/><col min="2" max="2" width="20.5" customWidth="1"/></cols><sheetData>',
+    );
     expect(sheet.pending).toBe(0);
     // More than the buffer's first size: it grows, and what was taken is not overwritten.
     const taken: Buffer[] = [];
@@ -102,19 +145,37 @@ describe('SpreadsheetML of the history workbook', () => {
     const xml = head + Buffer.concat(taken).toString('utf8');
     expect(xml.match(/<row /g)).toHaveLength(2_000);
     expect(xml).toContain('<row r="2000"><c r="A2000"><v>1999</v></c><c><v>1999.1</v></c>');
-    expect(xml.endsWith('</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>')).toBe(true);
+    expect(
+      xml.endsWith(
+        '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>',
+      ),
+    ).toBe(true);
   });
 
   it('defines the styles the cells name, and each sheet in the workbook, its relationships and content types', () => {
-    const parts = new Map(workbookParts(['Odczyty', 'Kryteria & "obserwacje"'], 'Furnace Live', new Date(Date.UTC(2030, 0, 1, 12))).map((p) => [p.name, p.xml]));
+    const parts = new Map(
+      workbookParts(['Odczyty', 'Kryteria & "obserwacje"'], 'Furnace Live', new Date(Date.UTC(2030, 0, 1, 12))).map(
+        (p) => [p.name, p.xml],
+      ),
+    );
     const styles = parts.get('xl/styles.xml')!;
-    expect(styles).toContain('<numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/><numFmt numFmtId="165" formatCode="[hh]:mm:ss"/>');
-    const xfs = [...styles.slice(styles.indexOf('<cellXfs')).matchAll(/<xf numFmtId="(\d+)" fontId="(\d+)"/g)].map((m) => `${m[1]}/${m[2]}`);
+    expect(styles).toContain(
+      '<numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/><numFmt numFmtId="165" formatCode="[hh]:mm:ss"/>',
+    );
+    const xfs = [...styles.slice(styles.indexOf('<cellXfs')).matchAll(/<xf numFmtId="(\d+)" fontId="(\d+)"/g)].map(
+      (m) => `${m[1]}/${m[2]}`,
+    );
     expect(xfs).toEqual(['0/0', '164/0', '165/0', '0/1', '164/1', '165/1']);
     expect(styles).toMatch(/<fonts count="2"><font><sz val="11"\/>.*<\/font><font><b\/>/);
-    expect(parts.get('xl/workbook.xml')).toContain('<sheet name="Odczyty" sheetId="1" r:id="rId2"/><sheet name="Kryteria &amp; &quot;obserwacje&quot;" sheetId="2" r:id="rId3"/>');
-    expect(parts.get('xl/_rels/workbook.xml.rels')).toContain('Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"');
+    expect(parts.get('xl/workbook.xml')).toContain(
+      '<sheet name="Odczyty" sheetId="1" r:id="rId2"/><sheet name="Kryteria &amp; &quot;obserwacje&quot;" sheetId="2" r:id="rId3"/>',
+    );
+    expect(parts.get('xl/_rels/workbook.xml.rels')).toContain(
+      'Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"',
+    );
     expect(parts.get('[Content_Types].xml')).toContain('<Override PartName="/xl/worksheets/sheet2.xml"');
-    expect(parts.get('docProps/core.xml')).toContain('<dc:creator>Furnace Live</dc:creator><dcterms:created xsi:type="dcterms:W3CDTF">2030-01-01T12:00:00Z</dcterms:created>');
+    expect(parts.get('docProps/core.xml')).toContain(
+      '<dc:creator>Furnace Live</dc:creator><dcterms:created xsi:type="dcterms:W3CDTF">2030-01-01T12:00:00Z</dcterms:created>',
+    );
   });
 });

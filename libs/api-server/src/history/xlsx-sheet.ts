@@ -44,7 +44,13 @@ const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PACKAGE_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
-const ESCAPES: Readonly<Record<number, string>> = { 0x22: '&quot;', 0x26: '&amp;', 0x27: '&apos;', 0x3c: '&lt;', 0x3e: '&gt;' };
+const ESCAPES: Readonly<Record<number, string>> = {
+  0x22: '&quot;',
+  0x26: '&amp;',
+  0x27: '&apos;',
+  0x3c: '&lt;',
+  0x3e: '&gt;',
+};
 
 /** Text as XML character data or an attribute value (see above: what is escaped, what dropped). */
 export function xmlText(text: string): string {
@@ -100,8 +106,12 @@ export class SheetXml {
       ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
         '<selection pane="bottomLeft"/></sheetView></sheetViews>'
       : '<sheetViews><sheetView workbookViewId="0"/></sheetViews>';
-    const cols = layout.widths.map((width, i) => `<col min="${i + 1}" max="${i + 1}" width="${width}" customWidth="1"/>`).join('');
-    this.text(`${XML_HEAD}<worksheet xmlns="${MAIN_NS}">${view}<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`);
+    const cols = layout.widths
+      .map((width, i) => `<col min="${i + 1}" max="${i + 1}" width="${width}" customWidth="1"/>`)
+      .join('');
+    this.text(
+      `${XML_HEAD}<worksheet xmlns="${MAIN_NS}">${view}<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>`,
+    );
   }
 
   /** Bytes written and not yet taken. */
@@ -192,7 +202,9 @@ export class SheetXml {
 
   /** The sheet's last bytes (with whatever was not yet taken); nothing may be written after. */
   end(): Buffer {
-    this.text('</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>');
+    this.text(
+      '</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>',
+    );
     return this.take();
   }
 
@@ -200,7 +212,8 @@ export class SheetXml {
     let name = this.columns[index];
     if (name === undefined) {
       let text = '';
-      for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) text = String.fromCharCode(65 + ((n - 1) % 26)) + text;
+      for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+        text = String.fromCharCode(65 + ((n - 1) % 26)) + text;
       name = this.columns[index] = ascii(text);
     }
     return name;
@@ -234,7 +247,14 @@ function put(buffer: Buffer, at: number, bytes: Buffer): number {
  * `<c`, with ` r="…"` when `column` is given (the cell does not follow the previous one; the row's
  * number is copied from buffer[rowFrom, rowTo)) and ` s="…"` unless plain.
  */
-function putCellStart(buffer: Buffer, at: number, column: Buffer | null, rowFrom: number, rowTo: number, style: number): number {
+function putCellStart(
+  buffer: Buffer,
+  at: number,
+  column: Buffer | null,
+  rowFrom: number,
+  rowTo: number,
+  style: number,
+): number {
   at = put(buffer, at, CELL_OPEN);
   if (column !== null) {
     at = put(buffer, at, CELL_AT);
@@ -316,10 +336,19 @@ export function sheetPath(index: number): string {
  * Every part but the sheets: content types, relationships, the workbook (its sheets by name, in
  * order), the styles, and the document properties (`creator`, `created`).
  */
-export function workbookParts(sheets: readonly string[], creator: string, created: Date): { name: string; xml: string }[] {
+export function workbookParts(
+  sheets: readonly string[],
+  creator: string,
+  created: Date,
+): { name: string; xml: string }[] {
   const stamp = `${created.toISOString().slice(0, 19)}Z`;
-  const sheetTypes = sheets.map((_, i) => `<Override PartName="/${sheetPath(i)}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`);
-  const sheetRels = sheets.map((_, i) => `<Relationship Id="rId${i + 2}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`);
+  const sheetTypes = sheets.map(
+    (_, i) =>
+      `<Override PartName="/${sheetPath(i)}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+  );
+  const sheetRels = sheets.map(
+    (_, i) => `<Relationship Id="rId${i + 2}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`,
+  );
   return [
     {
       name: '[Content_Types].xml',
@@ -373,7 +402,8 @@ export function workbookParts(sheets: readonly string[], creator: string, create
 
 /** The cell formats of STYLE, in its order: a font (plain, bold) and a number format (none, date, elapsed) each. */
 const STYLES = (() => {
-  const font = (bold: boolean) => `<font>${bold ? '<b/>' : ''}<sz val="11"/><name val="Calibri"/><family val="2"/></font>`;
+  const font = (bold: boolean) =>
+    `<font>${bold ? '<b/>' : ''}<sz val="11"/><name val="Calibri"/><family val="2"/></font>`;
   const formats = [0, 164, 165];
   const xf = (numFmtId: number, fontId: number) =>
     `<xf numFmtId="${numFmtId}" fontId="${fontId}" fillId="0" borderId="0" xfId="0"${numFmtId ? ' applyNumberFormat="1"' : ''}${fontId ? ' applyFont="1"' : ''}/>`;

@@ -6,7 +6,15 @@ import ZipStream from 'zip-stream';
 import type { CriteriaSnapshot, CriterionResult, TolerancePeriod } from '@furnace/contracts';
 import { completedMinutes } from '@furnace/criteria';
 import { type Catalogue, fill, type Language, texts } from '@furnace/text';
-import { Elapsed, EXPORT_TIME_ZONE, type ExportCell, exportHeader, hms, metaRows, warsawWallClock } from './export-format';
+import {
+  Elapsed,
+  EXPORT_TIME_ZONE,
+  type ExportCell,
+  exportHeader,
+  hms,
+  metaRows,
+  warsawWallClock,
+} from './export-format';
 import type { ExportContext } from './export.service';
 import { SheetXml, sheetPath, workbookParts } from './xlsx-sheet';
 
@@ -28,7 +36,13 @@ const CHUNK = 256 * 1024;
  * in Warsaw local time, the header row frozen), the criteria and observations, the thermocouples; their
  * words in `lang` (the catalogue's `export` and `criteria` namespaces). A client that has gone (`ctx.signal`) stops it at the next page.
  */
-export async function writeWorkbook(out: Writable, ctx: ExportContext, rows: AsyncIterable<ExportCell[][]>, criteria: () => CriteriaSnapshot, lang: Language): Promise<void> {
+export async function writeWorkbook(
+  out: Writable,
+  ctx: ExportContext,
+  rows: AsyncIterable<ExportCell[][]>,
+  criteria: () => CriteriaSnapshot,
+  lang: Language,
+): Promise<void> {
   const text = texts(lang);
   const broken = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, broken.signal]) : broken.signal;
@@ -37,15 +51,24 @@ export async function writeWorkbook(out: Writable, ctx: ExportContext, rows: Asy
   // The response failed: every wait below ends with its error.
   sent.catch((error: unknown) => broken.abort(error));
   const add = (source: Buffer | Readable, name: string) =>
-    unless(new Promise<void>((resolve, reject) => zip.entry(source, { name }, (error) => (error ? reject(error) : resolve()))), signal);
+    unless(
+      new Promise<void>((resolve, reject) =>
+        zip.entry(source, { name }, (error) => (error ? reject(error) : resolve())),
+      ),
+      signal,
+    );
   const readings = new PassThrough({ highWaterMark: CHUNK });
   try {
-    for (const part of workbookParts(Object.values(text.export.sheet), 'Furnace Live', new Date())) await add(Buffer.from(part.xml), part.name);
+    for (const part of workbookParts(Object.values(text.export.sheet), 'Furnace Live', new Date()))
+      await add(Buffer.from(part.xml), part.name);
 
     const added = add(readings, sheetPath(0));
     added.catch(() => undefined); // awaited below; a failure meanwhile ends the waits through `signal`
     const header = exportHeader(ctx.layout, lang);
-    const sheet = new SheetXml({ widths: header.map((title, i) => (i === 3 ? 20 : Math.min(40, Math.max(10, title.length + 2)))), frozenHeader: true });
+    const sheet = new SheetXml({
+      widths: header.map((title, i) => (i === 3 ? 20 : Math.min(40, Math.max(10, title.length + 2)))),
+      frozenHeader: true,
+    });
     sheet.row(header, true);
     for await (const page of rows) {
       for (const cells of page) sheet.row(cells);
@@ -80,7 +103,10 @@ function unless<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function criteriaSheet(ctx: ExportContext, snapshot: CriteriaSnapshot, lang: Language): Buffer {
-  const { export: { criteria: c, observations: o }, criteria: names } = texts(lang);
+  const {
+    export: { criteria: c, observations: o },
+    criteria: names,
+  } = texts(lang);
   const sheet = new SheetXml({ widths: [34, 28, 30, 40, 14], frozenHeader: true });
   sheet.row([c.criterion, c.minutes, c.reachedAfter, c.remarks], true);
   const results = [
@@ -90,33 +116,62 @@ function criteriaSheet(ctx: ExportContext, snapshot: CriteriaSnapshot, lang: Lan
   ] as const;
   for (const [label, result] of results) sheet.row(criterionCells(label, result, c));
   sheet.row([]);
-  sheet.row([c.classification, snapshot.classification === null ? c.noData : snapshot.classification || noClassification(snapshot.criteria.E, c)]);
+  sheet.row([
+    c.classification,
+    snapshot.classification === null ? c.noData : snapshot.classification || noClassification(snapshot.criteria.E, c),
+  ]);
   for (const cells of metaRows(ctx.meta, lang)) sheet.row(cells);
   // d_e and the pressure now, then the verdict over the whole range: out of tolerance once is not conforming (EN 1363-1 §5.1.2, §5.2.2).
   const d = snapshot.deviation;
   sheet.row([c.deviation, d.d_e === null ? null : Math.round(d.d_e * 1000) / 1000, tolerance(d.ok, c)]);
   sheet.row([c.deviationVerdict, verdict(d.conforming, c)]);
-  for (const p of d.periods) sheet.row(periodCells(c.deviationPeriod, p, fill(c.worstDeviation, { value: p.worst.toFixed(2), tolerance: round2(p.worst_tolerance) }), c));
+  for (const p of d.periods)
+    sheet.row(
+      periodCells(
+        c.deviationPeriod,
+        p,
+        fill(c.worstDeviation, { value: p.worst.toFixed(2), tolerance: round2(p.worst_tolerance) }),
+        c,
+      ),
+    );
   const pressure = snapshot.pressure;
   if (pressure !== null) {
-    const target = fill(c.pressureTarget, { target: round2(pressure.target) }) + (pressure.tolerance === null ? '' : fill(c.pressureTolerance, { tolerance: round2(pressure.tolerance) }));
+    const target =
+      fill(c.pressureTarget, { target: round2(pressure.target) }) +
+      (pressure.tolerance === null ? '' : fill(c.pressureTolerance, { tolerance: round2(pressure.tolerance) }));
     sheet.row([c.pressure, pressure.value, tolerance(pressure.ok, c), target]);
     sheet.row([c.pressureVerdict, verdict(pressure.conforming, c)]);
     for (const p of pressure.periods) {
       const offset = `${p.worst > 0 ? '+' : ''}${p.worst.toFixed(1)}`;
-      sheet.row(periodCells(c.pressurePeriod, p, fill(c.worstPressure, { offset, tolerance: round2(p.worst_tolerance) }), c));
+      sheet.row(
+        periodCells(c.pressurePeriod, p, fill(c.worstPressure, { offset, tolerance: round2(p.worst_tolerance) }), c),
+      );
     }
   }
   const channel = texts(lang).export.meta.channel;
   for (const failure of snapshot.failures) {
-    const who = failure.thermo_id === null ? (failure.type_name ?? '') : `${fill(channel, { id: failure.thermo_id })}${failure.type_name ? ` (${failure.type_name})` : ''}`;
-    sheet.row([fill(c.failure, { criterion: names.criterion[failure.criterion] }), completedMinutes(failure.interval_from ?? failure.time), new Elapsed(failure.time), who]);
+    const who =
+      failure.thermo_id === null
+        ? (failure.type_name ?? '')
+        : `${fill(channel, { id: failure.thermo_id })}${failure.type_name ? ` (${failure.type_name})` : ''}`;
+    sheet.row([
+      fill(c.failure, { criterion: names.criterion[failure.criterion] }),
+      completedMinutes(failure.interval_from ?? failure.time),
+      new Elapsed(failure.time),
+      who,
+    ]);
   }
   sheet.row([]);
   sheet.row([o.kind, fill(o.dateTime, { zone: EXPORT_TIME_ZONE }), o.sinceIgnition, o.note, o.visible], true);
   for (const x of ctx.observations) {
     const at = ctx.ignitionAt ? warsawWallClock(new Date(ctx.ignitionAt.getTime() + x.time * 1000)) : null;
-    sheet.row([observationName(x.kind, names.observation), at, new Elapsed(x.time), x.note ?? '', x.visibleToClients ? o.yes : o.no]);
+    sheet.row([
+      observationName(x.kind, names.observation),
+      at,
+      new Elapsed(x.time),
+      x.note ?? '',
+      x.visibleToClients ? o.yes : o.no,
+    ]);
   }
   return sheet.end();
 }
@@ -133,7 +188,12 @@ function criterionCells(label: string, result: CriterionResult, c: CriteriaWords
   // W without a radiometer: I's minutes, deemed met while I holds (EN 13501-2).
   if (result.deemed) return [label, result.minutes ?? result.held_minutes, null, c.deemed];
   if (!result.measured) return [label, null, null, c.notMeasured];
-  return [label, result.minutes ?? result.held_minutes, result.time === null ? null : new Elapsed(result.time), result.reached ? c.reached : c.notReached];
+  return [
+    label,
+    result.minutes ?? result.held_minutes,
+    result.time === null ? null : new Elapsed(result.time),
+    result.reached ? c.reached : c.notReached,
+  ];
 }
 
 /** No class: E under 15 min, or a time that reaches none of the element's periods (a wall's E from 20 min, DIN 4102-5's T 30). */
@@ -165,15 +225,30 @@ function thermocouplesSheet(ctx: ExportContext, snapshot: CriteriaSnapshot, text
   const sheet = new SheetXml({ widths: [8, 14, 22, 30, 44, 44], frozenHeader: true });
   sheet.row([w.channel, w.name, w.type, w.config, w.excluded, w.failed], true);
   const excluded = new Map<number, string[]>();
-  for (const x of ctx.exclusions) excluded.set(x.thermoId, [...(excluded.get(x.thermoId) ?? []), fill(w.exclusion, { time: hms(x.fromTime), reason: x.reason })]);
+  for (const x of ctx.exclusions)
+    excluded.set(x.thermoId, [
+      ...(excluded.get(x.thermoId) ?? []),
+      fill(w.exclusion, { time: hms(x.fromTime), reason: x.reason }),
+    ]);
   const failed = new Map<number, string[]>();
-  for (const f of ctx.meta.failed) failed.set(f.thermoId, [fill(w.outOfRange, { from: hms(f.firstTime), to: hms(f.lastTime), frames: f.frames })]);
+  for (const f of ctx.meta.failed)
+    failed.set(f.thermoId, [fill(w.outOfRange, { from: hms(f.firstTime), to: hms(f.lastTime), frames: f.frames })]);
   // An out-of-range channel is already listed from the stored flags; the other suspicions are added.
   for (const s of snapshot.suspects.filter((x) => x.reason !== 'fault')) {
-    failed.set(s.thermo_id, [...(failed.get(s.thermo_id) ?? []), fill(w.suspect, { suspect: text.criteria.suspect[s.reason], time: hms(s.time) })]);
+    failed.set(s.thermo_id, [
+      ...(failed.get(s.thermo_id) ?? []),
+      fill(w.suspect, { suspect: text.criteria.suspect[s.reason], time: hms(s.time) }),
+    ]);
   }
   for (const m of ctx.markers) {
-    sheet.row([m.thermoId, m.name, m.type, m.config, excluded.get(m.thermoId)?.join('; ') ?? '', failed.get(m.thermoId)?.join('; ') ?? '']);
+    sheet.row([
+      m.thermoId,
+      m.name,
+      m.type,
+      m.config,
+      excluded.get(m.thermoId)?.join('; ') ?? '',
+      failed.get(m.thermoId)?.join('; ') ?? '',
+    ]);
   }
   return sheet.end();
 }

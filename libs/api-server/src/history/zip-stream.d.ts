@@ -12,7 +12,11 @@ declare module 'zip-stream' {
   class ZipStream extends Transform {
     constructor(options?: ZipStreamOptions);
     /** Adds an entry from a Buffer, a string or a stream read to its end; `callback` when it is all in. */
-    entry(source: Buffer | string | Readable, data: { name: string; date?: Date }, callback: (error: Error | null) => void): this;
+    entry(
+      source: Buffer | string | Readable,
+      data: { name: string; date?: Date },
+      callback: (error: Error | null) => void,
+    ): this;
     /** After the last entry: the central directory, then the end of the stream. */
     finalize(): void;
   }

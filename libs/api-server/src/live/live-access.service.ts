@@ -1,4 +1,10 @@
-import { ForbiddenException, HttpException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import {
+  ForbiddenException,
+  HttpException,
+  Injectable,
+  NotFoundException,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { PASSWORD_CHANGE_REQUIRED } from '../auth/access.guard';
 import { CallerService } from '../auth/caller.service';
 import { ResearchOwnershipRepository } from '../auth/research-ownership.repository';
@@ -64,7 +70,8 @@ export class LiveAccessService {
       if (principal.kind === 'viewer' && principal.researchId !== researchId) {
         throw new ForbiddenException("The user doesn't have enough privileges");
       }
-      if (principal.kind === 'user' && principal.user.mustChangePassword) throw new ForbiddenException(PASSWORD_CHANGE_REQUIRED);
+      if (principal.kind === 'user' && principal.user.mustChangePassword)
+        throw new ForbiddenException(PASSWORD_CHANGE_REQUIRED);
       access =
         principal.kind === 'user'
           ? { userId: principal.user.id, emailId: null, expiresAt: principal.expiresAt }

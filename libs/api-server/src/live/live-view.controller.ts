@@ -28,8 +28,14 @@ export class LiveViewController {
   @ApiOkResponse({
     type: LiveViewDto,
     headers: {
-      [STREAM_TICKET_HEADERS.ticket]: { description: 'Opens this caller’s stream once (`?ticket=`), within its expiry', schema: { type: 'string' } },
-      [STREAM_TICKET_HEADERS.expiresIn]: { description: 'Seconds the ticket is valid for', schema: { type: 'integer' } },
+      [STREAM_TICKET_HEADERS.ticket]: {
+        description: 'Opens this caller’s stream once (`?ticket=`), within its expiry',
+        schema: { type: 'string' },
+      },
+      [STREAM_TICKET_HEADERS.expiresIn]: {
+        description: 'Seconds the ticket is valid for',
+        schema: { type: 'integer' },
+      },
     },
   })
   @ApiNotFoundResponse({ description: 'No such research' })

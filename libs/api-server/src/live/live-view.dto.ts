@@ -10,7 +10,13 @@ import { ThermoConfigDto, ThermoMarkerDto } from '../thermo/thermo.dto';
 const LIVE_VIEW_POINTS = { default: 750, min: 2, max: 2_000 } as const;
 
 export class LiveViewQueryDto {
-  @ApiPropertyOptional({ description: "Most points per series of the curves' history", type: 'integer', minimum: LIVE_VIEW_POINTS.min, maximum: LIVE_VIEW_POINTS.max, default: LIVE_VIEW_POINTS.default })
+  @ApiPropertyOptional({
+    description: "Most points per series of the curves' history",
+    type: 'integer',
+    minimum: LIVE_VIEW_POINTS.min,
+    maximum: LIVE_VIEW_POINTS.max,
+    default: LIVE_VIEW_POINTS.default,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -30,9 +36,14 @@ export class LiveViewDto {
   @ApiProperty({ type: [UrlDto] }) urls!: UrlDto[];
   @ApiProperty({ type: [ThermoConfigDto] }) configs!: ThermoConfigDto[];
   @ApiProperty({ type: [ThermoMarkerDto] }) markers!: ThermoMarkerDto[];
-  @ApiProperty({ type: [ObservationDto], description: 'A client gets those visible to clients' }) observations!: ObservationDto[];
+  @ApiProperty({ type: [ObservationDto], description: 'A client gets those visible to clients' })
+  observations!: ObservationDto[];
   @ApiProperty({ type: [ThermoExclusionDto] }) exclusions!: ThermoExclusionDto[];
-  @ApiProperty({ type: HistoryDto, description: 'The scalar series and the measurement types’ max and mean, at most `points` points' }) history!: HistoryDto;
+  @ApiProperty({
+    type: HistoryDto,
+    description: 'The scalar series and the measurement types’ max and mean, at most `points` points',
+  })
+  history!: HistoryDto;
 }
 
 /** The response headers of GET /research/{id}/live-view that carry the caller's stream ticket. */

@@ -1,6 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
@@ -37,7 +44,12 @@ const CLOSE_GRACE_MS = 1_000;
 @Injectable()
 export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('Live');
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false, clientTracking: true });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
   private server: Server | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly alive = new WeakMap<WebSocket, boolean>();
@@ -84,7 +96,11 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     await this.live.closeAll(() => undefined);
     // Viewers answer the close at once; one that does not is dropped rather than holding the stop up.
     await Promise.race([
-      Promise.all(clients.map((ws) => (ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve))))),
+      Promise.all(
+        clients.map((ws) =>
+          ws.readyState === WebSocket.CLOSED ? null : new Promise((resolve) => ws.once('close', resolve)),
+        ),
+      ),
       new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref()),
     ]);
     for (const ws of clients) if (ws.readyState !== WebSocket.CLOSED) ws.terminate();
@@ -111,12 +127,17 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     // A page of another site may not open a stream in its visitor's name (browsers always send Origin
     // on a WebSocket handshake); k6 and scripts send none and pass.
     const origin = req.headers.origin;
-    if (origin !== undefined && !this.config.allowedOrigins.includes(origin)) return refuse(socket, 403, 'Origin not allowed');
+    if (origin !== undefined && !this.config.allowedOrigins.includes(origin))
+      return refuse(socket, 403, 'Origin not allowed');
 
     let lease: LiveLease;
     let access: StreamAccess;
     let held: (() => void) | null = null;
-    const credentials = { ticket: url.searchParams.get('ticket'), token: url.searchParams.get('token') ?? bearerToken(req), code: url.searchParams.get('code') };
+    const credentials = {
+      ticket: url.searchParams.get('ticket'),
+      token: url.searchParams.get('token') ?? bearerToken(req),
+      code: url.searchParams.get('code'),
+    };
     try {
       // A code is guessable: its attempts count with the REST code exchange's, per client address (auth/code-attempts.ts).
       if (!credentials.ticket && !credentials.token && credentials.code) {
@@ -157,18 +178,21 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     const expiry = access.expiresAt ? this.closeAt(ws, access.expiresAt) : null;
     // Staff see the lab's criteria; a client those their visible observations give (docs/behaviour.md §7).
     const audience = access.userId !== null ? 'staff' : 'client';
-    const viewer = lease.attach({
-      get bufferedAmount() {
-        return ws.bufferedAmount;
+    const viewer = lease.attach(
+      {
+        get bufferedAmount() {
+          return ws.bufferedAmount;
+        },
+        // The frame is built once per message for all viewers (see textFrame) and written as it is:
+        // ws.send would build a header and write header and data separately for each of them.
+        // Control frames (ping, close) still go through ws; its writes and these share the socket in order.
+        send: (data) => {
+          if (ws.readyState === WebSocket.OPEN) socket.write(textFrame(data));
+        },
+        terminate: () => ws.terminate(),
       },
-      // The frame is built once per message for all viewers (see textFrame) and written as it is:
-      // ws.send would build a header and write header and data separately for each of them.
-      // Control frames (ping, close) still go through ws; its writes and these share the socket in order.
-      send: (data) => {
-        if (ws.readyState === WebSocket.OPEN) socket.write(textFrame(data));
-      },
-      terminate: () => ws.terminate(),
-    }, audience);
+      audience,
+    );
     ws.on('message', (data: RawData, isBinary: boolean) => {
       this.alive.set(ws, true);
       if (!isBinary) this.live.onClientMessage(viewer, rawToString(data));
@@ -188,10 +212,12 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
    * carried it: code, viewer token or ticket). Returns the idempotent release.
    */
   private hold(access: StreamAccess): (() => void) | null {
-    const key = access.userId !== null ? `user:${access.userId}` : access.emailId !== null ? `email:${access.emailId}` : null;
+    const key =
+      access.userId !== null ? `user:${access.userId}` : access.emailId !== null ? `email:${access.emailId}` : null;
     if (key === null) return () => undefined;
     const open = this.perCredential.get(key) ?? 0;
-    if (open >= (access.userId !== null ? this.config.liveStreamsPerUser : this.config.liveStreamsPerClient)) return null;
+    if (open >= (access.userId !== null ? this.config.liveStreamsPerUser : this.config.liveStreamsPerClient))
+      return null;
     this.perCredential.set(key, open + 1);
     let released = false;
     return () => {
@@ -204,7 +230,10 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 
   private tooManyStreams(access: StreamAccess): string {
-    const [most, whose] = access.userId !== null ? [this.config.liveStreamsPerUser, 'staff account'] : [this.config.liveStreamsPerClient, 'client access'];
+    const [most, whose] =
+      access.userId !== null
+        ? [this.config.liveStreamsPerUser, 'staff account']
+        : [this.config.liveStreamsPerClient, 'client access'];
     return `Too many live streams open: at most ${most} per ${whose} on this server. Close one and try again.`;
   }
 
@@ -224,11 +253,16 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
   /** Closes every stream of this instance that rests on the revoked access, and voids tickets bought with it. */
   private revoke(revocation: Revocation): void {
     for (const [ws, access] of this.streams) {
-      if (('user' in revocation && access.userId === revocation.user) || ('email' in revocation && access.emailId === revocation.email)) {
+      if (
+        ('user' in revocation && access.userId === revocation.user) ||
+        ('email' in revocation && access.emailId === revocation.email)
+      ) {
         this.end(ws, 'Access revoked');
       }
     }
-    void this.access.forgetTickets(revocation).catch((e: Error) => this.logger.warn(`Tickets of revoked access not dropped: ${e.message}`));
+    void this.access
+      .forgetTickets(revocation)
+      .catch((e: Error) => this.logger.warn(`Tickets of revoked access not dropped: ${e.message}`));
   }
 
   private end(ws: WebSocket, reason: string): void {
@@ -253,7 +287,12 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
 
 /** ws's frame writer (WebSocket.Sender): exported by the package, left out of @types/ws. */
 const { Sender } = WebSocket as unknown as {
-  Sender: { frame(data: Buffer, options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }): Buffer[] };
+  Sender: {
+    frame(
+      data: Buffer,
+      options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean },
+    ): Buffer[];
+  };
 };
 /** RFC 6455 §5.2 opcode of a text frame. */
 const TEXT = 0x1;
@@ -269,7 +308,9 @@ let framed: Buffer | null = null;
  */
 export function textFrame(data: Buffer): Buffer {
   if (data === framedData) return framed!;
-  const frame = Buffer.concat(Sender.frame(data, { fin: true, opcode: TEXT, mask: false, readOnly: false, rsv1: false }));
+  const frame = Buffer.concat(
+    Sender.frame(data, { fin: true, opcode: TEXT, mask: false, readOnly: false, rsv1: false }),
+  );
   framedData = data;
   framed = frame;
   return frame;
@@ -280,7 +321,13 @@ function rawToString(data: RawData): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+const REASONS: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
 
 /** Answers the upgrade request with a plain HTTP error ({"detail": …}, and `headers`) and closes the connection. */
 function refuse(socket: Duplex, status: number, detail: string, headers: Record<string, string> = {}): void {

@@ -17,7 +17,9 @@ export class LiveRepository {
 
   /** Which of the researches asked for in one turn exist, in one statement (core/batched.ts: a crowd's streams open at once). */
   private readonly existing = batched(async (ids: readonly string[]) => {
-    const rows: { id: string }[] = await this.dataSource.query('SELECT id FROM research WHERE id = ANY($1::uuid[])', [ids]);
+    const rows: { id: string }[] = await this.dataSource.query('SELECT id FROM research WHERE id = ANY($1::uuid[])', [
+      ids,
+    ]);
     const found = new Set(rows.map((r) => r.id));
     return ids.map((id) => found.has(id));
   });
@@ -33,8 +35,13 @@ export class LiveRepository {
 
   /** The research's stored frames after `since` (all when null), in time order, at most `limit`. */
   async framesSince(researchId: string, since: number | null, limit: number): Promise<DaqPayload[]> {
-    const rows: { time: number; radiance: number | null; pressure: number | null; pk: number | null; thermocouples: (number | null)[] | null }[] =
-      await this.dataSource.query(FRAMES_SINCE_SQL, [researchId, since, limit]);
+    const rows: {
+      time: number;
+      radiance: number | null;
+      pressure: number | null;
+      pk: number | null;
+      thermocouples: (number | null)[] | null;
+    }[] = await this.dataSource.query(FRAMES_SINCE_SQL, [researchId, since, limit]);
     return rows.map((r) => {
       const payload: DaqPayload = { time: r.time };
       if (r.radiance !== null) payload.radiance = r.radiance;

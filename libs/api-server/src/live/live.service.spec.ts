@@ -52,12 +52,21 @@ class FakeSocket implements ViewerSocket {
   }
 }
 
-const frame = (time: number, source?: string) => encodeBusMessage({ type: 'frame', research_id: RESEARCH, payload: { time, pk: 1 }, source });
-const dataTimes = (socket: FakeSocket) => socket.texts.map((t) => JSON.parse(t) as { event: string; data: { time: number } }).filter((m) => m.event === 'DATA').map((m) => m.data.time);
+const frame = (time: number, source?: string) =>
+  encodeBusMessage({ type: 'frame', research_id: RESEARCH, payload: { time, pk: 1 }, source });
+const dataTimes = (socket: FakeSocket) =>
+  socket.texts
+    .map((t) => JSON.parse(t) as { event: string; data: { time: number } })
+    .filter((m) => m.event === 'DATA')
+    .map((m) => m.data.time);
 
 function setUp() {
   const repository = new FakeRepository();
-  const live = new LiveService(repository as unknown as LiveRepository, { slowViewerBytes: 100, maxConsecutiveDrops: 3, backfillOverlapSeconds: 2 });
+  const live = new LiveService(repository as unknown as LiveRepository, {
+    slowViewerBytes: 100,
+    maxConsecutiveDrops: 3,
+    backfillOverlapSeconds: 2,
+  });
   return { repository, live };
 }
 
@@ -125,9 +134,17 @@ describe('LiveService', () => {
     const { repository, live } = setUp();
     const slow = new FakeSocket();
     const viewer = (await live.open(RESEARCH)).attach(slow);
-    const count = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }, labels: object = {}) =>
-      (await metric.get()).values.filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value)).reduce((sum, v) => sum + v.value, 0);
-    const [closedBefore, droppedBefore] = [await count(liveMetrics.slowViewersClosed), await count(liveMetrics.messagesDropped, { reason: 'slow_viewer' })];
+    const count = async (
+      metric: { get(): Promise<{ values: { value: number; labels: object }[] }> },
+      labels: object = {},
+    ) =>
+      (await metric.get()).values
+        .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
+        .reduce((sum, v) => sum + v.value, 0);
+    const [closedBefore, droppedBefore] = [
+      await count(liveMetrics.slowViewersClosed),
+      await count(liveMetrics.messagesDropped, { reason: 'slow_viewer' }),
+    ];
     slow.bufferedAmount = 500;
     // A terminated socket keeps its backlog until it closes, and a read-back after a bus outage sends thousands of frames in one go.
     for (let t = 1; t <= 3000; t++) repository.deliver(frame(t));

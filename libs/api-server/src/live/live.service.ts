@@ -142,7 +142,15 @@ export class LiveService {
     const lease: LiveLease = {
       researchId,
       attach: (socket, audience = 'staff') => {
-        const attached: Viewer = { researchId, audience, criteriaSent: false, dropped: 0, consecutiveDrops: 0, terminated: false, socket };
+        const attached: Viewer = {
+          researchId,
+          audience,
+          criteriaSent: false,
+          dropped: 0,
+          consecutiveDrops: 0,
+          terminated: false,
+          socket,
+        };
         viewer = attached;
         // A lease released before its socket was attached (the client left during the handshake) delivers nothing.
         if (released) return attached;
@@ -174,7 +182,11 @@ export class LiveService {
   }
 
   status(researchId: string): LiveStatusData {
-    return { research_id: researchId, server_time: new Date().toISOString(), last_time: this.channels.get(researchId)?.lastTime ?? null };
+    return {
+      research_id: researchId,
+      server_time: new Date().toISOString(),
+      last_time: this.channels.get(researchId)?.lastTime ?? null,
+    };
   }
 
   /** Viewers connected to this instance. */
@@ -225,7 +237,8 @@ export class LiveService {
     if (viewer.criteriaSent || !channel.viewers.has(viewer)) return;
     viewer.criteriaSent = true;
     let bytes = this.encodedCriteria.get(view);
-    if (!bytes) this.encodedCriteria.set(view, (bytes = Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view }))));
+    if (!bytes)
+      this.encodedCriteria.set(view, (bytes = Buffer.from(encodeLiveMessage({ event: 'CRITERIA', data: view }))));
     if (this.sendTo(viewer, bytes)) liveMetrics.messagesSent.inc();
   }
 
@@ -255,7 +268,9 @@ export class LiveService {
 
   private async subscribe(researchId: string, channel: Channel): Promise<void> {
     try {
-      channel.unsubscribe = await this.repository.subscribe(researchId, (message) => this.onBusMessage(researchId, channel, message));
+      channel.unsubscribe = await this.repository.subscribe(researchId, (message) =>
+        this.onBusMessage(researchId, channel, message),
+      );
     } catch (error) {
       this.forget(researchId, channel);
       throw error;
@@ -307,7 +322,11 @@ export class LiveService {
     // clients are not shown (a hidden observation) reaches staff only.
     const data = Buffer.from(encodeLiveMessage(busToLiveMessage(message)));
     const forClients =
-      message.type === 'criteria' ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client'))) : message.type === 'update' && message.staff_only === true ? null : data;
+      message.type === 'criteria'
+        ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client')))
+        : message.type === 'update' && message.staff_only === true
+          ? null
+          : data;
     let sent = 0;
     for (const viewer of channel.viewers) {
       if (message.type === 'criteria') viewer.criteriaSent = true;

@@ -35,7 +35,10 @@ export class StreamTicketController {
       'within 30 s; the ticket then stops working. The stream closes when the token it was bought with expires or is revoked.',
   })
   @ApiOkResponse({ type: StreamTicketDto })
-  async issue(@Param('id', UuidParamPipe) id: string, @CurrentPrincipal() principal: Principal): Promise<StreamTicketDto> {
+  async issue(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<StreamTicketDto> {
     if (!(await this.repository.researchExists(id))) throw new NotFoundException('Research not found');
     const { ticket, expiresIn } = await this.tickets.issue(id, principal);
     return { ticket, expires_in: expiresIn };

@@ -22,8 +22,17 @@ const digest = (ticket: string) => createHash('sha256').update(ticket).digest('h
 /** How often an instance drops expired tickets as it issues new ones (ms). */
 const SWEEP_EVERY_MS = 5_000;
 
-type TicketRow = Pick<StreamTicketEntity, 'id' | 'researchId' | 'userId' | 'emailId' | 'expiresAt' | 'credentialExpiresAt'>;
-type RedeemedRow = { id: string; research_id: string; user_id: string | null; email_id: string | null; credential_expires_at: Date | string };
+type TicketRow = Pick<
+  StreamTicketEntity,
+  'id' | 'researchId' | 'userId' | 'emailId' | 'expiresAt' | 'credentialExpiresAt'
+>;
+type RedeemedRow = {
+  id: string;
+  research_id: string;
+  user_id: string | null;
+  email_id: string | null;
+  credential_expires_at: Date | string;
+};
 
 /**
  * Single-use tickets for the live stream's URL, so that no long-lived credential (an 8-day staff

@@ -50,7 +50,13 @@ export class MailService {
     const { address, name } = this.config.emailsFrom;
     let info: { message?: unknown; messageId?: string };
     try {
-      info = await this.transport.sendMail({ from: { address, name }, to: msg.to, subject: msg.subject, html: msg.html, text: msg.text });
+      info = await this.transport.sendMail({
+        from: { address, name },
+        to: msg.to,
+        subject: msg.subject,
+        html: msg.html,
+        text: msg.text,
+      });
     } catch (e) {
       this.logger.warn(`Mail to ${msg.to} not accepted: ${(e as Error).message}`);
       throw new MailDeliveryError((e as Error).message);
@@ -59,7 +65,10 @@ export class MailService {
       // Private to this process's user: the messages carry reset tokens and clients' codes.
       await mkdir(this.outbox, { recursive: true, mode: 0o700 });
       await chmod(this.outbox, 0o700);
-      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${(info.messageId ?? 'mail').replace(/[^\w.-]/g, '')}.eml`);
+      const file = join(
+        this.outbox,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${(info.messageId ?? 'mail').replace(/[^\w.-]/g, '')}.eml`,
+      );
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       // The file, never the link: a link carries a client's code or a reset token, and logs travel further than DATA_DIR.
       this.logger.log(`Mail to ${msg.to} written to ${file}`);

@@ -3,7 +3,13 @@ import { resetPasswordEmail, signupApprovalEmail } from './templates';
 
 // The e-mails in each language, as their reader gets them (which language a reader gets: docs/behaviour.md §1).
 describe('the e-mails', () => {
-  const invitation = { brand: 'Furnace Live', researchName: 'Ściana EI 120', startAt: new Date('2030-06-01T08:00:00Z'), endAt: new Date('2030-06-01T12:30:00Z'), link: 'https://lab.example/view/r?code=c' };
+  const invitation = {
+    brand: 'Furnace Live',
+    researchName: 'Ściana EI 120',
+    startAt: new Date('2030-06-01T08:00:00Z'),
+    endAt: new Date('2030-06-01T12:30:00Z'),
+    link: 'https://lab.example/view/r?code=c',
+  };
 
   it("invite a client in Polish, the installation's language, with the window in Polish time", () => {
     const mail = invitationEmail({ ...invitation, lang: 'pl' });
@@ -25,7 +31,12 @@ describe('the e-mails', () => {
   });
 
   it('recover a password in either language', () => {
-    const opts = { brand: 'Furnace Live', email: 'alice@example.com', link: 'https://lab.example/reset-password?token=t', validHours: 48 };
+    const opts = {
+      brand: 'Furnace Live',
+      email: 'alice@example.com',
+      link: 'https://lab.example/reset-password?token=t',
+      validHours: 48,
+    };
     const en = resetPasswordEmail({ ...opts, lang: 'en' });
     expect(en.subject).toBe('Furnace Live - Password recovery for user alice@example.com');
     expect(en.text).toContain('The link is valid for 48 hours and works once.');
@@ -38,7 +49,12 @@ describe('the e-mails', () => {
   });
 
   it('tell the superusers of a sign-up in either language', () => {
-    const opts = { brand: 'Furnace Live', email: 'bob@example.com', fullName: 'Bob <B>', link: 'https://lab.example/admin' };
+    const opts = {
+      brand: 'Furnace Live',
+      email: 'bob@example.com',
+      fullName: 'Bob <B>',
+      link: 'https://lab.example/admin',
+    };
     const en = signupApprovalEmail({ ...opts, lang: 'en' });
     expect(en.subject).toBe('Furnace Live - bob@example.com signed up and waits for approval');
     expect(en.html).toContain('Bob &lt;B&gt; &lt;bob@example.com&gt; created an account.');

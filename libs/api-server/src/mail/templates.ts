@@ -5,13 +5,21 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** A plain, widely rendered HTML e-mail body: a heading, paragraphs and one button. */
-export function layout(opts: { brand: string; title: string; paragraphs: string[]; button?: { label: string; href: string }; footer?: string }): string {
+export function layout(opts: {
+  brand: string;
+  title: string;
+  paragraphs: string[];
+  button?: { label: string; href: string };
+  footer?: string;
+}): string {
   const p = opts.paragraphs.map((t) => `<p style="margin:0 0 16px">${escapeHtml(t)}</p>`).join('');
   const button = opts.button
     ? `<p style="margin:24px 0"><a href="${escapeHtml(opts.button.href)}" style="background:#009688;color:#fff;padding:12px 20px;border-radius:4px;text-decoration:none;display:inline-block">${escapeHtml(opts.button.label)}</a></p>
        <p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(opts.button.href)}</p>`
     : '';
-  const footer = opts.footer ? `<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(opts.footer)}</p>` : '';
+  const footer = opts.footer
+    ? `<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(opts.footer)}</p>`
+    : '';
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(opts.title)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;background:#f4f4f4;padding:24px">
 <div style="max-width:560px;margin:auto;background:#fff;padding:24px;border-radius:6px">
@@ -21,20 +29,38 @@ export function layout(opts: { brand: string; title: string; paragraphs: string[
 }
 
 /** Which language each e-mail is written in: docs/behaviour.md §1; its words are the catalogue's `mail` namespace. */
-export function resetPasswordEmail(opts: { brand: string; email: string; link: string; validHours: number; lang: Language }) {
+export function resetPasswordEmail(opts: {
+  brand: string;
+  email: string;
+  link: string;
+  validHours: number;
+  lang: Language;
+}) {
   const t = texts(opts.lang).mail.recovery;
   const subject = fill(t.subject, { brand: opts.brand, email: opts.email });
   const paragraphs = [fill(t.greeting, { email: opts.email }), t.request];
   const footer = fill(t.footer, { hours: opts.validHours });
   return {
     subject,
-    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link }, footer }),
+    html: layout({
+      brand: opts.brand,
+      title: t.title,
+      paragraphs,
+      button: { label: t.button, href: opts.link },
+      footer,
+    }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n\n${footer}\n`,
   };
 }
 
 /** To the superusers: someone signed up and waits for approval in /admin. */
-export function signupApprovalEmail(opts: { brand: string; email: string; fullName: string | null; link: string; lang: Language }) {
+export function signupApprovalEmail(opts: {
+  brand: string;
+  email: string;
+  fullName: string | null;
+  link: string;
+  lang: Language;
+}) {
   const t = texts(opts.lang).mail.signup;
   const who = opts.fullName ? `${opts.fullName} <${opts.email}>` : opts.email;
   const subject = fill(t.subject, { brand: opts.brand, email: opts.email });

@@ -8,13 +8,15 @@ import { metricsRegistry, sharedMetric } from './registry';
 const PROBE_INTERVAL_MS = 5_000;
 
 const registers = [metricsRegistry];
-const busLag = sharedMetric('furnace_bus_lag_seconds', () =>
-  new Histogram({
-    name: 'furnace_bus_lag_seconds',
-    help: 'Time a message takes through the bus (publish to delivery), measured by a probe every 5 s',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-    registers,
-  }),
+const busLag = sharedMetric(
+  'furnace_bus_lag_seconds',
+  () =>
+    new Histogram({
+      name: 'furnace_bus_lag_seconds',
+      help: 'Time a message takes through the bus (publish to delivery), measured by a probe every 5 s',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers,
+    }),
 );
 
 /** The probes of the API instances in this process (one in production; several in tests). */

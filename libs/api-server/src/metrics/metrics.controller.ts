@@ -22,7 +22,9 @@ export class MetricsController {
   @Header('Cache-Control', 'no-store')
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition format', schema: { type: 'string' } })
-  @ApiForbiddenResponse({ description: 'Without the bearer token METRICS_TOKEN, or (none set) from another machine or through a proxy' })
+  @ApiForbiddenResponse({
+    description: 'Without the bearer token METRICS_TOKEN, or (none set) from another machine or through a proxy',
+  })
   read(): Promise<string> {
     return this.metrics.text();
   }

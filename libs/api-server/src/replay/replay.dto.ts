@@ -8,7 +8,8 @@ export const MAX_REPLAY_FRAMES = 1_000;
 
 export class ReplayFramesQueryDto {
   @ApiPropertyOptional({
-    description: 'Start of the window, seconds since the test started (inclusive; negative: before ignition). Default: the first stored frame.',
+    description:
+      'Start of the window, seconds since the test started (inclusive; negative: before ignition). Default: the first stored frame.',
     example: 600,
   })
   @IsOptional()
@@ -51,7 +52,10 @@ export class ReplayFrameDto {
   })
   thermocouples_out?: (number | null)[];
 
-  @ApiPropertyOptional({ type: [Number], description: 'thermo_ids the ingest flagged out of range in this frame (their values are null). Absent when none.' })
+  @ApiPropertyOptional({
+    type: [Number],
+    description: 'thermo_ids the ingest flagged out of range in this frame (their values are null). Absent when none.',
+  })
   faults?: number[];
 }
 
@@ -59,16 +63,26 @@ export class ReplayFramesDto {
   @ApiProperty({ format: 'uuid' })
   research_id!: string;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Time of the first stored frame of the research; null before the first.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Time of the first stored frame of the research; null before the first.',
+  })
   first_time!: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Time of the latest stored frame of the research; null before the first.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Time of the latest stored frame of the research; null before the first.',
+  })
   last_time!: number | null;
 
   @ApiProperty({ description: 'Start of the window answered, s.' })
   from!: number;
 
-  @ApiProperty({ description: 'End of the window answered, s: every stored frame with from ≤ time ≤ to is in `frames`.' })
+  @ApiProperty({
+    description: 'End of the window answered, s: every stored frame with from ≤ time ≤ to is in `frames`.',
+  })
   to!: number;
 
   @ApiProperty({ type: [ReplayFrameDto], description: 'The frames of the window, all channels, in time order.' })

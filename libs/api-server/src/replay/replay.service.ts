@@ -17,7 +17,10 @@ export class ReplayService {
     if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
       throw new BadRequestException(`to (${query.to}) must not be before from (${query.from})`);
     }
-    const [exists, bounds] = await Promise.all([this.repository.exists(researchId), this.repository.bounds(researchId)]);
+    const [exists, bounds] = await Promise.all([
+      this.repository.exists(researchId),
+      this.repository.bounds(researchId),
+    ]);
     if (!exists) throw new NotFoundException('Research not found');
     const from = query.from ?? bounds.first ?? 0;
     const base = { research_id: researchId, first_time: bounds.first, last_time: bounds.last, from };
@@ -36,7 +39,8 @@ export class ReplayService {
     const reader = new RealArrayReader();
     const frames = rows.map((row) => toStoredFrame(row, reader));
     // Without `to`: up to the last frame answered, or the end of the test when it was reached.
-    const to = query.to ?? (rows.length === MAX_REPLAY_FRAMES ? rows[rows.length - 1]!.time : Math.max(from, bounds.last));
+    const to =
+      query.to ?? (rows.length === MAX_REPLAY_FRAMES ? rows[rows.length - 1]!.time : Math.max(from, bounds.last));
     return { ...base, to, frames };
   }
 }

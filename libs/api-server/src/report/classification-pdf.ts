@@ -1,9 +1,40 @@
 import { type CriteriaView, formatTestTime } from '@furnace/contracts';
 import { BOLD, REGULAR } from './report-fonts';
-import { BRAND, contentWidth, type Doc, fields, footers, heading, INK, type IssuedStamp, MARGIN, MUTED, newDocument, note } from './report-layout';
-import { classificationBox, criteriaTable, deviationPeriods, given, insulationText, pressureLine, pressurePeriods, verdict, type TestReportFields } from './report-pdf';
+import {
+  BRAND,
+  contentWidth,
+  type Doc,
+  fields,
+  footers,
+  heading,
+  INK,
+  type IssuedStamp,
+  MARGIN,
+  MUTED,
+  newDocument,
+  note,
+} from './report-layout';
+import {
+  classificationBox,
+  criteriaTable,
+  deviationPeriods,
+  given,
+  insulationText,
+  pressureLine,
+  pressurePeriods,
+  verdict,
+  type TestReportFields,
+} from './report-pdf';
 import { fill } from '@furnace/text';
-import { classificationStandard, curveLabel, formatReportDate, type ReportLang, reportTexts, type ReportTexts, standardLabel } from './report-text';
+import {
+  classificationStandard,
+  curveLabel,
+  formatReportDate,
+  type ReportLang,
+  reportTexts,
+  type ReportTexts,
+  standardLabel,
+} from './report-text';
 
 /*
  * The classification report (docs/behaviour.md §11.4): the element, the classification standard
@@ -16,7 +47,10 @@ import { classificationStandard, curveLabel, formatReportDate, type ReportLang, 
 export interface ClassificationData {
   lang: ReportLang;
   lab: string;
-  research: Pick<TestReportFields, 'sponsor' | 'manufacturer' | 'specimenDescription' | 'reportNumber' | 'reportDate'> & {
+  research: Pick<
+    TestReportFields,
+    'sponsor' | 'manufacturer' | 'specimenDescription' | 'reportNumber' | 'reportDate'
+  > & {
     name: string;
     standard: string;
     insulation: string | null;
@@ -29,7 +63,10 @@ export interface ClassificationData {
 }
 
 /** "LAB/2026/017 z dnia 01.03.2026"; either part alone when the other is not given; "nie podano" without both. */
-export function testReportReference(research: Pick<TestReportFields, 'reportNumber' | 'reportDate'>, t: ReportTexts): string {
+export function testReportReference(
+  research: Pick<TestReportFields, 'reportNumber' | 'reportDate'>,
+  t: ReportTexts,
+): string {
   const number = research.reportNumber?.trim() || null;
   const date = research.reportDate === null ? null : formatReportDate(research.reportDate);
   if (number && date) return fill(t.testReportOf, { number, date });
@@ -41,7 +78,13 @@ export function renderClassification(data: ClassificationData): Doc {
   const t = reportTexts(data.lang);
   const { research, criteria } = data;
   const standard = classificationStandard(research.standard);
-  const doc = newDocument({ lang: data.lang, title: `${t.classificationTitle}: ${research.name}`, author: data.lab, createdAt: data.generatedAt, issued: !!data.issued });
+  const doc = newDocument({
+    lang: data.lang,
+    title: `${t.classificationTitle}: ${research.name}`,
+    author: data.lab,
+    createdAt: data.generatedAt,
+    issued: !!data.issued,
+  });
 
   doc.font(BOLD).fontSize(9).fillColor(BRAND).text(data.lab.toUpperCase(), MARGIN, MARGIN, { characterSpacing: 0.5 });
   doc.moveDown(0.2);
@@ -85,7 +128,12 @@ export function renderClassification(data: ClassificationData): Doc {
 
   doc.moveDown(0.8);
   if (!criteria.ended) note(doc, fill(t.provisional, { time: formatTestTime(criteria.elapsed) }));
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(t.classScope, MARGIN, doc.y, { width: contentWidth(doc) }).fillColor(INK);
+  doc
+    .font(REGULAR)
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(t.classScope, MARGIN, doc.y, { width: contentWidth(doc) })
+    .fillColor(INK);
 
   footers(doc, { lab: data.lab, name: research.name, generatedAt: data.generatedAt, issued: data.issued }, t);
   doc.end();

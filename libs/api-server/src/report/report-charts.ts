@@ -7,12 +7,7 @@ import {
   formatValue,
   type TestProfile,
 } from '@furnace/contracts';
-import {
-  deviationSeries,
-  heatingCurvePoints,
-  pressureTolerance,
-  RADIATION_LIMIT_KW_M2,
-} from '@furnace/criteria';
+import { deviationSeries, heatingCurvePoints, pressureTolerance, RADIATION_LIMIT_KW_M2 } from '@furnace/criteria';
 import type { HistoryDto } from '../history/history.dto';
 import { measureText, REGULAR } from './report-fonts';
 import { fill } from '@furnace/text';
@@ -91,11 +86,25 @@ export function seriesPoints(history: Pick<HistoryDto, 'time' | 'series'>, key: 
   return out;
 }
 
-const axisCommon = { nameTextStyle: { fontSize: 8 }, axisLabel: { fontSize: 7 }, splitLine: { lineStyle: { color: '#e9ecef' } } };
+const axisCommon = {
+  nameTextStyle: { fontSize: 8 },
+  axisLabel: { fontSize: 7 },
+  splitLine: { lineStyle: { color: '#e9ecef' } },
+};
 
 function timeAxis(texts: ReportTexts, endMin: number, gridIndex = 0, show = true) {
   // At the foot of the grid, not across a value axis's zero (a rise or a d_e below zero).
-  return { type: 'value', gridIndex, min: 0, max: Math.max(1, Math.ceil(endMin)), name: show ? texts.minutesAxis : '', nameGap: 4, ...axisCommon, axisLabel: { fontSize: 7, show }, axisLine: { onZero: false } };
+  return {
+    type: 'value',
+    gridIndex,
+    min: 0,
+    max: Math.max(1, Math.ceil(endMin)),
+    name: show ? texts.minutesAxis : '',
+    nameGap: 4,
+    ...axisCommon,
+    axisLabel: { fontSize: 7, show },
+    axisLine: { onZero: false },
+  };
 }
 
 const legend = { top: 0, left: 'center', itemWidth: 14, itemHeight: 6, itemGap: 12, textStyle: { fontSize: 7 } };
@@ -116,12 +125,27 @@ function markLines(marks: readonly ChartMark[]): MarkLine | undefined {
     symbol: 'none',
     lineStyle: { color: COLORS.observation, type: 'dotted', width: 1 },
     // Named while they can be read apart; past that, the lines alone (the observations table names them).
-    label: { show: marks.length <= MAX_MARK_LABELS, formatter: '{b}', fontSize: 6, position: 'end', color: COLORS.observation },
+    label: {
+      show: marks.length <= MAX_MARK_LABELS,
+      formatter: '{b}',
+      fontSize: 6,
+      position: 'end',
+      color: COLORS.observation,
+    },
     data: marks.map((m) => ({ xAxis: minutes(m.time), name: m.label })),
   };
 }
 
-const line = (name: string, data: XY[], color: string, extra: object = {}) => ({ type: 'line', name, data, showSymbol: false, connectNulls: false, lineStyle: { width: 1, color }, itemStyle: { color }, ...extra });
+const line = (name: string, data: XY[], color: string, extra: object = {}) => ({
+  type: 'line',
+  name,
+  data,
+  showSymbol: false,
+  connectNulls: false,
+  lineStyle: { width: 1, color },
+  itemStyle: { color },
+  ...extra,
+});
 
 /**
  * The mean furnace temperature against the profile's heating curve (°C) and, below, d_e with its
@@ -139,7 +163,11 @@ export function furnaceChartSvg(input: {
   const { history, texts, width } = input;
   const endMin = input.endS / 60;
   const pk = seriesPoints(history, 'pk');
-  const curve: XY[] = heatingCurvePoints(input.curve, Math.max(0, input.endS), Math.max(10, Math.round(input.endS / 400))).map(([t, v]) => [minutes(t), v]);
+  const curve: XY[] = heatingCurvePoints(
+    input.curve,
+    Math.max(0, input.endS),
+    Math.max(10, Math.round(input.endS / 400)),
+  ).map(([t, v]) => [minutes(t), v]);
   const frames = history.time.flatMap((t, i) => {
     const v = history.series.find((s) => s.kind === 'pk')?.mean[i] ?? null;
     return t >= 0 ? [{ time: t, pk: v }] : [];
@@ -160,21 +188,40 @@ export function furnaceChartSvg(input: {
       xAxis: [timeAxis(texts, endMin, 0, false), timeAxis(texts, endMin, 1)],
       yAxis: [
         { type: 'value', gridIndex: 0, name: '°C', nameGap: 6, scale: false, ...axisCommon },
-        { type: 'value', gridIndex: 1, name: texts.deviationAxis, nameGap: 6, min: (v: { min: number }) => -niceMax(Math.max(-v.min, 15)), max: (v: { max: number }) => niceMax(Math.max(v.max, 15)), ...axisCommon },
+        {
+          type: 'value',
+          gridIndex: 1,
+          name: texts.deviationAxis,
+          nameGap: 6,
+          min: (v: { min: number }) => -niceMax(Math.max(-v.min, 15)),
+          max: (v: { max: number }) => niceMax(Math.max(v.max, 15)),
+          ...axisCommon,
+        },
       ],
       series: [
         line(texts.furnace, pk, COLORS.furnace, { markLine: markLines(input.marks) }),
         line(input.curveName, curve, COLORS.curve, { lineStyle: { width: 1, color: COLORS.curve, type: 'dashed' } }),
         line('d_e', de, COLORS.deviation, { xAxisIndex: 1, yAxisIndex: 1 }),
-        line(texts.toleranceBand, upper, COLORS.tolerance, { xAxisIndex: 1, yAxisIndex: 1, lineStyle: { width: 1, color: COLORS.tolerance, type: 'dashed' } }),
-        line(texts.toleranceBand, lower, COLORS.tolerance, { xAxisIndex: 1, yAxisIndex: 1, lineStyle: { width: 1, color: COLORS.tolerance, type: 'dashed' } }),
+        line(texts.toleranceBand, upper, COLORS.tolerance, {
+          xAxisIndex: 1,
+          yAxisIndex: 1,
+          lineStyle: { width: 1, color: COLORS.tolerance, type: 'dashed' },
+        }),
+        line(texts.toleranceBand, lower, COLORS.tolerance, {
+          xAxisIndex: 1,
+          yAxisIndex: 1,
+          lineStyle: { width: 1, color: COLORS.tolerance, type: 'dashed' },
+        }),
       ],
     },
   });
 }
 
 /** The limit a category's max line and mean line are judged by (max, or the frame limit for frame thermocouples). */
-export function categoryLimits(category: CategoryView, limits: CriteriaView['limits']): { max: LimitView | null; mean: LimitView | null } {
+export function categoryLimits(
+  category: CategoryView,
+  limits: CriteriaView['limits'],
+): { max: LimitView | null; mean: LimitView | null } {
   const max = category.role.max ? limits.max : category.role.frame ? limits.frame : null;
   return { max, mean: category.role.mean ? limits.mean : null };
 }
@@ -204,7 +251,12 @@ export function categoryChartSvg(input: {
       silent: true,
       symbol: 'none',
       lineStyle: { color, type: 'dashed', width: 1 },
-      label: { formatter: fill(texts.limitLine, { v: `${formatValue(value)} ${unit}` }), fontSize: 6, position: 'insideEndTop', color },
+      label: {
+        formatter: fill(texts.limitLine, { v: `${formatValue(value)} ${unit}` }),
+        fontSize: 6,
+        position: 'insideEndTop',
+        color,
+      },
       data: [{ yAxis: value }],
     };
   };
@@ -218,9 +270,18 @@ export function categoryChartSvg(input: {
       legend: { ...legend, data: [texts.max, texts.mean] },
       grid: { left: 44, right: 12, top: 34, bottom: 24 },
       xAxis: timeAxis(texts, input.endS / 60),
-      yAxis: { type: 'value', name: unit, nameGap: 6, ...axisCommon, max: (v: { max: number }) => niceMax(Math.max(v.max, limitValue(limits.max, rise), limitValue(limits.mean, rise))) },
+      yAxis: {
+        type: 'value',
+        name: unit,
+        nameGap: 6,
+        ...axisCommon,
+        max: (v: { max: number }) =>
+          niceMax(Math.max(v.max, limitValue(limits.max, rise), limitValue(limits.mean, rise))),
+      },
       series: [
-        line(texts.max, max, COLORS.max, { markLine: mergeMarkLines(limitLine(limits.max, COLORS.limit), observations) }),
+        line(texts.max, max, COLORS.max, {
+          markLine: mergeMarkLines(limitLine(limits.max, COLORS.limit), observations),
+        }),
         line(texts.mean, mean, COLORS.mean, { markLine: limitLine(limits.mean, COLORS.mean) }),
       ],
     },
@@ -257,7 +318,10 @@ interface PressureBandPiece {
  * The band the criteria judge the pressure by, up to `endS`: none before 5 min, then ±5 Pa, ±3 Pa from
  * 10 min (EN 1363-1 §5.2.2), or the profile's own tolerance from 5 min on (one stretch).
  */
-export function pressureBandPieces(profile: Pick<TestProfile, 'pressure_tolerance_pa'>, endS: number): PressureBandPiece[] {
+export function pressureBandPieces(
+  profile: Pick<TestProfile, 'pressure_tolerance_pa'>,
+  endS: number,
+): PressureBandPiece[] {
   const pieces: PressureBandPiece[] = [];
   for (const [from, to] of [
     [5 * 60, 10 * 60],
@@ -316,7 +380,10 @@ export function pressureChartSvg(input: {
                     {
                       xAxis: minutes(b.from),
                       yAxis: target - b.tolerance,
-                      name: fill(texts.pressureBand, { target: formatValue(target), tolerance: formatValue(b.tolerance) }),
+                      name: fill(texts.pressureBand, {
+                        target: formatValue(target),
+                        tolerance: formatValue(b.tolerance),
+                      }),
                       label: { show: i === pieces.length - 1 || (b.to - b.from) / Math.max(input.endS, 1) > 0.2 },
                     },
                     { xAxis: minutes(b.to), yAxis: target + b.tolerance },
@@ -330,7 +397,13 @@ export function pressureChartSvg(input: {
 }
 
 /** Radiation against the W limit (15 kW/m²). */
-export function radiationChartSvg(input: { history: Pick<HistoryDto, 'time' | 'series'>; endS: number; marks: readonly ChartMark[]; texts: ReportTexts; width: number }): ChartSvg {
+export function radiationChartSvg(input: {
+  history: Pick<HistoryDto, 'time' | 'series'>;
+  endS: number;
+  marks: readonly ChartMark[];
+  texts: ReportTexts;
+  width: number;
+}): ChartSvg {
   const { texts } = input;
   return renderSvg({
     width: input.width,
@@ -339,7 +412,13 @@ export function radiationChartSvg(input: { history: Pick<HistoryDto, 'time' | 's
       legend: { ...legend, data: [texts.radiation] },
       grid: { left: 44, right: 12, top: 34, bottom: 24 },
       xAxis: timeAxis(texts, input.endS / 60),
-      yAxis: { type: 'value', name: 'kW/m²', nameGap: 6, ...axisCommon, max: (v: { max: number }) => niceMax(Math.max(v.max, RADIATION_LIMIT_KW_M2)) },
+      yAxis: {
+        type: 'value',
+        name: 'kW/m²',
+        nameGap: 6,
+        ...axisCommon,
+        max: (v: { max: number }) => niceMax(Math.max(v.max, RADIATION_LIMIT_KW_M2)),
+      },
       series: [
         line(texts.radiation, seriesPoints(input.history, 'radiance'), COLORS.radiation, {
           markLine: mergeMarkLines(
@@ -347,7 +426,12 @@ export function radiationChartSvg(input: { history: Pick<HistoryDto, 'time' | 's
               silent: true,
               symbol: 'none',
               lineStyle: { color: COLORS.limit, type: 'dashed', width: 1 },
-              label: { formatter: fill(texts.radiationLimit, { v: RADIATION_LIMIT_KW_M2 }), fontSize: 6, position: 'insideEndTop', color: COLORS.limit },
+              label: {
+                formatter: fill(texts.radiationLimit, { v: RADIATION_LIMIT_KW_M2 }),
+                fontSize: 6,
+                position: 'insideEndTop',
+                color: COLORS.limit,
+              },
               data: [{ yAxis: RADIATION_LIMIT_KW_M2 }],
             },
             markLines(input.marks),

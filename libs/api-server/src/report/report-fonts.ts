@@ -16,7 +16,10 @@ let parsed: { regular: fontkit.Font; bold: fontkit.Font } | null = null;
  * file, pdfkit would parse its 700 kB again for every report, most of a report's CPU time.
  */
 export function withFonts(doc: PDFKit.PDFDocument): PDFKit.PDFDocument {
-  parsed ??= { regular: fontkit.create(readFileSync(FONT_FILES.regular)) as fontkit.Font, bold: fontkit.create(readFileSync(FONT_FILES.bold)) as fontkit.Font };
+  parsed ??= {
+    regular: fontkit.create(readFileSync(FONT_FILES.regular)) as fontkit.Font,
+    bold: fontkit.create(readFileSync(FONT_FILES.bold)) as fontkit.Font,
+  };
   // pdfkit takes a fontkit font as it takes a file (anything with layout()); its types know only files and buffers.
   doc.registerFont(REGULAR, parsed.regular as never);
   doc.registerFont(BOLD, parsed.bold as never);
@@ -33,5 +36,10 @@ let measurer: PDFKit.PDFDocument | null = null;
 export function measureText(text: string, font = ''): { width: number } {
   measurer ??= withFonts(new PDFDocument({ autoFirstPage: false }));
   const size = Number(/(\d+(?:\.\d+)?)px/.exec(font)?.[1] ?? 12);
-  return { width: measurer.font(/\bbold\b/.test(font) ? BOLD : REGULAR).fontSize(size).widthOfString(text) };
+  return {
+    width: measurer
+      .font(/\bbold\b/.test(font) ? BOLD : REGULAR)
+      .fontSize(size)
+      .widthOfString(text),
+  };
 }

@@ -39,7 +39,19 @@ export const BRAND = '#009688';
  * A new A4 document with the fonts registered, its pages buffered (the footers' "n of N" are written at the end);
  * `issued`: with room at the foot of each page for the issued document's stamp.
  */
-export function newDocument({ lang, title, author, createdAt, issued = false }: { lang: ReportLang; title: string; author: string; createdAt: Date; issued?: boolean }): Doc {
+export function newDocument({
+  lang,
+  title,
+  author,
+  createdAt,
+  issued = false,
+}: {
+  lang: ReportLang;
+  title: string;
+  author: string;
+  createdAt: Date;
+  issued?: boolean;
+}): Doc {
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + FOOTER_GAP + (issued ? ISSUED_GAP : 0) },
@@ -64,9 +76,18 @@ export function ensureSpace(doc: Doc, height: number): void {
 export function heading(doc: Doc, text: string): void {
   ensureSpace(doc, 60);
   doc.moveDown(0.6);
-  doc.font(BOLD).fontSize(12).fillColor(BRAND).text(text, MARGIN, doc.y, { width: contentWidth(doc) });
+  doc
+    .font(BOLD)
+    .fontSize(12)
+    .fillColor(BRAND)
+    .text(text, MARGIN, doc.y, { width: contentWidth(doc) });
   const y = doc.y + 2;
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(0.5).strokeColor(RULE).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + contentWidth(doc), y)
+    .lineWidth(0.5)
+    .strokeColor(RULE)
+    .stroke();
   doc.y = y + 6;
   doc.font(REGULAR).fontSize(9).fillColor(INK);
 }
@@ -88,8 +109,14 @@ export function fields(doc: Doc, rows: [string, string][]): void {
     const h = Math.max(doc.heightOfString(label, { width: labelWidth - 8 }), valueHeight);
     ensureSpace(doc, h + 3);
     const y = doc.y;
-    doc.font(REGULAR).fillColor(MUTED).text(label, MARGIN, y, { width: labelWidth - 8 });
-    doc.font(REGULAR).fillColor(INK).text(value, MARGIN + labelWidth, y, { width: width - labelWidth });
+    doc
+      .font(REGULAR)
+      .fillColor(MUTED)
+      .text(label, MARGIN, y, { width: labelWidth - 8 });
+    doc
+      .font(REGULAR)
+      .fillColor(INK)
+      .text(value, MARGIN + labelWidth, y, { width: width - labelWidth });
     doc.y = y + h + 3;
   }
 }
@@ -115,10 +142,19 @@ export function table(doc: Doc, columns: Column[], rows: string[][]): void {
     if (fill) doc.rect(MARGIN, y, width, h).fillColor(fill).fill();
     let x = MARGIN;
     cells.forEach((cell, i) => {
-      doc.font(font).fontSize(8).fillColor(INK).text(cell, x + pad, y + pad, { width: widths[i]! - 2 * pad });
+      doc
+        .font(font)
+        .fontSize(8)
+        .fillColor(INK)
+        .text(cell, x + pad, y + pad, { width: widths[i]! - 2 * pad });
       x += widths[i]!;
     });
-    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h).lineWidth(0.4).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, y + h)
+      .lineTo(MARGIN + width, y + h)
+      .lineWidth(0.4)
+      .strokeColor(RULE)
+      .stroke();
     doc.y = y + h;
   };
   const head = columns.map((c) => c.title);
@@ -144,7 +180,12 @@ export function listOf(doc: Doc, columns: Column[], rows: string[][], empty: str
 
 export function note(doc: Doc, text: string): void {
   ensureSpace(doc, 14);
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(text, MARGIN, doc.y, { width: contentWidth(doc) }).fillColor(INK);
+  doc
+    .font(REGULAR)
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(text, MARGIN, doc.y, { width: contentWidth(doc) })
+    .fillColor(INK);
 }
 
 export function subheading(doc: Doc, text: string): void {
@@ -192,7 +233,12 @@ export function footers(
     const margin = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const top = stamp ? y - stamp.length * FOOTER_LINE : y;
-    doc.moveTo(MARGIN, top - 4).lineTo(MARGIN + width, top - 4).lineWidth(0.4).strokeColor(RULE).stroke();
+    doc
+      .moveTo(MARGIN, top - 4)
+      .lineTo(MARGIN + width, top - 4)
+      .lineWidth(0.4)
+      .strokeColor(RULE)
+      .stroke();
     doc.font(REGULAR).fontSize(7.5).fillColor(MUTED);
     // The stamp is never cut (it names people and a hash): a line too long for the page is written smaller.
     stamp?.forEach((line, n) => {
@@ -202,7 +248,11 @@ export function footers(
     doc.fontSize(7.5);
     doc.text(fitWidth(doc, `${data.lab} · ${data.name}`, width * 0.45), MARGIN, y, { lineBreak: false });
     doc.text(generated, MARGIN + width * 0.45, y, { width: width * 0.33, align: 'center', lineBreak: false });
-    doc.text(fill(t.page, { n: i - range.start + 1, total: range.count }), MARGIN + width * 0.78, y, { width: width * 0.22, align: 'right', lineBreak: false });
+    doc.text(fill(t.page, { n: i - range.start + 1, total: range.count }), MARGIN + width * 0.78, y, {
+      width: width * 0.22,
+      align: 'right',
+      lineBreak: false,
+    });
     doc.page.margins.bottom = margin;
   }
   doc.fillColor(INK);

@@ -1,8 +1,23 @@
 import type { CriteriaView } from '@furnace/contracts';
 import { documentText, pdfPages } from '../../test/pdf';
 import { criteriaView, limits } from '../../test/report-fixtures';
-import { categoryChartSvg, categoryLimits, furnaceChartSvg, pressureBandPieces, pressureChartSvg, seriesPoints } from './report-charts';
-import { type ReportData, renderReport, samplingInterval, testEnd, type TestReportFields, thermoName, withRise } from './report-pdf';
+import {
+  categoryChartSvg,
+  categoryLimits,
+  furnaceChartSvg,
+  pressureBandPieces,
+  pressureChartSvg,
+  seriesPoints,
+} from './report-charts';
+import {
+  type ReportData,
+  renderReport,
+  samplingInterval,
+  testEnd,
+  type TestReportFields,
+  thermoName,
+  withRise,
+} from './report-pdf';
 import { type ReportLang, reportTexts } from './report-text';
 
 /** A research whose test report fields were never filled in. */
@@ -21,19 +36,40 @@ const NO_REPORT_FIELDS: TestReportFields = {
   reportDate: null,
 };
 
-const category = (role: { mean: boolean; max: boolean; frame: boolean }) => ({ type_name: 'Tśr i Tmax', role, max: null, mean: null, max_rise: null, mean_rise: null, valid: 2, thermocouples: 2 });
+const category = (role: { mean: boolean; max: boolean; frame: boolean }) => ({
+  type_name: 'Tśr i Tmax',
+  role,
+  max: null,
+  mean: null,
+  max_rise: null,
+  mean_rise: null,
+  valid: 2,
+  thermocouples: 2,
+});
 const history = {
   time: [-10, 0, 60, 120],
   series: [
     { key: 'pk', kind: 'pk' as const, min: [], max: [], mean: [20, 20, 349, 465] },
-    { key: 'category:Tśr i Tmax:max', kind: 'category_max' as const, type_name: 'Tśr i Tmax', min: [], max: [], mean: [20, 20.5, 30.5, null] },
+    {
+      key: 'category:Tśr i Tmax:max',
+      kind: 'category_max' as const,
+      type_name: 'Tśr i Tmax',
+      min: [],
+      max: [],
+      mean: [20, 20.5, 30.5, null],
+    },
   ],
 };
 
 describe('report layout', () => {
   it('ends the test at a test_stopped observation, else at the newest frame', () => {
     expect(testEnd({ criteria: { elapsed: 3600 } as never, observations: [] })).toBe(3600);
-    expect(testEnd({ criteria: { elapsed: 3600 } as never, observations: [{ time: 3000, kind: 'test_stopped', note: null }] })).toBe(3000);
+    expect(
+      testEnd({
+        criteria: { elapsed: 3600 } as never,
+        observations: [{ time: 3000, kind: 'test_stopped', note: null }],
+      }),
+    ).toBe(3000);
   });
 
   it("gives the sampling interval from the history's frames over its range", () => {
@@ -56,9 +92,18 @@ describe('report layout', () => {
   });
 
   it("judges a category's max line by the frame limit when it counts for the frame only, as the dashboard does", () => {
-    expect(categoryLimits(category({ mean: true, max: true, frame: false }), limits)).toEqual({ max: limits.max, mean: limits.mean });
-    expect(categoryLimits(category({ mean: false, max: false, frame: true }), limits)).toEqual({ max: limits.frame, mean: null });
-    expect(categoryLimits(category({ mean: false, max: false, frame: false }), limits)).toEqual({ max: null, mean: null });
+    expect(categoryLimits(category({ mean: true, max: true, frame: false }), limits)).toEqual({
+      max: limits.max,
+      mean: limits.mean,
+    });
+    expect(categoryLimits(category({ mean: false, max: false, frame: true }), limits)).toEqual({
+      max: limits.frame,
+      mean: null,
+    });
+    expect(categoryLimits(category({ mean: false, max: false, frame: false }), limits)).toEqual({
+      max: null,
+      mean: null,
+    });
   });
 
   it('plots a series from ignition on, in minutes, shifted by T0 for a rise', () => {
@@ -72,15 +117,39 @@ describe('report layout', () => {
 
   it('draws the charts as vectors with their labels as text', () => {
     const texts = reportTexts('pl');
-    const rise = categoryChartSvg({ history, category: category({ mean: true, max: true, frame: false }), criteria: { t0: 20.5, basis: 'rise', limits }, endS: 120, marks: [{ time: 60, label: 'Notatka' }], texts, width: 500 }).svg;
+    const rise = categoryChartSvg({
+      history,
+      category: category({ mean: true, max: true, frame: false }),
+      criteria: { t0: 20.5, basis: 'rise', limits },
+      endS: 120,
+      marks: [{ time: 60, label: 'Notatka' }],
+      texts,
+      width: 500,
+    }).svg;
     expect(rise).toMatch(/^<svg/);
     expect(rise).not.toContain('<image');
     expect(rise).toContain('granica 180.0 K');
     expect(rise).toContain('granica 140.0 K');
     expect(rise).toContain('Notatka');
-    const absolute = categoryChartSvg({ history, category: category({ mean: true, max: true, frame: false }), criteria: { t0: 20.5, basis: 'absolute', limits }, endS: 120, marks: [], texts, width: 500 }).svg;
+    const absolute = categoryChartSvg({
+      history,
+      category: category({ mean: true, max: true, frame: false }),
+      criteria: { t0: 20.5, basis: 'absolute', limits },
+      endS: 120,
+      marks: [],
+      texts,
+      width: 500,
+    }).svg;
     expect(absolute).toContain('granica 200.5 °C');
-    const furnace = furnaceChartSvg({ history, curve: 'iso834', endS: 120, marks: [], texts, curveName: 'Krzywa standardowa ISO 834', width: 500 }).svg;
+    const furnace = furnaceChartSvg({
+      history,
+      curve: 'iso834',
+      endS: 120,
+      marks: [],
+      texts,
+      curveName: 'Krzywa standardowa ISO 834',
+      width: 500,
+    }).svg;
     expect(furnace).toContain('Krzywa standardowa ISO 834');
     expect(furnace).toContain('d_e [%]');
   });
@@ -108,7 +177,19 @@ function reportData(lang: ReportLang, criteria: CriteriaView): ReportData {
     },
     criteria,
     // No readings: the charts' section says so, the criteria are the view's.
-    history: { research_id: 'r', from: 0, to: 0, ignition_at: criteria.ignition_at, last_time: null, frames: 0, thermo_ids: [], bucket_seconds: 0, time: [], series: [], faults: [] },
+    history: {
+      research_id: 'r',
+      from: 0,
+      to: 0,
+      ignition_at: criteria.ignition_at,
+      last_time: null,
+      frames: 0,
+      thermo_ids: [],
+      bucket_seconds: 0,
+      time: [],
+      series: [],
+      faults: [],
+    },
     observations: [],
     exclusions: [],
     names: new Map([[1, 'T1']]),
@@ -126,7 +207,9 @@ describe('the report of the criteria', () => {
     const text = await reportText(reportData('pl', criteriaView()));
     expect(text).toContain('E (szczelność) --- 30 min nie osiągnięto');
     expect(text).toContain('I (izolacyjność) 00:25:00 25 min przekroczone');
-    expect(text).toContain('W (promieniowanie) --- 25 min nie mierzono; uznane za spełnione, dopóki spełnione jest I (EN 13501-2)');
+    expect(text).toContain(
+      'W (promieniowanie) --- 25 min nie mierzono; uznane za spełnione, dopóki spełnione jest I (EN 13501-2)',
+    );
     expect(text).not.toContain('W (promieniowanie) --- 25 min nie osiągnięto');
     // The newest d_e is one thing; the verdict is over the whole test.
     expect(text).toContain('Zgodność pieca d_e 9.50 % (tolerancja ±5.0 %, poza tolerancją)');
@@ -159,7 +242,14 @@ describe('the report of the criteria', () => {
 
   it('never shows a criterion nothing measured as held, says when d_e was always within, and leaves the pressure out without a target', async () => {
     const view = criteriaView();
-    const notMeasured = { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
+    const notMeasured = {
+      time: null,
+      minutes: null,
+      reached: false,
+      held_minutes: null,
+      measured: false,
+      deemed: false,
+    };
     const text = await reportText(
       reportData('pl', {
         ...view,
@@ -178,15 +268,31 @@ describe('the report of the criteria', () => {
     expect(text).not.toContain('Ocena ciśnienia');
   });
 
-  it("a door judged for I1 and I2: a row for each class, and each leaf or frame failure names its class", async () => {
+  it('a door judged for I1 and I2: a row for each class, and each leaf or frame failure names its class', async () => {
     const view = criteriaView();
-    const failed = (time: number, minutes: number) => ({ time, minutes, reached: true, held_minutes: minutes, measured: true, deemed: false });
+    const failed = (time: number, minutes: number) => ({
+      time,
+      minutes,
+      reached: true,
+      held_minutes: minutes,
+      measured: true,
+      deemed: false,
+    });
     const data = reportData('pl', {
-        ...view,
-        insulation_classes: { I1: failed(2085, 34), I2: failed(3290, 54) },
-        failures: [{ criterion: 'I_max', time: 2085, interval_from: null, thermo_id: 2, type_name: 'Tmax', insulation_class: 'I1' }],
-        classification: 'E 60, EI1 30, EI2 45, EW 60',
-      });
+      ...view,
+      insulation_classes: { I1: failed(2085, 34), I2: failed(3290, 54) },
+      failures: [
+        {
+          criterion: 'I_max',
+          time: 2085,
+          interval_from: null,
+          thermo_id: 2,
+          type_name: 'Tmax',
+          insulation_class: 'I1',
+        },
+      ],
+      classification: 'E 60, EI1 30, EI2 45, EW 60',
+    });
     const text = await reportText({ ...data, research: { ...data.research, standard: 'EN_1634_1', insulation: 'I2' } });
     expect(text).toContain('I (izolacyjność) – I1 00:34:45 34 min przekroczone');
     expect(text).toContain('I (izolacyjność) – I2 00:54:50 54 min przekroczone');
@@ -197,15 +303,25 @@ describe('the report of the criteria', () => {
   it("names no class for a time that reaches none of the element's periods, apart from E under 15 min", async () => {
     const view = criteriaView();
     // E held 20 min: not under 15 min, but under the shortest class of its standard (DIN 4102-5's T 30).
-    const data = reportData('pl', { ...view, classification: '', criteria: { ...view.criteria, E: { ...view.criteria.E, minutes: 20, held_minutes: 20 } } });
+    const data = reportData('pl', {
+      ...view,
+      classification: '',
+      criteria: { ...view.criteria, E: { ...view.criteria.E, minutes: 20, held_minutes: 20 } },
+    });
     const din = await reportText({ ...data, research: { ...data.research, standard: 'DIN_4102_5' } });
     expect(din).toContain('Klasyfikacja brak (poniżej najkrótszego okresu)');
-    const short = await reportText(reportData('en', { ...view, classification: '', criteria: { ...view.criteria, E: { ...view.criteria.E, minutes: 12, held_minutes: 12 } } }));
+    const short = await reportText(
+      reportData('en', {
+        ...view,
+        classification: '',
+        criteria: { ...view.criteria, E: { ...view.criteria.E, minutes: 12, held_minutes: 12 } },
+      }),
+    );
     expect(short).toContain('Classification none (E under 15 min)');
     expect(await reportText(reportData('pl', { ...view, classification: 'T 30' }))).toContain('Klasyfikacja T 30');
   });
 
-  it('shades the pressure band the criteria judge by: none before 5 min, ±5 Pa, ±3 Pa from 10 min, or the profile\'s own', () => {
+  it("shades the pressure band the criteria judge by: none before 5 min, ±5 Pa, ±3 Pa from 10 min, or the profile's own", () => {
     expect(pressureBandPieces({ pressure_tolerance_pa: null }, 1830)).toEqual([
       { from: 300, to: 600, tolerance: 5 },
       { from: 600, to: 1830, tolerance: 3 },
@@ -213,8 +329,18 @@ describe('the report of the criteria', () => {
     expect(pressureBandPieces({ pressure_tolerance_pa: 2 }, 1830)).toEqual([{ from: 300, to: 1830, tolerance: 2 }]);
     expect(pressureBandPieces({ pressure_tolerance_pa: null }, 420)).toEqual([{ from: 300, to: 420, tolerance: 5 }]);
     expect(pressureBandPieces({ pressure_tolerance_pa: null }, 240)).toEqual([]);
-    const history = { time: [0, 600, 1200], series: [{ key: 'pressure', kind: 'pressure' as const, min: [], max: [], mean: [18, 21, 24.6] }] };
-    const svg = pressureChartSvg({ history, profile: { pressure_target_pa: 20, pressure_tolerance_pa: null }, endS: 1200, marks: [], texts: reportTexts('pl'), width: 500 }).svg;
+    const history = {
+      time: [0, 600, 1200],
+      series: [{ key: 'pressure', kind: 'pressure' as const, min: [], max: [], mean: [18, 21, 24.6] }],
+    };
+    const svg = pressureChartSvg({
+      history,
+      profile: { pressure_target_pa: 20, pressure_tolerance_pa: null },
+      endS: 1200,
+      marks: [],
+      texts: reportTexts('pl'),
+      width: 500,
+    }).svg;
     expect(svg).toContain('p 20.0 ± 3.0 Pa');
   });
 });
@@ -223,7 +349,8 @@ describe('the report of the criteria', () => {
 const DOOR_REPORT: TestReportFields = {
   sponsor: 'Drzwi-Pol Sp. z o.o., ul. Leśna 5, 00-001 Warszawa',
   manufacturer: 'Stalbud S.A.',
-  specimenDescription: 'Drzwi stalowe jednoskrzydłowe, 1000 × 2100 mm, skrzydło 60 mm wypełnione wełną mineralną 120 kg/m³.',
+  specimenDescription:
+    'Drzwi stalowe jednoskrzydłowe, 1000 × 2100 mm, skrzydło 60 mm wypełnione wełną mineralną 120 kg/m³.',
   conditioning: '28 dni w 23 °C i 50 % RH; wilgotność wełny 0,8 %',
   supportingConstruction: 'Ściana z bloczków betonu komórkowego 600 kg/m³, 150 mm; kotwy stalowe co 600 mm',
   exposedSide: 'strona zawiasów',
@@ -270,9 +397,15 @@ describe("the test report's fields (EN 1363-1 §12)", () => {
 
   it('writes the same in English; a research nobody filled in has every field not given and no drawings', async () => {
     const en = await reportText(withFields('en', DOOR_REPORT));
-    expect(en).toContain('Test report (EN 1363-1 §12) Report number LAB/2026/017 Report date 14.03.2026 Sponsor Drzwi-Pol');
-    expect(en).toContain('Exposed side strona zawiasów Ambient temperature at the start 19.4 °C Furnace pressure measurement height 500 mm');
-    expect(en).toContain('Deviations from the test method not given Drawings of the specimen rys-1 przekrój.pdf (PDF, 1.2 MB) widok.png (PNG image, 340 kB)');
+    expect(en).toContain(
+      'Test report (EN 1363-1 §12) Report number LAB/2026/017 Report date 14.03.2026 Sponsor Drzwi-Pol',
+    );
+    expect(en).toContain(
+      'Exposed side strona zawiasów Ambient temperature at the start 19.4 °C Furnace pressure measurement height 500 mm',
+    );
+    expect(en).toContain(
+      'Deviations from the test method not given Drawings of the specimen rys-1 przekrój.pdf (PDF, 1.2 MB) widok.png (PNG image, 340 kB)',
+    );
 
     const blank = await reportText(withFields('pl', NO_REPORT_FIELDS, []));
     const section = blank.slice(blank.indexOf('Sprawozdanie z badania'), blank.indexOf('Kryteria (pełne minuty)'));
@@ -281,7 +414,8 @@ describe("the test report's fields (EN 1363-1 §12)", () => {
   });
 
   it('runs a long description onto the next page under its label, and the report goes on after it', async () => {
-    const sentence = 'Skrzydło z blachy stalowej 1,5 mm, wypełnienie z wełny mineralnej, uszczelka pęczniejąca 2 × 10 mm na obwodzie. ';
+    const sentence =
+      'Skrzydło z blachy stalowej 1,5 mm, wypełnienie z wełny mineralnej, uszczelka pęczniejąca 2 × 10 mm na obwodzie. ';
     const long = `${sentence.repeat(90)}Koniec opisu.`;
     const doc = renderReport(withFields('pl', { ...DOOR_REPORT, specimenDescription: long }));
     const chunks: Buffer[] = [];
@@ -316,13 +450,20 @@ describe("the test's state and an issued document's stamp", () => {
     expect(text).toContain('Stan badania zakończone');
     expect(text).not.toContain('Rewizja');
     const approved = reportData('en', criteriaView());
-    const en = await reportText({ ...approved, research: { ...approved.research, state: 'approved', approvedRevision: 2 } });
+    const en = await reportText({
+      ...approved,
+      research: { ...approved.research, state: 'approved', approvedRevision: 2 },
+    });
     expect(en).toContain('State of the test approved, revision 2');
   });
 
   it('writes the revision, the reviewer, the approver and the whole hash on every page', async () => {
     const data = reportData('pl', criteriaView());
-    const doc = renderReport({ ...data, research: { ...data.research, state: 'approved', approvedRevision: 2 }, issued: ISSUED });
+    const doc = renderReport({
+      ...data,
+      research: { ...data.research, state: 'approved', approvedRevision: 2 },
+      issued: ISSUED,
+    });
     const chunks: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
       doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -332,7 +473,9 @@ describe("the test's state and an issued document's stamp", () => {
     const pages = await pdfPages(Buffer.concat(chunks));
     expect(pages.length).toBeGreaterThan(1);
     for (const page of pages) {
-      expect(page).toContain('Rewizja 2 · sprawdzenie: reviewer@lab.example, 02.03.2026, 10:00:00 · zatwierdzenie: approver@lab.example, 02.03.2026, 11:30:00');
+      expect(page).toContain(
+        'Rewizja 2 · sprawdzenie: reviewer@lab.example, 02.03.2026, 10:00:00 · zatwierdzenie: approver@lab.example, 02.03.2026, 11:30:00',
+      );
       expect(page).toContain(`SHA-256 surowych danych badania: ${ISSUED.dataSha256}`);
     }
   });

@@ -12,7 +12,15 @@ import {
   type TolerancePeriod,
 } from '@furnace/contracts';
 import type { HistoryDto } from '../history/history.dto';
-import { categoryChartSvg, categoryLimits, type ChartMark, type ChartSvg, furnaceChartSvg, pressureChartSvg, radiationChartSvg } from './report-charts';
+import {
+  categoryChartSvg,
+  categoryLimits,
+  type ChartMark,
+  type ChartSvg,
+  furnaceChartSvg,
+  pressureChartSvg,
+  radiationChartSvg,
+} from './report-charts';
 import { BOLD, REGULAR } from './report-fonts';
 import {
   BRAND,
@@ -140,10 +148,19 @@ export function thermoName(names: ReadonlyMap<number, string>, thermoId: number 
  */
 export function renderReport(data: ReportData): Doc {
   const t = reportTexts(data.lang);
-  const doc = newDocument({ lang: data.lang, title: `${t.title}: ${data.research.name}`, author: data.lab, createdAt: data.generatedAt, issued: !!data.issued });
+  const doc = newDocument({
+    lang: data.lang,
+    title: `${t.title}: ${data.research.name}`,
+    author: data.lab,
+    createdAt: data.generatedAt,
+    issued: !!data.issued,
+  });
 
   const end = testEnd(data) ?? 0;
-  const marks: ChartMark[] = data.observations.map((o) => ({ time: o.time, label: o.kind === 'note' && o.note ? o.note.slice(0, 24) : t.observation[o.kind] }));
+  const marks: ChartMark[] = data.observations.map((o) => ({
+    time: o.time,
+    label: o.kind === 'note' && o.note ? o.note.slice(0, 24) : t.observation[o.kind],
+  }));
 
   header(doc, data, t, end);
   testReportSection(doc, data, t);
@@ -174,18 +191,33 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
     // A test still running has no end yet: its newest reading.
     [
       criteria.ended ? t.end : t.lastReading,
-      ignition === null ? formatTestTime(end) : `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`,
+      ignition === null
+        ? formatTestTime(end)
+        : `${formatWarsawDateTime(new Date(ignition.getTime() + end * 1000))} (${formatTestTime(end)})`,
     ],
     [t.schedule, `${formatWarsawDateTime(research.startAt)} – ${formatWarsawDateTime(research.endAt)}`],
-    [t.researchState, research.approvedRevision === null ? t.stateName[research.state] : fill(t.approvedAs, { revision: research.approvedRevision })],
+    [
+      t.researchState,
+      research.approvedRevision === null
+        ? t.stateName[research.state]
+        : fill(t.approvedAs, { revision: research.approvedRevision }),
+    ],
     [t.standard, standardLabel(research.standard, data.lang)],
   ];
   if (research.insulation) rows.push([t.insulation, insulationText(research.insulation, criteria)]);
   rows.push(
     [t.heatingCurve, curveLabel(research.heatingCurve, data.lang)],
     [t.basis, criteria.basis === 'rise' ? t.basisRise : t.basisAbsolute],
-    [t.t0, criteria.t0 === null ? '---' : `${formatCelsius(criteria.t0)}${criteria.t0_source ? ` (${t.t0Source[criteria.t0_source]})` : ''}`],
-    [t.sampling, sampling === null ? '---' : fill(t.samplingValue, { s: formatValue(sampling), frames: history.frames })],
+    [
+      t.t0,
+      criteria.t0 === null
+        ? '---'
+        : `${formatCelsius(criteria.t0)}${criteria.t0_source ? ` (${t.t0Source[criteria.t0_source]})` : ''}`,
+    ],
+    [
+      t.sampling,
+      sampling === null ? '---' : fill(t.samplingValue, { s: formatValue(sampling), frames: history.frames }),
+    ],
     [t.planned, research.plannedDurationMin === null ? t.none : fill(t.minutes, { n: research.plannedDurationMin })],
   );
   fields(doc, rows);
@@ -193,15 +225,32 @@ function header(doc: Doc, data: ReportData, t: ReportTexts, end: number): void {
 }
 
 /** The classification, large: what the lab copies into its report; a test still running says as of when. */
-export function classificationBox(doc: Doc, criteria: Pick<CriteriaView, 'classification' | 'criteria' | 'ended' | 'elapsed'>, t: ReportTexts): void {
+export function classificationBox(
+  doc: Doc,
+  criteria: Pick<CriteriaView, 'classification' | 'criteria' | 'ended' | 'elapsed'>,
+  t: ReportTexts,
+): void {
   doc.moveDown(0.4);
   const y = doc.y;
   const w = contentWidth(doc);
   doc.roundedRect(MARGIN, y, w, 34, 4).fillColor('#e6f4f3').fill();
-  doc.font(REGULAR).fontSize(9).fillColor(MUTED).text(t.classification, MARGIN + 10, y + 6);
-  doc.font(BOLD).fontSize(15).fillColor(INK).text(criteria.classification || noClassification(criteria, t), MARGIN + 150, y + 9, { width: w - 160 });
+  doc
+    .font(REGULAR)
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(t.classification, MARGIN + 10, y + 6);
+  doc
+    .font(BOLD)
+    .fontSize(15)
+    .fillColor(INK)
+    .text(criteria.classification || noClassification(criteria, t), MARGIN + 150, y + 9, { width: w - 160 });
   // A test still running: the class so far, at the newest frame.
-  if (!criteria.ended) doc.font(REGULAR).fontSize(8).fillColor(MUTED).text(fill(t.running, { time: formatTestTime(criteria.elapsed) }), MARGIN + 10, y + 20, { width: 135 });
+  if (!criteria.ended)
+    doc
+      .font(REGULAR)
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(fill(t.running, { time: formatTestTime(criteria.elapsed) }), MARGIN + 10, y + 20, { width: 135 });
   doc.y = y + 40;
   doc.font(REGULAR).fontSize(9);
 }
@@ -223,7 +272,10 @@ function fileSize(bytes: number): string {
 function testReportSection(doc: Doc, data: ReportData, t: ReportTexts): void {
   const r = data.research;
   heading(doc, t.testReport);
-  const drawings = data.drawings.map((d) => `${d.filename} (${t.drawingKind[d.mime as keyof ReportTexts['drawingKind']] ?? d.mime}, ${fileSize(d.size)})`);
+  const drawings = data.drawings.map(
+    (d) =>
+      `${d.filename} (${t.drawingKind[d.mime as keyof ReportTexts['drawingKind']] ?? d.mime}, ${fileSize(d.size)})`,
+  );
   fields(doc, [
     [t.reportNumber, given(r.reportNumber, t)],
     [t.reportDate, r.reportDate === null ? t.notGiven : formatReportDate(r.reportDate)],
@@ -234,7 +286,10 @@ function testReportSection(doc: Doc, data: ReportData, t: ReportTexts): void {
     [t.supportingConstruction, given(r.supportingConstruction, t)],
     [t.exposedSide, given(r.exposedSide, t)],
     [t.ambientTemperature, r.ambientTemperatureC === null ? t.notGiven : formatCelsius(r.ambientTemperatureC)],
-    [t.pressureHeight, r.pressureHeightMm === null ? t.notGiven : fill(t.millimetres, { n: Math.round(r.pressureHeightMm * 10) / 10 })],
+    [
+      t.pressureHeight,
+      r.pressureHeightMm === null ? t.notGiven : fill(t.millimetres, { n: Math.round(r.pressureHeightMm * 10) / 10 }),
+    ],
     [t.endReason, given(r.endReason, t)],
     [t.deviations, given(r.deviations, t)],
     [t.drawings, drawings.length === 0 ? t.noDrawings : drawings.join('\n')],
@@ -267,7 +322,11 @@ export function insulationText(profileClass: string, criteria: Pick<CriteriaView
 }
 
 /** The table of E, I (or I1 and I2) and W: time, completed minutes, state; both documents print it. */
-export function criteriaTable(doc: Doc, criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>, t: ReportTexts): void {
+export function criteriaTable(
+  doc: Doc,
+  criteria: Pick<CriteriaView, 'criteria' | 'insulation_classes'>,
+  t: ReportTexts,
+): void {
   table(
     doc,
     [
@@ -285,7 +344,10 @@ function criterionRows(criteria: Pick<CriteriaView, 'criteria' | 'insulation_cla
   const classes = criteria.insulation_classes;
   return (['E', 'I', 'W'] as const).flatMap((k) =>
     k === 'I' && classes
-      ? [criterionRow('I', classes.I1, t, `${t.criterionName.I} – I1`), criterionRow('I', classes.I2, t, `${t.criterionName.I} – I2`)]
+      ? [
+          criterionRow('I', classes.I1, t, `${t.criterionName.I} – I1`),
+          criterionRow('I', classes.I2, t, `${t.criterionName.I} – I2`),
+        ]
       : [criterionRow(k, criteria.criteria[k], t)],
   );
 }
@@ -313,8 +375,17 @@ export function pressureLine(p: PressureView, t: ReportTexts): string {
  * The periods outside a tolerance as table rows: from, to ("ongoing" while still outside at the newest
  * frame), the worst value against the tolerance then, and its time.
  */
-function periodRows(periods: readonly TolerancePeriod[], worst: (p: TolerancePeriod) => string, t: ReportTexts): string[][] {
-  return periods.map((p) => [formatTestTime(p.from), p.open ? fill(t.ongoing, { time: formatTestTime(p.to) }) : formatTestTime(p.to), worst(p), formatTestTime(p.worst_time)]);
+function periodRows(
+  periods: readonly TolerancePeriod[],
+  worst: (p: TolerancePeriod) => string,
+  t: ReportTexts,
+): string[][] {
+  return periods.map((p) => [
+    formatTestTime(p.from),
+    p.open ? fill(t.ongoing, { time: formatTestTime(p.to) }) : formatTestTime(p.to),
+    worst(p),
+    formatTestTime(p.worst_time),
+  ]);
 }
 
 function periodsTable(doc: Doc, title: string, worstTitle: string, rows: string[][], t: ReportTexts): void {
@@ -334,12 +405,23 @@ function periodsTable(doc: Doc, title: string, worstTitle: string, rows: string[
 
 /** The periods of d_e outside its tolerance, each with the worst d_e then; nothing when there were none. */
 export function deviationPeriods(doc: Doc, d: CriteriaView['deviation'], t: ReportTexts): void {
-  periodsTable(doc, t.deviationPeriods, t.worstDeviation, periodRows(d.periods, (p) => `${formatDeviation(p.worst)} (${fill(t.tolerance, { v: formatValue(p.worst_tolerance) })})`, t), t);
+  periodsTable(
+    doc,
+    t.deviationPeriods,
+    t.worstDeviation,
+    periodRows(
+      d.periods,
+      (p) => `${formatDeviation(p.worst)} (${fill(t.tolerance, { v: formatValue(p.worst_tolerance) })})`,
+      t,
+    ),
+    t,
+  );
 }
 
 /** The periods of the furnace pressure outside its tolerance: the worst reading, and how far from the target it was (what the tolerance is about). */
 export function pressurePeriods(doc: Doc, p: PressureView, t: ReportTexts): void {
-  const worst = (q: TolerancePeriod) => `${formatValue(p.target + q.worst)} Pa (${signed(q.worst)} Pa, ${fill(t.pressureTolerance, { v: formatValue(q.worst_tolerance) })})`;
+  const worst = (q: TolerancePeriod) =>
+    `${formatValue(p.target + q.worst)} Pa (${signed(q.worst)} Pa, ${fill(t.pressureTolerance, { v: formatValue(q.worst_tolerance) })})`;
   periodsTable(doc, t.pressurePeriods, t.worstPressure, periodRows(p.periods, worst, t), t);
 }
 
@@ -355,7 +437,12 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
   // The newest d_e says how the furnace is now; the verdict, whether it ever left its tolerance (EN 1363-1 §5.1.2).
   fields(doc, [
     [t.limits, limits.join('; ') || t.none],
-    [t.deviation, d.d_e === null ? '---' : `${formatDeviation(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`],
+    [
+      t.deviation,
+      d.d_e === null
+        ? '---'
+        : `${formatDeviation(d.d_e)}${d.tolerance === null ? '' : ` (${fill(t.tolerance, { v: formatValue(d.tolerance) })}, ${d.ok ? t.deviationOk : t.deviationBad})`}`,
+    ],
     [t.deviationVerdict, verdict(d.conforming, t)],
   ]);
   deviationPeriods(doc, d, t);
@@ -378,7 +465,12 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
         { title: t.catMean, width: 0.22 },
         { title: t.valid, width: 0.22 },
       ],
-      counted.map((cat) => [cat.type_name, withRise(cat.max, cat.max_rise), withRise(cat.mean, cat.mean_rise), `${cat.valid} / ${cat.thermocouples}`]),
+      counted.map((cat) => [
+        cat.type_name,
+        withRise(cat.max, cat.max_rise),
+        withRise(cat.mean, cat.mean_rise),
+        `${cat.valid} / ${cat.thermocouples}`,
+      ]),
     );
   }
   subheading(doc, t.failures);
@@ -391,8 +483,12 @@ function criteriaSection(doc: Doc, data: ReportData, t: ReportTexts): void {
       { title: t.thermo, width: 0.2 },
     ],
     c.failures.map((f) => [
-      f.insulation_class === undefined ? t.failureName[f.criterion] : `${t.failureName[f.criterion]} (${f.insulation_class})`,
-      f.interval_from === null ? formatTestTime(f.time) : `(${formatTestTime(f.interval_from)}, ${formatTestTime(f.time)}]`,
+      f.insulation_class === undefined
+        ? t.failureName[f.criterion]
+        : `${t.failureName[f.criterion]} (${f.insulation_class})`,
+      f.interval_from === null
+        ? formatTestTime(f.time)
+        : `(${formatTestTime(f.interval_from)}, ${formatTestTime(f.time)}]`,
       f.type_name ?? '—',
       thermoName(data.names, f.thermo_id),
     ]),
@@ -414,7 +510,10 @@ function chart(doc: Doc, title: string, { svg, height }: ChartSvg): void {
   doc.font(BOLD).fontSize(9).fillColor(INK).text(title, MARGIN, doc.y);
   const y = doc.y + 2;
   // The charts are laid out in points (assumePt: no px → pt scaling). svg-to-pdfkit's types take the class; it is called with the document.
-  SVGtoPDF(doc as unknown as typeof PDFDocument, svg, MARGIN, y, { assumePt: true, fontCallback: (_family, bold) => (bold ? BOLD : REGULAR) });
+  SVGtoPDF(doc as unknown as typeof PDFDocument, svg, MARGIN, y, {
+    assumePt: true,
+    fontCallback: (_family, bold) => (bold ? BOLD : REGULAR),
+  });
   doc.font(REGULAR).fontSize(9).fillColor(INK);
   doc.x = MARGIN;
   doc.y = y + height + 6;
@@ -432,15 +531,24 @@ function chartsSection(doc: Doc, data: ReportData, t: ReportTexts, end: number, 
   const width = contentWidth(doc);
   const curveName = curveLabel(research.heatingCurve, data.lang);
   const endS = Math.max(end, history.to);
-  chart(doc, t.furnaceChart, furnaceChartSvg({ history, curve: research.heatingCurve as never, endS, marks, texts: t, curveName, width }));
+  chart(
+    doc,
+    t.furnaceChart,
+    furnaceChartSvg({ history, curve: research.heatingCurve as never, endS, marks, texts: t, curveName, width }),
+  );
   for (const category of criteria.categories) {
     const limits = categoryLimits(category, criteria.limits);
     if (!limits.max && !limits.mean) continue;
-    const title = fill(criteria.basis === 'rise' && criteria.t0 !== null ? t.riseChart : t.absChart, { type: category.type_name });
+    const title = fill(criteria.basis === 'rise' && criteria.t0 !== null ? t.riseChart : t.absChart, {
+      type: category.type_name,
+    });
     chart(doc, title, categoryChartSvg({ history, category, criteria, endS, marks, texts: t, width }));
   }
   if (research.isPressure) {
-    const profile = { pressure_target_pa: research.pressureTargetPa, pressure_tolerance_pa: research.pressureTolerancePa };
+    const profile = {
+      pressure_target_pa: research.pressureTargetPa,
+      pressure_tolerance_pa: research.pressureTolerancePa,
+    };
     chart(doc, t.pressureChart, pressureChartSvg({ history, profile, endS, marks, texts: t, width }));
   }
   if (research.isRadiance) chart(doc, t.radiationChart, radiationChartSvg({ history, endS, marks, texts: t, width }));

@@ -22,15 +22,32 @@ const NO_REPORT_FIELDS: TestReportFields = {
 function bigReport(): ReportData {
   const points = 1000;
   const time = Array.from({ length: points }, (_, i) => -60 + (i * (4 * 3600 + 60)) / (points - 1));
-  const wave = (base: number, amp: number, k: number) => time.map((t, i) => Math.round((base + amp * Math.log10((8 * Math.max(t, 0)) / 60 + 1) + Math.sin(i / k)) * 10) / 10);
+  const wave = (base: number, amp: number, k: number) =>
+    time.map(
+      (t, i) => Math.round((base + amp * Math.log10((8 * Math.max(t, 0)) / 60 + 1) + Math.sin(i / k)) * 10) / 10,
+    );
   const categories = Array.from({ length: 6 }, (_, i) => `Kategoria ${i + 1}`);
   const series = [
     { key: 'pk', kind: 'pk', min: [], max: [], mean: wave(20, 345, 7) },
     { key: 'pressure', kind: 'pressure', min: [], max: [], mean: time.map((_, i) => 19 + Math.sin(i / 5) * 2) },
     { key: 'radiance', kind: 'radiance', min: [], max: [], mean: time.map((t) => Math.max(0, t) / 1000) },
     ...categories.flatMap((type_name, i) => [
-      { key: `category:${type_name}:max`, kind: 'category_max', type_name, min: [], max: [], mean: wave(20, 40 + i * 5, 3 + i) },
-      { key: `category:${type_name}:mean`, kind: 'category_mean', type_name, min: [], max: [], mean: wave(20, 30 + i * 5, 4 + i) },
+      {
+        key: `category:${type_name}:max`,
+        kind: 'category_max',
+        type_name,
+        min: [],
+        max: [],
+        mean: wave(20, 40 + i * 5, 3 + i),
+      },
+      {
+        key: `category:${type_name}:mean`,
+        kind: 'category_mean',
+        type_name,
+        min: [],
+        max: [],
+        mean: wave(20, 30 + i * 5, 4 + i),
+      },
     ]),
   ];
   const limit = (k: number) => ({ k, c: 20.5 + k, text: `T0 + ${k} K = ${20.5 + k} °C` });
@@ -68,14 +85,52 @@ function bigReport(): ReportData {
         W: { time: null, minutes: 240, reached: false, held_minutes: 240, measured: true, deemed: false },
       },
       limits: { mean: limit(140), max: limit(180), frame: limit(360) },
-      deviation: { d_e: 1.2, tolerance: 2.5, ok: true, periods: [{ from: 900, to: 960, open: false, worst: -13.1, worst_tolerance: 12.5, worst_time: 930 }], conforming: false },
-      pressure: { target: 20, value: 19.5, tolerance: 3, ok: true, periods: [{ from: 700, to: 760, open: false, worst: -5.2, worst_tolerance: 3, worst_time: 730 }], conforming: false },
-      categories: categories.map((type_name) => ({ type_name, role: { mean: true, max: true, frame: false }, max: 200, mean: 150, max_rise: 179.5, mean_rise: 129.5, valid: 10, thermocouples: 10 })),
+      deviation: {
+        d_e: 1.2,
+        tolerance: 2.5,
+        ok: true,
+        periods: [{ from: 900, to: 960, open: false, worst: -13.1, worst_tolerance: 12.5, worst_time: 930 }],
+        conforming: false,
+      },
+      pressure: {
+        target: 20,
+        value: 19.5,
+        tolerance: 3,
+        ok: true,
+        periods: [{ from: 700, to: 760, open: false, worst: -5.2, worst_tolerance: 3, worst_time: 730 }],
+        conforming: false,
+      },
+      categories: categories.map((type_name) => ({
+        type_name,
+        role: { mean: true, max: true, frame: false },
+        max: 200,
+        mean: 150,
+        max_rise: 179.5,
+        mean_rise: 129.5,
+        valid: 10,
+        thermocouples: 10,
+      })),
       failures: [],
       suspects: [],
     } as never,
-    history: { research_id: 'r', from: -60, to: 4 * 3600, ignition_at: '2026-03-01T08:07:00Z', last_time: 4 * 3600, frames: 14_461, thermo_ids: [], bucket_seconds: 15, time, series, faults: [] } as never,
-    observations: Array.from({ length: 12 }, (_, i) => ({ time: 600 + i * 1000, kind: 'note' as const, note: `Notatka ${i + 1}` })),
+    history: {
+      research_id: 'r',
+      from: -60,
+      to: 4 * 3600,
+      ignition_at: '2026-03-01T08:07:00Z',
+      last_time: 4 * 3600,
+      frames: 14_461,
+      thermo_ids: [],
+      bucket_seconds: 15,
+      time,
+      series,
+      faults: [],
+    } as never,
+    observations: Array.from({ length: 12 }, (_, i) => ({
+      time: 600 + i * 1000,
+      kind: 'note' as const,
+      note: `Notatka ${i + 1}`,
+    })),
     exclusions: [],
     names: new Map([[1, 'T1']]),
     photos: [],
@@ -103,7 +158,8 @@ async function worstLateness(work: () => Promise<unknown>): Promise<number> {
 }
 
 const isPdf = (pdf: Buffer) => pdf.subarray(0, 5).toString('latin1') === '%PDF-';
-const internals = (renderer: ReportRenderer) => renderer as unknown as { worker: import('node:worker_threads').Worker | null };
+const internals = (renderer: ReportRenderer) =>
+  renderer as unknown as { worker: import('node:worker_threads').Worker | null };
 
 describe('ReportRenderer', () => {
   let renderer: ReportRenderer;
@@ -177,7 +233,9 @@ describe('ReportRenderer', () => {
   it('fails a report whose layout throws with a clear error, and keeps the worker for the next', async () => {
     const data = bigReport();
     const { threadId: worker } = await renderer.render(data);
-    await expect(renderer.render({ ...data, criteria: null as never })).rejects.toThrow("The PDF report could not be rendered: Cannot read properties of null (reading 'elapsed')");
+    await expect(renderer.render({ ...data, criteria: null as never })).rejects.toThrow(
+      "The PDF report could not be rendered: Cannot read properties of null (reading 'elapsed')",
+    );
     expect((await renderer.render(data)).threadId).toBe(worker);
   });
 

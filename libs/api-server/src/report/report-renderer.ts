@@ -51,7 +51,11 @@ function workerData(): { file: string; register: string | null; project: string 
   const file = join(__dirname, `report-worker${ext}`);
   const ts = ext === '.ts';
   // libs/api-server/src/report → the repository's root.
-  return { file, register: ts ? require.resolve('@swc-node/register') : null, project: join(__dirname, '..', '..', '..', '..', 'tsconfig.spec.json') };
+  return {
+    file,
+    register: ts ? require.resolve('@swc-node/register') : null,
+    project: join(__dirname, '..', '..', '..', '..', 'tsconfig.spec.json'),
+  };
 }
 
 /**

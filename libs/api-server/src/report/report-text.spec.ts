@@ -24,7 +24,10 @@ describe('report texts and number formats', () => {
 
   it("names the file after the research: an ASCII fallback and the name as typed, with the language's prefix", () => {
     const id = '0b9c2f0e-1111-2222-3333-444455556666';
-    expect(reportFilename(id, 'Ściana EI 60', 'pl')).toEqual({ ascii: 'raport-Sciana-EI-60-0b9c2f0e.pdf', utf8: 'raport-Ściana EI 60.pdf' });
+    expect(reportFilename(id, 'Ściana EI 60', 'pl')).toEqual({
+      ascii: 'raport-Sciana-EI-60-0b9c2f0e.pdf',
+      utf8: 'raport-Ściana EI 60.pdf',
+    });
     expect(reportFilename(id, 'Ściana EI 60', 'en').ascii).toBe('report-Sciana-EI-60-0b9c2f0e.pdf');
   });
 });

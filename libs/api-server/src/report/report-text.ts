@@ -48,8 +48,20 @@ export function formatReportDate(date: string): string {
  * The PDF's file name: the exports' name (ASCII slug and short id; the name as typed) with the document's
  * prefix ("raport-…" / "report-…", "klasyfikacja-…" / "classification-…").
  */
-export function reportFilename(researchId: string, name: string, lang: ReportLang, document: 'report' | 'classification' = 'report'): { ascii: string; utf8: string } {
+export function reportFilename(
+  researchId: string,
+  name: string,
+  lang: ReportLang,
+  document: 'report' | 'classification' = 'report',
+): { ascii: string; utf8: string } {
   const file = exportFilename(researchId, name, 'pdf');
-  const prefix = document === 'classification' ? (lang === 'en' ? 'classification' : 'klasyfikacja') : lang === 'en' ? 'report' : 'raport';
+  const prefix =
+    document === 'classification'
+      ? lang === 'en'
+        ? 'classification'
+        : 'klasyfikacja'
+      : lang === 'en'
+        ? 'report'
+        : 'raport';
   return { ascii: `${prefix}-${file.ascii}`, utf8: `${prefix}-${file.utf8}` };
 }

@@ -10,7 +10,8 @@ import { type ReportData, renderReport } from './report-pdf';
  */
 
 /** A document to lay out, with its data as ReportService gathered it. */
-export type RenderDocument = { kind: 'report'; data: ReportData } | { kind: 'classification'; data: ClassificationData };
+export type RenderDocument =
+  { kind: 'report'; data: ReportData } | { kind: 'classification'; data: ClassificationData };
 
 /** A document to render, structured-cloned. */
 export interface RenderRequest {
@@ -19,11 +20,19 @@ export interface RenderRequest {
 }
 
 /** The PDF (its own ArrayBuffer, transferred), or the error that stopped it; `threadId` says which thread rendered it. */
-export type RenderReply = { id: number; threadId: number } & ({ pdf: ArrayBuffer } | { error: { message: string; stack?: string } });
+export type RenderReply = { id: number; threadId: number } & (
+  { pdf: ArrayBuffer } | { error: { message: string; stack?: string } }
+);
 
 /** The data as renderReport reads it: a Buffer arrives as a plain Uint8Array, which pdfkit would take for a file name. */
 function revived(data: ReportData): ReportData {
-  return { ...data, photos: data.photos.map((p) => ({ ...p, image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength) })) };
+  return {
+    ...data,
+    photos: data.photos.map((p) => ({
+      ...p,
+      image: Buffer.from(p.image.buffer, p.image.byteOffset, p.image.byteLength),
+    })),
+  };
 }
 
 function render(document: RenderDocument): Promise<ArrayBuffer> {

@@ -1,6 +1,15 @@
 import { pipeline } from 'node:stream/promises';
 import { ConflictException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { SignedIn } from '../auth/access.decorator';
 import { CurrentPrincipal } from '../auth/current.decorator';
@@ -41,9 +50,16 @@ export class ReportController {
   @ApiForbiddenResponse({ description: 'Clients cannot download the report' })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async report(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async report(
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: ReportQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res() res: Response,
+  ): Promise<void> {
     if (await this.sendIssued(res, id, 'report', query)) return;
-    await this.heavy.run('report', heavyCaller(principal), res, async (signal) => send(res, await this.reports.report(id, query.lang, principal, { signal }), signal));
+    await this.heavy.run('report', heavyCaller(principal), res, async (signal) =>
+      send(res, await this.reports.report(id, query.lang, principal, { signal }), signal),
+    );
   }
 
   /**
@@ -64,7 +80,12 @@ export class ReportController {
   @ApiForbiddenResponse({ description: 'Clients cannot download the classification report' })
   @ApiNotFoundResponse({ description: 'Research not found' })
   @ApiTooManyRequestsResponse({ description: HEAVY_WORK_REFUSED })
-  async classification(@Param('id', UuidParamPipe) id: string, @Query() query: ReportQueryDto, @CurrentPrincipal() principal: Principal, @Res() res: Response): Promise<void> {
+  async classification(
+    @Param('id', UuidParamPipe) id: string,
+    @Query() query: ReportQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res() res: Response,
+  ): Promise<void> {
     if (await this.sendIssued(res, id, 'classification', query)) return;
     await this.heavy.run('classification', heavyCaller(principal), res, async (signal) =>
       send(res, await this.reports.classification(id, query.lang, principal, { signal }), signal),
@@ -75,13 +96,21 @@ export class ReportController {
    * The document issued with a revision (docs/behaviour.md, "The permanent record"), as stored: `?revision=N`, or
    * without it the revision an approved test is approved as. False when neither applies: the document is made now.
    */
-  private async sendIssued(res: Response, researchId: string, kind: 'report' | 'classification', query: ReportQueryDto): Promise<boolean> {
+  private async sendIssued(
+    res: Response,
+    researchId: string,
+    kind: 'report' | 'classification',
+    query: ReportQueryDto,
+  ): Promise<boolean> {
     const approved = await this.reviews.approvedRevision(researchId);
     const revision = query.revision ?? approved;
     if (revision === null) return false;
     const document = await this.reviews.document(researchId, revision, kind, query.lang);
     if (!document) {
-      if (query.revision === undefined) throw new ConflictException(`the documents of revision ${revision} are still being issued: try again in a moment`);
+      if (query.revision === undefined)
+        throw new ConflictException(
+          `the documents of revision ${revision} are still being issued: try again in a moment`,
+        );
       throw new NotFoundException(`This test has no revision ${revision}`);
     }
     res.setHeader('Content-Type', 'application/pdf');
@@ -95,7 +124,11 @@ export class ReportController {
 }
 
 /** Writes a made PDF as a download; a file cut short cuts the connection, so the download fails visibly, not as a truncated PDF. */
-async function send(res: Response, { filename, document }: { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream }, signal: AbortSignal): Promise<void> {
+async function send(
+  res: Response,
+  { filename, document }: { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream },
+  signal: AbortSignal,
+): Promise<void> {
   res.setHeader('Content-Type', 'application/pdf');
   res.setHeader('Content-Disposition', attachment(filename.utf8, filename.ascii));
   res.setHeader('Cache-Control', 'no-store');

@@ -12,7 +12,8 @@ export class ReportQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
-    description: 'The document as issued with this revision of the test, byte for byte (404 when the test has no such revision). Without it an approved test gets its revision\'s issued document, any other a document made now.',
+    description:
+      "The document as issued with this revision of the test, byte for byte (404 when the test has no such revision). Without it an approved test gets its revision's issued document, any other a document made now.",
   })
   @IsOptional()
   @Type(() => Number)

@@ -9,5 +9,10 @@ import { ReportRenderer } from './report-renderer';
 import { ReportService } from './report.service';
 
 /** The test report and the classification report as PDFs, from the research, criteria, history, thermocouple and drawings services. */
-@Module({ imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule, DrawingsModule], controllers: [ReportController], providers: [ReportService, ReportRenderer], exports: [ReportService] })
+@Module({
+  imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule, DrawingsModule],
+  controllers: [ReportController],
+  providers: [ReportService, ReportRenderer],
+  exports: [ReportService],
+})
 export class ReportModule {}

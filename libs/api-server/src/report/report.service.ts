@@ -113,11 +113,16 @@ export class ReportService {
     const photos: ReportPhoto[] = [];
     for (const config of configs) {
       signal?.throwIfAborted();
-      const [image, markers] = await Promise.all([this.thermo.image(config.id), this.thermo.markersOfConfig(config.id)]);
+      const [image, markers] = await Promise.all([
+        this.thermo.image(config.id),
+        this.thermo.markersOfConfig(config.id),
+      ]);
       for (const m of markers) if (!names.has(m.thermoId)) names.set(m.thermoId, m.name);
       const jpeg = await reportPhoto(image.data);
       if (!jpeg) {
-        this.logger.warn(`report of research ${researchId}: the photo of thermocouple config ${config.id} could not be read; left out`);
+        this.logger.warn(
+          `report of research ${researchId}: the photo of thermocouple config ${config.id} could not be read; left out`,
+        );
         continue;
       }
       photos.push({
@@ -214,6 +219,9 @@ export class ReportService {
 }
 
 /** A document's bytes as the stream the controller pipes to the response. */
-function asDocument({ filename, pdf }: { filename: { ascii: string; utf8: string }; pdf: Buffer }): { filename: { ascii: string; utf8: string }; document: NodeJS.ReadableStream } {
+function asDocument({ filename, pdf }: { filename: { ascii: string; utf8: string }; pdf: Buffer }): {
+  filename: { ascii: string; utf8: string };
+  document: NodeJS.ReadableStream;
+} {
   return { filename, document: Readable.from([pdf], { objectMode: false }) };
 }

@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { BUS_CHANNEL_PREFIX, encodeBusMessage, parseBusMessage, parseResearchChannel, researchChannel, type UpdateKind } from '@furnace/contracts';
+import {
+  BUS_CHANNEL_PREFIX,
+  encodeBusMessage,
+  parseBusMessage,
+  parseResearchChannel,
+  researchChannel,
+  type UpdateKind,
+} from '@furnace/contracts';
 import type { Bus } from '@furnace/bus';
 import { BUS } from '../core/tokens';
 
@@ -57,10 +64,19 @@ export class ResearchEvents implements OnApplicationBootstrap, OnModuleDestroy {
    * Best effort: a lost notice costs a viewer a refresh, never a stored change. `staffOnly`: the change is
    * to something clients are not shown (a hidden observation): their streams are not told.
    */
-  async changed(researchId: string, kind: UpdateKind, { staffOnly = false }: { staffOnly?: boolean } = {}): Promise<void> {
+  async changed(
+    researchId: string,
+    kind: UpdateKind,
+    { staffOnly = false }: { staffOnly?: boolean } = {},
+  ): Promise<void> {
     for (const listener of this.local) listener(researchId, kind);
     try {
-      const message = encodeBusMessage({ type: 'update', research_id: researchId, kind, ...(staffOnly ? { staff_only: true } : {}) });
+      const message = encodeBusMessage({
+        type: 'update',
+        research_id: researchId,
+        kind,
+        ...(staffOnly ? { staff_only: true } : {}),
+      });
       await this.bus.publish(researchChannel(researchId), message);
     } catch (e) {
       this.logger.warn(`UPDATE ${kind} for ${researchId} not published: ${(e as Error).message}`);

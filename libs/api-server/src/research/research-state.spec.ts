@@ -17,7 +17,9 @@ describe('the state of a research', () => {
     expect(researchState(research(), NOW)).toBe('planned');
     expect(researchState(research({ ignited: true }), NOW)).toBe('running');
     expect(researchState(research({ startAt: new Date(NOW - HOUR) }), NOW)).toBe('running');
-    expect(researchState(research({ startAt: new Date(NOW - 3 * HOUR), endAt: new Date(NOW - HOUR) }), NOW)).toBe('ended');
+    expect(researchState(research({ startAt: new Date(NOW - 3 * HOUR), endAt: new Date(NOW - HOUR) }), NOW)).toBe(
+      'ended',
+    );
     expect(researchState(research({ ignited: true, testStopped: true }), NOW)).toBe('ended');
     // Read with a research just created: no observation, no frame.
     expect(researchState(research({ testStopped: undefined, ignited: undefined }), NOW)).toBe('planned');

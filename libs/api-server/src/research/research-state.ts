@@ -8,7 +8,10 @@ import type { ResearchEntity } from '@furnace/db';
 export const RESEARCH_STATES = ['planned', 'running', 'ended', 'reviewed', 'approved'] as const;
 export type ResearchState = (typeof RESEARCH_STATES)[number];
 
-type StateFields = Pick<ResearchEntity, 'startAt' | 'endAt' | 'reviewedAt' | 'approvedRevision' | 'testStopped' | 'ignited'>;
+type StateFields = Pick<
+  ResearchEntity,
+  'startAt' | 'endAt' | 'reviewedAt' | 'approvedRevision' | 'testStopped' | 'ignited'
+>;
 
 /** Ended: past its scheduled end, or stopped by an observation (whatever the schedule says). */
 function hasEnded(r: Pick<StateFields, 'endAt' | 'testStopped'>, now = Date.now()): boolean {
@@ -27,7 +30,16 @@ export function researchState(r: StateFields, now = Date.now()): ResearchState {
 /** A new research's review columns: neither reviewed, approved nor reopened. */
 export const NOT_REVIEWED: Pick<
   ResearchEntity,
-  'reviewedBy' | 'reviewedAt' | 'reviewComment' | 'approvedBy' | 'approvedAt' | 'approvalComment' | 'approvedRevision' | 'reopenedBy' | 'reopenedAt' | 'reopenReason'
+  | 'reviewedBy'
+  | 'reviewedAt'
+  | 'reviewComment'
+  | 'approvedBy'
+  | 'approvedAt'
+  | 'approvalComment'
+  | 'approvedRevision'
+  | 'reopenedBy'
+  | 'reopenedAt'
+  | 'reopenReason'
 > = Object.freeze({
   reviewedBy: null,
   reviewedAt: null,

@@ -1,6 +1,15 @@
 import { Body, Controller, Delete, ForbiddenException, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { UuidParamPipe } from '../core/validation';
-import { ApiBearerAuth, ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { Audited, NotAudited } from '../audit/audited.decorator';
 import { CodeExchangeLimited } from '../auth/login-throttler.guard';
@@ -61,11 +70,15 @@ export class ResearchController {
 
   @Get()
   @SignedIn()
-  @ApiOkResponse({ type: ResearchesDto, description: 'Newest start first; without the archived ones unless include_archived=true' })
+  @ApiOkResponse({
+    type: ResearchesDto,
+    description: 'Newest start first; without the archived ones unless include_archived=true',
+  })
   @ApiForbiddenResponse({ description: 'include_archived=true by anyone but a superuser' })
   async list(@Query() q: ResearchListQueryDto, @CurrentUser() user: UserEntity): Promise<ResearchesDto> {
     const includeArchived = q.include_archived === 'true';
-    if (includeArchived && !user.isSuperuser) throw new ForbiddenException('Only a superuser sees the archived researches');
+    if (includeArchived && !user.isSuperuser)
+      throw new ForbiddenException('Only a superuser sees the archived researches');
     return { data: (await this.research.list(includeArchived)).map((r) => toResearchDto(r)) };
   }
 
@@ -76,18 +89,21 @@ export class ResearchController {
   @HttpCode(200)
   @ApiOkResponse({ type: ResearchDto })
   async create(@Body() body: ResearchCreateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
-    const r = await this.research.create({
-      name: body.name,
-      startAt: new Date(body.start_at),
-      endAt: new Date(body.end_at),
-      isRadiance: body.is_radiance,
-      isFurnance: body.is_furnance,
-      isPressure: body.is_pressure,
-      classificationToClients: body.classification_to_clients,
-      furnaceId: body.furnace_id,
-      ...profileInput(body),
-      ...reportInput(body),
-    }, user.email);
+    const r = await this.research.create(
+      {
+        name: body.name,
+        startAt: new Date(body.start_at),
+        endAt: new Date(body.end_at),
+        isRadiance: body.is_radiance,
+        isFurnance: body.is_furnance,
+        isPressure: body.is_pressure,
+        classificationToClients: body.classification_to_clients,
+        furnaceId: body.furnace_id,
+        ...profileInput(body),
+        ...reportInput(body),
+      },
+      user.email,
+    );
     return toResearchDto(r);
   }
 
@@ -114,7 +130,11 @@ export class ResearchController {
   @Audited('url')
   @FrozenWhenApproved('url')
   @ApiOkResponse({ type: UrlDto })
-  async updateUrl(@Param('id', UuidParamPipe) id: string, @Body() body: UrlUpdateDto, @CurrentUser() user: UserEntity): Promise<UrlDto> {
+  async updateUrl(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: UrlUpdateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<UrlDto> {
     return toUrlDto(await this.research.updateUrl(id, body.url, user.email));
   }
 
@@ -141,19 +161,27 @@ export class ResearchController {
   @Audited('research', 'profile', 't0', 'report')
   @FrozenWhenApproved('research')
   @ApiOkResponse({ type: ResearchDto })
-  async update(@Param('id', UuidParamPipe) id: string, @Body() body: ResearchUpdateDto, @CurrentUser() user: UserEntity): Promise<ResearchDto> {
-    const r = await this.research.update(id, {
-      name: body.name,
-      startAt: date(body.start_at),
-      endAt: date(body.end_at),
-      isRadiance: body.is_radiance,
-      isFurnance: body.is_furnance,
-      isPressure: body.is_pressure,
-      classificationToClients: body.classification_to_clients,
-      furnaceId: body.furnace_id,
-      ...profileInput(body),
-      ...reportInput(body),
-    }, user.email);
+  async update(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: ResearchUpdateDto,
+    @CurrentUser() user: UserEntity,
+  ): Promise<ResearchDto> {
+    const r = await this.research.update(
+      id,
+      {
+        name: body.name,
+        startAt: date(body.start_at),
+        endAt: date(body.end_at),
+        isRadiance: body.is_radiance,
+        isFurnance: body.is_furnance,
+        isPressure: body.is_pressure,
+        classificationToClients: body.classification_to_clients,
+        furnaceId: body.furnace_id,
+        ...profileInput(body),
+        ...reportInput(body),
+      },
+      user.email,
+    );
     return toResearchDto(r);
   }
 
@@ -161,7 +189,10 @@ export class ResearchController {
   @SuperuserOnly()
   @Audited('research')
   @NotFrozen('the delete refuses an approved test itself (409), saying to archive it instead')
-  @ApiOkResponse({ type: MessageDto, description: 'Deletes the research with its links, e-mails, configs, markers and readings' })
+  @ApiOkResponse({
+    type: MessageDto,
+    description: 'Deletes the research with its links, e-mails, configs, markers and readings',
+  })
   @ApiConflictResponse({ description: 'The research is approved: its record is final (archive it instead)' })
   async delete(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity): Promise<MessageDto> {
     await this.research.delete(id, user.email);
@@ -175,7 +206,8 @@ export class ResearchController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Archive a research (superusers)',
-    description: 'Left out of the lists from now on; every row is kept and staff still open it by its id. Archiving an archived research changes nothing.',
+    description:
+      'Left out of the lists from now on; every row is kept and staff still open it by its id. Archiving an archived research changes nothing.',
   })
   @ApiOkResponse({ type: ResearchDto })
   @ApiNotFoundResponse({ description: 'No such research' })
@@ -201,7 +233,10 @@ export class ResearchController {
   @NotFrozen("exchanges a client's code for a token; changes nothing")
   @HttpCode(200)
   @CodeExchangeLimited()
-  @ApiTooManyRequestsResponse({ description: "Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)" })
+  @ApiTooManyRequestsResponse({
+    description:
+      "Too many attempts from this address, counted with the live stream's ?code= (Retry-After says when to try again)",
+  })
   @ApiOperation({
     summary: 'Exchange a client access code for a viewer token',
     description:
@@ -212,7 +247,10 @@ export class ResearchController {
   @ApiOkResponse({ type: ViewerTokenDto })
   @ApiNotFoundResponse({ description: 'No such research' })
   @ApiForbiddenResponse({ description: 'The code is not one of this research' })
-  async viewerToken(@Param('id', UuidParamPipe) id: string, @Body() body: ViewerTokenRequestDto): Promise<ViewerTokenDto> {
+  async viewerToken(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() body: ViewerTokenRequestDto,
+  ): Promise<ViewerTokenDto> {
     const { token, expiresIn } = await this.research.viewerToken(id, body.code);
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, research_id: id };
   }

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, IsNull, Raw } from 'typeorm';
 import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
 
-
 /** Not a research being imported from an archive: hidden until its import is done (docs/behaviour.md, "The archive"). */
 const NOT_IMPORTING = Raw((id) => `NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${id})`);
 
@@ -21,7 +20,12 @@ export class ResearchRepository {
   }
 
   findById(id: string, em: EntityManager = this.dataSource.manager): Promise<ResearchEntity | null> {
-    return em.getRepository(ResearchEntity).findOneBy({ id: Raw((column) => `${column} = :id AND NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${column})`, { id }) });
+    return em.getRepository(ResearchEntity).findOneBy({
+      id: Raw(
+        (column) => `${column} = :id AND NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${column})`,
+        { id },
+      ),
+    });
   }
 
   /** A test on the furnace, not archived, whose [start, end) window meets [startAt, endAt); `exceptId` left out. */
@@ -42,15 +46,32 @@ export class ResearchRepository {
   }
 
   /** Creates the research and its first client e-mails in `em`'s transaction. */
-  async create(fields: Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>, emails: string[], em: EntityManager): Promise<ResearchEntity> {
+  async create(
+    fields: Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>,
+    emails: string[],
+    em: EntityManager,
+  ): Promise<ResearchEntity> {
     const research = await em.save(ResearchEntity, em.create(ResearchEntity, { ...fields, id: randomUUID() }));
     for (const email of emails) {
-      await em.save(ResearchEmailEntity, em.create(ResearchEmailEntity, { id: randomUUID(), researchId: research.id, email, isSent: false, sentAt: null }));
+      await em.save(
+        ResearchEmailEntity,
+        em.create(ResearchEmailEntity, {
+          id: randomUUID(),
+          researchId: research.id,
+          email,
+          isSent: false,
+          sentAt: null,
+        }),
+      );
     }
     return research;
   }
 
-  async update(research: ResearchEntity, fields: Partial<Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>>, em: EntityManager = this.dataSource.manager): Promise<ResearchEntity> {
+  async update(
+    research: ResearchEntity,
+    fields: Partial<Omit<ResearchEntity, 'id' | 'createdAt' | 'updatedAt'>>,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<ResearchEntity> {
     if (Object.keys(fields).length === 0) return research;
     await em.getRepository(ResearchEntity).update({ id: research.id }, fields);
     return (await this.findById(research.id, em)) ?? research;
@@ -66,7 +87,9 @@ export class ResearchRepository {
   }
 
   listUrls(researchId: string): Promise<ResearchUrlEntity[]> {
-    return this.dataSource.getRepository(ResearchUrlEntity).find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.dataSource
+      .getRepository(ResearchUrlEntity)
+      .find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   findUrl(id: string, em: EntityManager = this.dataSource.manager): Promise<ResearchUrlEntity | null> {

@@ -5,7 +5,14 @@ import type { AppConfig } from '@furnace/config';
 import type { FurnaceEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
 import { FurnacesRepository } from '../furnaces/furnaces.repository';
 import { isApproved } from '../audit/approval';
-import { archiveValues, changes, emailValues, RESEARCH_GROUPS, urlValues, wholeResearchValues } from '../audit/audit-values';
+import {
+  archiveValues,
+  changes,
+  emailValues,
+  RESEARCH_GROUPS,
+  urlValues,
+  wholeResearchValues,
+} from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
 import { validationException } from '../core/errors';
 import { APP_CONFIG } from '../core/tokens';
@@ -85,7 +92,13 @@ function newReportFields(input: ResearchInput): ReportRow {
 
 type ProfileRow = Pick<
   ResearchEntity,
-  'standard' | 'insulation' | 'heatingCurve' | 'criteriaBasis' | 'plannedDurationMin' | 'pressureTargetPa' | 'pressureTolerancePa'
+  | 'standard'
+  | 'insulation'
+  | 'heatingCurve'
+  | 'criteriaBasis'
+  | 'plannedDurationMin'
+  | 'pressureTargetPa'
+  | 'pressureTolerancePa'
 >;
 
 /** The standard whose tests have insulation classes I1/I2 (doors and shutters). */
@@ -105,10 +118,15 @@ function resolveProfile(current: ProfileRow, input: ResearchInput): ProfileRow {
   if (standard === DOOR_STANDARD) insulation ??= 'I2';
   else if (insulation !== null) {
     throw validationException([
-      { loc: ['body', 'insulation'], msg: `insulation (I1/I2) applies to ${DOOR_STANDARD} (doors and shutters) only; give null for ${standard}`, type: 'profile' },
+      {
+        loc: ['body', 'insulation'],
+        msg: `insulation (I1/I2) applies to ${DOOR_STANDARD} (doors and shutters) only; give null for ${standard}`,
+        type: 'profile',
+      },
     ]);
   }
-  const pick = <K extends keyof ProfileRow>(key: K, value: ProfileRow[K] | undefined): ProfileRow[K] => (value === undefined ? current[key] : value);
+  const pick = <K extends keyof ProfileRow>(key: K, value: ProfileRow[K] | undefined): ProfileRow[K] =>
+    value === undefined ? current[key] : value;
   const profile: ProfileRow = {
     standard,
     insulation,
@@ -120,7 +138,11 @@ function resolveProfile(current: ProfileRow, input: ResearchInput): ProfileRow {
   };
   if (profile.pressureTolerancePa !== null && profile.pressureTargetPa === null) {
     throw validationException([
-      { loc: ['body', 'pressure_tolerance_pa'], msg: 'pressure_tolerance_pa needs pressure_target_pa: give the target too', type: 'profile' },
+      {
+        loc: ['body', 'pressure_tolerance_pa'],
+        msg: 'pressure_tolerance_pa needs pressure_target_pa: give the target too',
+        type: 'profile',
+      },
     ]);
   }
   return profile;
@@ -150,7 +172,10 @@ const NEW_RESEARCH_PROFILE: ProfileRow = {
 };
 
 /** t0_override with who set it and when, when the input sets or clears it. */
-function t0Fields(input: ResearchInput, by: string): Partial<Pick<ResearchEntity, 't0Override' | 't0SetBy' | 't0SetAt'>> {
+function t0Fields(
+  input: ResearchInput,
+  by: string,
+): Partial<Pick<ResearchEntity, 't0Override' | 't0SetBy' | 't0SetAt'>> {
   if (input.t0Override === undefined) return {};
   return { t0Override: input.t0Override, t0SetBy: by, t0SetAt: new Date() };
 }
@@ -176,7 +201,10 @@ export class ResearchService {
   /** The furnace a body names, or a 422 on `furnace_id` when there is none. */
   private async furnaceOf(id: string, em?: EntityManager): Promise<FurnaceEntity> {
     const furnace = await this.furnaces.findById(id, em);
-    if (!furnace) throw validationException([{ loc: ['body', 'furnace_id'], msg: `furnace ${id} does not exist`, type: 'furnace' }]);
+    if (!furnace)
+      throw validationException([
+        { loc: ['body', 'furnace_id'], msg: `furnace ${id} does not exist`, type: 'furnace' },
+      ]);
     return furnace;
   }
 
@@ -184,16 +212,27 @@ export class ResearchService {
    * Runs a change of a research's schedule; when the database's exclusion constraint finds it overlapping another
    * test on the same furnace, a 409 that names that test.
    */
-  private async scheduled<T>(change: () => Promise<T>, wanted: () => { id: string | null; furnaceId: string | null | undefined; startAt: Date; endAt: Date }): Promise<T> {
+  private async scheduled<T>(
+    change: () => Promise<T>,
+    wanted: () => { id: string | null; furnaceId: string | null | undefined; startAt: Date; endAt: Date },
+  ): Promise<T> {
     try {
       return await change();
     } catch (error) {
-      if (!(error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === FURNACE_WINDOW)) throw error;
+      if (!(
+        error instanceof QueryFailedError &&
+        (error.driverError as { constraint?: string }).constraint === FURNACE_WINDOW
+      ))
+        throw error;
       const { id, furnaceId, startAt, endAt } = wanted();
       const other = furnaceId ? await this.repo.overlapping(furnaceId, startAt, endAt, id) : null;
       const furnace = furnaceId ? await this.furnaces.findById(furnaceId) : null;
-      const when = other ? `"${other.name}" (${other.startAt.toISOString()} – ${other.endAt.toISOString()})` : 'another test';
-      throw new ConflictException(`Furnace "${furnace?.name ?? furnaceId}" already has a test at that time: ${when}. Two tests on one furnace may not overlap.`);
+      const when = other
+        ? `"${other.name}" (${other.startAt.toISOString()} – ${other.endAt.toISOString()})`
+        : 'another test';
+      throw new ConflictException(
+        `Furnace "${furnace?.name ?? furnaceId}" already has a test at that time: ${when}. Two tests on one furnace may not overlap.`,
+      );
     }
   }
 
@@ -209,11 +248,17 @@ export class ResearchService {
   }
 
   /** A new research; the lab's own address (INTERNAL_CLIENT_EMAIL) is invited to every one. */
-  async create(input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput, by: string): Promise<ResearchEntity> {
+  async create(
+    input: Required<Pick<ResearchInput, 'name' | 'startAt' | 'endAt'>> & ResearchInput,
+    by: string,
+  ): Promise<ResearchEntity> {
     if (input.endAt <= input.startAt) throw timeWindowError();
     const furnace = input.furnaceId ? await this.furnaceOf(input.furnaceId) : null;
     const profile = resolveProfile(furnace ? furnaceProfile(furnace) : NEW_RESEARCH_PROFILE, input);
-    const t0 = input.t0Override === undefined || input.t0Override === null ? { t0Override: null, t0SetBy: null, t0SetAt: null } : t0Fields(input, by);
+    const t0 =
+      input.t0Override === undefined || input.t0Override === null
+        ? { t0Override: null, t0SetBy: null, t0SetAt: null }
+        : t0Fields(input, by);
     const internal = this.config.internalClientEmail?.toLowerCase();
     const emails = internal ? [internal] : [];
     const fields = {
@@ -235,48 +280,93 @@ export class ResearchService {
       archivedBy: null,
       ...NOT_REVIEWED,
     };
-    const create = () => this.audit.transaction(async (em) => {
-      const research = await this.repo.create(fields, emails, em);
-      await this.audit.record({ actor: by, researchId: research.id, entity: 'research', entityId: research.id, action: 'create', after: wholeResearchValues(research) }, em);
-      for (const email of emails) {
-        await this.audit.record({ actor: by, researchId: research.id, entity: 'email', action: 'create', after: emailValues({ email, isSent: false }) }, em);
-      }
-      return research;
-    });
-    return this.scheduled(create, () => ({ id: null, furnaceId: fields.furnaceId, startAt: fields.startAt, endAt: fields.endAt }));
+    const create = () =>
+      this.audit.transaction(async (em) => {
+        const research = await this.repo.create(fields, emails, em);
+        await this.audit.record(
+          {
+            actor: by,
+            researchId: research.id,
+            entity: 'research',
+            entityId: research.id,
+            action: 'create',
+            after: wholeResearchValues(research),
+          },
+          em,
+        );
+        for (const email of emails) {
+          await this.audit.record(
+            {
+              actor: by,
+              researchId: research.id,
+              entity: 'email',
+              action: 'create',
+              after: emailValues({ email, isSent: false }),
+            },
+            em,
+          );
+        }
+        return research;
+      });
+    return this.scheduled(create, () => ({
+      id: null,
+      furnaceId: fields.furnaceId,
+      startAt: fields.startAt,
+      endAt: fields.endAt,
+    }));
   }
 
   /** `by`: e-mail of the member of staff, kept with a T0 set by hand. */
   async update(id: string, input: ResearchInput, by: string): Promise<ResearchEntity> {
-    let wanted = { id, furnaceId: input.furnaceId as string | null | undefined, startAt: new Date(0), endAt: new Date(0) };
-    const update = () => this.audit.transaction(async (em) => {
-      const research = await this.repo.findForUpdate(id, em);
-      if (!research) throw new NotFoundException('Research not found');
-      const startAt = input.startAt ?? research.startAt;
-      const endAt = input.endAt ?? research.endAt;
-      if (endAt <= startAt) throw timeWindowError();
-      if (input.furnaceId) await this.furnaceOf(input.furnaceId, em);
-      wanted = { id, furnaceId: input.furnaceId === undefined ? research.furnaceId : input.furnaceId, startAt, endAt };
-      const { t0Override: _t0, ...rest } = input;
-      const fields = {
-        ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
-        ...resolveProfile(research, input),
-        ...t0Fields(input, by),
-      };
-      const after = await this.repo.update(research, fields, em);
-      await this.recordChanges(research, after, by, em);
-      return after;
-    });
+    let wanted = {
+      id,
+      furnaceId: input.furnaceId as string | null | undefined,
+      startAt: new Date(0),
+      endAt: new Date(0),
+    };
+    const update = () =>
+      this.audit.transaction(async (em) => {
+        const research = await this.repo.findForUpdate(id, em);
+        if (!research) throw new NotFoundException('Research not found');
+        const startAt = input.startAt ?? research.startAt;
+        const endAt = input.endAt ?? research.endAt;
+        if (endAt <= startAt) throw timeWindowError();
+        if (input.furnaceId) await this.furnaceOf(input.furnaceId, em);
+        wanted = {
+          id,
+          furnaceId: input.furnaceId === undefined ? research.furnaceId : input.furnaceId,
+          startAt,
+          endAt,
+        };
+        const { t0Override: _t0, ...rest } = input;
+        const fields = {
+          ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+          ...resolveProfile(research, input),
+          ...t0Fields(input, by),
+        };
+        const after = await this.repo.update(research, fields, em);
+        await this.recordChanges(research, after, by, em);
+        return after;
+      });
     const updated = await this.scheduled(update, () => wanted);
     await this.events.changed(id, 'RESEARCH');
     return updated;
   }
 
   /** One entry per group of fields the change touched: the research's own, the profile, T0, the report. */
-  private async recordChanges(before: ResearchEntity, after: ResearchEntity, by: string, em: EntityManager): Promise<void> {
+  private async recordChanges(
+    before: ResearchEntity,
+    after: ResearchEntity,
+    by: string,
+    em: EntityManager,
+  ): Promise<void> {
     for (const group of RESEARCH_GROUPS) {
       const changed = changes(group.values(before), group.values(after));
-      if (changed) await this.audit.record({ actor: by, researchId: before.id, entity: group.entity, entityId: before.id, action: 'update', ...changed }, em);
+      if (changed)
+        await this.audit.record(
+          { actor: by, researchId: before.id, entity: group.entity, entityId: before.id, action: 'update', ...changed },
+          em,
+        );
     }
   }
 
@@ -286,10 +376,22 @@ export class ResearchService {
       const research = await this.repo.findForUpdate(id, em);
       if (!research) throw new NotFoundException('Research not found');
       if (isApproved(research)) {
-        throw new ConflictException('This research is approved: its record is final and cannot be deleted. Archive it instead (it is then hidden from the lists and kept whole).');
+        throw new ConflictException(
+          'This research is approved: its record is final and cannot be deleted. Archive it instead (it is then hidden from the lists and kept whole).',
+        );
       }
       await this.repo.delete(id, em);
-      await this.audit.record({ actor: by, researchId: id, entity: 'research', entityId: id, action: 'delete', before: wholeResearchValues(research) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: id,
+          entity: 'research',
+          entityId: id,
+          action: 'delete',
+          before: wholeResearchValues(research),
+        },
+        em,
+      );
     });
     await this.events.changed(id, 'RESEARCH');
   }
@@ -300,16 +402,32 @@ export class ResearchService {
    */
   async setArchived(id: string, archived: boolean, by: string): Promise<ResearchEntity> {
     let wanted = { id, furnaceId: null as string | null, startAt: new Date(0), endAt: new Date(0) };
-    const change = () => this.audit.transaction(async (em) => {
-      const research = await this.repo.findForUpdate(id, em);
-      if (!research) throw new NotFoundException('Research not found');
-      wanted = { id, furnaceId: research.furnaceId, startAt: research.startAt, endAt: research.endAt };
-      if ((research.archivedAt !== null) === archived) return { research, changed: false };
-      const after = await this.repo.update(research, archived ? { archivedAt: new Date(), archivedBy: by } : { archivedAt: null, archivedBy: null }, em);
-      const action = archived ? 'archive' : 'unarchive';
-      await this.audit.record({ actor: by, researchId: id, entity: 'research', entityId: id, action, before: archiveValues(research), after: archiveValues(after) }, em);
-      return { research: after, changed: true };
-    });
+    const change = () =>
+      this.audit.transaction(async (em) => {
+        const research = await this.repo.findForUpdate(id, em);
+        if (!research) throw new NotFoundException('Research not found');
+        wanted = { id, furnaceId: research.furnaceId, startAt: research.startAt, endAt: research.endAt };
+        if ((research.archivedAt !== null) === archived) return { research, changed: false };
+        const after = await this.repo.update(
+          research,
+          archived ? { archivedAt: new Date(), archivedBy: by } : { archivedAt: null, archivedBy: null },
+          em,
+        );
+        const action = archived ? 'archive' : 'unarchive';
+        await this.audit.record(
+          {
+            actor: by,
+            researchId: id,
+            entity: 'research',
+            entityId: id,
+            action,
+            before: archiveValues(research),
+            after: archiveValues(after),
+          },
+          em,
+        );
+        return { research: after, changed: true };
+      });
     // An archived test leaves its furnace's schedule; bringing it back may meet a test planned since.
     const result = await this.scheduled(change, () => wanted);
     if (result.changed) await this.events.changed(id, 'RESEARCH');
@@ -342,7 +460,10 @@ export class ResearchService {
     await this.get(researchId);
     const created = await this.audit.transaction(async (em) => {
       const row = await this.repo.createUrl(researchId, url, em);
-      await this.audit.record({ actor: by, researchId, entity: 'url', entityId: row.id, action: 'create', after: urlValues(row.url) }, em);
+      await this.audit.record(
+        { actor: by, researchId, entity: 'url', entityId: row.id, action: 'create', after: urlValues(row.url) },
+        em,
+      );
       return row;
     });
     await this.events.changed(researchId, 'LIVESTREAM');
@@ -356,7 +477,11 @@ export class ResearchService {
     const updated = await this.audit.transaction(async (em) => {
       const row = await this.repo.updateUrl(entity, url, em);
       const changed = changes(before, urlValues(row.url));
-      if (changed) await this.audit.record({ actor: by, researchId: row.researchId, entity: 'url', entityId: id, action: 'update', ...changed }, em);
+      if (changed)
+        await this.audit.record(
+          { actor: by, researchId: row.researchId, entity: 'url', entityId: id, action: 'update', ...changed },
+          em,
+        );
       return row;
     });
     await this.events.changed(entity.researchId, 'LIVESTREAM');
@@ -367,7 +492,17 @@ export class ResearchService {
     const entity = await this.getUrl(id);
     await this.audit.transaction(async (em) => {
       await this.repo.deleteUrl(id, em);
-      await this.audit.record({ actor: by, researchId: entity.researchId, entity: 'url', entityId: id, action: 'delete', before: urlValues(entity.url) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: entity.researchId,
+          entity: 'url',
+          entityId: id,
+          action: 'delete',
+          before: urlValues(entity.url),
+        },
+        em,
+      );
     });
     await this.events.changed(entity.researchId, 'LIVESTREAM');
   }

@@ -34,7 +34,8 @@ interface FreezeTarget {
 export type FreezeDeclaration = { target: FreezeTarget } | { reason: string };
 
 /** The message of every refusal: the revision, and who may undo it. */
-export const frozenMessage = (revision: number) => `the test is approved (revision ${revision}): a superuser must reopen it first`;
+export const frozenMessage = (revision: number) =>
+  `the test is approved (revision ${revision}): a superuser must reopen it first`;
 
 /**
  * The one check of every change to a research's record. Also: a change to the record of a reviewed test withdraws
@@ -64,7 +65,18 @@ export class RecordFreeze {
     const withdrawn = await this.repo.transaction(async (em) => {
       const review = await this.repo.withdrawReview(researchId, em);
       if (review) {
-        await this.audit.record({ actor, researchId, entity: 'review', entityId: researchId, action: 'withdraw', before: review, after: null }, em);
+        await this.audit.record(
+          {
+            actor,
+            researchId,
+            entity: 'review',
+            entityId: researchId,
+            action: 'withdraw',
+            before: review,
+            after: null,
+          },
+          em,
+        );
       }
       return review !== null;
     });
@@ -105,7 +117,10 @@ export class RecordFreezeInterceptor implements NestInterceptor {
  * Written above a route's file interceptor, it runs after it: a multipart body's fields are read by then.
  */
 export const FrozenWhenApproved = (part: RecordPart, name = 'id', from: 'param' | 'body' = 'param') =>
-  applyDecorators(SetMetadata(RECORD_FREEZE, { target: { part, name, from } } satisfies FreezeDeclaration), UseInterceptors(RecordFreezeInterceptor));
+  applyDecorators(
+    SetMetadata(RECORD_FREEZE, { target: { part, name, from } } satisfies FreezeDeclaration),
+    UseInterceptors(RecordFreezeInterceptor),
+  );
 
 /** A route that changes something of a research which is not its record: why an approval does not freeze it. */
 export const NotFrozen = (reason: string) => SetMetadata(RECORD_FREEZE, { reason } satisfies FreezeDeclaration);

@@ -8,5 +8,9 @@ import { ReviewRepository } from './review.repository';
  * and the review's data (the report reads the documents issued with a revision).
  */
 @Global()
-@Module({ imports: [ResearchModule], providers: [RecordFreeze, RecordFreezeInterceptor, ReviewRepository], exports: [RecordFreeze, RecordFreezeInterceptor, ReviewRepository] })
+@Module({
+  imports: [ResearchModule],
+  providers: [RecordFreeze, RecordFreezeInterceptor, ReviewRepository],
+  exports: [RecordFreeze, RecordFreezeInterceptor, ReviewRepository],
+})
 export class RecordModule {}

@@ -6,11 +6,18 @@ import type { ResearchDocumentEntity, ResearchRevisionEntity } from '@furnace/db
 const MAX_COMMENT = 2000;
 
 /** Trimmed; an empty comment is no comment. */
-const blankToNull = Transform(({ value }) => (typeof value === 'string' ? (value.trim() === '' ? null : value.trim()) : value));
+const blankToNull = Transform(({ value }) =>
+  typeof value === 'string' ? (value.trim() === '' ? null : value.trim()) : value,
+);
 
 /** The body of a review or an approval. */
 export class ReviewCommentDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_COMMENT, description: 'What the reviewer or the approver wants kept with it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_COMMENT,
+    description: 'What the reviewer or the approver wants kept with it',
+  })
   @blankToNull
   @IsOptional()
   @IsString({ message: 'comment must be a text' })
@@ -20,7 +27,10 @@ export class ReviewCommentDto {
 
 /** The body of a reopening: why, required. */
 export class ReopenDto {
-  @ApiProperty({ maxLength: MAX_COMMENT, description: 'Why the approved test is reopened (kept with the reopening and in the audit trail)' })
+  @ApiProperty({
+    maxLength: MAX_COMMENT,
+    description: 'Why the approved test is reopened (kept with the reopening and in the audit trail)',
+  })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'reason must be a text' })
   @IsNotEmpty({ message: 'reason must not be empty: say why the approved test is reopened' })
@@ -44,10 +54,20 @@ export class RevisionDto {
   @ApiProperty() approved_by!: string;
   @ApiProperty({ format: 'date-time' }) approved_at!: string;
   @ApiProperty({ type: String, nullable: true }) approval_comment!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "SHA-256 of the test's raw data as approved (docs/behaviour.md); null while its documents are being issued" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "SHA-256 of the test's raw data as approved (docs/behaviour.md); null while its documents are being issued",
+  })
   data_sha256!: string | null;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The readings the hash covers' }) readings!: number | null;
-  @ApiProperty({ type: [IssuedDocumentDto], description: 'report.pdf and classification.pdf in Polish and English, as issued: GET …/report.pdf?revision=N&lang=…' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The readings the hash covers' }) readings!:
+    number | null;
+  @ApiProperty({
+    type: [IssuedDocumentDto],
+    description:
+      'report.pdf and classification.pdf in Polish and English, as issued: GET …/report.pdf?revision=N&lang=…',
+  })
   documents!: IssuedDocumentDto[];
 }
 
@@ -65,14 +85,22 @@ export const toRevisionDto = (r: ResearchRevisionEntity, documents: ResearchDocu
   approval_comment: r.approvalComment,
   data_sha256: r.dataSha256,
   readings: r.readings,
-  documents: documents.map((d) => ({ kind: d.kind, lang: d.lang, filename: d.filename, size: d.size, sha256: d.sha256 })),
+  documents: documents.map((d) => ({
+    kind: d.kind,
+    lang: d.lang,
+    filename: d.filename,
+    size: d.size,
+    sha256: d.sha256,
+  })),
 });
 
 export class RevisionCheckDto {
   @ApiProperty({ type: 'integer' }) revision!: number;
-  @ApiProperty({ type: String, nullable: true, description: 'The hash stored with the revision' }) data_sha256!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The hash stored with the revision' }) data_sha256!:
+    string | null;
   @ApiProperty({ type: 'integer', nullable: true }) readings!: number | null;
-  @ApiProperty({ description: 'The stored readings still hash to what the revision was approved with' }) matches!: boolean;
+  @ApiProperty({ description: 'The stored readings still hash to what the revision was approved with' })
+  matches!: boolean;
 }
 
 export class VerifyDto {

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isUuid } from '@furnace/contracts';
-import { findResearchHeader, queryOn, ResearchDocumentEntity, ResearchEntity, ResearchRevisionEntity } from '@furnace/db';
+import {
+  findResearchHeader,
+  queryOn,
+  ResearchDocumentEntity,
+  ResearchEntity,
+  ResearchRevisionEntity,
+} from '@furnace/db';
 import { PART_RESEARCH, RAW_DATA_PAGE, WITHDRAW_REVIEW } from './review.queries';
 
 /** A query in the caller's transaction, whose session writes floats with extra_float_digits = 1. */
@@ -53,7 +59,10 @@ export class ReviewRepository {
 
   /** The revision the research is approved as; null while it is not (or when there is no such research). */
   async approvedRevision(researchId: string): Promise<number | null> {
-    const rows: { approved_revision: number | null }[] = await this.dataSource.query('SELECT approved_revision FROM research WHERE id = $1', [researchId]);
+    const rows: { approved_revision: number | null }[] = await this.dataSource.query(
+      'SELECT approved_revision FROM research WHERE id = $1',
+      [researchId],
+    );
     return rows[0]?.approved_revision ?? null;
   }
 
@@ -65,27 +74,53 @@ export class ReviewRepository {
   }
 
   /** Clears a review no approval followed; what it was, or null when there was none. */
-  async withdrawReview(researchId: string, em: EntityManager): Promise<{ reviewed_by: string; reviewed_at: Date; review_comment: string | null } | null> {
+  async withdrawReview(
+    researchId: string,
+    em: EntityManager,
+  ): Promise<{ reviewed_by: string; reviewed_at: Date; review_comment: string | null } | null> {
     // TypeORM gives an UPDATE's rows as [rows, count].
-    const [rows]: [{ reviewed_by: string; reviewed_at: Date; review_comment: string | null }[], number] = await em.query(WITHDRAW_REVIEW, [researchId]);
+    const [rows]: [{ reviewed_by: string; reviewed_at: Date; review_comment: string | null }[], number] =
+      await em.query(WITHDRAW_REVIEW, [researchId]);
     return rows[0] ?? null;
   }
 
   /** The number the research's next approval gets: one more than its last revision's. */
   async nextRevision(researchId: string, em: EntityManager): Promise<number> {
-    const rows: { last: number | null }[] = await em.query('SELECT max(revision) AS last FROM research_revision WHERE research_id = $1', [researchId]);
+    const rows: { last: number | null }[] = await em.query(
+      'SELECT max(revision) AS last FROM research_revision WHERE research_id = $1',
+      [researchId],
+    );
     return (rows[0]?.last ?? 0) + 1;
   }
 
-  async insertRevision(row: Omit<ResearchRevisionEntity, 'research' | 'dataSha256' | 'readings'>, em: EntityManager): Promise<void> {
+  async insertRevision(
+    row: Omit<ResearchRevisionEntity, 'research' | 'dataSha256' | 'readings'>,
+    em: EntityManager,
+  ): Promise<void> {
     await em.insert(ResearchRevisionEntity, { ...row, dataSha256: null, readings: null });
   }
 
   /** The revision's raw data hash and its documents, stored together. */
-  async completeRevision(researchId: string, revision: number, hash: RawDataHash, documents: NewDocument[], em: EntityManager): Promise<void> {
-    await em.update(ResearchRevisionEntity, { researchId, revision }, { dataSha256: hash.sha256, readings: hash.readings });
+  async completeRevision(
+    researchId: string,
+    revision: number,
+    hash: RawDataHash,
+    documents: NewDocument[],
+    em: EntityManager,
+  ): Promise<void> {
+    await em.update(
+      ResearchRevisionEntity,
+      { researchId, revision },
+      { dataSha256: hash.sha256, readings: hash.readings },
+    );
     for (const d of documents) {
-      await em.insert(ResearchDocumentEntity, { ...d, researchId, revision, size: d.data.length, sha256: createHash('sha256').update(d.data).digest('hex') });
+      await em.insert(ResearchDocumentEntity, {
+        ...d,
+        researchId,
+        revision,
+        size: d.data.length,
+        sha256: createHash('sha256').update(d.data).digest('hex'),
+      });
     }
   }
 
@@ -93,17 +128,28 @@ export class ReviewRepository {
   async undoApproval(researchId: string, revision: number): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await em.delete(ResearchRevisionEntity, { researchId, revision });
-      await em.update(ResearchEntity, { id: researchId, approvedRevision: revision }, { approvedRevision: null, approvedBy: null, approvedAt: null, approvalComment: null });
+      await em.update(
+        ResearchEntity,
+        { id: researchId, approvedRevision: revision },
+        { approvedRevision: null, approvedBy: null, approvedAt: null, approvalComment: null },
+      );
     });
   }
 
   /** Every revision of the research, oldest first, with its documents (without their bytes). */
-  async revisions(researchId: string): Promise<{ revision: ResearchRevisionEntity; documents: ResearchDocumentEntity[] }[]> {
+  async revisions(
+    researchId: string,
+  ): Promise<{ revision: ResearchRevisionEntity; documents: ResearchDocumentEntity[] }[]> {
     const [revisions, documents] = await Promise.all([
       this.dataSource.getRepository(ResearchRevisionEntity).find({ where: { researchId }, order: { revision: 'ASC' } }),
-      this.dataSource.getRepository(ResearchDocumentEntity).find({ where: { researchId }, order: { revision: 'ASC', kind: 'DESC', lang: 'DESC' } }),
+      this.dataSource
+        .getRepository(ResearchDocumentEntity)
+        .find({ where: { researchId }, order: { revision: 'ASC', kind: 'DESC', lang: 'DESC' } }),
     ]);
-    return revisions.map((revision) => ({ revision, documents: documents.filter((d) => d.revision === revision.revision) }));
+    return revisions.map((revision) => ({
+      revision,
+      documents: documents.filter((d) => d.revision === revision.revision),
+    }));
   }
 
   /** A stored document with its bytes, or null. */
@@ -112,7 +158,12 @@ export class ReviewRepository {
       .getRepository(ResearchDocumentEntity)
       .createQueryBuilder('d')
       .addSelect('d.data')
-      .where('d.research_id = :researchId AND d.revision = :revision AND d.kind = :kind AND d.lang = :lang', { researchId, revision, kind, lang })
+      .where('d.research_id = :researchId AND d.revision = :revision AND d.kind = :kind AND d.lang = :lang', {
+        researchId,
+        revision,
+        kind,
+        lang,
+      })
       .getOne();
   }
 
@@ -120,7 +171,10 @@ export class ReviewRepository {
    * The raw data's SHA-256, read a page of readings at a time in one read-only snapshot: never the whole test in
    * memory, and never a mix of two moments of it. `signal` stops it between pages.
    */
-  async rawDataHash(researchId: string, { pageSize = 5000, signal }: { pageSize?: number; signal?: AbortSignal } = {}): Promise<RawDataHash> {
+  async rawDataHash(
+    researchId: string,
+    { pageSize = 5000, signal }: { pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<RawDataHash> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -149,7 +203,12 @@ export class ReviewRepository {
 export async function hashRawData(
   query: RawDataQuery,
   researchId: string,
-  { pageSize = 5000, signal, pageQuery = RAW_DATA_PAGE, page }: { pageSize?: number; signal?: AbortSignal; pageQuery?: string; page?: (rows: RawDataRow[]) => Promise<void> } = {},
+  {
+    pageSize = 5000,
+    signal,
+    pageQuery = RAW_DATA_PAGE,
+    page,
+  }: { pageSize?: number; signal?: AbortSignal; pageQuery?: string; page?: (rows: RawDataRow[]) => Promise<void> } = {},
 ): Promise<RawDataHash> {
   const hash = createHash('sha256');
   let after = '-Infinity';

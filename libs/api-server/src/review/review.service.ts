@@ -45,14 +45,29 @@ export class ReviewService {
       const state = researchState(research);
       if (state === 'approved') throw new ConflictException(frozenMessage(research.approvedRevision!));
       if (state === 'reviewed') {
-        throw new ConflictException(`the test is already reviewed, by ${research.reviewedBy}: another member of staff approves it, or a change to its record withdraws the review`);
+        throw new ConflictException(
+          `the test is already reviewed, by ${research.reviewedBy}: another member of staff approves it, or a change to its record withdraws the review`,
+        );
       }
       if (state !== 'ended') {
-        throw new ConflictException(`the test has not ended (it is ${state}): it is reviewed once its scheduled end has passed or a test_stopped observation is recorded`);
+        throw new ConflictException(
+          `the test has not ended (it is ${state}): it is reviewed once its scheduled end has passed or a test_stopped observation is recorded`,
+        );
       }
-      const updated = await this.repo.updateResearch(researchId, { reviewedBy: user.email, reviewedAt: new Date(), reviewComment: comment }, em);
+      const updated = await this.repo.updateResearch(
+        researchId,
+        { reviewedBy: user.email, reviewedAt: new Date(), reviewComment: comment },
+        em,
+      );
       await this.audit.record(
-        { actor: user.email, researchId, entity: 'review', entityId: researchId, action: 'review', after: reviewValues(updated) },
+        {
+          actor: user.email,
+          researchId,
+          entity: 'review',
+          entityId: researchId,
+          action: 'review',
+          after: reviewValues(updated),
+        },
         em,
       );
       return updated;
@@ -66,20 +81,41 @@ export class ReviewService {
    * the raw data is hashed and report.pdf and classification.pdf (Polish and English) are made once and stored with
    * the revision. When they cannot be made the approval is undone (the test is reviewed again) and the error stands.
    */
-  async approve(researchId: string, user: UserEntity, comment: string | null, principal: Principal): Promise<ResearchEntity> {
+  async approve(
+    researchId: string,
+    user: UserEntity,
+    comment: string | null,
+    principal: Principal,
+  ): Promise<ResearchEntity> {
     const { research, revision } = await this.repo.transaction(async (em) => {
       const r = await this.locked(researchId, em);
       const state = researchState(r);
       if (state === 'approved') throw new ConflictException(frozenMessage(r.approvedRevision!));
-      if (state !== 'reviewed') throw new ConflictException(`the test must be reviewed before it is approved: it is ${state}`);
+      if (state !== 'reviewed')
+        throw new ConflictException(`the test must be reviewed before it is approved: it is ${state}`);
       if (sameEmail(r.reviewedBy, user.email)) {
-        throw new ConflictException(`the approver must not be the reviewer: ${r.reviewedBy} reviewed this test, so another member of staff approves it`);
+        throw new ConflictException(
+          `the approver must not be the reviewer: ${r.reviewedBy} reviewed this test, so another member of staff approves it`,
+        );
       }
       const next = await this.repo.nextRevision(researchId, em);
       const approvedAt = new Date();
-      const updated = await this.repo.updateResearch(researchId, { approvedBy: user.email, approvedAt, approvalComment: comment, approvedRevision: next }, em);
+      const updated = await this.repo.updateResearch(
+        researchId,
+        { approvedBy: user.email, approvedAt, approvalComment: comment, approvedRevision: next },
+        em,
+      );
       await this.repo.insertRevision(
-        { researchId, revision: next, reviewedBy: r.reviewedBy!, reviewedAt: r.reviewedAt!, reviewComment: r.reviewComment, approvedBy: user.email, approvedAt, approvalComment: comment },
+        {
+          researchId,
+          revision: next,
+          reviewedBy: r.reviewedBy!,
+          reviewedAt: r.reviewedAt!,
+          reviewComment: r.reviewComment,
+          approvedBy: user.email,
+          approvedAt,
+          approvalComment: comment,
+        },
         em,
       );
       return { research: updated, revision: next };
@@ -115,7 +151,8 @@ export class ReviewService {
   async reopen(researchId: string, user: UserEntity, reason: string): Promise<ResearchEntity> {
     const reopened = await this.repo.transaction(async (em) => {
       const r = await this.locked(researchId, em);
-      if (r.approvedRevision === null) throw new ConflictException(`only an approved test is reopened: this one is ${researchState(r)}`);
+      if (r.approvedRevision === null)
+        throw new ConflictException(`only an approved test is reopened: this one is ${researchState(r)}`);
       const before = { ...reviewValues(r), ...approvalValues(r) };
       const updated = await this.repo.updateResearch(
         researchId,
@@ -133,7 +170,18 @@ export class ReviewService {
         },
         em,
       );
-      await this.audit.record({ actor: user.email, researchId, entity: 'review', entityId: researchId, action: 'reopen', before, after: { reason } }, em);
+      await this.audit.record(
+        {
+          actor: user.email,
+          researchId,
+          entity: 'review',
+          entityId: researchId,
+          action: 'reopen',
+          before,
+          after: { reason },
+        },
+        em,
+      );
       return updated;
     });
     await this.events.changed(researchId, 'RESEARCH');
@@ -146,14 +194,22 @@ export class ReviewService {
   }
 
   /** The raw data hashed again from the stored readings, against what each revision was approved with. */
-  async verify(researchId: string, signal?: AbortSignal): Promise<{ hash: RawDataHash; at: Date; revisions: RevisionCheck[] }> {
+  async verify(
+    researchId: string,
+    signal?: AbortSignal,
+  ): Promise<{ hash: RawDataHash; at: Date; revisions: RevisionCheck[] }> {
     await this.exists(researchId);
     const hash = await this.repo.rawDataHash(researchId, { signal });
     const revisions = await this.repo.revisions(researchId);
     return {
       hash,
       at: new Date(),
-      revisions: revisions.map(({ revision: r }) => ({ revision: r.revision, dataSha256: r.dataSha256, readings: r.readings, matches: r.dataSha256 === hash.sha256 })),
+      revisions: revisions.map(({ revision: r }) => ({
+        revision: r.revision,
+        dataSha256: r.dataSha256,
+        readings: r.readings,
+        matches: r.dataSha256 === hash.sha256,
+      })),
     };
   }
 
@@ -172,9 +228,22 @@ export class ReviewService {
     const documents: NewDocument[] = [];
     for (const lang of REPORT_LANGS) {
       const report = await this.reports.reportPdf(research.id, lang, principal, { now: approvedAt, issued });
-      documents.push({ kind: 'report', lang, filename: withRevision(report.filename.utf8, revision), data: report.pdf });
-      const classification = await this.reports.classificationPdf(research.id, lang, principal, { now: approvedAt, issued });
-      documents.push({ kind: 'classification', lang, filename: withRevision(classification.filename.utf8, revision), data: classification.pdf });
+      documents.push({
+        kind: 'report',
+        lang,
+        filename: withRevision(report.filename.utf8, revision),
+        data: report.pdf,
+      });
+      const classification = await this.reports.classificationPdf(research.id, lang, principal, {
+        now: approvedAt,
+        issued,
+      });
+      documents.push({
+        kind: 'classification',
+        lang,
+        filename: withRevision(classification.filename.utf8, revision),
+        data: classification.pdf,
+      });
     }
     return documents;
   }
@@ -190,5 +259,14 @@ export class ReviewService {
   }
 }
 
-const reviewValues = (r: ResearchEntity) => ({ reviewed_by: r.reviewedBy, reviewed_at: r.reviewedAt, review_comment: r.reviewComment });
-const approvalValues = (r: ResearchEntity) => ({ revision: r.approvedRevision, approved_by: r.approvedBy, approved_at: r.approvedAt, approval_comment: r.approvalComment });
+const reviewValues = (r: ResearchEntity) => ({
+  reviewed_by: r.reviewedBy,
+  reviewed_at: r.reviewedAt,
+  review_comment: r.reviewComment,
+});
+const approvalValues = (r: ResearchEntity) => ({
+  revision: r.approvedRevision,
+  approved_by: r.approvedBy,
+  approved_at: r.approvedAt,
+  approval_comment: r.approvalComment,
+});

@@ -2,8 +2,7 @@ import { imageSize } from 'image-size';
 import sharp from 'sharp';
 
 export type ImageCheck =
-  | { ok: true; mime: 'image/png' | 'image/jpeg'; width: number; height: number }
-  | { ok: false; message: string };
+  { ok: true; mime: 'image/png' | 'image/jpeg'; width: number; height: number } | { ok: false; message: string };
 
 export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
 /** Larger photos gain nothing on a screen and cost viewers' memory (a canvas holds every pixel). */
@@ -32,7 +31,10 @@ export function checkImage(bytes: Uint8Array, subject = 'image_file'): ImageChec
   if (!width || !height) return { ok: false, message: `${subject} has no readable dimensions` };
   if (width * height > MAX_IMAGE_PIXELS) {
     const mp = Math.round((width * height) / 100_000) / 10;
-    return { ok: false, message: `${subject} is ${width}×${height} px (${mp} megapixels); at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels` };
+    return {
+      ok: false,
+      message: `${subject} is ${width}×${height} px (${mp} megapixels); at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`,
+    };
   }
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
     return { ok: false, message: `${subject} is ${width}×${height} px; at most ${MAX_IMAGE_SIDE} px a side` };
@@ -50,13 +52,23 @@ export type ReencodedImage =
  * HTML or script payload of a polyglot) — is gone. EXIF orientation is applied to the pixels
  * first, so the stored photo looks as browsers showed the original. Call after checkImage.
  */
-export async function reencodeImage(bytes: Uint8Array, mime: 'image/png' | 'image/jpeg', subject = 'image_file'): Promise<ReencodedImage> {
+export async function reencodeImage(
+  bytes: Uint8Array,
+  mime: 'image/png' | 'image/jpeg',
+  subject = 'image_file',
+): Promise<ReencodedImage> {
   try {
     const pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-    const encoded = mime === 'image/png' ? pipeline.png({ compressionLevel: 9, adaptiveFiltering: true }) : pipeline.jpeg({ quality: 90, mozjpeg: true });
+    const encoded =
+      mime === 'image/png'
+        ? pipeline.png({ compressionLevel: 9, adaptiveFiltering: true })
+        : pipeline.jpeg({ quality: 90, mozjpeg: true });
     const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
     return { ok: true, mime, width: info.width, height: info.height, data };
   } catch (e) {
-    return { ok: false, message: `${subject} is not a readable ${mime === 'image/png' ? 'PNG' : 'JPEG'} image (${(e as Error).message.split('\n')[0]})` };
+    return {
+      ok: false,
+      message: `${subject} is not a readable ${mime === 'image/png' ? 'PNG' : 'JPEG'} image (${(e as Error).message.split('\n')[0]})`,
+    };
   }
 }

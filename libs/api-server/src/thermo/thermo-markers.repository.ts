@@ -12,8 +12,17 @@ export class ThermoMarkersRepository {
    * (ThermoRepository.findForUpdate), so two saves of one config run one after the other.
    * Null when the config does not exist (nothing is written).
    */
-  async replace(configId: string, file: { filename: string; data: Buffer }, markers: readonly ThermoMarker[], em: EntityManager): Promise<ThermoConfigEntity | null> {
-    const updated = await em.update(ThermoConfigEntity, { id: configId }, { configFilename: file.filename, configData: file.data });
+  async replace(
+    configId: string,
+    file: { filename: string; data: Buffer },
+    markers: readonly ThermoMarker[],
+    em: EntityManager,
+  ): Promise<ThermoConfigEntity | null> {
+    const updated = await em.update(
+      ThermoConfigEntity,
+      { id: configId },
+      { configFilename: file.filename, configData: file.data },
+    );
     if (!updated.affected) return null;
     await em.delete(ThermoMarkerEntity, { configId });
     const rows = markers.map((m) => ThermoMarkerEntity.fromMarker(configId, m));

@@ -1,8 +1,32 @@
-import { Body, Controller, HttpCode, Delete, Get, Header, Param, Post, Put, Req, Res, UploadedFile, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Delete,
+  Get,
+  Header,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  UploadedFile,
+  UploadedFiles,
+  UseInterceptors,
+} from '@nestjs/common';
 import { attachment } from '../core/file-name';
 import { UuidParamPipe } from '../core/validation';
 import { FileFieldsInterceptor, FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeResponse, ApiProduces, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { MEASUREMENT_TYPES } from '@furnace/contracts';
 import type { UserEntity } from '@furnace/db';
@@ -35,7 +59,10 @@ export class ThermoController {
 
   @Get('measurement-types')
   @Public()
-  @ApiOkResponse({ type: MeasurementTypesDto, description: 'The twelve measurement types with their critical temperatures' })
+  @ApiOkResponse({
+    type: MeasurementTypesDto,
+    description: 'The twelve measurement types with their critical temperatures',
+  })
   measurementTypes(): MeasurementTypesDto {
     return {
       data: MEASUREMENT_TYPES.map((t) => ({
@@ -67,10 +94,18 @@ export class ThermoController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ThermoUploadDto })
   @ApiOkResponse({ type: ThermoConfigDto })
-  @ApiUnprocessableEntityResponse({ description: 'Not a PNG/JPEG photo, or config errors (every one, with line and field)' })
+  @ApiUnprocessableEntityResponse({
+    description: 'Not a PNG/JPEG photo, or config errors (every one, with line and field)',
+  })
   @ApiPayloadTooLargeResponse({ description: 'A file above its size limit' })
-  async create(@Body() body: ThermoUploadDto, @CurrentUser() user: UserEntity, @UploadedFiles() files: Files = {}): Promise<ThermoConfigDto> {
-    return toThermoConfigDto(await this.thermo.create(body.research_id, files.image_file?.[0], files.config_file?.[0], user.email));
+  async create(
+    @Body() body: ThermoUploadDto,
+    @CurrentUser() user: UserEntity,
+    @UploadedFiles() files: Files = {},
+  ): Promise<ThermoConfigDto> {
+    return toThermoConfigDto(
+      await this.thermo.create(body.research_id, files.image_file?.[0], files.config_file?.[0], user.email),
+    );
   }
 
   @Get('research/:research_id/thermo')
@@ -125,7 +160,10 @@ export class ThermoController {
   @SignedIn()
   @Header('Content-Type', 'text/plain')
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'The config file exactly as uploaded, or as the editor saved it last', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'The config file exactly as uploaded, or as the editor saved it last',
+    schema: { type: 'string', format: 'binary' },
+  })
   async config(@Param('id', UuidParamPipe) id: string, @Res() res: Response): Promise<void> {
     const file = await this.thermo.configFile(id);
     res.setHeader('Content-Disposition', attachment(file.filename));
@@ -136,13 +174,20 @@ export class ThermoController {
   @SignedIn()
   @Audited('thermo_config')
   @FrozenWhenApproved('thermo-config')
-  @UseInterceptors(thermoUploadLimit, FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }))
+  @UseInterceptors(
+    thermoUploadLimit,
+    FileInterceptor('config_file', { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 0, parts: 2 } }),
+  )
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ThermoConfigFileDto })
   @ApiOkResponse({ type: ThermoConfigDto, description: 'The config, its file and markers replaced' })
   @ApiUnprocessableEntityResponse({ description: 'Config errors (every one, with line and field); nothing is changed' })
   @ApiPayloadTooLargeResponse({ description: 'A config file above its size limit' })
-  async replaceConfig(@Param('id', UuidParamPipe) id: string, @CurrentUser() user: UserEntity, @UploadedFile() file?: UploadedFileLike): Promise<ThermoConfigDto> {
+  async replaceConfig(
+    @Param('id', UuidParamPipe) id: string,
+    @CurrentUser() user: UserEntity,
+    @UploadedFile() file?: UploadedFileLike,
+  ): Promise<ThermoConfigDto> {
     return toThermoConfigDto(await this.thermo.replaceConfig(id, file, user.email));
   }
 

@@ -28,13 +28,19 @@ export const toThermoConfigDto = (c: ThermoConfigEntity): ThermoConfigDto => ({
 /** Multipart form of POST /research/thermo (documented for OpenAPI; the files arrive through multer). */
 export class ThermoUploadDto {
   @ApiProperty({ format: 'uuid' }) @IsUUID() research_id!: string;
-  @ApiProperty({ type: 'string', format: 'binary', description: 'PNG or JPEG photo of the specimen' }) @IsOptional() image_file?: unknown;
-  @ApiProperty({ type: 'string', format: 'binary', description: 'Thermocouple config (.txt), UTF-8 or Windows-1250' }) @IsOptional() config_file?: unknown;
+  @ApiProperty({ type: 'string', format: 'binary', description: 'PNG or JPEG photo of the specimen' })
+  @IsOptional()
+  image_file?: unknown;
+  @ApiProperty({ type: 'string', format: 'binary', description: 'Thermocouple config (.txt), UTF-8 or Windows-1250' })
+  @IsOptional()
+  config_file?: unknown;
 }
 
 /** Multipart form of PUT /research/thermo/{id}/config: a config file replacing the config's markers. */
 export class ThermoConfigFileDto {
-  @ApiProperty({ type: 'string', format: 'binary', description: 'Thermocouple config (.txt), UTF-8 or Windows-1250' }) @IsOptional() config_file?: unknown;
+  @ApiProperty({ type: 'string', format: 'binary', description: 'Thermocouple config (.txt), UTF-8 or Windows-1250' })
+  @IsOptional()
+  config_file?: unknown;
 }
 
 export class ThermoMarkerDto {
@@ -89,8 +95,10 @@ export const toMarkerDto = (m: ThermoMarkerEntity): ThermoMarkerDto => ({
 
 export class MeasurementTypeDto {
   @ApiProperty({ example: 'Tśr i Tmax' }) name!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Critical maximum temperature, °C' }) critical_max!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Critical mean temperature, °C' }) critical_mean!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Critical maximum temperature, °C' }) critical_max!:
+    number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Critical mean temperature, °C' }) critical_mean!:
+    number | null;
   @ApiProperty({ example: '#E53935', description: 'The colour a new marker of this type gets' }) color_hex!: string;
   @ApiProperty() description_pl!: string;
   @ApiProperty() description_en!: string;

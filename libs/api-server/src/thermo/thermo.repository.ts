@@ -23,7 +23,9 @@ export class ThermoRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   list(researchId: string): Promise<ThermoConfigEntity[]> {
-    return this.dataSource.getRepository(ThermoConfigEntity).find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.dataSource
+      .getRepository(ThermoConfigEntity)
+      .find({ where: { researchId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   findById(id: string): Promise<ThermoConfigEntity | null> {
@@ -70,7 +72,9 @@ export class ThermoRepository {
       [id],
     );
     const row = rows[0];
-    return row ? { imageSize: Number(row.image_size), configSize: Number(row.config_size), configSha256: row.config_sha256 } : null;
+    return row
+      ? { imageSize: Number(row.image_size), configSize: Number(row.config_size), configSha256: row.config_sha256 }
+      : null;
   }
 
   markersOfConfig(configId: string, em: EntityManager = this.dataSource.manager): Promise<ThermoMarkerEntity[]> {

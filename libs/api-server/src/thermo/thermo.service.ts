@@ -22,7 +22,11 @@ export interface UploadedFileLike {
   size: number;
 }
 
-const missing = (field: string): ValidationDetail => ({ loc: ['body', field], msg: `${field} is required`, type: 'missing' });
+const missing = (field: string): ValidationDetail => ({
+  loc: ['body', field],
+  msg: `${field} is required`,
+  type: 'missing',
+});
 
 const configTooLarge = () => new PayloadTooLargeException(`config_file is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
 
@@ -55,7 +59,10 @@ export class ThermoService {
    * once, not once per viewer (docs/performance.md, "Clients joining a long test"). Who may read it is
    * still checked per request, before this (the route's guard finds the config).
    */
-  private readonly photos = new SharedAnswers<{ data: Buffer; mime: string; sha256: string }>(PHOTO_SHARED_MS, PHOTOS_KEPT);
+  private readonly photos = new SharedAnswers<{ data: Buffer; mime: string; sha256: string }>(
+    PHOTO_SHARED_MS,
+    PHOTOS_KEPT,
+  );
 
   constructor(
     private readonly repo: ThermoRepository,
@@ -80,10 +87,16 @@ export class ThermoService {
    * Checks the photo by its bytes and parses the config against the photo's size. Every problem is
    * reported at once (422, each with its line and field); nothing is stored unless all is valid.
    */
-  async create(researchId: string, image: UploadedFileLike | undefined, config: UploadedFileLike | undefined, by: string): Promise<ThermoConfigEntity> {
+  async create(
+    researchId: string,
+    image: UploadedFileLike | undefined,
+    config: UploadedFileLike | undefined,
+    by: string,
+  ): Promise<ThermoConfigEntity> {
     const absent = [...(image ? [] : [missing('image_file')]), ...(config ? [] : [missing('config_file')])];
     if (absent.length || !image || !config) throw validationException(absent);
-    if (image.size > MAX_IMAGE_BYTES) throw new PayloadTooLargeException(`image_file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+    if (image.size > MAX_IMAGE_BYTES)
+      throw new PayloadTooLargeException(`image_file is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
     if (config.size > MAX_CONFIG_BYTES) throw configTooLarge();
     await this.research.get(researchId);
 
@@ -106,7 +119,17 @@ export class ThermoService {
     };
     const saved = await this.audit.transaction(async (em) => {
       const row = await this.repo.create(fields, markers, em);
-      await this.audit.record({ actor: by, researchId, entity: 'thermo_config', entityId: row.id, action: 'create', after: await this.values(row, em) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId,
+          entity: 'thermo_config',
+          entityId: row.id,
+          action: 'create',
+          after: await this.values(row, em),
+        },
+        em,
+      );
       return row;
     });
     await this.events.changed(researchId, 'THERMOCOUPLE');
@@ -116,7 +139,11 @@ export class ThermoService {
   /** What the audit trail keeps of a config as it is stored in `em`'s transaction: files by name, size and sha256, and the markers. */
   private async values(config: ThermoConfigEntity, em: EntityManager): Promise<AuditValues> {
     const facts = await this.repo.fileFacts(config.id, em);
-    return thermoConfigValues(config, facts ?? { imageSize: 0, configSize: 0, configSha256: '' }, await this.repo.markersOfConfig(config.id, em));
+    return thermoConfigValues(
+      config,
+      facts ?? { imageSize: 0, configSize: 0, configSha256: '' },
+      await this.repo.markersOfConfig(config.id, em),
+    );
   }
 
   /**
@@ -133,9 +160,25 @@ export class ThermoService {
       const current = await this.repo.findForUpdate(id, em);
       if (!current) return null;
       const before = await this.values(current, em);
-      const row = await this.markers.replace(id, { filename: safeFileName(config.originalname, 'config.txt'), data: config.buffer }, markers, em);
+      const row = await this.markers.replace(
+        id,
+        { filename: safeFileName(config.originalname, 'config.txt'), data: config.buffer },
+        markers,
+        em,
+      );
       if (!row) return null;
-      await this.audit.record({ actor: by, researchId: row.researchId, entity: 'thermo_config', entityId: id, action: 'update', before, after: await this.values(row, em) }, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: row.researchId,
+          entity: 'thermo_config',
+          entityId: id,
+          action: 'update',
+          before,
+          after: await this.values(row, em),
+        },
+        em,
+      );
       return row;
     });
     if (!saved) throw new NotFoundException('Thermocouple config not found');
@@ -150,7 +193,10 @@ export class ThermoService {
       if (!current) throw new NotFoundException('Thermocouple config not found');
       const before = await this.values(current, em);
       await this.repo.delete(id, em);
-      await this.audit.record({ actor: by, researchId: current.researchId, entity: 'thermo_config', entityId: id, action: 'delete', before }, em);
+      await this.audit.record(
+        { actor: by, researchId: current.researchId, entity: 'thermo_config', entityId: id, action: 'delete', before },
+        em,
+      );
     });
     await this.events.changed(config.researchId, 'THERMOCOUPLE');
   }

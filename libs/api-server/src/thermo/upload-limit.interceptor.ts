@@ -1,4 +1,9 @@
-import { type CallHandler, type ExecutionContext, type NestInterceptor, PayloadTooLargeException } from '@nestjs/common';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import { catchError, type Observable, throwError } from 'rxjs';
 import { MAX_IMAGE_BYTES } from './image-check';
 import { MAX_CONFIG_BYTES } from './thermo.service';
@@ -14,7 +19,11 @@ export function tooLargeMessage(message: string): NestInterceptor {
         .handle()
         .pipe(
           catchError((error: unknown) =>
-            throwError(() => (error instanceof PayloadTooLargeException && error.message === 'File too large' ? new PayloadTooLargeException(message) : error)),
+            throwError(() =>
+              error instanceof PayloadTooLargeException && error.message === 'File too large'
+                ? new PayloadTooLargeException(message)
+                : error,
+            ),
           ),
         ),
   };

@@ -8,15 +8,30 @@ import { metricsRegistry, sharedMetric } from '../metrics/registry';
 
 const running = sharedMetric(
   'furnace_password_hashes_running',
-  () => new Gauge({ name: 'furnace_password_hashes_running', help: 'argon2 hashes and checks being computed now', registers: [metricsRegistry] }),
+  () =>
+    new Gauge({
+      name: 'furnace_password_hashes_running',
+      help: 'argon2 hashes and checks being computed now',
+      registers: [metricsRegistry],
+    }),
 );
 const waiting = sharedMetric(
   'furnace_password_hashes_waiting',
-  () => new Gauge({ name: 'furnace_password_hashes_waiting', help: 'argon2 hashes and checks queued behind PASSWORD_HASH_CONCURRENCY', registers: [metricsRegistry] }),
+  () =>
+    new Gauge({
+      name: 'furnace_password_hashes_waiting',
+      help: 'argon2 hashes and checks queued behind PASSWORD_HASH_CONCURRENCY',
+      registers: [metricsRegistry],
+    }),
 );
 const peak = sharedMetric(
   'furnace_password_hashes_running_max',
-  () => new Gauge({ name: 'furnace_password_hashes_running_max', help: 'The most argon2 computations ever running at once in this process', registers: [metricsRegistry] }),
+  () =>
+    new Gauge({
+      name: 'furnace_password_hashes_running_max',
+      help: 'The most argon2 computations ever running at once in this process',
+      registers: [metricsRegistry],
+    }),
 );
 let peakValue = 0;
 

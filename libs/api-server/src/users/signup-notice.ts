@@ -23,13 +23,21 @@ export class SignupNotice {
    * caller anything. A failure is logged; the account is in /admin either way.
    */
   notify(user: UserEntity): void {
-    void this.send(user).catch((e: Error) => this.logger.warn(`Sign-up notice for ${user.email} not delivered: ${e.message}`));
+    void this.send(user).catch((e: Error) =>
+      this.logger.warn(`Sign-up notice for ${user.email} not delivered: ${e.message}`),
+    );
   }
 
   /** In the installation's language: superusers keep no language of their own (docs/behaviour.md §1). */
   private async send(user: UserEntity): Promise<void> {
     const link = `${this.config.frontendHost}/admin`;
-    const message = signupApprovalEmail({ brand: this.config.brandName, email: user.email, fullName: user.fullName, link, lang: DEFAULT_LANGUAGE });
+    const message = signupApprovalEmail({
+      brand: this.config.brandName,
+      email: user.email,
+      fullName: user.fullName,
+      link,
+      lang: DEFAULT_LANGUAGE,
+    });
     for (const to of await this.users.activeSuperuserEmails()) await this.mail.send({ to, ...message });
   }
 }

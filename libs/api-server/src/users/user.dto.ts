@@ -10,7 +10,10 @@ export class UserPublicDto {
   @ApiProperty({ type: String, nullable: true }) full_name!: string | null;
   @ApiProperty() is_active!: boolean;
   @ApiProperty() is_superuser!: boolean;
-  @ApiProperty({ description: 'The account was created with the default password: every route but the password change answers 403 until it is changed' })
+  @ApiProperty({
+    description:
+      'The account was created with the default password: every route but the password change answers 403 until it is changed',
+  })
   must_change_password!: boolean;
 }
 
@@ -62,7 +65,11 @@ export class UserUpdateDto {
 export class UserUpdateMeDto {
   @FullNameField() full_name?: string | null;
   @EmailField({ optional: true }) email?: string;
-  @ApiPropertyOptional({ format: 'password', description: 'Required when `email` changes' }) @IsOptional() @IsString() @MaxLength(128) current_password?: string;
+  @ApiPropertyOptional({ format: 'password', description: 'Required when `email` changes' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  current_password?: string;
 }
 
 export class UpdatePasswordDto {
@@ -71,6 +78,17 @@ export class UpdatePasswordDto {
 }
 
 export class ListUsersQueryDto {
-  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0 }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) skip = 0;
-  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) limit = 100;
+  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  skip = 0;
+  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit = 100;
 }

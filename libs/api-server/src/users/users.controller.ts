@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import type { AppConfig } from '@furnace/config';
 import type { UserEntity } from '@furnace/db';
 import { PasswordChangePending } from '../auth/access.decorator';
@@ -65,7 +71,13 @@ export class UsersController {
   @Audited('user')
   @ApiOkResponse({ type: UserPublicDto })
   async updateMe(@CurrentUser() me: UserEntity, @Body() body: UserUpdateMeDto): Promise<UserPublicDto> {
-    return toUserDto(await this.users.updateMe(me, { email: body.email, fullName: body.full_name, currentPassword: body.current_password }));
+    return toUserDto(
+      await this.users.updateMe(me, {
+        email: body.email,
+        fullName: body.full_name,
+        currentPassword: body.current_password,
+      }),
+    );
   }
 
   @Patch('me/password')
@@ -92,11 +104,21 @@ export class UsersController {
   @Audited('user')
   @HttpCode(200)
   @RateLimited('signup')
-  @ApiOkResponse({ type: UserPublicDto, description: 'With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it' })
+  @ApiOkResponse({
+    type: UserPublicDto,
+    description:
+      'With SIGNUP=approval (the default) the account is inactive (is_active false) until a superuser activates it',
+  })
   @ApiForbiddenResponse({ description: 'SIGNUP=off' })
-  @ApiTooManyRequestsResponse({ description: 'Too many sign-ups from this address (Retry-After says when to try again)' })
+  @ApiTooManyRequestsResponse({
+    description: 'Too many sign-ups from this address (Retry-After says when to try again)',
+  })
   async signup(@Body() body: UserRegisterDto): Promise<UserPublicDto> {
-    const user = await this.users.register(this.config.signup, { email: body.email, password: body.password, fullName: body.full_name });
+    const user = await this.users.register(this.config.signup, {
+      email: body.email,
+      password: body.password,
+      fullName: body.full_name,
+    });
     if (!user.isActive) this.notice.notify(user);
     return toUserDto(user);
   }
@@ -112,7 +134,11 @@ export class UsersController {
   @SuperuserOnly()
   @Audited('user')
   @ApiOkResponse({ type: UserPublicDto })
-  async update(@CurrentUser() me: UserEntity, @Param('user_id', UuidParamPipe) id: string, @Body() body: UserUpdateDto): Promise<UserPublicDto> {
+  async update(
+    @CurrentUser() me: UserEntity,
+    @Param('user_id', UuidParamPipe) id: string,
+    @Body() body: UserUpdateDto,
+  ): Promise<UserPublicDto> {
     return toUserDto(await this.users.update(me, id, fromUserDto(body)));
   }
 

@@ -27,19 +27,28 @@ export class UsersRepository {
   }
 
   async list(skip: number, limit: number): Promise<{ data: UserEntity[]; count: number }> {
-    const [data, count] = await this.repo.findAndCount({ order: { createdAt: 'ASC', email: 'ASC' }, skip, take: limit });
+    const [data, count] = await this.repo.findAndCount({
+      order: { createdAt: 'ASC', email: 'ASC' },
+      skip,
+      take: limit,
+    });
     return { data, count };
   }
 
   /** The addresses of the active superusers (who approve sign-ups). */
   async activeSuperuserEmails(): Promise<string[]> {
-    const rows = await this.repo.find({ where: { isSuperuser: true, isActive: true }, select: { email: true }, order: { email: 'ASC' } });
+    const rows = await this.repo.find({
+      where: { isSuperuser: true, isActive: true },
+      select: { email: true },
+      order: { email: 'ASC' },
+    });
     return rows.map((r) => r.email);
   }
 
   /** `em`: the change's transaction (the users' writes take one so that their audit entries are stored with them). */
   async create(
-    fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> & Partial<Pick<UserEntity, 'mustChangePassword'>>,
+    fields: Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser'> &
+      Partial<Pick<UserEntity, 'mustChangePassword'>>,
     em?: EntityManager,
   ): Promise<UserEntity> {
     const repo = em ? em.getRepository(UserEntity) : this.repo;
@@ -54,7 +63,12 @@ export class UsersRepository {
 
   async update(
     user: UserEntity,
-    fields: Partial<Pick<UserEntity, 'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser' | 'tokenVersion' | 'mustChangePassword'>>,
+    fields: Partial<
+      Pick<
+        UserEntity,
+        'email' | 'fullName' | 'hashedPassword' | 'isActive' | 'isSuperuser' | 'tokenVersion' | 'mustChangePassword'
+      >
+    >,
     em?: EntityManager,
   ): Promise<UserEntity> {
     const next = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as typeof fields;

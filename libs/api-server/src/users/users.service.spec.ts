@@ -41,7 +41,12 @@ async function failure(p: Promise<unknown>): Promise<{ status: number; detail: s
   try {
     await p;
   } catch (e) {
-    if (e instanceof ConflictException || e instanceof ForbiddenException || e instanceof NotFoundException || e instanceof BadRequestException) {
+    if (
+      e instanceof ConflictException ||
+      e instanceof ForbiddenException ||
+      e instanceof NotFoundException ||
+      e instanceof BadRequestException
+    ) {
       return { status: e.getStatus(), detail: e.message };
     }
     throw e;
@@ -53,9 +58,17 @@ describe('UsersService', () => {
   describe('create and register', () => {
     it('stores the e-mail lower-cased and the password as an argon2id hash, with ordinary rights by default', async () => {
       const { service, repo } = setup();
-      const user = await service.create({ email: 'New.Person@Example.COM', password: 'a-long-password' }, 'admin@example.com');
+      const user = await service.create(
+        { email: 'New.Person@Example.COM', password: 'a-long-password' },
+        'admin@example.com',
+      );
       const stored = repo.stored(user.id)!;
-      expect(stored).toMatchObject({ email: 'new.person@example.com', isActive: true, isSuperuser: false, fullName: null });
+      expect(stored).toMatchObject({
+        email: 'new.person@example.com',
+        isActive: true,
+        isSuperuser: false,
+        fullName: null,
+      });
       expect(stored.hashedPassword).toMatch(/^\$argon2id\$/);
       expect(stored.hashedPassword).not.toContain('a-long-password');
       expect(await service.authenticate('new.person@example.com', 'a-long-password')).toMatchObject({ id: user.id });
@@ -64,7 +77,9 @@ describe('UsersService', () => {
     it('refuses an e-mail that exists in another letter case with 409', async () => {
       const { service, repo } = setup();
       const before = repo.size;
-      expect(await failure(service.register('approval', { email: 'ALICE@example.com', password: 'another-password' }))).toEqual({
+      expect(
+        await failure(service.register('approval', { email: 'ALICE@example.com', password: 'another-password' })),
+      ).toEqual({
         status: 409,
         detail: 'The user with this email already exists in the system',
       });
@@ -77,14 +92,18 @@ describe('UsersService', () => {
       const input = { email: 'bob@example.com', password: 'bobs-password', isSuperuser: true, isActive: true };
       const waiting = await service.register('approval', input as Parameters<UsersService['register']>[1]);
       expect(repo.stored(waiting.id)).toMatchObject({ isSuperuser: false, isActive: false });
-      const open = await service.register('open', { ...input, email: 'carol@example.com' } as Parameters<UsersService['register']>[1]);
+      const open = await service.register('open', { ...input, email: 'carol@example.com' } as Parameters<
+        UsersService['register']
+      >[1]);
       expect(repo.stored(open.id)).toMatchObject({ isSuperuser: false, isActive: true });
     });
 
     it('refuses every sign-up with SIGNUP=off, storing nothing', async () => {
       const { service, repo } = setup();
       const before = repo.size;
-      expect(await failure(service.register('off', { email: 'dave@example.com', password: 'daves-password' }))).toEqual({ status: 403, detail: 'Sign-up is disabled' });
+      expect(await failure(service.register('off', { email: 'dave@example.com', password: 'daves-password' }))).toEqual(
+        { status: 403, detail: 'Sign-up is disabled' },
+      );
       expect(repo.size).toBe(before);
     });
   });
@@ -105,8 +124,17 @@ describe('UsersService', () => {
 
     it("changes another account's rights, e-mail and password", async () => {
       const { service, repo, admin, alice } = setup();
-      await service.update(admin, alice.id, { isSuperuser: true, isActive: false, email: 'Alice.New@Example.com', password: 'brand-new-password' });
-      expect(repo.stored(alice.id)).toMatchObject({ isSuperuser: true, isActive: false, email: 'alice.new@example.com' });
+      await service.update(admin, alice.id, {
+        isSuperuser: true,
+        isActive: false,
+        email: 'Alice.New@Example.com',
+        password: 'brand-new-password',
+      });
+      expect(repo.stored(alice.id)).toMatchObject({
+        isSuperuser: true,
+        isActive: false,
+        email: 'alice.new@example.com',
+      });
       expect(await service.authenticate('alice.new@example.com', 'brand-new-password')).not.toBeNull();
       expect(await service.authenticate('alice.new@example.com', PASSWORD)).toBeNull();
     });
@@ -127,13 +155,18 @@ describe('UsersService', () => {
       const { service, repo, alice } = setup();
       await service.updateMe(alice, { fullName: 'Alice A.', email: 'Alice.A@Example.com', currentPassword: PASSWORD });
       expect(repo.stored(alice.id)).toMatchObject({ fullName: 'Alice A.', email: 'alice.a@example.com' });
-      expect((await failure(service.updateMe(alice, { email: 'Admin@Example.com', currentPassword: PASSWORD }))).status).toBe(409);
+      expect(
+        (await failure(service.updateMe(alice, { email: 'Admin@Example.com', currentPassword: PASSWORD }))).status,
+      ).toBe(409);
       expect(repo.stored(alice.id)?.email).toBe('alice.a@example.com');
     });
 
     it('refuses a password change with a wrong current password (400) and keeps the old password', async () => {
       const { service, repo, alice } = setup();
-      expect(await failure(service.changePassword(alice, 'not-the-password', 'a-new-password'))).toEqual({ status: 400, detail: 'Incorrect password' });
+      expect(await failure(service.changePassword(alice, 'not-the-password', 'a-new-password'))).toEqual({
+        status: 400,
+        detail: 'Incorrect password',
+      });
       expect(repo.stored(alice.id)?.hashedPassword).toBe(HASH);
     });
 
@@ -160,7 +193,9 @@ describe('UsersService', () => {
         status: 400,
         detail: 'The current password is required to change the e-mail',
       });
-      expect(await failure(service.updateMe(alice, { email: 'mallory@example.com', currentPassword: 'wrong-password' }))).toEqual({
+      expect(
+        await failure(service.updateMe(alice, { email: 'mallory@example.com', currentPassword: 'wrong-password' })),
+      ).toEqual({
         status: 400,
         detail: 'Incorrect password',
       });
@@ -174,7 +209,10 @@ describe('UsersService', () => {
 
     it('lets an ordinary user delete their account but not a superuser', async () => {
       const { service, repo, admin, alice } = setup();
-      expect(await failure(service.deleteMe(admin))).toEqual({ status: 403, detail: 'Super users are not allowed to delete themselves' });
+      expect(await failure(service.deleteMe(admin))).toEqual({
+        status: 403,
+        detail: 'Super users are not allowed to delete themselves',
+      });
       expect(repo.stored(admin.id)).toBeDefined();
       await service.deleteMe(alice);
       expect(repo.stored(alice.id)).toBeUndefined();
@@ -184,7 +222,10 @@ describe('UsersService', () => {
   describe('the audit trail', () => {
     it('records who changed which rights, before and after, and never a password or its hash', async () => {
       const { service, repo, admin, alice, audit } = setup();
-      const bob = await service.create({ email: 'bob@example.com', password: 'bobs-password-1', isSuperuser: false }, admin.email);
+      const bob = await service.create(
+        { email: 'bob@example.com', password: 'bobs-password-1', isSuperuser: false },
+        admin.email,
+      );
       await service.update(admin, alice.id, { isSuperuser: true, password: 'a-password-for-alice' });
       await service.changePassword(repo.stored(alice.id)!, 'a-password-for-alice', 'alice-chose-this-1');
       await service.delete(admin, bob.id);
@@ -195,10 +236,16 @@ describe('UsersService', () => {
         ['alice@example.com', 'user', alice.id, 'password'],
         ['admin@example.com', 'user', bob.id, 'delete'],
       ]);
-      expect(audit.entries[0]!.after).toEqual({ email: 'bob@example.com', full_name: null, is_active: true, is_superuser: false });
+      expect(audit.entries[0]!.after).toEqual({
+        email: 'bob@example.com',
+        full_name: null,
+        is_active: true,
+        is_superuser: false,
+      });
       expect(audit.entries[1]).toMatchObject({ before: { is_superuser: false }, after: { is_superuser: true } });
       const written = JSON.stringify(audit.entries);
-      for (const secret of ['bobs-password-1', 'a-password-for-alice', 'alice-chose-this-1', '$argon2', HASH]) expect(written).not.toContain(secret);
+      for (const secret of ['bobs-password-1', 'a-password-for-alice', 'alice-chose-this-1', '$argon2', HASH])
+        expect(written).not.toContain(secret);
     });
   });
 
@@ -215,7 +262,10 @@ describe('UsersService', () => {
 
     it('forbids a superuser to delete themself; deletes others; 404 for an unknown id', async () => {
       const { service, repo, admin, alice } = setup();
-      expect(await failure(service.delete(admin, admin.id))).toEqual({ status: 403, detail: 'Super users are not allowed to delete themselves' });
+      expect(await failure(service.delete(admin, admin.id))).toEqual({
+        status: 403,
+        detail: 'Super users are not allowed to delete themselves',
+      });
       expect(repo.stored(admin.id)).toBeDefined();
       await service.delete(admin, alice.id);
       expect(repo.stored(alice.id)).toBeUndefined();

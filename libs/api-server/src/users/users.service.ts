@@ -1,4 +1,10 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import type { UserEntity } from '@furnace/db';
 import { changes, userValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
@@ -68,7 +74,10 @@ export class UsersService {
           },
           em,
         );
-        await this.audit.record({ actor: by, researchId: null, entity: 'user', entityId: user.id, action: 'create', after: userValues(user) }, em);
+        await this.audit.record(
+          { actor: by, researchId: null, entity: 'user', entityId: user.id, action: 'create', after: userValues(user) },
+          em,
+        );
         return user;
       }),
     );
@@ -78,7 +87,10 @@ export class UsersService {
    * Self-registration never grants rights: with `approval` (the default) the account is inactive until
    * a superuser activates it; `open` makes it an active ordinary account; `off` refuses.
    */
-  async register(mode: SignupMode, input: { email: string; password: string; fullName?: string | null }): Promise<UserEntity> {
+  async register(
+    mode: SignupMode,
+    input: { email: string; password: string; fullName?: string | null },
+  ): Promise<UserEntity> {
     if (mode === 'off') throw new ForbiddenException('Sign-up is disabled');
     // Whoever signs up makes the change: the account's own address.
     return this.create({ ...input, isActive: mode === 'open', isSuperuser: false }, input.email.toLowerCase());
@@ -103,8 +115,23 @@ export class UsersService {
       this.audit.transaction(async (em) => {
         const after = await this.users.update(user, fields, em);
         const changed = changes(before, userValues(after));
-        if (changed) await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'update', ...changed }, em);
-        if (password) await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'password', after: { email: after.email } }, em);
+        if (changed)
+          await this.audit.record(
+            { actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'update', ...changed },
+            em,
+          );
+        if (password)
+          await this.audit.record(
+            {
+              actor: actor.email,
+              researchId: null,
+              entity: 'user',
+              entityId: id,
+              action: 'password',
+              after: { email: after.email },
+            },
+            em,
+          );
         return after;
       }),
     );
@@ -113,18 +140,34 @@ export class UsersService {
   }
 
   /** Changing one's e-mail (the login name) needs the current password, as a password change does. */
-  async updateMe(me: UserEntity, input: { email?: string; fullName?: string | null; currentPassword?: string }): Promise<UserEntity> {
+  async updateMe(
+    me: UserEntity,
+    input: { email?: string; fullName?: string | null; currentPassword?: string },
+  ): Promise<UserEntity> {
     const changesEmail = input.email !== undefined && input.email.toLowerCase() !== me.email;
     if (changesEmail) {
-      if (!input.currentPassword) throw new BadRequestException('The current password is required to change the e-mail');
-      if (!(await this.hasher.verify(me.hashedPassword, input.currentPassword))) throw new BadRequestException('Incorrect password');
+      if (!input.currentPassword)
+        throw new BadRequestException('The current password is required to change the e-mail');
+      if (!(await this.hasher.verify(me.hashedPassword, input.currentPassword)))
+        throw new BadRequestException('Incorrect password');
     }
     const before = userValues(me);
     return this.unique(() =>
       this.audit.transaction(async (em) => {
         const after = await this.users.update(me, { email: input.email, fullName: input.fullName }, em);
         const changed = changes(before, userValues(after));
-        if (changed) await this.audit.record({ actor: before.email as string, researchId: null, entity: 'user', entityId: me.id, action: 'update', ...changed }, em);
+        if (changed)
+          await this.audit.record(
+            {
+              actor: before.email as string,
+              researchId: null,
+              entity: 'user',
+              entityId: me.id,
+              action: 'update',
+              ...changed,
+            },
+            em,
+          );
         return after;
       }),
     );
@@ -143,8 +186,22 @@ export class UsersService {
   async setPassword(user: UserEntity, password: string): Promise<void> {
     const hashedPassword = await this.hasher.hash(password);
     await this.audit.transaction(async (em) => {
-      await this.users.update(user, { hashedPassword, tokenVersion: user.tokenVersion + 1, mustChangePassword: false }, em);
-      await this.audit.record({ actor: user.email, researchId: null, entity: 'user', entityId: user.id, action: 'password', after: { email: user.email } }, em);
+      await this.users.update(
+        user,
+        { hashedPassword, tokenVersion: user.tokenVersion + 1, mustChangePassword: false },
+        em,
+      );
+      await this.audit.record(
+        {
+          actor: user.email,
+          researchId: null,
+          entity: 'user',
+          entityId: user.id,
+          action: 'password',
+          after: { email: user.email },
+        },
+        em,
+      );
     });
     await this.revocations.publish({ user: user.id });
   }
@@ -153,7 +210,17 @@ export class UsersService {
     if (me.isSuperuser) throw new ForbiddenException('Super users are not allowed to delete themselves');
     await this.audit.transaction(async (em) => {
       await this.users.delete(me.id, em);
-      await this.audit.record({ actor: me.email, researchId: null, entity: 'user', entityId: me.id, action: 'delete', before: userValues(me) }, em);
+      await this.audit.record(
+        {
+          actor: me.email,
+          researchId: null,
+          entity: 'user',
+          entityId: me.id,
+          action: 'delete',
+          before: userValues(me),
+        },
+        em,
+      );
     });
     await this.revocations.publish({ user: me.id });
   }
@@ -163,7 +230,17 @@ export class UsersService {
     const user = await this.get(id);
     await this.audit.transaction(async (em) => {
       await this.users.delete(id, em);
-      await this.audit.record({ actor: actor.email, researchId: null, entity: 'user', entityId: id, action: 'delete', before: userValues(user) }, em);
+      await this.audit.record(
+        {
+          actor: actor.email,
+          researchId: null,
+          entity: 'user',
+          entityId: id,
+          action: 'delete',
+          before: userValues(user),
+        },
+        em,
+      );
     });
     await this.revocations.publish({ user: id });
   }
@@ -191,10 +268,17 @@ export class UsersService {
    * Creates the first superuser from the configuration unless that account exists. Created with the
    * default password, it must choose its own at the first sign-in.
    */
-  async ensureFirstSuperuser(email: string, password: string, mustChangePassword = false): Promise<'created' | 'exists'> {
+  async ensureFirstSuperuser(
+    email: string,
+    password: string,
+    mustChangePassword = false,
+  ): Promise<'created' | 'exists'> {
     if (await this.users.findByEmail(email)) return 'exists';
     try {
-      await this.create({ email, password, fullName: null, isSuperuser: true, isActive: true, mustChangePassword }, null);
+      await this.create(
+        { email, password, fullName: null, isSuperuser: true, isActive: true, mustChangePassword },
+        null,
+      );
       return 'created';
     } catch (e) {
       // Another API instance created it at the same moment.

@@ -51,12 +51,17 @@ export class FakeUsersRepository implements Pick<UsersRepository, keyof UsersRep
   }
 
   async list(skip: number, limit: number): Promise<{ data: UserEntity[]; count: number }> {
-    const all = [...this.rows.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.email.localeCompare(b.email));
+    const all = [...this.rows.values()].sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.email.localeCompare(b.email),
+    );
     return { data: all.slice(skip, skip + limit).map(copy), count: all.length };
   }
 
   async activeSuperuserEmails(): Promise<string[]> {
-    return [...this.rows.values()].filter((r) => r.isSuperuser && r.isActive).map((r) => r.email).sort();
+    return [...this.rows.values()]
+      .filter((r) => r.isSuperuser && r.isActive)
+      .map((r) => r.email)
+      .sort();
   }
 
   async create(fields: UserFields): Promise<UserEntity> {

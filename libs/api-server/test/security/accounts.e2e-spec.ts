@@ -19,7 +19,11 @@ describe('security: accounts (built processes)', () => {
       FIRST_SUPERUSER: 'root@example.com',
     };
     const attempts = [
-      startApp('api', { ...base, DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379' }, { readyTimeoutMs: 20_000 }),
+      startApp(
+        'api',
+        { ...base, DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379' },
+        { readyTimeoutMs: 20_000 },
+      ),
       startApp('standalone', { ...base, NODE_ENV: 'production', MQTT_PORT: '0' }, { readyTimeoutMs: 20_000 }),
     ];
     for (const attempt of await Promise.allSettled(attempts)) {
@@ -28,7 +32,9 @@ describe('security: accounts (built processes)', () => {
         throw new Error(`${attempt.value.app} started with the default superuser password`);
       }
       expect(String(attempt.reason)).toMatch(/exited \(1\) before it was ready/);
-      expect(String(attempt.reason)).toMatch(/FIRST_SUPERUSER_PASSWORD: must be set to a password of your own \(not "changethis"\)/);
+      expect(String(attempt.reason)).toMatch(
+        /FIRST_SUPERUSER_PASSWORD: must be set to a password of your own \(not "changethis"\)/,
+      );
     }
     // Nothing was created by the refused starts.
     const dataSource = await createDataSource({

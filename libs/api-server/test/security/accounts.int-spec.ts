@@ -17,7 +17,8 @@ const loginStatus = async (api: TestApi, email: string, password: string, from?:
   return req.send({ username: email, password });
 };
 
-const stored = (api: TestApi, email: string) => api.dataSource.getRepository(UserEntity).findOneBy({ email: email.toLowerCase() });
+const stored = (api: TestApi, email: string) =>
+  api.dataSource.getRepository(UserEntity).findOneBy({ email: email.toLowerCase() });
 
 describe('security: accounts', () => {
   let mailing: MailingApi;
@@ -173,16 +174,28 @@ describe('security: accounts', () => {
       // Reset through the e-mailed link.
       const b = await signUpUser(api);
       expect((await other.http.post(`/api/v1/password-recovery/${b.email}`)).status).toBe(200);
-      const mail = await smtp.next((m) => m.to.includes(b.email) && /reset-password\?token=/.test(m.parsed.text ?? ''), 'the recovery e-mail');
-      const resetToken = new URL(/http:\/\/dashboard\.test\/reset-password\?token=\S+/.exec(mail.parsed.text!)![0]).searchParams.get('token')!;
-      expect((await other.http.post('/api/v1/reset-password/').send({ token: resetToken, new_password: 'new-password-b1' })).status).toBe(200);
+      const mail = await smtp.next(
+        (m) => m.to.includes(b.email) && /reset-password\?token=/.test(m.parsed.text ?? ''),
+        'the recovery e-mail',
+      );
+      const resetToken = new URL(
+        /http:\/\/dashboard\.test\/reset-password\?token=\S+/.exec(mail.parsed.text!)![0],
+      ).searchParams.get('token')!;
+      expect(
+        (await other.http.post('/api/v1/reset-password/').send({ token: resetToken, new_password: 'new-password-b1' }))
+          .status,
+      ).toBe(200);
       expect(await status(b.token)).toEqual([401, 401]);
 
       // Deactivated by a superuser, then re-activated: the old token stays dead.
       const c = await signUpUser(api);
-      expect((await api.http.patch(`/api/v1/users/${c.id}`).set(auth(admin)).send({ is_active: false })).status).toBe(200);
+      expect((await api.http.patch(`/api/v1/users/${c.id}`).set(auth(admin)).send({ is_active: false })).status).toBe(
+        200,
+      );
       expect(await status(c.token)).toEqual([401, 401]);
-      expect((await api.http.patch(`/api/v1/users/${c.id}`).set(auth(admin)).send({ is_active: true })).status).toBe(200);
+      expect((await api.http.patch(`/api/v1/users/${c.id}`).set(auth(admin)).send({ is_active: true })).status).toBe(
+        200,
+      );
       expect(await status(c.token)).toEqual([401, 401]);
 
       // Deleted.
@@ -200,14 +213,24 @@ describe('security: accounts', () => {
       expect(none.body).toEqual({
         detail: 'The current password is required to change the e-mail',
       });
-      const wrong = await api.http.patch('/api/v1/users/me').set(auth(u.token)).send({ email: taken, current_password: 'not-the-password' });
+      const wrong = await api.http
+        .patch('/api/v1/users/me')
+        .set(auth(u.token))
+        .send({ email: taken, current_password: 'not-the-password' });
       expect(wrong.status).toBe(400);
       expect(wrong.body).toEqual({ detail: 'Incorrect password' });
       expect((await stored(api, u.email))?.email).toBe(u.email);
       expect(await stored(api, taken)).toBeNull();
       expect((await loginStatus(api, u.email, u.password)).status).toBe(200);
       // With it, the change goes through.
-      expect((await api.http.patch('/api/v1/users/me').set(auth(u.token)).send({ email: taken, current_password: u.password })).status).toBe(200);
+      expect(
+        (
+          await api.http
+            .patch('/api/v1/users/me')
+            .set(auth(u.token))
+            .send({ email: taken, current_password: u.password })
+        ).status,
+      ).toBe(200);
     });
   });
 
@@ -237,7 +260,10 @@ describe('security: accounts', () => {
 
     it('on sign-up: the third sign-up of the hour from one address is refused and not created', async () => {
       const from = '203.0.113.10';
-      for (let i = 0; i < 2; i++) expect((await limited.http.post('/api/v1/users/signup').set('X-Forwarded-For', from).send(newUser())).status).toBe(200);
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await limited.http.post('/api/v1/users/signup').set('X-Forwarded-For', from).send(newUser())).status,
+        ).toBe(200);
       const third = newUser();
       const res = await limited.http.post('/api/v1/users/signup').set('X-Forwarded-For', from).send(third);
       retryAfter(res);
@@ -248,24 +274,39 @@ describe('security: accounts', () => {
     it('on password recovery: the sixth request for one account is refused, from any address', async () => {
       const u = await signUpUser(api);
       for (let i = 0; i < 5; i++)
-        expect((await limited.http.post(`/api/v1/password-recovery/${u.email}`).set('X-Forwarded-For', `203.0.113.${20 + i}`)).status).toBe(200);
-      retryAfter(await limited.http.post(`/api/v1/password-recovery/${u.email}`).set('X-Forwarded-For', '203.0.113.30'));
+        expect(
+          (
+            await limited.http
+              .post(`/api/v1/password-recovery/${u.email}`)
+              .set('X-Forwarded-For', `203.0.113.${20 + i}`)
+          ).status,
+        ).toBe(200);
+      retryAfter(
+        await limited.http.post(`/api/v1/password-recovery/${u.email}`).set('X-Forwarded-For', '203.0.113.30'),
+      );
     });
 
     it('on code exchange: guessing codes is cut off, and then even the right code gets no token', async () => {
       const from = '203.0.113.40';
       for (let i = 0; i < 3; i++) {
-        const guess = await limited.http.post(`/api/v1/research/${research.id}/viewer-token`).set('X-Forwarded-For', from).send({ code: randomUUID() });
+        const guess = await limited.http
+          .post(`/api/v1/research/${research.id}/viewer-token`)
+          .set('X-Forwarded-For', from)
+          .send({ code: randomUUID() });
         expect(guess.status).toBe(403);
       }
-      const right = await limited.http.post(`/api/v1/research/${research.id}/viewer-token`).set('X-Forwarded-For', from).send({ code });
+      const right = await limited.http
+        .post(`/api/v1/research/${research.id}/viewer-token`)
+        .set('X-Forwarded-For', from)
+        .send({ code });
       retryAfter(right);
       expect(right.body.access_token).toBeUndefined();
     });
 
     it('on login per account: rotating X-Forwarded-For does not buy more guesses, not even for the right password', async () => {
       const u = await signUpUser(api);
-      for (let i = 0; i < 3; i++) expect((await loginStatus(limited, u.email, `guess-${i}`, `198.18.0.${i + 1}`)).status).toBe(400);
+      for (let i = 0; i < 3; i++)
+        expect((await loginStatus(limited, u.email, `guess-${i}`, `198.18.0.${i + 1}`)).status).toBe(400);
       const right = await loginStatus(limited, u.email, u.password, '198.18.0.99');
       retryAfter(right);
       expect(right.body.access_token).toBeUndefined();
@@ -274,7 +315,8 @@ describe('security: accounts', () => {
     it('on login per address: without TRUST_PROXY, X-Forwarded-For is ignored and one address is limited across accounts', async () => {
       const direct = await startTestApi({ LOGIN_RATE_LIMIT: '3' }, { db: api.db });
       try {
-        for (let i = 0; i < 3; i++) expect((await loginStatus(direct, `nobody-${i}@example.com`, 'guess', `192.0.2.${i + 1}`)).status).toBe(400);
+        for (let i = 0; i < 3; i++)
+          expect((await loginStatus(direct, `nobody-${i}@example.com`, 'guess', `192.0.2.${i + 1}`)).status).toBe(400);
         const res = await loginStatus(direct, SUPERUSER.email, SUPERUSER.password, '192.0.2.99');
         retryAfter(res);
         expect(res.body.access_token).toBeUndefined();

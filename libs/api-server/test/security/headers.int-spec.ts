@@ -103,7 +103,10 @@ describe('security: response headers', () => {
     const framed = await startTestApi({ FRAME_ANCESTORS: "'self' https://intranet.lab.example" });
     try {
       const res = await framed.http.get('/api/v1/health');
-      expect(csp(res.headers['content-security-policy'])['frame-ancestors']).toEqual(["'self'", 'https://intranet.lab.example']);
+      expect(csp(res.headers['content-security-policy'])['frame-ancestors']).toEqual([
+        "'self'",
+        'https://intranet.lab.example',
+      ]);
     } finally {
       await framed.close();
     }

@@ -57,7 +57,12 @@ describe('security: exports and reports cannot take the server hostage', () => {
    * A GET of the research's `file`. `read` false: its body is not read, so the server stays blocked on
    * the socket and the request keeps its slot. `response` resolves once the response has begun.
    */
-  function start(file: string, token: string, read = false, research = researchId): { req: ClientRequest; response: Promise<IncomingMessage> } {
+  function start(
+    file: string,
+    token: string,
+    read = false,
+    research = researchId,
+  ): { req: ClientRequest; response: Promise<IncomingMessage> } {
     let req!: ClientRequest;
     const response = new Promise<IncomingMessage>((resolve, reject) => {
       req = httpGet(`${api.url}/api/v1/research/${research}/${file}`, { headers: auth(token) }, (res) => {
@@ -73,9 +78,13 @@ describe('security: exports and reports cannot take the server hostage', () => {
     return { req, response };
   }
 
-  const download = (file: string, token: string) => api.http.get(`/api/v1/research/${researchId}/${file}`).set(auth(token));
+  const download = (file: string, token: string) =>
+    api.http.get(`/api/v1/research/${researchId}/${file}`).set(auth(token));
 
-  function expectRefused(res: { status: number; headers: Record<string, string>; body: { detail?: unknown } }, detail: RegExp) {
+  function expectRefused(
+    res: { status: number; headers: Record<string, string>; body: { detail?: unknown } },
+    detail: RegExp,
+  ) {
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body.detail).toMatch(detail);
@@ -125,31 +134,38 @@ describe('security: exports and reports cannot take the server hostage', () => {
     expect(await metric('furnace_heavy_work_abandoned_total', { kind: 'archive' })).toBe(abandoned + 1);
   });
 
-  it.each(['xlsx', 'csv'])('%s: a client that goes away stops the export: its page reads end and its slot is free again', async (format) => {
-    const pages = jest.spyOn(api.app.get(ExportRepository), 'frames');
-    try {
-      const abandoned = await metric('furnace_heavy_work_abandoned_total', { kind: format });
+  it.each(['xlsx', 'csv'])(
+    '%s: a client that goes away stops the export: its page reads end and its slot is free again',
+    async (format) => {
+      const pages = jest.spyOn(api.app.get(ExportRepository), 'frames');
+      try {
+        const abandoned = await metric('furnace_heavy_work_abandoned_total', { kind: format });
         const { req } = start(`history.${format}`, clientA, true);
-      await waitFor('the export under way', () => pages.mock.calls.length >= 5);
-      req.destroy();
-      await waitFor('the slot free again', () => heavy.running === 0, 5_000);
-      const read = pages.mock.calls.length;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      // No page read after the work let go of its slot, and far from every page of the test.
-      expect(pages.mock.calls.length).toBe(read);
-      expect(read).toBeLessThan(EXPORT_PAGES / 2);
-      expect(await metric('furnace_heavy_work_abandoned_total', { kind: format })).toBe(abandoned + 1);
-      // The same caller starts another at once.
-      expect((await download(`history.${format}?to=10`, clientA)).status).toBe(200);
-    } finally {
-      pages.mockRestore();
-    }
-  });
+        await waitFor('the export under way', () => pages.mock.calls.length >= 5);
+        req.destroy();
+        await waitFor('the slot free again', () => heavy.running === 0, 5_000);
+        const read = pages.mock.calls.length;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // No page read after the work let go of its slot, and far from every page of the test.
+        expect(pages.mock.calls.length).toBe(read);
+        expect(read).toBeLessThan(EXPORT_PAGES / 2);
+        expect(await metric('furnace_heavy_work_abandoned_total', { kind: format })).toBe(abandoned + 1);
+        // The same caller starts another at once.
+        expect((await download(`history.${format}?to=10`, clientA)).status).toBe(200);
+      } finally {
+        pages.mockRestore();
+      }
+    },
+  );
 
   it('an export still being prepared (the T0 scan of a test without categories) stops as well', async () => {
     const pages = jest.spyOn(api.app.get(ExportRepository), 'frames');
     try {
-      const unmarkedClient = viewerTokenFor(api, (await addClient(api, admin, unmarkedId, 'c@example.com')).id, unmarkedId);
+      const unmarkedClient = viewerTokenFor(
+        api,
+        (await addClient(api, admin, unmarkedId, 'c@example.com')).id,
+        unmarkedId,
+      );
       const { req, response } = start('history.xlsx', unmarkedClient, true, unmarkedId);
       await waitFor('the T0 scan under way', () => pages.mock.calls.length >= 5);
       let begun = false;

@@ -31,12 +31,16 @@ describe('security: the size of one history response is capped', () => {
 
   const history = (query: string) => api.http.get(`/api/v1/research/${researchId}/history?${query}`).set(auth(client));
 
-  it("refuses what the review asked for (10 000 points of 1024 thermocouples) with a 422 naming thermo_ids and the caps", async () => {
+  it('refuses what the review asked for (10 000 points of 1024 thermocouples) with a 422 naming thermo_ids and the caps', async () => {
     const res = await history(`points=10000&thermo_ids=${ids(1024)}`);
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual(
       expect.arrayContaining([
-        { loc: ['query', 'thermo_ids'], msg: 'thermo_ids must contain no more than 300 elements', type: 'arrayMaxSize' },
+        {
+          loc: ['query', 'thermo_ids'],
+          msg: 'thermo_ids must contain no more than 300 elements',
+          type: 'arrayMaxSize',
+        },
         {
           loc: ['query', 'thermo_ids'],
           msg: 'points × thermo_ids must be at most 300000 values per request (asked 10000 × 1024 = 10240000): ask for fewer points or fewer thermocouples',
@@ -56,11 +60,17 @@ describe('security: the size of one history response is capped', () => {
     expect(res.status).toBe(422);
     const details = res.body.detail as { loc: string[]; msg: string }[];
     expect(details.every((d) => d.loc.join('.') === 'query.thermo_ids')).toBe(true);
-    expect(details.map((d) => d.msg)).toContainEqual(expect.stringContaining(`at most 300000 values per request (asked ${asked})`));
+    expect(details.map((d) => d.msg)).toContainEqual(
+      expect.stringContaining(`at most 300000 values per request (asked ${asked})`),
+    );
   });
 
   it.each([
-    ["the history page's overview with every thermocouple of a 300-channel test ticked", `points=1000&thermo_ids=${ids(300)}`, 300],
+    [
+      "the history page's overview with every thermocouple of a 300-channel test ticked",
+      `points=1000&thermo_ids=${ids(300)}`,
+      300,
+    ],
     ['the zoomed chart (800 points) of 300 thermocouples', `points=800&thermo_ids=${ids(300)}`, 300],
     ['a full-resolution refinement (10 000 points, no thermocouple)', 'points=10000&from=0&to=59', 0],
     ['10 000 points of 30 thermocouples', `points=10000&thermo_ids=${ids(30)}`, 30],
@@ -68,6 +78,8 @@ describe('security: the size of one history response is capped', () => {
   ])('serves %s', async (_name, query, thermocouples) => {
     const res = await history(query);
     expect(res.status).toBe(200);
-    expect((res.body.series as { kind: string }[]).filter((s) => s.kind === 'thermocouple')).toHaveLength(thermocouples);
+    expect((res.body.series as { kind: string }[]).filter((s) => s.kind === 'thermocouple')).toHaveLength(
+      thermocouples,
+    );
   });
 });

@@ -8,7 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
-import { type AppProcess, connectViewer, freePort, login, missingBuild, refusal, startApp, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
+import {
+  type AppProcess,
+  connectViewer,
+  freePort,
+  login,
+  missingBuild,
+  refusal,
+  startApp,
+  streamUrl,
+  SUPERUSER,
+  waitFor,
+} from '@furnace/testing';
 import { auth, newUser } from '../harness';
 import { startTestSmtp, type TestSmtp } from '../smtp';
 
@@ -67,16 +78,22 @@ describe('security: logs', () => {
           end_at: new Date(Date.now() + 3600_000).toISOString(),
         })
     ).body as { id: string };
-    const code = (await http.post('/api/v1/research/emails').set(auth(admin)).send({ research_id: research.id, email: 'logged-client@example.com' })).body
-      .id as string;
+    const code = (
+      await http
+        .post('/api/v1/research/emails')
+        .set(auth(admin))
+        .send({ research_id: research.id, email: 'logged-client@example.com' })
+    ).body.id as string;
     secrets.push(code);
     // The invitation carries the code in its link.
     expect((await http.post(`/api/v1/research/emails/${code}/send`).set(auth(admin))).status).toBe(200);
-    const viewer = (await http.post(`/api/v1/research/${research.id}/viewer-token`).send({ code })).body.access_token as string;
+    const viewer = (await http.post(`/api/v1/research/${research.id}/viewer-token`).send({ code })).body
+      .access_token as string;
     secrets.push(viewer);
 
     // Streams with every kind of credential in the URL, accepted and refused.
-    const ticket = (await http.post(`/api/v1/research/${research.id}/stream-ticket`).set(auth(admin))).body.ticket as string;
+    const ticket = (await http.post(`/api/v1/research/${research.id}/stream-ticket`).set(auth(admin))).body
+      .ticket as string;
     secrets.push(ticket);
     const streams = [
       await connectViewer(streamUrl(proc, research.id, { ticket })),
@@ -111,10 +128,16 @@ describe('security: logs', () => {
     expect((await http.post('/api/v1/users/').set(auth(admin)).send(staff)).status).toBe(200);
     expect((await http.post(`/api/v1/password-recovery/${staff.email}`)).status).toBe(200);
     const mail = await smtp.next((m) => m.to.includes(staff.email), 'the recovery e-mail');
-    const reset = new URL(/http:\/\/dashboard\.test\/reset-password\?token=\S+/.exec(mail.parsed.text!)![0]).searchParams.get('token')!;
+    const reset = new URL(
+      /http:\/\/dashboard\.test\/reset-password\?token=\S+/.exec(mail.parsed.text!)![0],
+    ).searchParams.get('token')!;
     secrets.push(reset, 'reset-new-password-1');
-    expect((await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-1' })).status).toBe(200);
-    expect((await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-2' })).status).toBe(400);
+    expect(
+      (await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-1' })).status,
+    ).toBe(200);
+    expect(
+      (await http.post('/api/v1/reset-password/').send({ token: reset, new_password: 'reset-new-password-2' })).status,
+    ).toBe(400);
     secrets.push(await login({ http }, staff.email, 'reset-new-password-1'));
 
     // The run was logged (the check below is not vacuous): request lines with their paths.

@@ -30,7 +30,11 @@ function attempt(url: string, headers: Record<string, string> = {}): Promise<Att
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, detail: (JSON.parse(body) as { detail: string }).detail, retryAfter: res.headers['retry-after'] as string | undefined }),
+        resolve({
+          status: res.statusCode ?? 0,
+          detail: (JSON.parse(body) as { detail: string }).detail,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+        }),
       );
     });
     ws.once('error', reject);
@@ -38,7 +42,8 @@ function attempt(url: string, headers: Record<string, string> = {}): Promise<Att
 }
 
 // Each test from a made-up address of its own (the API trusts this host as its proxy): the throttle counts per address.
-const addressOf = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+const addressOf = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 describe('security: live streams per credential, and code guesses on the stream', () => {
   let api: TestApi;
@@ -65,7 +70,16 @@ describe('security: live streams per credential, and code guesses on the stream'
     researchId = (await createResearch(api, admin)).id;
   });
   afterEach(async () => {
-    await Promise.all(opened.splice(0).map((ws) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(null) : (ws.once('close', resolve), ws.close())))));
+    await Promise.all(
+      opened
+        .splice(0)
+        .map(
+          (ws) =>
+            new Promise((resolve) =>
+              ws.readyState === WebSocket.CLOSED ? resolve(null) : (ws.once('close', resolve), ws.close()),
+            ),
+        ),
+    );
   });
   afterAll(() => api?.close());
 
@@ -76,8 +90,13 @@ describe('security: live streams per credential, and code guesses on the stream'
     for (let i = 1; i < PER_CLIENT; i++) await open(streamUrl(api, researchId, { token }));
     const detail = `Too many live streams open: at most ${PER_CLIENT} per client access on this server. Close one and try again.`;
     expect(await attempt(streamUrl(api, researchId, { token }))).toMatchObject({ status: 429, detail });
-    expect(await attempt(streamUrl(api, researchId, { ticket: await ticketFor(api, researchId, token) }))).toMatchObject({ status: 429, detail });
-    expect(await attempt(streamUrl(api, researchId, { code }), { 'X-Forwarded-For': addressOf() })).toMatchObject({ status: 429, detail });
+    expect(
+      await attempt(streamUrl(api, researchId, { ticket: await ticketFor(api, researchId, token) })),
+    ).toMatchObject({ status: 429, detail });
+    expect(await attempt(streamUrl(api, researchId, { code }), { 'X-Forwarded-For': addressOf() })).toMatchObject({
+      status: 429,
+      detail,
+    });
 
     const other = (await addClient(api, admin, researchId, 'other-client@example.com')).id;
     await open(streamUrl(api, researchId, { token: viewerTokenFor(api, other, researchId) }));
@@ -105,10 +124,14 @@ describe('security: live streams per credential, and code guesses on the stream'
     const code = (await addClient(api, admin, researchId, 'guessed@example.com')).id;
     const guesser = { 'X-Forwarded-For': addressOf() };
     for (let i = 0; i < 3; i++) {
-      const res = await api.http.post(`/api/v1/research/${researchId}/viewer-token`).set(guesser).send({ code: randomUUID() });
+      const res = await api.http
+        .post(`/api/v1/research/${researchId}/viewer-token`)
+        .set(guesser)
+        .send({ code: randomUUID() });
       expect(res.status).toBe(403);
     }
-    for (let i = 0; i < CODE_ATTEMPTS - 3; i++) expect((await attempt(streamUrl(api, researchId, { code: randomUUID() }), guesser)).status).toBe(403);
+    for (let i = 0; i < CODE_ATTEMPTS - 3; i++)
+      expect((await attempt(streamUrl(api, researchId, { code: randomUUID() }), guesser)).status).toBe(403);
 
     const refused = await attempt(streamUrl(api, researchId, { code }), guesser);
     expect(refused).toMatchObject({ status: 429, detail: 'Too many attempts. Please wait a minute and try again.' });
@@ -126,8 +149,12 @@ describe('security: live streams per credential, and code guesses on the stream'
   it('guesses on the stream alone are throttled too', async () => {
     const guesser = { 'X-Forwarded-For': addressOf() };
     const statuses: number[] = [];
-    for (let i = 0; i < CODE_ATTEMPTS + 2; i++) statuses.push((await attempt(streamUrl(api, researchId, { code: randomUUID() }), guesser)).status);
+    for (let i = 0; i < CODE_ATTEMPTS + 2; i++)
+      statuses.push((await attempt(streamUrl(api, researchId, { code: randomUUID() }), guesser)).status);
     expect(statuses).toEqual([...Array<number>(CODE_ATTEMPTS).fill(403), 429, 429]);
-    expect((await api.http.post(`/api/v1/research/${researchId}/viewer-token`).set(guesser).send({ code: randomUUID() })).status).toBe(429);
+    expect(
+      (await api.http.post(`/api/v1/research/${researchId}/viewer-token`).set(guesser).send({ code: randomUUID() }))
+        .status,
+    ).toBe(429);
   });
 });

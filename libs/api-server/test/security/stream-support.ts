@@ -16,14 +16,18 @@ export interface Watched {
 export async function watch(url: string, headers?: Record<string, string>): Promise<Watched> {
   const viewer = await connectViewer(url, { headers });
   const closed = new Promise<{ code: number; reason: string; at: number }>((resolve) =>
-    viewer.ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString(), at: Date.now() })),
+    viewer.ws.once('close', (code: number, reason: Buffer) =>
+      resolve({ code, reason: reason.toString(), at: Date.now() }),
+    ),
   );
   return { viewer, closed };
 }
 
 /** Resolves with how the stream closed; fails if it stays open longer than one heartbeat after `since`. */
 export async function closedWithin(w: Watched, since: number): Promise<{ code: number; reason: string }> {
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('stream still open after one heartbeat')), HEARTBEAT_MS + 500).unref());
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('stream still open after one heartbeat')), HEARTBEAT_MS + 500).unref(),
+  );
   const closed = await Promise.race([w.closed, timeout]);
   expect(closed.at - since).toBeLessThanOrEqual(HEARTBEAT_MS);
   return closed;
@@ -31,8 +35,14 @@ export async function closedWithin(w: Watched, since: number): Promise<{ code: n
 
 export const dataTimes = (v: TestViewer) => v.times;
 
-export async function ticketFor(api: { http: ReturnType<typeof request> }, researchId: string, token: string): Promise<string> {
-  const res = await api.http.post(`/api/v1/research/${researchId}/stream-ticket`).set({ Authorization: `Bearer ${token}` });
+export async function ticketFor(
+  api: { http: ReturnType<typeof request> },
+  researchId: string,
+  token: string,
+): Promise<string> {
+  const res = await api.http
+    .post(`/api/v1/research/${researchId}/stream-ticket`)
+    .set({ Authorization: `Bearer ${token}` });
   if (res.status !== 200) throw new Error(`ticket refused: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.ticket as string;
 }

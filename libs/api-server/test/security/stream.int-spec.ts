@@ -42,7 +42,9 @@ describe('security: live stream', () => {
         }),
       );
       await publishFrame(api, research.id, frame(1));
-      await waitFor('frame 1 on every stream', () => [byCode, byToken, byTicket, staff].every((w) => dataTimes(w.viewer).includes(1)));
+      await waitFor('frame 1 on every stream', () =>
+        [byCode, byToken, byTicket, staff].every((w) => dataTimes(w.viewer).includes(1)),
+      );
 
       const since = Date.now();
       expect((await api.http.delete(`/api/v1/research/emails/${code}`).set(auth(admin))).status).toBe(200);
@@ -64,7 +66,10 @@ describe('security: live stream', () => {
       const code = (await addClient(api, admin, research.id, 'old-address@example.com')).id;
       const w = await watch(streamUrl(api, research.id, { code }));
       const since = Date.now();
-      const res = await api.http.put(`/api/v1/research/emails/${code}`).set(auth(admin)).send({ email: 'new-address@example.com' });
+      const res = await api.http
+        .put(`/api/v1/research/emails/${code}`)
+        .set(auth(admin))
+        .send({ email: 'new-address@example.com' });
       expect(res.status).toBe(200);
       expect(res.body.id).not.toBe(code);
       expect(await closedWithin(w, since)).toMatchObject({
@@ -113,7 +118,9 @@ describe('security: live stream', () => {
         code: ACCESS_ENDED,
       });
       since = Date.now();
-      expect((await api.http.patch(`/api/v1/users/${deactivated.id}`).set(auth(admin)).send({ is_active: false })).status).toBe(200);
+      expect(
+        (await api.http.patch(`/api/v1/users/${deactivated.id}`).set(auth(admin)).send({ is_active: false })).status,
+      ).toBe(200);
       expect(await closedWithin(streams.deactivated, since)).toMatchObject({
         code: ACCESS_ENDED,
       });
@@ -124,7 +131,8 @@ describe('security: live stream', () => {
       });
       await publishFrame(api, research.id, frame(7));
       await waitFor('frame 7 for the untouched superuser', () => dataTimes(streams.admin.viewer).includes(7));
-      for (const key of ['changes', 'changesByToken', 'deactivated', 'deleted'] as const) expect(dataTimes(streams[key].viewer)).toEqual([]);
+      for (const key of ['changes', 'changesByToken', 'deactivated', 'deleted'] as const)
+        expect(dataTimes(streams[key].viewer)).toEqual([]);
       await streams.admin.viewer.close();
     });
 
@@ -146,7 +154,10 @@ describe('security: live stream', () => {
           code: ACCESS_ENDED,
           reason: 'Access expired',
         });
-      expect(await refusal(streamUrl(api, research.id, { token: shortLived }))).toMatchObject({ status: 401, received: 0 });
+      expect(await refusal(streamUrl(api, research.id, { token: shortLived }))).toMatchObject({
+        status: 401,
+        received: 0,
+      });
     });
   });
 
@@ -174,7 +185,9 @@ describe('security: live stream', () => {
       // Tickets are bought with a credential of that research only.
       expect((await api.http.post(`/api/v1/research/${research.id}/stream-ticket`)).status).toBe(401);
       const code = (await addClient(api, admin, other.id, 'other-client@example.com')).id;
-      const foreign = await api.http.post(`/api/v1/research/${research.id}/stream-ticket`).set(auth(viewerTokenFor(api, code, other.id)));
+      const foreign = await api.http
+        .post(`/api/v1/research/${research.id}/stream-ticket`)
+        .set(auth(viewerTokenFor(api, code, other.id)));
       expect(foreign.status).toBe(403);
       expect(foreign.body.ticket).toBeUndefined();
     });
@@ -194,7 +207,10 @@ describe('security: live stream', () => {
     it('?token= and ?code= keep working for scripts and k6', async () => {
       const research = await createResearch(api, admin);
       const code = (await addClient(api, admin, research.id, 'script@example.com')).id;
-      const viewers = [await connectViewer(streamUrl(api, research.id, { token: admin })), await connectViewer(streamUrl(api, research.id, { code }))];
+      const viewers = [
+        await connectViewer(streamUrl(api, research.id, { token: admin })),
+        await connectViewer(streamUrl(api, research.id, { code })),
+      ];
       await publishFrame(api, research.id, frame(3));
       await waitFor('frame 3 on both', () => viewers.every((v) => dataTimes(v).includes(3)));
       for (const v of viewers) await v.close();
@@ -240,7 +256,9 @@ describe('security: live stream', () => {
             Origin: 'http://dashboard.test',
           }),
         ).toMatchObject({ status: 403, received: 0 });
-        const ok = await connectViewer(streamUrl(other, research.id, { code }), { headers: { Origin: 'https://furnace.example.com' } });
+        const ok = await connectViewer(streamUrl(other, research.id, { code }), {
+          headers: { Origin: 'https://furnace.example.com' },
+        });
         await ok.close();
       } finally {
         await other.close();

@@ -36,7 +36,8 @@ describe('security: uploads', () => {
       .field('research_id', researchId)
       .attach('image_file', image, name)
       .attach('config_file', Buffer.from(CONFIG), 'config.txt');
-  const configsOf = async (researchId: string) => (await api.http.get(`/api/v1/research/${researchId}/thermo`).set(auth(token))).body.data as unknown[];
+  const configsOf = async (researchId: string) =>
+    (await api.http.get(`/api/v1/research/${researchId}/thermo`).set(auth(token))).body.data as unknown[];
 
   it('a PNG+HTML polyglot comes back as a clean PNG, with nosniff', async () => {
     const r = await createResearch(api, token);
@@ -62,7 +63,12 @@ describe('security: uploads', () => {
     const r = await createResearch(api, token);
     const jpeg = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#336699' } })
       .jpeg()
-      .withMetadata({ exif: { IFD0: { Make: 'SecretCam', Artist: 'Jan Kowalski' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 13/1 0/1' } } })
+      .withMetadata({
+        exif: {
+          IFD0: { Make: 'SecretCam', Artist: 'Jan Kowalski' },
+          IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 13/1 0/1' },
+        },
+      })
       .toBuffer();
     expect(jpeg.includes('SecretCam')).toBe(true);
     const res = await upload(r.id, jpeg, 'photo.jpg');
@@ -77,21 +83,30 @@ describe('security: uploads', () => {
   it('a 50-megapixel image is refused and nothing is stored', async () => {
     const r = await createResearch(api, token);
     // 10 000 × 5 000 of one colour: a few kB on the wire, 200 MB once decoded.
-    const bomb = await sharp({ create: { width: 10_000, height: 5_000, channels: 3, background: '#ffffff' }, limitInputPixels: false })
+    const bomb = await sharp({
+      create: { width: 10_000, height: 5_000, channels: 3, background: '#ffffff' },
+      limitInputPixels: false,
+    })
       .png({ compressionLevel: 9 })
       .toBuffer();
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const res = await upload(r.id, bomb, 'bomb.png');
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([
-      { loc: ['body', 'image_file'], msg: 'image_file is 10000×5000 px (50 megapixels); at most 40 megapixels', type: 'image' },
+      {
+        loc: ['body', 'image_file'],
+        msg: 'image_file is 10000×5000 px (50 megapixels); at most 40 megapixels',
+        type: 'image',
+      },
     ]);
     expect(await configsOf(r.id)).toEqual([]);
   });
 
   it('a file that only starts like a PNG is refused and nothing is stored', async () => {
     const r = await createResearch(api, token);
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#000000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
     // The signature and header of a PNG, then HTML instead of its image data.
     const fake = Buffer.concat([png.subarray(0, 33), Buffer.from(HTML)]);
     const res = await upload(r.id, fake, 'fake.png');

@@ -80,7 +80,9 @@ export interface ClassPeriods {
  * How a standard's result is classified: EN 13501-2 with the element's own period lists, or DIN 4102-5's
  * own fire-resistance classes "T 30" … "T 180" (never in EN 13501-2's terms).
  */
-export type ClassSystem = { readonly system: 'EN_13501_2'; readonly periods: ClassPeriods } | { readonly system: 'DIN_4102_5'; readonly periods: readonly number[] };
+export type ClassSystem =
+  | { readonly system: 'EN_13501_2'; readonly periods: ClassPeriods }
+  | { readonly system: 'DIN_4102_5'; readonly periods: readonly number[] };
 
 export interface ClassifyOptions {
   /** The element's period lists or the standard's own classes: `classSystemOf(profile.standard)`. */

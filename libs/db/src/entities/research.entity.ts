@@ -1,10 +1,24 @@
-import { Column, CreateDateColumn, Entity, Exclusion, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn, VirtualColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Exclusion,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+  VirtualColumn,
+} from 'typeorm';
 import { FurnaceEntity } from './furnace.entity';
 
 @Entity('research')
 // Two tests never overlap on one furnace (docs/behaviour.md, "Furnaces"): [start_at, end_at) windows of the
 // furnace's tests that are not archived. Needs btree_gist for the uuid's equality in a GiST index.
-@Exclusion('EXCL_research_furnace_window', `USING gist ("furnace_id" WITH =, tstzrange("start_at", "end_at") WITH &&) WHERE ("furnace_id" IS NOT NULL AND "archived_at" IS NULL)`)
+@Exclusion(
+  'EXCL_research_furnace_window',
+  `USING gist ("furnace_id" WITH =, tstzrange("start_at", "end_at") WITH &&) WHERE ("furnace_id" IS NOT NULL AND "archived_at" IS NULL)`,
+)
 export class ResearchEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -161,11 +175,18 @@ export class ResearchEntity {
   reopenReason!: string | null;
 
   /** A test_stopped observation is recorded: the test has ended whatever its schedule says. Read with the research. */
-  @VirtualColumn({ type: 'boolean', query: (alias) => `SELECT EXISTS (SELECT 1 FROM observation o WHERE o.research_id = ${alias}.id AND o.kind = 'test_stopped')` })
+  @VirtualColumn({
+    type: 'boolean',
+    query: (alias) =>
+      `SELECT EXISTS (SELECT 1 FROM observation o WHERE o.research_id = ${alias}.id AND o.kind = 'test_stopped')`,
+  })
   testStopped?: boolean;
 
   /** A frame from ignition on (time ≥ 0) is stored: the test has started whatever its schedule says. Read with the research. */
-  @VirtualColumn({ type: 'boolean', query: (alias) => `SELECT EXISTS (SELECT 1 FROM reading g WHERE g.research_id = ${alias}.id AND g."time" >= 0)` })
+  @VirtualColumn({
+    type: 'boolean',
+    query: (alias) => `SELECT EXISTS (SELECT 1 FROM reading g WHERE g.research_id = ${alias}.id AND g."time" >= 0)`,
+  })
   ignited?: boolean;
 
   /**

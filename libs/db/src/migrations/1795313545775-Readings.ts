@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Readings (one row per DAQ frame) and the dead-letter table of refused DAQ messages.
@@ -14,16 +14,22 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * because frames arrive in time order. The ingest and the history queries are the same on both.
  */
 export class Readings1795313545775 implements MigrationInterface {
-    name = 'Readings1795313545775'
+  name = 'Readings1795313545775';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`CREATE TABLE "reading_dead_letter" ("id" BIGSERIAL NOT NULL, "received_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "topic" character varying(512) NOT NULL, "research_id" uuid, "reason" character varying(32) NOT NULL, "detail" character varying(1024) NOT NULL, "payload" bytea NOT NULL, "payload_bytes" integer NOT NULL, CONSTRAINT "PK_26890552eceb0a2655f6ac701c4" PRIMARY KEY ("id"))`);
-        await queryRunner.query(`CREATE TABLE "reading" ("research_id" uuid NOT NULL, "time" double precision NOT NULL, "ts" TIMESTAMP WITH TIME ZONE NOT NULL, "daq_ts" TIMESTAMP WITH TIME ZONE, "radiance" real, "pressure" real, "pk" real, "thermocouples" real array, CONSTRAINT "PK_e6b4b23474a6275ea52c259b0d2" PRIMARY KEY ("research_id", "time"))`);
-        await queryRunner.query(`CREATE INDEX "IDX_reading_ts_brin" ON "reading" USING brin ("ts") `);
-        await queryRunner.query(`ALTER TABLE "reading" ADD CONSTRAINT "FK_a8fbb99c185ff6d5e534fb8b720" FOREIGN KEY ("research_id") REFERENCES "research"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-        // Hand-written: TimescaleDB only where the extension is installed (CREATE EXTENSION needs it
-        // preloaded, which is the deployment's decision, not this migration's).
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE TABLE "reading_dead_letter" ("id" BIGSERIAL NOT NULL, "received_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "topic" character varying(512) NOT NULL, "research_id" uuid, "reason" character varying(32) NOT NULL, "detail" character varying(1024) NOT NULL, "payload" bytea NOT NULL, "payload_bytes" integer NOT NULL, CONSTRAINT "PK_26890552eceb0a2655f6ac701c4" PRIMARY KEY ("id"))`,
+    );
+    await queryRunner.query(
+      `CREATE TABLE "reading" ("research_id" uuid NOT NULL, "time" double precision NOT NULL, "ts" TIMESTAMP WITH TIME ZONE NOT NULL, "daq_ts" TIMESTAMP WITH TIME ZONE, "radiance" real, "pressure" real, "pk" real, "thermocouples" real array, CONSTRAINT "PK_e6b4b23474a6275ea52c259b0d2" PRIMARY KEY ("research_id", "time"))`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_reading_ts_brin" ON "reading" USING brin ("ts") `);
+    await queryRunner.query(
+      `ALTER TABLE "reading" ADD CONSTRAINT "FK_a8fbb99c185ff6d5e534fb8b720" FOREIGN KEY ("research_id") REFERENCES "research"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    // Hand-written: TimescaleDB only where the extension is installed (CREATE EXTENSION needs it
+    // preloaded, which is the deployment's decision, not this migration's).
+    await queryRunner.query(`
             DO $$
             BEGIN
                 IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') THEN
@@ -36,11 +42,10 @@ export class Readings1795313545775 implements MigrationInterface {
                 END IF;
             END
             $$`);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP TABLE "reading"`);
-        await queryRunner.query(`DROP TABLE "reading_dead_letter"`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE "reading"`);
+    await queryRunner.query(`DROP TABLE "reading_dead_letter"`);
+  }
 }

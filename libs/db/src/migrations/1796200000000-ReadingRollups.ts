@@ -80,7 +80,8 @@ export class ReadingRollups1796200000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP TRIGGER thermo_config_rollup_delete ON thermo_config');
-    for (const event of ['insert', 'update', 'delete']) await queryRunner.query(`DROP TRIGGER thermo_marker_rollup_${event} ON thermo_marker`);
+    for (const event of ['insert', 'update', 'delete'])
+      await queryRunner.query(`DROP TRIGGER thermo_marker_rollup_${event} ON thermo_marker`);
     await queryRunner.query('DROP FUNCTION thermo_config_rollup_refresh()');
     await queryRunner.query('DROP FUNCTION thermo_marker_rollup_refresh()');
     await queryRunner.query('DROP FUNCTION reading_rollup_category_refresh(uuid[])');

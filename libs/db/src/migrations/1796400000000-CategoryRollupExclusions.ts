@@ -20,14 +20,19 @@ export class CategoryRollupExclusions1796400000000 implements MigrationInterface
       FOR EACH STATEMENT EXECUTE FUNCTION thermo_exclusion_rollup_refresh()`);
     await queryRunner.query(`CREATE TRIGGER thermo_exclusion_rollup_delete AFTER DELETE ON thermo_exclusion REFERENCING OLD TABLE AS old_rows
       FOR EACH STATEMENT EXECUTE FUNCTION thermo_exclusion_rollup_refresh()`);
-    await queryRunner.query('SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM thermo_exclusion))');
+    await queryRunner.query(
+      'SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM thermo_exclusion))',
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    for (const event of ['insert', 'update', 'delete']) await queryRunner.query(`DROP TRIGGER thermo_exclusion_rollup_${event} ON thermo_exclusion`);
+    for (const event of ['insert', 'update', 'delete'])
+      await queryRunner.query(`DROP TRIGGER thermo_exclusion_rollup_${event} ON thermo_exclusion`);
     await queryRunner.query('DROP FUNCTION thermo_exclusion_rollup_refresh()');
     await queryRunner.query(rebuildFunction(false));
-    await queryRunner.query('SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM thermo_exclusion))');
+    await queryRunner.query(
+      'SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM thermo_exclusion))',
+    );
   }
 }
 

@@ -47,7 +47,9 @@ export class RollupRefreshQueue1796600000000 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     // As CategoryRollupExclusions1796400000000 made it: the refresh inside the statement.
     await queryRunner.query(REFRESH_IN_STATEMENT);
-    await queryRunner.query('SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM rollup_refresh))');
+    await queryRunner.query(
+      'SELECT reading_rollup_category_refresh(ARRAY(SELECT DISTINCT research_id FROM rollup_refresh))',
+    );
     await queryRunner.query('DROP TABLE rollup_refresh_claim');
     await queryRunner.query('DROP TABLE rollup_refresh');
   }

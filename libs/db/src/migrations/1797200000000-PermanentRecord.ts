@@ -65,7 +65,9 @@ export class PermanentRecord1797200000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "research_document" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "research_id" uuid NOT NULL, "revision" integer NOT NULL, "kind" character varying(16) NOT NULL, "lang" character varying(2) NOT NULL, "filename" character varying(255) NOT NULL, "size" integer NOT NULL, "sha256" character varying(64) NOT NULL, "data" bytea NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_2c4d047ecde7a7f2b87933f471a" PRIMARY KEY ("id"))`,
     );
-    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_research_document_revision_kind_lang" ON "research_document" ("research_id", "revision", "kind", "lang")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_research_document_revision_kind_lang" ON "research_document" ("research_id", "revision", "kind", "lang")`,
+    );
     await queryRunner.query(`ALTER TABLE "research" ADD "reviewed_by" character varying(255)`);
     await queryRunner.query(`ALTER TABLE "research" ADD "reviewed_at" TIMESTAMP WITH TIME ZONE`);
     await queryRunner.query(`ALTER TABLE "research" ADD "review_comment" character varying(2000)`);
@@ -96,7 +98,9 @@ export class PermanentRecord1797200000000 implements MigrationInterface {
         RETURN NEW;
       END
       $fn$`);
-    await queryRunner.query(`CREATE TRIGGER research_frozen_row BEFORE UPDATE OR DELETE ON "research" FOR EACH ROW EXECUTE FUNCTION research_frozen_row()`);
+    await queryRunner.query(
+      `CREATE TRIGGER research_frozen_row BEFORE UPDATE OR DELETE ON "research" FOR EACH ROW EXECUTE FUNCTION research_frozen_row()`,
+    );
 
     // The rows of its record in other tables.
     await queryRunner.query(`
@@ -114,7 +118,9 @@ export class PermanentRecord1797200000000 implements MigrationInterface {
       END
       $fn$`);
     for (const table of RECORD_TABLES) {
-      await queryRunner.query(`CREATE TRIGGER ${table}_frozen BEFORE INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION research_frozen_part()`);
+      await queryRunner.query(
+        `CREATE TRIGGER ${table}_frozen BEFORE INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION research_frozen_part()`,
+      );
     }
     await queryRunner.query(`
       CREATE FUNCTION thermo_marker_frozen() RETURNS trigger LANGUAGE plpgsql AS $fn$
@@ -130,7 +136,9 @@ export class PermanentRecord1797200000000 implements MigrationInterface {
         RETURN NEW;
       END
       $fn$`);
-    await queryRunner.query(`CREATE TRIGGER thermo_marker_frozen BEFORE INSERT OR UPDATE OR DELETE ON "thermo_marker" FOR EACH ROW EXECUTE FUNCTION thermo_marker_frozen()`);
+    await queryRunner.query(
+      `CREATE TRIGGER thermo_marker_frozen BEFORE INSERT OR UPDATE OR DELETE ON "thermo_marker" FOR EACH ROW EXECUTE FUNCTION thermo_marker_frozen()`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

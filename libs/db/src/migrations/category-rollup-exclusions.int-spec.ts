@@ -20,14 +20,38 @@ describe('migration CategoryRollupExclusions', () => {
     db = await createTestDatabase();
     dataSource = createDataSource({ url: db.url, poolSize: 2, logging: ['error'] });
     await dataSource.initialize();
-    await dataSource.query(`INSERT INTO research (id, name, start_at, end_at) VALUES ($1, 'Ściana', now(), now() + interval '2 hours')`, [researchId]);
+    await dataSource.query(
+      `INSERT INTO research (id, name, start_at, end_at) VALUES ($1, 'Ściana', now(), now() + interval '2 hours')`,
+      [researchId],
+    );
     const configId = randomUUID();
     await dataSource.getRepository(ThermoConfigEntity).insert({
-      id: configId, researchId, imageFilename: 'a.png', imageMime: 'image/png', imageWidth: 1, imageHeight: 1, imageSha256: '0'.repeat(64),
-      imageData: Buffer.alloc(0), configFilename: 'a.txt', configData: Buffer.alloc(0),
+      id: configId,
+      researchId,
+      imageFilename: 'a.png',
+      imageMime: 'image/png',
+      imageWidth: 1,
+      imageHeight: 1,
+      imageSha256: '0'.repeat(64),
+      imageData: Buffer.alloc(0),
+      configFilename: 'a.txt',
+      configData: Buffer.alloc(0),
     });
     await dataSource.getRepository(ThermoMarkerEntity).insert(
-      [1, 2].map((thermoId) => ({ configId, thermoId, name: `T${thermoId}`, typeName: 'A', colorHex: '#E53935', itemX: 1, itemY: 1, itemSize: 1, labelX: 1, labelY: 1, labelWidth: 1, labelHeight: 1 })),
+      [1, 2].map((thermoId) => ({
+        configId,
+        thermoId,
+        name: `T${thermoId}`,
+        typeName: 'A',
+        colorHex: '#E53935',
+        itemX: 1,
+        itemY: 1,
+        itemSize: 1,
+        labelX: 1,
+        labelY: 1,
+        labelWidth: 1,
+        labelHeight: 1,
+      })),
     );
     // Thermocouple 2 reads 500 + t, thermocouple 1 reads 20: the type's max is thermocouple 2's while it counts.
     await dataSource.query(
@@ -59,19 +83,28 @@ describe('migration CategoryRollupExclusions', () => {
       await queue.down(runner);
       await migration.down(runner);
       // An exclusion recorded while the rollups ignored them: nothing changes yet.
-      await runner.query(`INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 2, 50, 'came loose')`, [researchId]);
+      await runner.query(
+        `INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 2, 50, 'came loose')`,
+        [researchId],
+      );
       expect(await category()).toEqual({ cmax_max: 599, cmean: expect.closeTo((20 + 549.5) / 2, 9), n: 100 });
 
       await migration.up(runner);
       await queue.up(runner);
       // From 50 s on only thermocouple 1 counts: max 549 (at 49 s), means (20 + 500 + t) / 2 for t < 50, then 20.
       const means = [...Array.from({ length: 50 }, (_, t) => (520 + t) / 2), ...Array.from({ length: 50 }, () => 20)];
-      expect(await category()).toEqual({ cmax_max: 549, cmean: expect.closeTo(means.reduce((a, b) => a + b, 0) / 100, 9), n: 100 });
+      expect(await category()).toEqual({
+        cmax_max: 549,
+        cmean: expect.closeTo(means.reduce((a, b) => a + b, 0) / 100, 9),
+        n: 100,
+      });
 
       // A change is queued with the earliest time it touches, and refreshed off the statement.
       await runner.query(`UPDATE thermo_exclusion SET from_time = 90 WHERE research_id = $1`, [researchId]);
       expect((await category())?.cmax_max).toBe(549);
-      expect(await runner.query('SELECT research_id, from_time FROM rollup_refresh')).toEqual([{ research_id: researchId, from_time: 50 }]);
+      expect(await runner.query('SELECT research_id, from_time FROM rollup_refresh')).toEqual([
+        { research_id: researchId, from_time: 50 },
+      ]);
       expect(await refresh()).toEqual([researchId]);
       expect((await category())?.cmax_max).toBe(589);
       expect(await runner.query('SELECT * FROM rollup_refresh')).toEqual([]);
@@ -81,9 +114,15 @@ describe('migration CategoryRollupExclusions', () => {
       expect(await refresh()).toEqual([]);
 
       // Deleting the research deletes its exclusions (cascade) without recomputing anything for it.
-      await runner.query(`INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 2, 10, 'came loose')`, [researchId]);
+      await runner.query(
+        `INSERT INTO thermo_exclusion (research_id, thermo_id, from_time, reason) VALUES ($1, 2, 10, 'came loose')`,
+        [researchId],
+      );
       await runner.query('DELETE FROM research WHERE id = $1', [researchId]);
-      const left: { n: string }[] = await runner.query('SELECT (SELECT count(*) FROM reading_rollup_category WHERE research_id = $1) + (SELECT count(*) FROM thermo_exclusion WHERE research_id = $1) AS n', [researchId]);
+      const left: { n: string }[] = await runner.query(
+        'SELECT (SELECT count(*) FROM reading_rollup_category WHERE research_id = $1) + (SELECT count(*) FROM thermo_exclusion WHERE research_id = $1) AS n',
+        [researchId],
+      );
       expect(Number(left[0]!.n)).toBe(0);
     } finally {
       await runner.release();

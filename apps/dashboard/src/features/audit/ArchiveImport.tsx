@@ -40,13 +40,21 @@ export function ArchiveImport() {
         </div>
         <FileButton accept="application/zip,.zip" onChange={(file) => file && upload.mutate(file)}>
           {(props) => (
-            <Button {...props} variant="light" leftSection={<IconFileImport size={16} aria-hidden />} loading={upload.isPending} data-testid="archive-import">
+            <Button
+              {...props}
+              variant="light"
+              leftSection={<IconFileImport size={16} aria-hidden />}
+              loading={upload.isPending}
+              data-testid="archive-import"
+            >
               {t('import.button')}
             </Button>
           )}
         </FileButton>
       </Group>
-      {progress && progress.total > 0 ? <Progress mt="sm" value={(100 * progress.loaded) / progress.total} aria-label={t('import.title')} /> : null}
+      {progress && progress.total > 0 ? (
+        <Progress mt="sm" value={(100 * progress.loaded) / progress.total} aria-label={t('import.title')} />
+      ) : null}
     </Paper>
   );
 }

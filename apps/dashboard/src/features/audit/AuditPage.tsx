@@ -6,7 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { datetimeLocalToIso, formatDateTime, isoToDatetimeLocal } from '../../lib/dates';
 import { errorMessage } from '../../lib/notify';
-import { AUDIT_PAGE_SIZE, type AuditFilters, auditSearchQueryOptions, researchListWithArchivedQueryOptions } from './audit-api';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditFilters,
+  auditSearchQueryOptions,
+  researchListWithArchivedQueryOptions,
+} from './audit-api';
 import { ArchiveImport } from './ArchiveImport';
 import { AuditPagination } from './AuditPagination';
 import { AuditTable } from './AuditTable';
@@ -17,9 +22,20 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * The whole audit trail (superusers, /audit): every change to any test and to any user's account, filtered by who
  * made it, the test and the time. The filters live in the address, so a filtered view can be shared.
  */
-export function AuditPage({ filters, page, onChange }: { filters: AuditFilters; page: number; onChange: (filters: AuditFilters, page: number) => void }) {
+export function AuditPage({
+  filters,
+  page,
+  onChange,
+}: {
+  filters: AuditFilters;
+  page: number;
+  onChange: (filters: AuditFilters, page: number) => void;
+}) {
   const { t } = useTranslation('audit');
-  const { data, error, isPending, isPlaceholderData } = useQuery({ ...auditSearchQueryOptions(filters, page), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData } = useQuery({
+    ...auditSearchQueryOptions(filters, page),
+    placeholderData: keepPreviousData,
+  });
   const { data: researches } = useQuery(researchListWithArchivedQueryOptions());
   const [actor, setActor] = useState(filters.actor ?? '');
   useEffect(() => setActor(filters.actor ?? ''), [filters.actor]);
@@ -27,13 +43,18 @@ export function AuditPage({ filters, page, onChange }: { filters: AuditFilters; 
 
   const set = (change: Partial<AuditFilters>) => {
     const next = { ...filters, ...change };
-    const kept = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as AuditFilters;
+    const kept = Object.fromEntries(
+      Object.entries(next).filter(([, v]) => v !== undefined && v !== ''),
+    ) as AuditFilters;
     onChange(kept, 1);
   };
   const applyActor = () => {
     if (!actorInvalid && actor.trim() !== (filters.actor ?? '')) set({ actor: actor.trim() || undefined });
   };
-  const researchOptions = (researches ?? []).map((r) => ({ value: r.id, label: `${r.name} · ${formatDateTime(r.start_at)}` }));
+  const researchOptions = (researches ?? []).map((r) => ({
+    value: r.id,
+    label: `${r.name} · ${formatDateTime(r.start_at)}`,
+  }));
   // A research deleted since is not on the list: its id still filters.
   if (filters.research_id && !researchOptions.some((o) => o.value === filters.research_id)) {
     researchOptions.unshift({ value: filters.research_id, label: filters.research_id });
@@ -82,7 +103,13 @@ export function AuditPage({ filters, page, onChange }: { filters: AuditFilters; 
             />
           </SimpleGrid>
           <Group justify="flex-end" mt="sm">
-            <Button variant="subtle" size="xs" leftSection={<IconFilterOff size={14} aria-hidden />} onClick={() => onChange({}, 1)} disabled={Object.keys(filters).length === 0}>
+            <Button
+              variant="subtle"
+              size="xs"
+              leftSection={<IconFilterOff size={14} aria-hidden />}
+              onClick={() => onChange({}, 1)}
+              disabled={Object.keys(filters).length === 0}
+            >
               {t('page.clear')}
             </Button>
           </Group>
@@ -102,7 +129,12 @@ export function AuditPage({ filters, page, onChange }: { filters: AuditFilters; 
           {data && data.count > 0 ? (
             <>
               <AuditTable entries={data.data} showResearch />
-              <AuditPagination page={page} count={data.count} pageSize={AUDIT_PAGE_SIZE} onChange={(next) => onChange(filters, next)} />
+              <AuditPagination
+                page={page}
+                count={data.count}
+                pageSize={AUDIT_PAGE_SIZE}
+                onChange={(next) => onChange(filters, next)}
+              />
             </>
           ) : null}
         </Paper>

@@ -4,7 +4,17 @@ import { useTranslation } from 'react-i18next';
 const LABELS = { first: 'firstPage', previous: 'previousPage', next: 'nextPage', last: 'lastPage' } as const;
 
 /** The pages of an audit trail, with how many entries match. */
-export function AuditPagination({ page, count, pageSize, onChange }: { page: number; count: number; pageSize: number; onChange: (page: number) => void }) {
+export function AuditPagination({
+  page,
+  count,
+  pageSize,
+  onChange,
+}: {
+  page: number;
+  count: number;
+  pageSize: number;
+  onChange: (page: number) => void;
+}) {
   const { t } = useTranslation('audit');
   const total = Math.max(1, Math.ceil(count / pageSize));
   return (

@@ -32,7 +32,11 @@ describe('ResearchAuditSection', () => {
         data: [
           entry(3, { entity: 't0', before: { t0_override: null }, after: { t0_override: 21.5 } }),
           entry(2, { entity: 'url', action: 'delete', entity_id: 'u-1', before: { url: 'https://cam.example/live' } }),
-          entry(1, { actor: null, action: 'create', after: { name: 'Drzwi EI 60', start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T12:00:00.000Z' } }),
+          entry(1, {
+            actor: null,
+            action: 'create',
+            after: { name: 'Drzwi EI 60', start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T12:00:00.000Z' },
+          }),
         ],
         count: 3,
         page: 1,
@@ -42,12 +46,30 @@ describe('ResearchAuditSection', () => {
     const { user } = await renderUi(<ResearchAuditSection researchId={RESEARCH_ID} />);
     expect(await screen.findByRole('heading', { name: 'Historia zmian' })).toBeInTheDocument();
     const rows = await screen.findAllByTestId('audit-row');
-    expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
       ['01.03.2026, 09:00:00', 'jan@lab.example', 'T0 ręcznie' + 'zmieniono', 'T0 [°C]: — → 21.5Szczegóły'],
-      ['01.03.2026, 09:00:00', 'jan@lab.example', 'Link do transmisji' + 'usunięto', 'Link: https://cam.example/liveSzczegóły'],
-      ['01.03.2026, 09:00:00', 'system', 'Badanie' + 'dodano', 'Nazwa: Drzwi EI 60Początek: 01.03.2026, 09:00:00Koniec: 01.03.2026, 13:00:00Szczegóły'],
+      [
+        '01.03.2026, 09:00:00',
+        'jan@lab.example',
+        'Link do transmisji' + 'usunięto',
+        'Link: https://cam.example/liveSzczegóły',
+      ],
+      [
+        '01.03.2026, 09:00:00',
+        'system',
+        'Badanie' + 'dodano',
+        'Nazwa: Drzwi EI 60Początek: 01.03.2026, 09:00:00Koniec: 01.03.2026, 13:00:00Szczegóły',
+      ],
     ]);
-    expect(mocked.auditResearch).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, query: { page: 1, per_page: 20 } }));
+    expect(mocked.auditResearch).toHaveBeenCalledWith(
+      expect.objectContaining({ path: { id: RESEARCH_ID }, query: { page: 1, per_page: 20 } }),
+    );
     expect(screen.getAllByTestId('audit-card').map((card) => card.textContent)).toEqual([
       expect.stringMatching(/^01\.03\.2026, 09:00:00 · jan@lab\.exampleT0 ręcznie zmienionoT0 \[°C\]: — → 21\.5/),
       expect.stringMatching(/^01\.03\.2026, 09:00:00 · jan@lab\.exampleLink do transmisji usuniętoLink: https/),
@@ -63,13 +85,22 @@ describe('ResearchAuditSection', () => {
 
   it('pages through a long history', async () => {
     mocked.auditResearch.mockImplementation(({ query }: { query: { page: number } }) =>
-      ok({ data: [entry(100 - query.page, { before: { name: `Strona ${query.page}` }, after: { name: 'x' } })], count: 45, page: query.page, per_page: 20 }),
+      ok({
+        data: [entry(100 - query.page, { before: { name: `Strona ${query.page}` }, after: { name: 'x' } })],
+        count: 45,
+        page: query.page,
+        per_page: 20,
+      }),
     );
     const { user } = await renderUi(<ResearchAuditSection researchId={RESEARCH_ID} />);
     expect(within(await screen.findByTestId('audit-table')).getByText('Strona 1')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '3' }));
     await waitFor(() => expect(within(screen.getByTestId('audit-table')).getByText('Strona 3')).toBeInTheDocument());
-    await waitFor(() => expect(mocked.auditResearch).toHaveBeenLastCalledWith(expect.objectContaining({ query: { page: 3, per_page: 20 } })));
+    await waitFor(() =>
+      expect(mocked.auditResearch).toHaveBeenLastCalledWith(
+        expect.objectContaining({ query: { page: 3, per_page: 20 } }),
+      ),
+    );
   });
 
   it('says so when there is nothing yet', async () => {

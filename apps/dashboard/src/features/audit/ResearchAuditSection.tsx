@@ -12,7 +12,10 @@ import { AuditTable } from './AuditTable';
 export function ResearchAuditSection({ researchId }: { researchId: string }) {
   const { t } = useTranslation('audit');
   const [page, setPage] = useState(1);
-  const { data, error, isPending, isPlaceholderData, refetch } = useQuery({ ...researchAuditQueryOptions(researchId, page), placeholderData: keepPreviousData });
+  const { data, error, isPending, isPlaceholderData, refetch } = useQuery({
+    ...researchAuditQueryOptions(researchId, page),
+    placeholderData: keepPreviousData,
+  });
 
   // Every section of the page changes the test through a mutation: once the last one settles, the history has a new entry.
   const mutating = useIsMutating();

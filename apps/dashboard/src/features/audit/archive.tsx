@@ -33,7 +33,14 @@ export function useResearchList() {
 /** "Pokaż zarchiwizowane" above the list, for superusers. */
 export function ShowArchivedSwitch({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
   const { t } = useTranslation('audit');
-  return <Switch label={t('archive.show')} checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} data-testid="show-archived" />;
+  return (
+    <Switch
+      label={t('archive.show')}
+      checked={checked}
+      onChange={(e) => onChange(e.currentTarget.checked)}
+      data-testid="show-archived"
+    />
+  );
 }
 
 export function ArchivedBadge({ research }: { research: Research }) {

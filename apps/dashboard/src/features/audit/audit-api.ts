@@ -25,7 +25,8 @@ const auditKeys = {
 export const researchAuditQueryOptions = (researchId: string, page: number) =>
   queryOptions({
     queryKey: auditKeys.research(researchId, page),
-    queryFn: ({ signal }) => unwrap(auditResearch({ path: { id: researchId }, query: { page, per_page: RESEARCH_AUDIT_PAGE_SIZE }, signal })),
+    queryFn: ({ signal }) =>
+      unwrap(auditResearch({ path: { id: researchId }, query: { page, per_page: RESEARCH_AUDIT_PAGE_SIZE }, signal })),
   });
 
 export const auditSearchQueryOptions = (filters: AuditFilters, page: number) =>

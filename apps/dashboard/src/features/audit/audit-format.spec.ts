@@ -37,15 +37,34 @@ describe('an audit entry, readably', () => {
   });
 
   it('leaves out what did not change, and shows a field it does not know by its name', () => {
-    const lines = describeChange(entry({ entity: 'review', action: 'approve', before: { revision: 1, same: 'x' }, after: { revision: 2, same: 'x' } }), t);
+    const lines = describeChange(
+      entry({
+        entity: 'review',
+        action: 'approve',
+        before: { revision: 1, same: 'x' },
+        after: { revision: 2, same: 'x' },
+      }),
+      t,
+    );
     expect(lines.map((l) => [l.label, l.before, l.after])).toEqual([['revision', '1', '2']]);
     expect([entityLabel('review', t), actionLabel('approve', t)]).toEqual(['review', 'approve']);
-    expect([entityLabel('thermo_config', t), actionLabel('unarchive', t)]).toEqual(['Konfiguracja termopar', 'przywrócono z archiwum']);
+    expect([entityLabel('thermo_config', t), actionLabel('unarchive', t)]).toEqual([
+      'Konfiguracja termopar',
+      'przywrócono z archiwum',
+    ]);
   });
 
   it('shows a creation by what names the new row, a deletion by what named the removed one', () => {
     const created = describeChange(
-      entry({ action: 'create', after: { name: 'Drzwi', start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T12:00:00.000Z', standard: 'EN_1634_1' } }),
+      entry({
+        action: 'create',
+        after: {
+          name: 'Drzwi',
+          start_at: '2026-03-01T08:00:00.000Z',
+          end_at: '2026-03-01T12:00:00.000Z',
+          standard: 'EN_1634_1',
+        },
+      }),
       t,
     );
     expect(created.map((l) => [l.label, l.before, l.after])).toEqual([
@@ -53,7 +72,14 @@ describe('an audit entry, readably', () => {
       ['Początek', null, '01.03.2026, 09:00:00'],
       ['Koniec', null, '01.03.2026, 13:00:00'],
     ]);
-    const deleted = describeChange(entry({ entity: 'drawing', action: 'delete', before: { name: 'plan.pdf', mime: 'application/pdf', size: 1_240_000, sha256: 'ab'.repeat(32) } }), t);
+    const deleted = describeChange(
+      entry({
+        entity: 'drawing',
+        action: 'delete',
+        before: { name: 'plan.pdf', mime: 'application/pdf', size: 1_240_000, sha256: 'ab'.repeat(32) },
+      }),
+      t,
+    );
     expect(deleted.map((l) => [l.label, l.before, l.after])).toEqual([
       ['Nazwa', 'plan.pdf', null],
       ['Rozmiar', '1.2 MB', null],
@@ -61,8 +87,14 @@ describe('an audit entry, readably', () => {
   });
 
   it("tells a config's files by name, size and digest, and which thermocouples were added, removed and changed", () => {
-    const before = { config_file: { name: 'a.txt', size: 2048, sha256: '0123456789abcdef'.repeat(4) }, markers: [marker(1, 100), marker(2, 300), marker(3, 500)] };
-    const after = { config_file: { name: 'b.txt', size: 1024, sha256: 'fedcba9876543210'.repeat(4) }, markers: [marker(1, 110), marker(3, 500), marker(4, 200)] };
+    const before = {
+      config_file: { name: 'a.txt', size: 2048, sha256: '0123456789abcdef'.repeat(4) },
+      markers: [marker(1, 100), marker(2, 300), marker(3, 500)],
+    };
+    const after = {
+      config_file: { name: 'b.txt', size: 1024, sha256: 'fedcba9876543210'.repeat(4) },
+      markers: [marker(1, 110), marker(3, 500), marker(4, 200)],
+    };
     const lines = describeChange(entry({ entity: 'thermo_config', before, after }), t);
     expect(lines.map((l) => [l.label, l.before, l.after, l.note])).toEqual([
       ['Plik konfiguracji', 'a.txt · 2 kB · 0123456789ab…', 'b.txt · 1 kB · fedcba987654…', undefined],
@@ -73,8 +105,10 @@ describe('an audit entry, readably', () => {
 
   it('reads in English too', () => {
     const en = i18n.getFixedT('en', 'audit');
-    expect(describeChange(entry({ entity: 'user', before: { is_superuser: false }, after: { is_superuser: true } }), en).map((l) => [l.label, l.before, l.after])).toEqual([
-      ['Superuser', 'no', 'yes'],
-    ]);
+    expect(
+      describeChange(entry({ entity: 'user', before: { is_superuser: false }, after: { is_superuser: true } }), en).map(
+        (l) => [l.label, l.before, l.after],
+      ),
+    ).toEqual([['Superuser', 'no', 'yes']]);
   });
 });

@@ -20,7 +20,8 @@ export interface ChangeLine {
   note?: string;
 }
 
-const has = <T extends object>(tree: T, key: string): key is Extract<keyof T, string> => Object.prototype.hasOwnProperty.call(tree, key);
+const has = <T extends object>(tree: T, key: string): key is Extract<keyof T, string> =>
+  Object.prototype.hasOwnProperty.call(tree, key);
 
 /** A field by its label; one the dashboard does not know (a newer API's) by its name. */
 function fieldLabel(key: string, t: TFunction<'audit'>): string {
@@ -38,7 +39,8 @@ export function actionLabel(action: string, t: TFunction<'audit'>): string {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const LONG_TEXT = 120;
 
-const bytes = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)} MB` : n >= 1000 ? `${Math.round(n / 1000)} kB` : `${n} B`);
+const bytes = (n: number) =>
+  n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)} MB` : n >= 1000 ? `${Math.round(n / 1000)} kB` : `${n} B`;
 const shortText = (s: string) => (s.length > LONG_TEXT ? `${s.slice(0, LONG_TEXT - 1)}…` : s);
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -51,11 +53,16 @@ function formatValue(value: unknown, field: string, t: TFunction<'audit'>): stri
     if (field === 'sha256') return `${value.slice(0, 12)}…`;
     return ISO_DATE_TIME.test(value) ? formatDateTime(value) : shortText(value);
   }
-  if (Array.isArray(value)) return field === 'markers' ? t('markers.count', { count: value.length }) : String(value.length);
+  if (Array.isArray(value))
+    return field === 'markers' ? t('markers.count', { count: value.length }) : String(value.length);
   if (typeof value === 'object') {
     const file = value as Values;
     if (typeof file.name === 'string') {
-      const parts = [file.name, typeof file.size === 'number' ? bytes(file.size) : null, typeof file.sha256 === 'string' ? `${file.sha256.slice(0, 12)}…` : null];
+      const parts = [
+        file.name,
+        typeof file.size === 'number' ? bytes(file.size) : null,
+        typeof file.sha256 === 'string' ? `${file.sha256.slice(0, 12)}…` : null,
+      ];
       return parts.filter(Boolean).join(' · ');
     }
   }
@@ -97,7 +104,13 @@ const SUMMARY: Readonly<Record<string, readonly string[]>> = {
   user: ['email', 'full_name', 'is_superuser', 'is_active'],
 };
 
-function line(field: string, before: unknown, after: unknown, sides: { before: boolean; after: boolean }, t: TFunction<'audit'>): ChangeLine {
+function line(
+  field: string,
+  before: unknown,
+  after: unknown,
+  sides: { before: boolean; after: boolean },
+  t: TFunction<'audit'>,
+): ChangeLine {
   const out: ChangeLine = {
     field,
     label: fieldLabel(field, t),

@@ -9,7 +9,13 @@ import { loginSchema, type LoginValues } from '../../lib/validation';
 import { PasswordField } from '../../components/PasswordField';
 
 /** `signupOpen`: show the link to /signup (hidden when the API says SIGNUP=off, and until it has said). */
-export function LoginForm({ onSubmit, signupOpen = false }: { onSubmit: (values: LoginValues) => Promise<void>; signupOpen?: boolean }) {
+export function LoginForm({
+  onSubmit,
+  signupOpen = false,
+}: {
+  onSubmit: (values: LoginValues) => Promise<void>;
+  signupOpen?: boolean;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const {

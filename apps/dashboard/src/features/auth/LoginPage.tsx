@@ -28,7 +28,10 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('auth.loginTitle')}>
-      <LoginForm onSubmit={(values) => settle(login.mutateAsync(values))} signupOpen={!!config.data && config.data.signup !== 'off'} />
+      <LoginForm
+        onSubmit={(values) => settle(login.mutateAsync(values))}
+        signupOpen={!!config.data && config.data.signup !== 'off'}
+      />
     </AuthCard>
   );
 }

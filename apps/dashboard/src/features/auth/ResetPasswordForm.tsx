@@ -12,7 +12,11 @@ export function ResetPasswordForm({ onSubmit }: { onSubmit: (values: ResetValues
     handleSubmit,
     control,
     formState: { isValid, isSubmitting },
-  } = useForm({ mode: 'onTouched', resolver: zodResolver(resetSchema), defaultValues: { new_password: '', confirm_password: '' } });
+  } = useForm({
+    mode: 'onTouched',
+    resolver: zodResolver(resetSchema),
+    defaultValues: { new_password: '', confirm_password: '' },
+  });
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate>

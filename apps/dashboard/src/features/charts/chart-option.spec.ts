@@ -24,16 +24,28 @@ const categories = chartCategories([
   newMarker({ thermo_id: 3, type_name: 'T', color_hex: '#43A047' }),
 ]);
 
-type Series = { id: string; name: string; xAxisIndex: number; yAxisIndex: number; data?: unknown; markLine?: { data: { yAxis: number; lineStyle: { color: string } }[] } };
+type Series = {
+  id: string;
+  name: string;
+  xAxisIndex: number;
+  yAxisIndex: number;
+  data?: unknown;
+  markLine?: { data: { yAxis: number; lineStyle: { color: string } }[] };
+};
 const seriesOf = (option: ChartOption) => option.series as Series[];
-const markLines = (option: ChartOption, id: string) => seriesOf(option).find((s) => s.id === id)?.markLine?.data.map((d) => [d.yAxis, d.lineStyle.color]) ?? [];
+const markLines = (option: ChartOption, id: string) =>
+  seriesOf(option)
+    .find((s) => s.id === id)
+    ?.markLine?.data.map((d) => [d.yAxis, d.lineStyle.color]) ?? [];
 
 describe('the live curves option', () => {
-  it('spans at least a minute on the time axis, so a test\'s first reading does not stretch it over a day', () => {
+  it("spans at least a minute on the time axis, so a test's first reading does not stretch it over a day", () => {
     const option = buildChartOption(liveCurvesSpec({ furnace: true, categories, labels })!, texts);
     type Bound = (extent: { min: number; max: number }) => number;
     for (const axis of option.xAxis as { min: Bound; max: Bound }[]) {
-      expect([axis.min({ min: 600_000, max: 600_000 }), axis.max({ min: 600_000, max: 600_000 })]).toEqual([600_000, 660_000]);
+      expect([axis.min({ min: 600_000, max: 600_000 }), axis.max({ min: 600_000, max: 600_000 })]).toEqual([
+        600_000, 660_000,
+      ]);
       expect([axis.min({ min: 0, max: 3_600_000 }), axis.max({ min: 0, max: 3_600_000 })]).toEqual([0, 3_600_000]);
     }
   });
@@ -58,8 +70,17 @@ describe('the live curves option', () => {
     expect(markLines(option, 'category:Tmax ościeżnicy:mean')).toEqual([]);
     expect(markLines(option, 'category:T:max')).toEqual([]);
     // One label per critical line: a second category with 180 °C draws its line without another label.
-    const withTmax = buildChartOption(liveCurvesSpec({ furnace: false, categories: chartCategories([newMarker(), newMarker({ thermo_id: 9, type_name: 'Tmax' })]), labels })!, texts);
-    const labelShown = (id: string) => (seriesOf(withTmax).find((s) => s.id === id)?.markLine?.data[0] as unknown as { label: { show: boolean } }).label.show;
+    const withTmax = buildChartOption(
+      liveCurvesSpec({
+        furnace: false,
+        categories: chartCategories([newMarker(), newMarker({ thermo_id: 9, type_name: 'Tmax' })]),
+        labels,
+      })!,
+      texts,
+    );
+    const labelShown = (id: string) =>
+      (seriesOf(withTmax).find((s) => s.id === id)?.markLine?.data[0] as unknown as { label: { show: boolean } }).label
+        .show;
     expect([labelShown('category:Tśr i Tmax:max'), labelShown('category:Tmax:max')]).toEqual([true, false]);
     // The categories' axis reaches the highest critical line even while readings are far below.
     expect((option.yAxis as { dataMax?: number }[])[1]?.dataMax).toBe(360);
@@ -121,7 +142,12 @@ describe('the history option', () => {
 
 describe('tooltipContent', () => {
   it('puts names from config files in as text, lists at most 14 series, and uses no style attribute', () => {
-    const params = Array.from({ length: 20 }, (_, i) => ({ seriesId: `thermo:${i}`, seriesName: i === 0 ? '<img src=x onerror=alert(1)>' : `T${i}`, value: [60_000, i + 0.04], color: '#E53935' }));
+    const params = Array.from({ length: 20 }, (_, i) => ({
+      seriesId: `thermo:${i}`,
+      seriesName: i === 0 ? '<img src=x onerror=alert(1)>' : `T${i}`,
+      value: [60_000, i + 0.04],
+      color: '#E53935',
+    }));
     const el = tooltipContent(params, new Map([['thermo:0', '°C']]), texts);
     expect(el.querySelector('img')).toBeNull();
     const lines = [...el.children].map((c) => c.textContent);

@@ -16,7 +16,12 @@ import { formatElapsed } from '@furnace/contracts';
  */
 
 export type ChartOption = ComposeOption<
-  LineSeriesOption | GridComponentOption | LegendComponentOption | TitleComponentOption | TooltipComponentOption | DataZoomComponentOption
+  | LineSeriesOption
+  | GridComponentOption
+  | LegendComponentOption
+  | TitleComponentOption
+  | TooltipComponentOption
+  | DataZoomComponentOption
 >;
 
 /** A horizontal line at a critical value. */
@@ -150,11 +155,16 @@ interface TooltipParam {
  * CSSOM, which the Content-Security-Policy allows (ECharts' own HTML markers carry style attributes,
  * which it refuses).
  */
-export function tooltipContent(params: readonly TooltipParam[], units: ReadonlyMap<string, string>, texts: ChartTexts): HTMLElement {
+export function tooltipContent(
+  params: readonly TooltipParam[],
+  units: ReadonlyMap<string, string>,
+  texts: ChartTexts,
+): HTMLElement {
   const root = document.createElement('div');
   const first = params[0];
   if (!first) return root;
-  const time = typeof first.axisValue === 'number' ? first.axisValue : Array.isArray(first.value) ? Number(first.value[0]) : 0;
+  const time =
+    typeof first.axisValue === 'number' ? first.axisValue : Array.isArray(first.value) ? Number(first.value[0]) : 0;
   const line = (...children: (Node | string)[]) => {
     const div = document.createElement('div');
     div.append(...children);
@@ -180,7 +190,13 @@ export function tooltipContent(params: readonly TooltipParam[], units: ReadonlyM
     }
     rows++;
     const marker = document.createElement('span');
-    Object.assign(marker.style, { display: 'inline-block', width: '10px', height: '10px', borderRadius: '5px', marginRight: '5px' });
+    Object.assign(marker.style, {
+      display: 'inline-block',
+      width: '10px',
+      height: '10px',
+      borderRadius: '5px',
+      marginRight: '5px',
+    });
     if (typeof param.color === 'string') marker.style.backgroundColor = param.color;
     const unit = units.get(id) ?? '';
     line(marker, `${param.seriesName ?? id}: `, bold(value.toFixed(1)), unit ? ` ${unit}` : '');
@@ -208,7 +224,8 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
   spec.grids.forEach((grid, i) => {
     axisBase.push(yAxis.length);
     grid.units.forEach((_, side) => {
-      const colored = grid.units.length > 1 ? spec.series.find((s) => s.grid === i && (s.axis ?? 0) === side)?.color : undefined;
+      const colored =
+        grid.units.length > 1 ? spec.series.find((s) => s.grid === i && (s.axis ?? 0) === side)?.color : undefined;
       yAxis.push({
         type: 'value',
         gridIndex: i,
@@ -263,27 +280,36 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
               animation: false,
               data: [
                 ...thresholds.map((th) => ({
-                name: th.label,
-                yAxis: th.value,
-                lineStyle: { color: th.color, type: 'dashed', width: 1.5 },
-                // At the start: a test heats up over time, so the lines' left end is the one the curves leave free.
-                label: {
-                  show: showLabel(s, th),
-                  formatter: th.label,
-                  position: 'insideStartTop',
-                  color: th.color,
-                  fontSize: 11,
-                  // A backdrop keeps the label readable where a curve runs through it.
-                  backgroundColor: backdrop,
-                  padding: [1, 4],
-                  borderRadius: 3,
-                },
-              })),
+                  name: th.label,
+                  yAxis: th.value,
+                  lineStyle: { color: th.color, type: 'dashed', width: 1.5 },
+                  // At the start: a test heats up over time, so the lines' left end is the one the curves leave free.
+                  label: {
+                    show: showLabel(s, th),
+                    formatter: th.label,
+                    position: 'insideStartTop',
+                    color: th.color,
+                    fontSize: 11,
+                    // A backdrop keeps the label readable where a curve runs through it.
+                    backgroundColor: backdrop,
+                    padding: [1, 4],
+                    borderRadius: 3,
+                  },
+                })),
                 ...marks.map((m) => ({
                   name: m.label,
                   xAxis: m.x,
                   lineStyle: { color: m.color, type: 'solid' as const, width: 1.5 },
-                  label: { show: true, formatter: m.label, position: 'insideEndTop' as const, color: m.color, fontSize: 11, backgroundColor: backdrop, padding: [1, 4], borderRadius: 3 },
+                  label: {
+                    show: true,
+                    formatter: m.label,
+                    position: 'insideEndTop' as const,
+                    color: m.color,
+                    fontSize: 11,
+                    backgroundColor: backdrop,
+                    padding: [1, 4],
+                    borderRadius: 3,
+                  },
                 })),
               ],
             },
@@ -296,11 +322,22 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
               animation: false,
               data: [
                 ...bands.map((b): [Record<string, unknown>, Record<string, unknown>] => [
-                  { name: b.label, xAxis: b.from, itemStyle: { color: b.color, opacity: 0.18 }, label: { color: b.color, fontSize: 11, position: 'insideTop' } },
+                  {
+                    name: b.label,
+                    xAxis: b.from,
+                    itemStyle: { color: b.color, opacity: 0.18 },
+                    label: { color: b.color, fontSize: 11, position: 'insideTop' },
+                  },
                   { xAxis: b.to },
                 ]),
                 ...valueBands.map((b): [Record<string, unknown>, Record<string, unknown>] => [
-                  { name: b.label, xAxis: b.start, yAxis: b.from, itemStyle: { color: b.color, opacity: 0.15 }, label: { color: b.color, fontSize: 11, position: 'insideTopRight' } },
+                  {
+                    name: b.label,
+                    xAxis: b.start,
+                    yAxis: b.from,
+                    itemStyle: { color: b.color, opacity: 0.15 },
+                    label: { color: b.color, fontSize: 11, position: 'insideTopRight' },
+                  },
                   { xAxis: b.end, yAxis: b.to },
                 ]),
               ],
@@ -350,7 +387,8 @@ export function buildChartOption(spec: ChartSpec, texts: ChartTexts): ChartOptio
       trigger: 'axis',
       confine: true,
       axisPointer: { type: 'line', animation: false },
-      formatter: (params) => tooltipContent((Array.isArray(params) ? params : [params]) as TooltipParam[], units, texts),
+      formatter: (params) =>
+        tooltipContent((Array.isArray(params) ? params : [params]) as TooltipParam[], units, texts),
     },
     series,
   };

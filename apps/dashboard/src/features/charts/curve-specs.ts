@@ -54,14 +54,41 @@ function categorySeries(grid: number, categories: readonly ChartCategory[], labe
     const maxLine: Threshold[] =
       category.critical.max === null
         ? []
-        : [{ value: category.critical.max, label: category.limitLabels?.max ?? labels.criticalMax(category.critical.max), color: THRESHOLD_COLORS.max }];
+        : [
+            {
+              value: category.critical.max,
+              label: category.limitLabels?.max ?? labels.criticalMax(category.critical.max),
+              color: THRESHOLD_COLORS.max,
+            },
+          ];
     const meanLine: Threshold[] =
       category.critical.mean === null
         ? []
-        : [{ value: category.critical.mean, label: category.limitLabels?.mean ?? labels.criticalMean(category.critical.mean), color: THRESHOLD_COLORS.mean }];
+        : [
+            {
+              value: category.critical.mean,
+              label: category.limitLabels?.mean ?? labels.criticalMean(category.critical.mean),
+              color: THRESHOLD_COLORS.mean,
+            },
+          ];
     return [
-      { id: seriesKey.categoryMax(category.typeName), name: labels.categoryMax(category.typeName), grid, color: category.color, width: 2, thresholds: maxLine },
-      { id: seriesKey.categoryMean(category.typeName), name: labels.categoryMean(category.typeName), grid, color: category.color, dashed: true, width: 1.5, thresholds: meanLine },
+      {
+        id: seriesKey.categoryMax(category.typeName),
+        name: labels.categoryMax(category.typeName),
+        grid,
+        color: category.color,
+        width: 2,
+        thresholds: maxLine,
+      },
+      {
+        id: seriesKey.categoryMean(category.typeName),
+        name: labels.categoryMean(category.typeName),
+        grid,
+        color: category.color,
+        dashed: true,
+        width: 1.5,
+        thresholds: meanLine,
+      },
     ];
   });
 }
@@ -84,7 +111,10 @@ export interface CriteriaOverlay {
 export const deviationKey = { de: 'criteria:de', upper: 'criteria:tol+', lower: 'criteria:tol-' } as const;
 
 /** The grids both charts start with: the furnace against ISO 834 (when drawn), then the categories (when any). */
-function temperatureGrids(input: { furnace: boolean; categories: readonly ChartCategory[]; labels: CurveLabels }): { grids: GridSpec[]; series: SeriesSpec[] } {
+function temperatureGrids(input: { furnace: boolean; categories: readonly ChartCategory[]; labels: CurveLabels }): {
+  grids: GridSpec[];
+  series: SeriesSpec[];
+} {
   const grids: GridSpec[] = [];
   const series: SeriesSpec[] = [];
   if (input.furnace) {
@@ -110,7 +140,16 @@ export function liveCurvesSpec(input: {
   overlay?: CriteriaOverlay;
 }): ChartSpec | null {
   const { grids, series } = temperatureGrids(input);
-  return grids.length === 0 ? null : { grids, series, zoom: false, gridHeight: input.gridHeight ?? 180, marks: input.overlay?.marks, bands: input.overlay?.bands };
+  return grids.length === 0
+    ? null
+    : {
+        grids,
+        series,
+        zoom: false,
+        gridHeight: input.gridHeight ?? 180,
+        marks: input.overlay?.marks,
+        bands: input.overlay?.bands,
+      };
 }
 
 export interface HistoryChartInput {
@@ -141,22 +180,52 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec | null {
   if (input.thermocouples.length > 0) {
     const grid = grids.length;
     for (const thermo of input.thermocouples) {
-      series.push({ id: seriesKey.thermo(thermo.thermoId), name: thermo.name, grid, color: thermo.color, width: 1, legend: false });
+      series.push({
+        id: seriesKey.thermo(thermo.thermoId),
+        name: thermo.name,
+        grid,
+        color: thermo.color,
+        width: 1,
+        legend: false,
+      });
     }
     grids.push({ id: 'thermocouples', title: input.labels.thermocouples, units: ['°C'] });
   }
   if (input.radiance || input.pressure) {
     const grid = grids.length;
-    const units: [string] | [string, string] = input.radiance && input.pressure ? ['kW/m²', 'Pa'] : [input.radiance ? 'kW/m²' : 'Pa'];
+    const units: [string] | [string, string] =
+      input.radiance && input.pressure ? ['kW/m²', 'Pa'] : [input.radiance ? 'kW/m²' : 'Pa'];
     if (input.radiance) {
       const thresholds = overlay?.radiationLimit ? [overlay.radiationLimit] : undefined;
-      series.push({ id: seriesKey.radiance, name: input.labels.radiance, grid, color: CURVE_COLORS.radiance, width: 1.5, thresholds });
+      series.push({
+        id: seriesKey.radiance,
+        name: input.labels.radiance,
+        grid,
+        color: CURVE_COLORS.radiance,
+        width: 1.5,
+        thresholds,
+      });
     }
     if (input.pressure) {
-      series.push({ id: seriesKey.pressure, name: input.labels.pressure, grid, axis: input.radiance ? 1 : 0, color: CURVE_COLORS.pressure, width: 1.5, bands: overlay?.pressureBands });
+      series.push({
+        id: seriesKey.pressure,
+        name: input.labels.pressure,
+        grid,
+        axis: input.radiance ? 1 : 0,
+        color: CURVE_COLORS.pressure,
+        width: 1.5,
+        bands: overlay?.pressureBands,
+      });
     }
-    const title = input.radiance && input.pressure ? input.labels.scalars : input.radiance ? `${input.labels.radiance} [kW/m²]` : `${input.labels.pressure} [Pa]`;
+    const title =
+      input.radiance && input.pressure
+        ? input.labels.scalars
+        : input.radiance
+          ? `${input.labels.radiance} [kW/m²]`
+          : `${input.labels.pressure} [Pa]`;
     grids.push({ id: 'scalars', title, units });
   }
-  return grids.length === 0 ? null : { grids, series, zoom: true, gridHeight: input.gridHeight ?? 220, marks: overlay?.marks, bands: overlay?.bands };
+  return grids.length === 0
+    ? null
+    : { grids, series, zoom: true, gridHeight: input.gridHeight ?? 220, marks: overlay?.marks, bands: overlay?.bands };
 }

@@ -15,7 +15,8 @@ export const MAX_POINTS_PER_SERIES = 2000;
  * `maxPoints` points (at least 4). Under the limit the points are returned as they are (a copy).
  */
 export function minMaxDownsample(points: readonly Point[], maxPoints: number): Point[] {
-  if (!Number.isInteger(maxPoints) || maxPoints < 4) throw new RangeError(`maxPoints must be an integer of at least 4, got ${maxPoints}`);
+  if (!Number.isInteger(maxPoints) || maxPoints < 4)
+    throw new RangeError(`maxPoints must be an integer of at least 4, got ${maxPoints}`);
   if (points.length <= maxPoints) return points.slice();
 
   const first = points[0] as Point;
@@ -66,7 +67,12 @@ export function minMaxDownsample(points: readonly Point[], maxPoints: number): P
  * grows past `maxPoints` it is downsampled to `target` points, so that the next appends are cheap
  * again (a live series is downsampled once per `maxPoints - target` frames, not once per frame).
  */
-export function appendWithinBudget(series: Point[], tail: readonly Point[], maxPoints = MAX_POINTS_PER_SERIES, target = Math.floor(maxPoints * 0.75)): Point[] {
+export function appendWithinBudget(
+  series: Point[],
+  tail: readonly Point[],
+  maxPoints = MAX_POINTS_PER_SERIES,
+  target = Math.floor(maxPoints * 0.75),
+): Point[] {
   for (const point of tail) series.push(point);
   return series.length > maxPoints ? minMaxDownsample(series, target) : series;
 }

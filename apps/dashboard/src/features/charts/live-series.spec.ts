@@ -22,8 +22,20 @@ describe('framesToDraw', () => {
 
   it('keeps a late frame not drawn yet and drops one drawn before', () => {
     const drawn = new RecentTimes();
-    expect(framesToDraw(100, drawn, [101, 103].map((t) => newFrame(t))).map((f) => f.time)).toEqual([101, 103]);
-    expect(framesToDraw(100, drawn, [102, 103, 104].map((t) => newFrame(t))).map((f) => f.time)).toEqual([102, 104]);
+    expect(
+      framesToDraw(
+        100,
+        drawn,
+        [101, 103].map((t) => newFrame(t)),
+      ).map((f) => f.time),
+    ).toEqual([101, 103]);
+    expect(
+      framesToDraw(
+        100,
+        drawn,
+        [102, 103, 104].map((t) => newFrame(t)),
+      ).map((f) => f.time),
+    ).toEqual([102, 104]);
   });
 });
 
@@ -37,7 +49,11 @@ describe('frameValues', () => {
       'category:Tmax:max': 50,
       'category:Tmax:mean': 50,
     });
-    expect(frameValues(newFrame(6, { pk: undefined, thermocouples_out: [null, null, null] }), markers).get('category:Tmax:max')).toBeNull();
+    expect(
+      frameValues(newFrame(6, { pk: undefined, thermocouples_out: [null, null, null] }), markers).get(
+        'category:Tmax:max',
+      ),
+    ).toBeNull();
   });
 });
 
@@ -47,7 +63,9 @@ describe('LiveSeriesStore: history then the live tail', () => {
     const store = new LiveSeriesStore(KEYS, markers);
     store.loadHistory(historyFromFrames(stored, markers));
     // The socket delivers what was stored before the history was read, twice, and out of order.
-    const changed = store.append([99, 100, 101, 103, 102, 102].map((t) => newFrame(t, { thermocouples_out: [t, t / 2, 10] })));
+    const changed = store.append(
+      [99, 100, 101, 103, 102, 102].map((t) => newFrame(t, { thermocouples_out: [t, t / 2, 10] })),
+    );
     expect(changed).toEqual(KEYS);
     const pk = times(store.points('pk'));
     expect(pk).toEqual(Array.from({ length: 104 }, (_, i) => i * 1000));
@@ -74,7 +92,9 @@ describe('LiveSeriesStore: history then the live tail', () => {
     store.loadHistory(historyFromFrames(newFrames(0, 3600, 1), markers, 750));
     let most = 0;
     for (let t = 3601; t < 3601 + 20_000; t += 10) {
-      const batch = Array.from({ length: 10 }, (_, i) => newFrame(t + i, { thermocouples_out: [t + i === 15_000 ? 999 : 30, 30, 30] }));
+      const batch = Array.from({ length: 10 }, (_, i) =>
+        newFrame(t + i, { thermocouples_out: [t + i === 15_000 ? 999 : 30, 30, 30] }),
+      );
       store.append(batch);
       for (const key of KEYS) most = Math.max(most, store.points(key).length);
     }
@@ -85,7 +105,12 @@ describe('LiveSeriesStore: history then the live tail', () => {
 
   it('puts a late frame (from another ingest) in its place: the curves never go back in time', () => {
     const store = new LiveSeriesStore(KEYS, markers);
-    store.loadHistory(historyFromFrames(newFrames(0, 10, 1, (t) => ({ thermocouples_out: [t, t, t] })), markers));
+    store.loadHistory(
+      historyFromFrames(
+        newFrames(0, 10, 1, (t) => ({ thermocouples_out: [t, t, t] })),
+        markers,
+      ),
+    );
     const live = (t: number) => newFrame(t, { pk: 500 + t, thermocouples_out: [t, t, t] });
     store.append([live(11), live(13)]);
     // 12 arrives after 13, alone in its batch; 14 and a redelivered 12 come next.

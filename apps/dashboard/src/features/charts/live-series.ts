@@ -73,7 +73,10 @@ export class LiveSeriesStore {
     const byKey = history ? historySeriesByKey(history) : new Map<string, never>();
     for (const key of this.keys) {
       const series = byKey.get(key);
-      this.series.set(key, history && series ? appendWithinBudget([], historyPoints(history, series), this.maxPoints) : []);
+      this.series.set(
+        key,
+        history && series ? appendWithinBudget([], historyPoints(history, series), this.maxPoints) : [],
+      );
     }
     this.last = history?.last_time ?? null;
     this.historyLast = this.last;
@@ -104,7 +107,8 @@ export class LiveSeriesStore {
         }
       }
     }
-    for (const [key, tail] of tails) this.series.set(key, appendWithinBudget(this.series.get(key) ?? [], tail, this.maxPoints));
+    for (const [key, tail] of tails)
+      this.series.set(key, appendWithinBudget(this.series.get(key) ?? [], tail, this.maxPoints));
     this.last = Math.max(last, (accepted[accepted.length - 1] as DaqPayload).time);
     return [...this.keys];
   }

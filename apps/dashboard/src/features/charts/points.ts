@@ -15,7 +15,10 @@ export const secondsToMs = (seconds: number): number => Math.round(seconds * 100
  * points; a bucket becomes two points at its time, its minimum then its maximum, so a spike inside a
  * bucket stays on the chart (a mean, or LTTB, could drop it). A bucket without a value is a gap.
  */
-export function historyPoints(history: Pick<HistoryDto, 'time' | 'bucket_seconds'>, series: Pick<HistorySeriesDto, 'min' | 'max'>): Point[] {
+export function historyPoints(
+  history: Pick<HistoryDto, 'time' | 'bucket_seconds'>,
+  series: Pick<HistorySeriesDto, 'min' | 'max'>,
+): Point[] {
   const points: Point[] = [];
   const raw = history.bucket_seconds === 0;
   for (let i = 0; i < history.time.length; i++) {

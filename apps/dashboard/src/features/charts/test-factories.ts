@@ -16,7 +16,12 @@ export function newFrame(time: number, overrides: Partial<DaqPayload> = {}): Daq
 }
 
 /** Frames every `step` seconds from `from` to `to`, values from `values(t)`. */
-export function newFrames(from: number, to: number, step: number, values: (t: number) => Partial<DaqPayload> = () => ({})): DaqPayload[] {
+export function newFrames(
+  from: number,
+  to: number,
+  step: number,
+  values: (t: number) => Partial<DaqPayload> = () => ({}),
+): DaqPayload[] {
   const frames: DaqPayload[] = [];
   for (let t = from; t <= to; t += step) frames.push(newFrame(t, values(t)));
   return frames;
@@ -29,8 +34,26 @@ type Getter = (frame: DaqPayload) => number | null;
  * most `points` frames, otherwise `points` equal buckets of time, each with the min/max/mean of its
  * frames and the time of its first frame. Category series from `markers` (categoryStats per frame).
  */
-export function historyFromFrames(frames: readonly DaqPayload[], markers: readonly CurveMarker[] = [], points = 1000, researchId = 'r-1'): HistoryDto {
-  if (frames.length === 0) return { research_id: researchId, from: 0, to: 0, last_time: null, frames: 0, bucket_seconds: 0, thermo_ids: [], time: [], series: [], faults: [], ignition_at: null };
+export function historyFromFrames(
+  frames: readonly DaqPayload[],
+  markers: readonly CurveMarker[] = [],
+  points = 1000,
+  researchId = 'r-1',
+): HistoryDto {
+  if (frames.length === 0)
+    return {
+      research_id: researchId,
+      from: 0,
+      to: 0,
+      last_time: null,
+      frames: 0,
+      bucket_seconds: 0,
+      thermo_ids: [],
+      time: [],
+      series: [],
+      faults: [],
+      ignition_at: null,
+    };
   const from = (frames[0] as DaqPayload).time;
   const to = (frames[frames.length - 1] as DaqPayload).time;
   const width = (to - from) / points;
@@ -50,12 +73,19 @@ export function historyFromFrames(frames: readonly DaqPayload[], markers: readon
     [{ key: 'pk', kind: 'pk' }, (f) => f.pk ?? null],
   ];
   const channels = Math.max(0, ...frames.map((f) => f.thermocouples_out?.length ?? 0));
-  for (let id = 1; id <= channels; id++) getters.push([{ key: `thermo:${id}`, kind: 'thermocouple', thermo_id: id }, (f) => f.thermocouples_out?.[id - 1] ?? null]);
+  for (let id = 1; id <= channels; id++)
+    getters.push([
+      { key: `thermo:${id}`, kind: 'thermocouple', thermo_id: id },
+      (f) => f.thermocouples_out?.[id - 1] ?? null,
+    ]);
   const types = [...new Set(markers.map((m) => m.type_name))];
   for (const type of types) {
     const stat = (f: DaqPayload) => categoryStats(markers, f.thermocouples_out).find((s) => s.type_name === type);
     getters.push([{ key: `category:${type}:max`, kind: 'category_max', type_name: type }, (f) => stat(f)?.max ?? null]);
-    getters.push([{ key: `category:${type}:mean`, kind: 'category_mean', type_name: type }, (f) => stat(f)?.mean ?? null]);
+    getters.push([
+      { key: `category:${type}:mean`, kind: 'category_mean', type_name: type },
+      (f) => stat(f)?.mean ?? null,
+    ]);
   }
 
   const series: HistorySeriesDto[] = getters.map(([head, get]) => {
@@ -77,7 +107,9 @@ export function historyFromFrames(frames: readonly DaqPayload[], markers: readon
     last_time: to,
     frames: frames.length,
     bucket_seconds: raw ? 0 : width,
-    thermo_ids: Array.from({ length: channels }, (_, i) => i + 1).filter((id) => frames.some((f) => typeof f.thermocouples_out?.[id - 1] === 'number')),
+    thermo_ids: Array.from({ length: channels }, (_, i) => i + 1).filter((id) =>
+      frames.some((f) => typeof f.thermocouples_out?.[id - 1] === 'number'),
+    ),
     time: buckets.map((group) => (group[0] as DaqPayload).time),
     series,
     faults: [],

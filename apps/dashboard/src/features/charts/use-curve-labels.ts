@@ -8,7 +8,10 @@ import { elapsedLabel } from './chart-option';
 import type { CurveLabels } from './curve-specs';
 
 /** The curves' texts in the current language (namespace "history"), and the colour scheme. */
-export function useCurveLabels(header?: (ms: number) => string, curve: HeatingCurveId = 'iso834'): { labels: CurveLabels; texts: ChartTexts; language: string } {
+export function useCurveLabels(
+  header?: (ms: number) => string,
+  curve: HeatingCurveId = 'iso834',
+): { labels: CurveLabels; texts: ChartTexts; language: string } {
   const { t, i18n } = useTranslation('history');
   const language = i18n.language;
   const dark = useComputedColorScheme('light') === 'dark';

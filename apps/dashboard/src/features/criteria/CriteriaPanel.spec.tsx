@@ -54,7 +54,13 @@ describe('CriteriaPanel', () => {
 
   it('turns d_e red outside the tolerance, shows failures, the forecast, suspects and exclusions', async () => {
     const snapshot = criteriaSnapshot({
-      deviation: { d_e: -20.42, tolerance: 15, ok: false, periods: [{ from: 700, to: 760, open: true, worst: -20.42, worst_tolerance: 15, worst_time: 760 }], conforming: false },
+      deviation: {
+        d_e: -20.42,
+        tolerance: 15,
+        ok: false,
+        periods: [{ from: 700, to: 760, open: true, worst: -20.42, worst_tolerance: 15, worst_time: 760 }],
+        conforming: false,
+      },
       criteria: {
         E: { time: 3820, minutes: 63, reached: true, held_minutes: 63, measured: true, deemed: false },
         I: { time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false },
@@ -66,7 +72,9 @@ describe('CriteriaPanel', () => {
     });
     await renderUi(<CriteriaPanel snapshot={snapshot} names={NAMES} />);
     expect(screen.getByTestId('criteria-de-value')).toHaveAttribute('data-ok', 'false');
-    expect(screen.getByTestId('criteria-de-period')).toHaveTextContent('00:11:40–trwa, najgorsze −20.42 % przy ±15.00 %');
+    expect(screen.getByTestId('criteria-de-period')).toHaveTextContent(
+      '00:11:40–trwa, najgorsze −20.42 % przy ±15.00 %',
+    );
     expect(screen.getByTestId('criterion-E')).toHaveAttribute('data-failed', 'true');
     expect(screen.getByTestId('criterion-E')).toHaveTextContent('przekroczone w 01:03:40');
     expect(screen.getByTestId('forecast-row')).toHaveTextContent('I – średnia za 4:05 (przyrost 3.6 K/min)');
@@ -102,26 +110,58 @@ describe('CriteriaPanel', () => {
 
   it('shows the furnace pressure against its target ± tolerance, with its periods', async () => {
     const snapshot = criteriaSnapshot({
-      pressure: { target: 20, value: 18.46, tolerance: 3, ok: true, periods: [{ from: 620, to: 700, open: false, worst: 4.2, worst_tolerance: 3, worst_time: 650 }], conforming: false },
+      pressure: {
+        target: 20,
+        value: 18.46,
+        tolerance: 3,
+        ok: true,
+        periods: [{ from: 620, to: 700, open: false, worst: 4.2, worst_tolerance: 3, worst_time: 650 }],
+        conforming: false,
+      },
     });
     await renderUi(<CriteriaPanel snapshot={snapshot} names={NAMES} />);
     expect(screen.getByTestId('criteria-pressure-value')).toHaveTextContent('18.5 Pa');
     expect(screen.getByTestId('criteria-pressure-value')).toHaveAttribute('data-conforming', 'false');
     expect(screen.getByTestId('criteria-pressure-target')).toHaveTextContent('cel 20.0 ± 3.0 Pa');
-    expect(screen.getByTestId('criteria-pressure-period')).toHaveTextContent('00:10:20–00:11:40, najgorsze +4.2 Pa przy ±3.0 Pa');
+    expect(screen.getByTestId('criteria-pressure-period')).toHaveTextContent(
+      '00:10:20–00:11:40, najgorsze +4.2 Pa przy ±3.0 Pa',
+    );
     expect(screen.queryByTestId('criteria-de-periods')).not.toBeInTheDocument();
   });
 
   it('never shows a criterion not measured as held; W without a radiometer deemed met while I holds', async () => {
-    const notMeasured = { time: null, minutes: null, reached: false, held_minutes: null, measured: false, deemed: false };
+    const notMeasured = {
+      time: null,
+      minutes: null,
+      reached: false,
+      held_minutes: null,
+      measured: false,
+      deemed: false,
+    };
     const held = { time: null, minutes: null, reached: false, held_minutes: 50, measured: true, deemed: false };
-    const first = await renderUi(<CriteriaPanel snapshot={criteriaSnapshot({ criteria: { E: held, I: notMeasured, W: notMeasured } })} names={NAMES} />);
+    const first = await renderUi(
+      <CriteriaPanel
+        snapshot={criteriaSnapshot({ criteria: { E: held, I: notMeasured, W: notMeasured } })}
+        names={NAMES}
+      />,
+    );
     expect(screen.getByTestId('criterion-I')).toHaveTextContent('nie mierzono');
     expect(screen.getByTestId('criterion-I')).not.toHaveTextContent('min');
     expect(screen.getByTestId('criterion-W')).toHaveTextContent('nie mierzono');
     first.unmount();
 
-    await renderUi(<CriteriaPanel snapshot={criteriaSnapshot({ criteria: { E: held, I: { ...held, held_minutes: 42 }, W: { ...held, held_minutes: 42, measured: false, deemed: true } } })} names={NAMES} />);
+    await renderUi(
+      <CriteriaPanel
+        snapshot={criteriaSnapshot({
+          criteria: {
+            E: held,
+            I: { ...held, held_minutes: 42 },
+            W: { ...held, held_minutes: 42, measured: false, deemed: true },
+          },
+        })}
+        names={NAMES}
+      />,
+    );
     const w = screen.getByTestId('criterion-W');
     expect(w).toHaveAttribute('data-state', 'deemed');
     expect(w).toHaveTextContent('42 min');
@@ -157,7 +197,10 @@ describe('CategoryRises', () => {
   });
 
   it('on the absolute basis prints value / limit in °C', async () => {
-    const snapshot = criteriaSnapshot({ basis: 'absolute', limits: { mean: { k: null, c: 140, text: '140 °C' }, max: { k: null, c: 180, text: '180 °C' }, frame: null } });
+    const snapshot = criteriaSnapshot({
+      basis: 'absolute',
+      limits: { mean: { k: null, c: 140, text: '140 °C' }, max: { k: null, c: 180, text: '180 °C' }, frame: null },
+    });
     await renderUi(<CategoryRises category={snapshot.categories[0]!} snapshot={snapshot} />);
     expect(screen.getByTestId('category-max')).toHaveTextContent('100.0 / 180.0 °C');
     expect(screen.queryByTestId('category-max-limit')).not.toBeInTheDocument();

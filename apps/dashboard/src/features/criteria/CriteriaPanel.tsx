@@ -1,4 +1,11 @@
-import { type CriteriaSnapshot, type DeviationView, formatDeviation, formatTestTime, formatValue, type PressureView } from '@furnace/contracts';
+import {
+  type CriteriaSnapshot,
+  type DeviationView,
+  formatDeviation,
+  formatTestTime,
+  formatValue,
+  type PressureView,
+} from '@furnace/contracts';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { WARNING_TEXT } from '../../app/theme';
@@ -42,7 +49,9 @@ function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
   const source = snapshot?.t0_source;
   return (
     <Row label={t('t0.label')} testId="criteria-t0">
-      <span data-testid="criteria-t0-value">{snapshot?.t0 == null ? t('t0.notYet') : `${formatValue(snapshot.t0)} °C`}</span>
+      <span data-testid="criteria-t0-value">
+        {snapshot?.t0 == null ? t('t0.notYet') : `${formatValue(snapshot.t0)} °C`}
+      </span>
       {source ? (
         <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-t0-source">
           {t(source === 'override' ? 't0.override' : source === 'auto' ? 't0.auto' : 't0.firstFrame')}
@@ -56,7 +65,15 @@ function T0Value({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
  * A verdict's badge: the value now, green while it never left its tolerance, red once it did (the periods
  * below say when), gray before one was judged; `data-ok` is "within now", `data-conforming` the verdict.
  */
-function VerdictBadge({ verdict, testId, children }: { verdict: Pick<DeviationView, 'ok' | 'conforming' | 'periods'>; testId: string; children: React.ReactNode }) {
+function VerdictBadge({
+  verdict,
+  testId,
+  children,
+}: {
+  verdict: Pick<DeviationView, 'ok' | 'conforming' | 'periods'>;
+  testId: string;
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation('criteria');
   const color = conformityColor(verdict);
   return (
@@ -68,7 +85,13 @@ function VerdictBadge({ verdict, testId, children }: { verdict: Pick<DeviationVi
       data-testid={testId}
       data-ok={verdict.ok === null ? 'unknown' : String(verdict.ok)}
       data-conforming={verdict.conforming === null ? 'unknown' : String(verdict.conforming)}
-      title={verdict.conforming === false ? t('panel.nonConforming') : verdict.ok === null ? undefined : t(verdict.ok ? 'panel.deviationOk' : 'panel.deviationBad')}
+      title={
+        verdict.conforming === false
+          ? t('panel.nonConforming')
+          : verdict.ok === null
+            ? undefined
+            : t(verdict.ok ? 'panel.deviationOk' : 'panel.deviationBad')
+      }
       styles={{ label: { textTransform: 'none' } }}
     >
       {children}
@@ -86,7 +109,9 @@ function DeviationValue({ snapshot }: { snapshot: CriteriaSnapshot | null }) {
         {formatDeviation(deviation.d_e)}
       </VerdictBadge>
       <Text size="xs" c="dimmed" fw={400} ff="text" data-testid="criteria-de-tolerance">
-        {deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
+        {deviation.tolerance === null
+          ? t('panel.noTolerance')
+          : t('panel.tolerance', { value: deviation.tolerance.toFixed(2) })}
       </Text>
     </Stack>
   );
@@ -130,8 +155,17 @@ function RiseLine({
         <Text size="xs" c="dimmed">
           {label}
         </Text>
-        <Text size="sm" ff="monospace" fw={600} c={exceeded ? 'red.7' : undefined} data-testid={testId} data-exceeded={exceeded}>
-          {basis === 'rise' ? `${formatRise(rise)} · ${formatValue(value)} °C` : `${formatValue(value)} / ${limit ? formatValue(limit.c) : '---'} °C`}
+        <Text
+          size="sm"
+          ff="monospace"
+          fw={600}
+          c={exceeded ? 'red.7' : undefined}
+          data-testid={testId}
+          data-exceeded={exceeded}
+        >
+          {basis === 'rise'
+            ? `${formatRise(rise)} · ${formatValue(value)} °C`
+            : `${formatValue(value)} / ${limit ? formatValue(limit.c) : '---'} °C`}
         </Text>
       </Group>
       {basis === 'rise' && limit ? (
@@ -150,13 +184,34 @@ export function CategoryRises({ category, snapshot }: { category: Category; snap
   return (
     <Stack gap={2} mt={4} px={4} data-testid="category-criteria">
       {category.role.max ? (
-        <RiseLine label={t('panel.maxRise')} value={category.max} rise={category.max_rise} limit={limits.max} basis={basis} testId="category-max" />
+        <RiseLine
+          label={t('panel.maxRise')}
+          value={category.max}
+          rise={category.max_rise}
+          limit={limits.max}
+          basis={basis}
+          testId="category-max"
+        />
       ) : null}
       {category.role.frame ? (
-        <RiseLine label={t('panel.frameRise')} value={category.max} rise={category.max_rise} limit={limits.frame} basis={basis} testId="category-frame" />
+        <RiseLine
+          label={t('panel.frameRise')}
+          value={category.max}
+          rise={category.max_rise}
+          limit={limits.frame}
+          basis={basis}
+          testId="category-frame"
+        />
       ) : null}
       {category.role.mean ? (
-        <RiseLine label={t('panel.meanRise')} value={category.mean} rise={category.mean_rise} limit={limits.mean} basis={basis} testId="category-mean" />
+        <RiseLine
+          label={t('panel.meanRise')}
+          value={category.mean}
+          rise={category.mean_rise}
+          limit={limits.mean}
+          basis={basis}
+          testId="category-mean"
+        />
       ) : null}
       {category.valid < category.thermocouples ? (
         <Text size="xs" c={WARNING_TEXT} ta="right">
@@ -182,10 +237,21 @@ function CriteriaHeld({ snapshot, radiation = true }: { snapshot: CriteriaSnapsh
         const state = result ? criterionState(result) : null;
         const failed = state === 'failed';
         return (
-          <Stack key={key} gap={0} data-testid={`criterion-${key}`} data-failed={failed} data-state={state ?? 'unknown'}>
+          <Stack
+            key={key}
+            gap={0}
+            data-testid={`criterion-${key}`}
+            data-failed={failed}
+            data-state={state ?? 'unknown'}
+          >
             <Group justify="space-between" wrap="nowrap" gap="xs">
               <Text size="sm">{label ?? t(`criterion.${key as CriterionKey}`)}</Text>
-              <Text size="sm" ff="monospace" fw={700} c={failed ? 'red.7' : state === 'notMeasured' ? 'dimmed' : undefined}>
+              <Text
+                size="sm"
+                ff="monospace"
+                fw={700}
+                c={failed ? 'red.7' : state === 'notMeasured' ? 'dimmed' : undefined}
+              >
                 {!result
                   ? '---'
                   : failed
@@ -253,7 +319,13 @@ function ThermoHealth({ snapshot, names }: { snapshot: CriteriaSnapshot | null; 
           </Text>
           <Group gap={4}>
             {suspects.map((s) => (
-              <Badge key={`${s.thermo_id}-${s.reason}`} size="xs" color={s.reason === 'fault' ? 'red' : 'orange'} variant="light" data-testid="suspect">
+              <Badge
+                key={`${s.thermo_id}-${s.reason}`}
+                size="xs"
+                color={s.reason === 'fault' ? 'red' : 'orange'}
+                variant="light"
+                data-testid="suspect"
+              >
                 {name(s.thermo_id)}: {t(`suspect.${s.reason}`)}
               </Badge>
             ))}
@@ -296,7 +368,9 @@ export function CriteriaPanel({
       ) : null}
       <CriteriaHeld snapshot={snapshot} radiation={radiation} />
       <Row label={t('panel.classification')} testId="criteria-class">
-        <span data-testid="criteria-class-value">{withheld(snapshot) ? t('panel.classificationWithheld') : snapshot?.classification || '---'}</span>
+        <span data-testid="criteria-class-value">
+          {withheld(snapshot) ? t('panel.classificationWithheld') : snapshot?.classification || '---'}
+        </span>
       </Row>
       <Forecast snapshot={snapshot} />
       <ThermoHealth snapshot={snapshot} names={names} />

@@ -3,10 +3,16 @@ import { type CriteriaView, formatDeviation, formatTestTime, formatValue } from 
 import { Badge, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates';
-import { conformityColor, criterionRows, criterionState, type CriterionKey, failureTime, pressureTargetText } from './criteria-format';
+import {
+  conformityColor,
+  criterionRows,
+  criterionState,
+  type CriterionKey,
+  failureTime,
+  pressureTargetText,
+} from './criteria-format';
 import { ObservationList } from './ObservationList';
 import { TolerancePeriods } from './TolerancePeriods';
-
 
 /** Who set T0 by hand and when (the research's t0_set_by / t0_set_at). */
 export interface T0Audit {
@@ -84,7 +90,9 @@ export function CriteriaSummary({
             {formatDeviation(criteria.deviation.d_e)}
           </Badge>
           <Text size="xs" c="dimmed" ff="text" fw={400}>
-            {criteria.deviation.tolerance === null ? t('panel.noTolerance') : t('panel.tolerance', { value: criteria.deviation.tolerance.toFixed(2) })}
+            {criteria.deviation.tolerance === null
+              ? t('panel.noTolerance')
+              : t('panel.tolerance', { value: criteria.deviation.tolerance.toFixed(2) })}
           </Text>
           <TolerancePeriods periods={criteria.deviation.periods} quantity="deviation" testId="history-de" />
         </Figure>
@@ -109,7 +117,9 @@ export function CriteriaSummary({
           </Figure>
         ) : null}
         <Figure label={t('panel.classification')} testId="history-class">
-          <span data-testid="history-class-value">{criteria.classification_withheld ? t('panel.classificationWithheld') : criteria.classification || '---'}</span>
+          <span data-testid="history-class-value">
+            {criteria.classification_withheld ? t('panel.classificationWithheld') : criteria.classification || '---'}
+          </span>
           <Text size="xs" c="dimmed" ff="text" fw={400}>
             {t(criteria.ended ? 'history.ended' : 'history.running')}
           </Text>
@@ -146,7 +156,10 @@ export function CriteriaSummary({
             return (
               <Table.Tr key={key} data-testid={`criteria-row-${key}`} data-reached={result.reached} data-state={state}>
                 <Table.Td>{label ?? t(`criterion.${key as CriterionKey}`)}</Table.Td>
-                <Table.Td ff={state === 'failed' || state === 'held' ? 'monospace' : undefined} c={state === 'failed' ? 'red.7' : state === 'held' ? undefined : 'dimmed'}>
+                <Table.Td
+                  ff={state === 'failed' || state === 'held' ? 'monospace' : undefined}
+                  c={state === 'failed' ? 'red.7' : state === 'held' ? undefined : 'dimmed'}
+                >
                   {state === 'failed'
                     ? formatTestTime(result.time)
                     : state === 'notMeasured'
@@ -176,7 +189,13 @@ export function CriteriaSummary({
           criteria.failures.map((f) => {
             const when = failureTime(f);
             return (
-              <Group key={`${f.criterion}-${f.time}-${f.thermo_id ?? ''}`} gap="xs" data-testid="failure" data-criterion={f.criterion} data-interval={when.interval}>
+              <Group
+                key={`${f.criterion}-${f.time}-${f.thermo_id ?? ''}`}
+                gap="xs"
+                data-testid="failure"
+                data-criterion={f.criterion}
+                data-interval={when.interval}
+              >
                 <Badge color="red" variant="light" size="sm">
                   {t(`criterion.${f.criterion}`)}
                   {f.insulation_class ? ` (${f.insulation_class})` : ''}
@@ -196,7 +215,9 @@ export function CriteriaSummary({
         {criteria.excursions.length > 0 ? (
           <Text size="xs" c="dimmed" data-testid="excursions">
             {t('history.excursions')}:{' '}
-            {criteria.excursions.map((e) => `${formatTestTime(e.time)}${e.thermo_id === null ? '' : ` (${name(e.thermo_id)})`}`).join(', ')}
+            {criteria.excursions
+              .map((e) => `${formatTestTime(e.time)}${e.thermo_id === null ? '' : ` (${name(e.thermo_id)})`}`)
+              .join(', ')}
           </Text>
         ) : null}
       </Stack>

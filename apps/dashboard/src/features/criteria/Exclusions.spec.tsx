@@ -29,7 +29,13 @@ describe('ExclusionControls', () => {
 
   it('sends nothing while the form is incomplete, and says why', async () => {
     const { user } = await renderUi(
-      <ExclusionControls auth={{ kind: 'staff' }} researchId="r1" exclusions={[]} thermocouples={THERMOS} now={() => 1234.5} />,
+      <ExclusionControls
+        auth={{ kind: 'staff' }}
+        researchId="r1"
+        exclusions={[]}
+        thermocouples={THERMOS}
+        now={() => 1234.5}
+      />,
     );
     await user.click(screen.getByRole('button', { name: 'Wyłącz' }));
     expect(await screen.findByText('Podaj powód wyłączenia')).toBeInTheDocument();
@@ -38,7 +44,11 @@ describe('ExclusionControls', () => {
   });
 
   it('excludes a thermocouple from the newest frame on with a reason, and lists who did it', async () => {
-    mocked.criteriaCreateExclusion.mockResolvedValue({ data: {}, error: undefined, response: { ok: true, status: 200 } });
+    mocked.criteriaCreateExclusion.mockResolvedValue({
+      data: {},
+      error: undefined,
+      response: { ok: true, status: 200 },
+    });
     const existing: ThermoExclusionDto = {
       id: 'x1',
       research_id: 'r1',
@@ -49,7 +59,13 @@ describe('ExclusionControls', () => {
       created_at: '2026-01-01T10:00:00Z',
     };
     const { user } = await renderUi(
-      <ExclusionControls auth={{ kind: 'staff' }} researchId="r1" exclusions={[existing]} thermocouples={THERMOS} now={() => 1234.5} />,
+      <ExclusionControls
+        auth={{ kind: 'staff' }}
+        researchId="r1"
+        exclusions={[existing]}
+        thermocouples={THERMOS}
+        now={() => 1234.5}
+      />,
     );
     expect(screen.getByTestId('exclusion')).toHaveTextContent('T1 od 00:10:00: odpadła');
     expect(screen.getByTestId('exclusion')).toHaveTextContent('lab@example.com');
@@ -60,7 +76,10 @@ describe('ExclusionControls', () => {
     await user.type(screen.getByRole('textbox', { name: 'Powód' }), 'pęknięty przewód');
     await user.click(screen.getByRole('button', { name: 'Wyłącz' }));
     await waitFor(() =>
-      expect(mocked.criteriaCreateExclusion).toHaveBeenCalledWith({ path: { id: 'r1' }, body: { thermo_id: 3, from_time: 1234, reason: 'pęknięty przewód' } }),
+      expect(mocked.criteriaCreateExclusion).toHaveBeenCalledWith({
+        path: { id: 'r1' },
+        body: { thermo_id: 3, from_time: 1234, reason: 'pęknięty przewód' },
+      }),
     );
   });
 });

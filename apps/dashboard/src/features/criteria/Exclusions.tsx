@@ -17,12 +17,15 @@ export interface ExclusionDraft {
   reason: string;
 }
 
-type DraftErrors = Partial<Record<keyof ExclusionDraft, 'exclusion.thermoRequired' | 'exclusion.fromInvalid' | 'exclusion.reasonRequired'>>;
+type DraftErrors = Partial<
+  Record<keyof ExclusionDraft, 'exclusion.thermoRequired' | 'exclusion.fromInvalid' | 'exclusion.reasonRequired'>
+>;
 
 /** What is wrong with an exclusion before it is sent (i18n keys), or nothing. */
 export function exclusionErrors(draft: ExclusionDraft): DraftErrors {
   const errors: DraftErrors = {};
-  if (!draft.thermo || !Number.isInteger(Number(draft.thermo)) || Number(draft.thermo) < 1) errors.thermo = 'exclusion.thermoRequired';
+  if (!draft.thermo || !Number.isInteger(Number(draft.thermo)) || Number(draft.thermo) < 1)
+    errors.thermo = 'exclusion.thermoRequired';
   if (draft.from === '' || !Number.isFinite(draft.from) || draft.from < 0) errors.from = 'exclusion.fromInvalid';
   if (draft.reason.trim() === '') errors.reason = 'exclusion.reasonRequired';
   return errors;
@@ -62,7 +65,12 @@ export function ExclusionControls({
   const name = (id: number) => names.get(id) ?? `#${id}`;
 
   const add = useMutation({
-    mutationFn: () => createExclusion(researchId, { thermo_id: Number(draft.thermo), from_time: draft.from as number, reason: draft.reason.trim() }),
+    mutationFn: () =>
+      createExclusion(researchId, {
+        thermo_id: Number(draft.thermo),
+        from_time: draft.from as number,
+        reason: draft.reason.trim(),
+      }),
     onSuccess: () => {
       setDraft({ thermo: null, from: '', reason: '' });
       setTried(false);
@@ -141,7 +149,14 @@ export function ExclusionControls({
               maxLength={500}
               data-testid="exclusion-reason"
             />
-            <Button type="submit" size="xs" color="red" variant="light" leftSection={<IconBan size={14} aria-hidden />} loading={add.isPending}>
+            <Button
+              type="submit"
+              size="xs"
+              color="red"
+              variant="light"
+              leftSection={<IconBan size={14} aria-hidden />}
+              loading={add.isPending}
+            >
               {t('exclusion.save')}
             </Button>
           </Group>
@@ -156,12 +171,20 @@ export function ExclusionControls({
           {exclusions.map((e) => (
             <Group key={e.id} justify="space-between" wrap="nowrap" gap="xs" data-testid="exclusion">
               <Stack gap={0} miw={0}>
-                <Text size="sm">{t('exclusion.row', { name: name(e.thermo_id), time: formatTestTime(e.from_time), reason: e.reason })}</Text>
+                <Text size="sm">
+                  {t('exclusion.row', { name: name(e.thermo_id), time: formatTestTime(e.from_time), reason: e.reason })}
+                </Text>
                 <Text size="xs" c="dimmed">
                   {t('exclusion.by', { who: e.created_by ?? '—', when: formatDateTime(e.created_at) })}
                 </Text>
               </Stack>
-              <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('exclusion.remove')} onClick={() => remove.mutate(e.id)}>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="red"
+                aria-label={t('exclusion.remove')}
+                onClick={() => remove.mutate(e.id)}
+              >
                 <IconTrash size={14} aria-hidden />
               </ActionIcon>
             </Group>

@@ -28,7 +28,15 @@ export function ObservationList({
   return (
     <Stack gap={4} data-testid="observations">
       {observations.map((o) => (
-        <Group key={o.id} justify="space-between" wrap="nowrap" gap="xs" data-testid="observation" data-kind={o.kind} data-visible={o.visible_to_clients}>
+        <Group
+          key={o.id}
+          justify="space-between"
+          wrap="nowrap"
+          gap="xs"
+          data-testid="observation"
+          data-kind={o.kind}
+          data-visible={o.visible_to_clients}
+        >
           <Text size="sm" miw={0}>
             <Text span ff="monospace" fw={600}>
               {formatTestTime(o.time)}
@@ -49,7 +57,13 @@ export function ObservationList({
                 </Tooltip>
               ) : null}
               {onDelete ? (
-                <ActionIcon size="sm" variant="subtle" color="red" aria-label={t('observation.remove')} onClick={() => onDelete(o)}>
+                <ActionIcon
+                  size="sm"
+                  variant="subtle"
+                  color="red"
+                  aria-label={t('observation.remove')}
+                  onClick={() => onDelete(o)}
+                >
                   <IconTrash size={14} aria-hidden />
                 </ActionIcon>
               ) : null}

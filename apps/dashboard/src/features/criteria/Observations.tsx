@@ -13,13 +13,27 @@ import { createObservation, deleteObservation, updateObservation } from '../stre
 import { ObservationList } from './ObservationList';
 
 /** The one-click observations: integrity first (the first of them ends E), then the test stopped. */
-const ONE_CLICK_KINDS = ['cotton_pad', 'gap_6mm', 'gap_25mm', 'sustained_flaming', 'test_stopped'] as const satisfies readonly ObservationKind[];
+const ONE_CLICK_KINDS = [
+  'cotton_pad',
+  'gap_6mm',
+  'gap_25mm',
+  'sustained_flaming',
+  'test_stopped',
+] as const satisfies readonly ObservationKind[];
 
 /**
  * Staff during the test: one click records an observation at the newest frame's time (the server
  * takes it); a note needs its text. Each observation can be shown to the invited clients.
  */
-export function ObservationControls({ auth, researchId, observations }: { auth: ReadAuth; researchId: string; observations: readonly ObservationDto[] }) {
+export function ObservationControls({
+  auth,
+  researchId,
+  observations,
+}: {
+  auth: ReadAuth;
+  researchId: string;
+  observations: readonly ObservationDto[];
+}) {
   const { t } = useTranslation('criteria');
   const queryClient = useQueryClient();
   const [visible, setVisible] = useState(false);
@@ -57,7 +71,9 @@ export function ObservationControls({ auth, researchId, observations }: { auth: 
             variant={kind === 'test_stopped' ? 'outline' : 'light'}
             color={kind === 'test_stopped' ? 'gray' : 'orange'}
             c={kind === 'test_stopped' ? undefined : WARNING_TEXT}
-            leftSection={kind === 'test_stopped' ? <IconPlayerStop size={14} aria-hidden /> : <IconFlame size={14} aria-hidden />}
+            leftSection={
+              kind === 'test_stopped' ? <IconPlayerStop size={14} aria-hidden /> : <IconFlame size={14} aria-hidden />
+            }
             onClick={() => record.mutate({ kind })}
             disabled={record.isPending}
             data-testid={`observe-${kind}`}
@@ -82,14 +98,29 @@ export function ObservationControls({ auth, researchId, observations }: { auth: 
             onChange={(event) => setNote(event.currentTarget.value)}
             maxLength={2000}
           />
-          <Button type="submit" size="xs" variant="default" leftSection={<IconNote size={14} aria-hidden />} disabled={note.trim() === '' || record.isPending}>
+          <Button
+            type="submit"
+            size="xs"
+            variant="default"
+            leftSection={<IconNote size={14} aria-hidden />}
+            disabled={note.trim() === '' || record.isPending}
+          >
             {t('observation.addNote')}
           </Button>
         </Group>
       </form>
-      <Checkbox size="xs" label={t('observation.visibleByDefault')} checked={visible} onChange={(event) => setVisible(event.currentTarget.checked)} data-testid="observe-visible" />
-      <ObservationList observations={observations} onToggleVisible={(o) => toggle.mutate(o)} onDelete={(o) => remove.mutate(o)} />
+      <Checkbox
+        size="xs"
+        label={t('observation.visibleByDefault')}
+        checked={visible}
+        onChange={(event) => setVisible(event.currentTarget.checked)}
+        data-testid="observe-visible"
+      />
+      <ObservationList
+        observations={observations}
+        onToggleVisible={(o) => toggle.mutate(o)}
+        onDelete={(o) => remove.mutate(o)}
+      />
     </Stack>
   );
 }
-

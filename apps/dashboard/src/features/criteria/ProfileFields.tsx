@@ -25,7 +25,8 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
   const label = (item: { label_pl: string; label_en: string }) => (language === 'en' ? item.label_en : item.label_pl);
   const numberProps = (value: number | '', onChange: (v: number | '') => void) => ({
     value,
-    onChange: (next: number | string) => onChange(typeof next === 'number' ? next : next.trim() === '' ? '' : Number(next)),
+    onChange: (next: number | string) =>
+      onChange(typeof next === 'number' ? next : next.trim() === '' ? '' : Number(next)),
     readOnly,
     hideControls: readOnly,
   });
@@ -46,7 +47,9 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
                   if (!value) return;
                   field.onChange(value);
                   // A door standard needs a class (I2 by default); the others have none.
-                  setValue('profile.insulation', isDoorStandard(value as TestStandard) ? 'I2' : null, { shouldDirty: true });
+                  setValue('profile.insulation', isDoorStandard(value as TestStandard) ? 'I2' : null, {
+                    shouldDirty: true,
+                  });
                 }}
                 allowDeselect={false}
                 readOnly={readOnly}

@@ -38,7 +38,13 @@ export default function StaffTools(props: StaffToolsProps) {
           {t('exclusion.title')}
         </Text>
         <FrozenControls reason={props.frozen}>
-          <ExclusionControls auth={props.auth} researchId={props.researchId} exclusions={props.exclusions} thermocouples={props.thermocouples} now={props.now} />
+          <ExclusionControls
+            auth={props.auth}
+            researchId={props.researchId}
+            exclusions={props.exclusions}
+            thermocouples={props.thermocouples}
+            now={props.now}
+          />
         </FrozenControls>
       </Paper>
     </SimpleGrid>

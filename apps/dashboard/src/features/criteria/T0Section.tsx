@@ -49,7 +49,10 @@ export function T0Section({ research, frozen = null }: { research: ResearchDto; 
                 {formatValue(research.t0_override)} °C
               </Text>{' '}
               — {t('t0.override')},{' '}
-              {t('t0.setBy', { who: research.t0_set_by ?? '—', when: research.t0_set_at ? formatDateTime(research.t0_set_at) : '—' })}
+              {t('t0.setBy', {
+                who: research.t0_set_by ?? '—',
+                when: research.t0_set_at ? formatDateTime(research.t0_set_at) : '—',
+              })}
             </>
           )}
         </Text>
@@ -65,7 +68,12 @@ export function T0Section({ research, frozen = null }: { research: ResearchDto; 
               error={invalid ? `${T0_MIN} … ${T0_MAX} °C` : undefined}
               data-testid="t0-input"
             />
-            <Button onClick={() => save.mutate(value === '' ? null : value)} disabled={!changed || invalid} loading={save.isPending} data-testid="t0-save">
+            <Button
+              onClick={() => save.mutate(value === '' ? null : value)}
+              disabled={!changed || invalid}
+              loading={save.isPending}
+              data-testid="t0-save"
+            >
               {t('t0.save')}
             </Button>
             {research.t0_override !== null ? (

@@ -36,7 +36,15 @@ export function TolerancePeriods({
         </Text>
       ) : null}
       {shown.map((period) => (
-        <Text key={period.from} size="xs" c="red.8" ff="monospace" fw={400} data-testid={`${testId}-period`} data-open={period.open}>
+        <Text
+          key={period.from}
+          size="xs"
+          c="red.8"
+          ff="monospace"
+          fw={400}
+          data-testid={`${testId}-period`}
+          data-open={period.open}
+        >
           {formatPeriod(period, quantity, t)}
         </Text>
       ))}

@@ -5,7 +5,11 @@ import { deviationKey, historyChartSpec } from '../charts/curve-specs';
 import { heatingCurve } from '@furnace/criteria';
 import { criteriaOverlay, deviationPoints, withCriteriaLimits } from './chart-criteria';
 
-const LIMIT_TEXTS = { max: (t: string) => `max: ${t}`, mean: (t: string) => `mean: ${t}`, frame: (t: string) => `frame: ${t}` };
+const LIMIT_TEXTS = {
+  max: (t: string) => `max: ${t}`,
+  mean: (t: string) => `mean: ${t}`,
+  frame: (t: string) => `frame: ${t}`,
+};
 const MARKERS = [
   { thermo_id: 1, type_name: 'Tśr i Tmax', color_hex: '#E53935', name: 'T1' },
   { thermo_id: 2, type_name: 'TDin', color_hex: '#43A047', name: 'T2' },
@@ -16,12 +20,19 @@ describe('the criteria on the curves', () => {
   it("draws the profile's limits in °C where the type counts, labelled with T0 + K", () => {
     const categories = withCriteriaLimits(chartCategories(MARKERS), snapshot(), LIMIT_TEXTS);
     expect(categories.map((c) => [c.typeName, c.critical, c.limitLabels])).toEqual([
-      ['Tśr i Tmax', { max: 200.3, mean: 160.3 }, { max: 'max: T0 + 180 K = 200.3 °C', mean: 'mean: T0 + 140 K = 160.3 °C' }],
+      [
+        'Tśr i Tmax',
+        { max: 200.3, mean: 160.3 },
+        { max: 'max: T0 + 180 K = 200.3 °C', mean: 'mean: T0 + 140 K = 160.3 °C' },
+      ],
       ['TDin', { max: 380.3, mean: null }, { max: 'frame: T0 + 360 K = 380.3 °C', mean: undefined }],
       ['T', { max: null, mean: null }, { max: undefined, mean: undefined }],
     ]);
     // Without a snapshot yet: the types' own critical values.
-    expect(withCriteriaLimits(chartCategories(MARKERS), null, LIMIT_TEXTS)[0]?.critical).toEqual({ max: 180, mean: 140 });
+    expect(withCriteriaLimits(chartCategories(MARKERS), null, LIMIT_TEXTS)[0]?.critical).toEqual({
+      max: 180,
+      mean: 140,
+    });
   });
 
   it('marks observations, failures (an interval after a gap) and exclusions; pressure band and the W line', () => {
@@ -60,12 +71,34 @@ describe('the criteria on the curves', () => {
 
     // In the option: the marks as vertical lines on the first series of each grid, the band as an area.
     const labels = {
-      furnace: 'F', pk: 'pk', iso834: 'iso', categories: 'C', thermocouples: 'T', scalars: 'S', radiance: 'R', pressure: 'P',
-      categoryMax: (t: string) => `${t} max`, categoryMean: (t: string) => `${t} mean`, criticalMax: (v: number) => `${v}`, criticalMean: (v: number) => `${v}`,
+      furnace: 'F',
+      pk: 'pk',
+      iso834: 'iso',
+      categories: 'C',
+      thermocouples: 'T',
+      scalars: 'S',
+      radiance: 'R',
+      pressure: 'P',
+      categoryMax: (t: string) => `${t} max`,
+      categoryMean: (t: string) => `${t} mean`,
+      criticalMax: (v: number) => `${v}`,
+      criticalMean: (v: number) => `${v}`,
     };
-    const spec = historyChartSpec({ furnace: true, radiance: true, pressure: true, categories: [], thermocouples: [], labels, overlay });
+    const spec = historyChartSpec({
+      furnace: true,
+      radiance: true,
+      pressure: true,
+      categories: [],
+      thermocouples: [],
+      labels,
+      overlay,
+    });
     const option = buildChartOption(spec!, { more: String, header: String });
-    const series = option.series as { id: string; markLine?: { data: { xAxis?: number; yAxis?: number }[] }; markArea?: { data: unknown[][] } }[];
+    const series = option.series as {
+      id: string;
+      markLine?: { data: { xAxis?: number; yAxis?: number }[] };
+      markArea?: { data: unknown[][] };
+    }[];
     const pk = series.find((s) => s.id === 'pk');
     expect(pk?.markLine?.data.map((d) => d.xAxis)).toEqual([3_820_000]);
     expect(pk?.markArea?.data).toHaveLength(1);
@@ -78,7 +111,10 @@ describe('the criteria on the curves', () => {
   });
 
   it("draws the profile's own pressure tolerance from 5 min, and no band without a target or before 5 min", () => {
-    const overlay = (profile: { pressure_target_pa: number | null; pressure_tolerance_pa: number | null }, until: number | null) =>
+    const overlay = (
+      profile: { pressure_target_pa: number | null; pressure_tolerance_pa: number | null },
+      until: number | null,
+    ) =>
       criteriaOverlay({
         snapshot: null,
         observations: [],
@@ -86,12 +122,20 @@ describe('the criteria on the curves', () => {
         profile,
         until,
         names: new Map(),
-        texts: { observation: String, failure: String, exclusion: String, pressureBand: (target, tolerance) => `${target}±${tolerance}`, radiationLimit: 'W' },
+        texts: {
+          observation: String,
+          failure: String,
+          exclusion: String,
+          pressureBand: (target, tolerance) => `${target}±${tolerance}`,
+          radiationLimit: 'W',
+        },
       }).pressureBands;
     expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: 2 }, 1800)).toEqual([
       expect.objectContaining({ start: 300_000, end: 1_800_000, from: 18, to: 22, label: '20±2' }),
     ]);
-    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: null }, 420)).toEqual([expect.objectContaining({ start: 300_000, end: 420_000, from: 15, to: 25 })]);
+    expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: null }, 420)).toEqual([
+      expect.objectContaining({ start: 300_000, end: 420_000, from: 15, to: 25 }),
+    ]);
     expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: null }, 240)).toEqual([]);
     expect(overlay({ pressure_target_pa: 20, pressure_tolerance_pa: 3 }, null)).toEqual([]);
     expect(overlay({ pressure_target_pa: null, pressure_tolerance_pa: 3 }, 3600)).toEqual([]);

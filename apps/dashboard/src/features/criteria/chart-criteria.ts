@@ -1,11 +1,6 @@
 import type { HistoryDto } from '@furnace/api-client';
 import { type CriteriaSnapshot, type HeatingCurveId, type ObservationKind } from '@furnace/contracts';
-import {
-  DeviationAccumulator,
-  furnaceTolerance,
-  heatingCurve,
-  pressureTolerance,
-} from '@furnace/criteria';
+import { DeviationAccumulator, furnaceTolerance, heatingCurve, pressureTolerance } from '@furnace/criteria';
 import type { ChartCategory } from '../charts/categories';
 import type { HorizontalBand, Threshold, VerticalBand, VerticalMark } from '../charts/chart-option';
 
@@ -41,7 +36,11 @@ export interface LimitLabels {
  * The categories with the snapshot's limits as their critical lines (°C): max (or the frame limit
  * for frame thermocouples) and mean where the profile counts the type for them; none otherwise.
  */
-export function withCriteriaLimits(categories: readonly ChartCategory[], snapshot: CriteriaSnapshot | null, labels: LimitLabels): ChartCategory[] {
+export function withCriteriaLimits(
+  categories: readonly ChartCategory[],
+  snapshot: CriteriaSnapshot | null,
+  labels: LimitLabels,
+): ChartCategory[] {
   if (!snapshot) return [...categories];
   return categories.map((category) => {
     const view = snapshot.categories.find((c) => c.type_name === category.typeName);
@@ -79,7 +78,11 @@ export interface OverlayInput {
  * The pressure target ± its tolerance from ignition to `until` (EN 1363-1 §5.2): one stretch per tolerance
  * as `pressureTolerance` gives it second by second (none before 5 min, where nothing is required).
  */
-function pressureBands(profile: OverlayInput['profile'], until: number | null | undefined, label: (target: number, tolerance: number) => string): HorizontalBand[] {
+function pressureBands(
+  profile: OverlayInput['profile'],
+  until: number | null | undefined,
+  label: (target: number, tolerance: number) => string,
+): HorizontalBand[] {
   const target = profile.pressure_target_pa;
   if (target === null || !Number.isFinite(target) || typeof until !== 'number' || !(until > 0)) return [];
   const stretches: { from: number; tolerance: number | null }[] = [];
@@ -108,13 +111,32 @@ export function criteriaOverlay(input: OverlayInput): CriteriaOverlay {
   const marks: VerticalMark[] = [];
   const bands: VerticalBand[] = [];
   for (const o of input.observations) {
-    const label = o.kind === 'note' && o.note ? `${input.texts.observation(o.kind)}: ${o.note.slice(0, 24)}` : input.texts.observation(o.kind);
-    marks.push({ x: secondsToMs(o.time), label, color: o.kind === 'test_stopped' || o.kind === 'note' ? CRITERIA_COLORS.stopped : CRITERIA_COLORS.observation });
+    const label =
+      o.kind === 'note' && o.note
+        ? `${input.texts.observation(o.kind)}: ${o.note.slice(0, 24)}`
+        : input.texts.observation(o.kind);
+    marks.push({
+      x: secondsToMs(o.time),
+      label,
+      color: o.kind === 'test_stopped' || o.kind === 'note' ? CRITERIA_COLORS.stopped : CRITERIA_COLORS.observation,
+    });
   }
   for (const f of input.snapshot?.failures ?? []) {
     const label = input.texts.failure(f.criterion);
-    if (f.interval_from !== null) bands.push({ from: secondsToMs(f.interval_from), to: secondsToMs(f.time), label, color: CRITERIA_COLORS.failure });
-    else marks.push({ x: secondsToMs(f.time), label, color: CRITERIA_COLORS.failure, grids: f.criterion === 'W' ? ['scalars'] : ['categories', 'thermocouples'] });
+    if (f.interval_from !== null)
+      bands.push({
+        from: secondsToMs(f.interval_from),
+        to: secondsToMs(f.time),
+        label,
+        color: CRITERIA_COLORS.failure,
+      });
+    else
+      marks.push({
+        x: secondsToMs(f.time),
+        label,
+        color: CRITERIA_COLORS.failure,
+        grids: f.criterion === 'W' ? ['scalars'] : ['categories', 'thermocouples'],
+      });
   }
   for (const e of input.exclusions) {
     marks.push({
@@ -124,15 +146,27 @@ export function criteriaOverlay(input: OverlayInput): CriteriaOverlay {
       grids: ['categories', 'thermocouples'],
     });
   }
-  const radiationLimit: Threshold = { value: RADIATION_LIMIT_KW, label: input.texts.radiationLimit, color: CRITERIA_COLORS.radiation };
-  return { marks, bands, radiationLimit, pressureBands: pressureBands(input.profile, input.until, input.texts.pressureBand) };
+  const radiationLimit: Threshold = {
+    value: RADIATION_LIMIT_KW,
+    label: input.texts.radiationLimit,
+    color: CRITERIA_COLORS.radiation,
+  };
+  return {
+    marks,
+    bands,
+    radiationLimit,
+    pressureBands: pressureBands(input.profile, input.until, input.texts.pressureBand),
+  };
 }
 
 /**
  * d_e over the test from the history's mean furnace temperature (each point's mean), with its
  * tolerance envelope (± the tolerance from 5 min on), as chart points.
  */
-export function deviationPoints(history: Pick<HistoryDto, 'time' | 'series'>, curve: HeatingCurveId): Map<string, Point[]> {
+export function deviationPoints(
+  history: Pick<HistoryDto, 'time' | 'series'>,
+  curve: HeatingCurveId,
+): Map<string, Point[]> {
   const pk = history.series.find((s) => s.kind === 'pk');
   const de: Point[] = [];
   const upper: Point[] = [];
@@ -162,8 +196,23 @@ export function deviationPoints(history: Pick<HistoryDto, 'time' | 'series'>, cu
 export function deviationSeries(labels: { deviation: string; upper: string; lower: string }) {
   return [
     { id: deviationKey.de, name: labels.deviation, grid: 0, color: CRITERIA_COLORS.deviation, width: 2 },
-    { id: deviationKey.upper, name: labels.upper, grid: 0, color: CRITERIA_COLORS.tolerance, dashed: true, width: 1, legend: false },
-    { id: deviationKey.lower, name: labels.lower, grid: 0, color: CRITERIA_COLORS.tolerance, dashed: true, width: 1, legend: false },
+    {
+      id: deviationKey.upper,
+      name: labels.upper,
+      grid: 0,
+      color: CRITERIA_COLORS.tolerance,
+      dashed: true,
+      width: 1,
+      legend: false,
+    },
+    {
+      id: deviationKey.lower,
+      name: labels.lower,
+      grid: 0,
+      color: CRITERIA_COLORS.tolerance,
+      dashed: true,
+      width: 1,
+      legend: false,
+    },
   ] as const;
 }
-

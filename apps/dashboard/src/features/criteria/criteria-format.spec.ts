@@ -1,8 +1,25 @@
 import { formatDeviation, formatTestTime, type TolerancePeriod } from '@furnace/contracts';
 import { i18n } from '../../i18n';
-import { conformityColor, criterionState, failureTime, formatEta, formatPeriod, formatRise, overLimit, pressureTargetText } from './criteria-format';
+import {
+  conformityColor,
+  criterionState,
+  failureTime,
+  formatEta,
+  formatPeriod,
+  formatRise,
+  overLimit,
+  pressureTargetText,
+} from './criteria-format';
 
-const period = (over: Partial<TolerancePeriod>): TolerancePeriod => ({ from: 750, to: 850, open: false, worst: 20, worst_tolerance: 15, worst_time: 800, ...over });
+const period = (over: Partial<TolerancePeriod>): TolerancePeriod => ({
+  from: 750,
+  to: 850,
+  open: false,
+  worst: 20,
+  worst_tolerance: 15,
+  worst_time: 800,
+  ...over,
+});
 
 describe('criteria formatting', () => {
   it('signs rises in kelvin', () => {
@@ -34,17 +51,27 @@ describe('criteria formatting', () => {
     const en = i18n.getFixedT('en', 'criteria');
     expect(formatPeriod(period({}), 'deviation', pl)).toBe('00:12:30–00:14:10, najgorsze +20.00 % przy ±15.00 %');
     expect(formatPeriod(period({}), 'deviation', en)).toBe('00:12:30–00:14:10, worst +20.00 % against ±15.00 %');
-    expect(formatPeriod(period({ from: 3700, to: 3725, open: true, worst: -3.456, worst_tolerance: 2.5 }), 'deviation', pl)).toBe('01:01:40–trwa, najgorsze −3.46 % przy ±2.50 %');
-    expect(formatPeriod(period({ from: 3700, to: 3725, open: true, worst: -3.456, worst_tolerance: 2.5 }), 'deviation', en)).toBe('01:01:40–ongoing, worst −3.46 % against ±2.50 %');
-    expect(formatPeriod(period({ from: 330, to: 420, worst: -6.44, worst_tolerance: 5 }), 'pressure', pl)).toBe('00:05:30–00:07:00, najgorsze −6.4 Pa przy ±5.0 Pa');
-    expect(formatPeriod(period({ from: 660, to: 661, open: true, worst: 4, worst_tolerance: 3 }), 'pressure', en)).toBe('00:11:00–ongoing, worst +4.0 Pa against ±3.0 Pa');
+    expect(
+      formatPeriod(period({ from: 3700, to: 3725, open: true, worst: -3.456, worst_tolerance: 2.5 }), 'deviation', pl),
+    ).toBe('01:01:40–trwa, najgorsze −3.46 % przy ±2.50 %');
+    expect(
+      formatPeriod(period({ from: 3700, to: 3725, open: true, worst: -3.456, worst_tolerance: 2.5 }), 'deviation', en),
+    ).toBe('01:01:40–ongoing, worst −3.46 % against ±2.50 %');
+    expect(formatPeriod(period({ from: 330, to: 420, worst: -6.44, worst_tolerance: 5 }), 'pressure', pl)).toBe(
+      '00:05:30–00:07:00, najgorsze −6.4 Pa przy ±5.0 Pa',
+    );
+    expect(formatPeriod(period({ from: 660, to: 661, open: true, worst: 4, worst_tolerance: 3 }), 'pressure', en)).toBe(
+      '00:11:00–ongoing, worst +4.0 Pa against ±3.0 Pa',
+    );
   });
 
   it("writes the pressure's target with its tolerance, the target alone before 5 min", () => {
     const pl = i18n.getFixedT('pl', 'criteria');
     expect(pressureTargetText({ target: 20, tolerance: 3 }, pl)).toBe('cel 20.0 ± 3.0 Pa');
     expect(pressureTargetText({ target: 20, tolerance: null }, pl)).toBe('cel 20.0 Pa, tolerancja od 5 min');
-    expect(pressureTargetText({ target: 20, tolerance: 5 }, i18n.getFixedT('en', 'criteria'))).toBe('target 20.0 ± 5.0 Pa');
+    expect(pressureTargetText({ target: 20, tolerance: 5 }, i18n.getFixedT('en', 'criteria'))).toBe(
+      'target 20.0 ± 5.0 Pa',
+    );
   });
 
   it('tells a criterion not measured, or W deemed met by I, from one held', () => {

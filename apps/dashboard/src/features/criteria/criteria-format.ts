@@ -68,9 +68,14 @@ export function formatPeriod(period: TolerancePeriod, quantity: ToleranceQuantit
 }
 
 /** The pressure's target with its tolerance now ("cel 20.0 ± 3.0 Pa"); before 5 min, when there is none, the target alone. */
-export function pressureTargetText(pressure: Pick<PressureView, 'target' | 'tolerance'>, t: TFunction<'criteria'>): string {
+export function pressureTargetText(
+  pressure: Pick<PressureView, 'target' | 'tolerance'>,
+  t: TFunction<'criteria'>,
+): string {
   const target = formatValue(pressure.target);
-  return pressure.tolerance === null ? t('panel.pressureTargetOnly', { target }) : t('panel.pressureTarget', { target, tolerance: formatValue(pressure.tolerance) });
+  return pressure.tolerance === null
+    ? t('panel.pressureTargetOnly', { target })
+    : t('panel.pressureTarget', { target, tolerance: formatValue(pressure.tolerance) });
 }
 
 /** How a criterion stands: failed, held so far, not measured, or (W without a radiometer) deemed met while I holds. */
@@ -100,7 +105,10 @@ export function formatEta(seconds: number): string {
 const CRITERION_KEYS: readonly CriterionKey[] = ['E', 'I', 'W'];
 
 /** E, I (or a zoned door's I1 and I2, each judged on its own thermocouples), W where radiation is measured. */
-export function criterionRows(snapshot: Pick<CriteriaSnapshot, 'criteria' | 'insulation_classes'> | null, radiation: boolean): { key: string; label?: string; result: CriterionResult | undefined }[] {
+export function criterionRows(
+  snapshot: Pick<CriteriaSnapshot, 'criteria' | 'insulation_classes'> | null,
+  radiation: boolean,
+): { key: string; label?: string; result: CriterionResult | undefined }[] {
   const rows: { key: string; label?: string; result: CriterionResult | undefined }[] = [];
   for (const key of CRITERION_KEYS) {
     if (key === 'W' && !radiation) continue;
@@ -113,4 +121,3 @@ export function criterionRows(snapshot: Pick<CriteriaSnapshot, 'criteria' | 'ins
   }
   return rows;
 }
-

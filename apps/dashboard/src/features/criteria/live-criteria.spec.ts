@@ -21,7 +21,12 @@ function history(until: number): HistoryDto {
   const time: number[] = [];
   for (let t = 0; t <= until; t += 10) time.push(t);
   const face = (offset: number) => time.map((t) => 20 + 0.1 * t + offset);
-  const series = (key: string, kind: HistoryDto['series'][number]['kind'], values: (number | null)[], thermo_id?: number) => ({
+  const series = (
+    key: string,
+    kind: HistoryDto['series'][number]['kind'],
+    values: (number | null)[],
+    thermo_id?: number,
+  ) => ({
     key,
     kind,
     thermo_id,
@@ -38,7 +43,11 @@ function history(until: number): HistoryDto {
     bucket_seconds: 0,
     time,
     series: [
-      series('pk', 'pk', time.map((t) => 0.95 * heatingCurve('iso834', t))),
+      series(
+        'pk',
+        'pk',
+        time.map((t) => 0.95 * heatingCurve('iso834', t)),
+      ),
       series('thermo:1', 'thermocouple', face(0.5), 1),
       series('thermo:2', 'thermocouple', face(-0.5), 2),
     ],
@@ -50,14 +59,21 @@ function history(until: number): HistoryDto {
 
 describe('historyToFrames', () => {
   it("flags a channel's faults on the frames of its range", () => {
-    const frames = historyToFrames({ ...history(30), faults: [{ thermo_id: 2, first_time: 10, last_time: 20, frames: 2 }] });
+    const frames = historyToFrames({
+      ...history(30),
+      faults: [{ thermo_id: 2, first_time: 10, last_time: 20, frames: 2 }],
+    });
     expect(frames.map((f) => f.faults ?? [])).toEqual([[], [2], [2], []]);
   });
 
   it('puts each thermocouple back at its channel and keeps pk', () => {
     const frames = historyToFrames(history(20));
     expect(frames).toHaveLength(3);
-    expect(frames[1]).toEqual({ time: 10, pk: expect.closeTo(0.95 * heatingCurve('iso834', 10), 6), thermocouples_out: [21.5, 20.5] });
+    expect(frames[1]).toEqual({
+      time: 10,
+      pk: expect.closeTo(0.95 * heatingCurve('iso834', 10), 6),
+      thermocouples_out: [21.5, 20.5],
+    });
   });
 });
 
@@ -75,7 +91,9 @@ describe('LiveCriteria', () => {
     expect(first?.deviation.d_e).toBeCloseTo(-5, 1);
     expect(first?.deviation.ok).toBe(true);
 
-    expect(live.push({ time: 610, pk: 0.95 * heatingCurve('iso834', 610), thermocouples_out: [81.5, 80.5] })).toBe(true);
+    expect(live.push({ time: 610, pk: 0.95 * heatingCurve('iso834', 610), thermocouples_out: [81.5, 80.5] })).toBe(
+      true,
+    );
     expect(live.push({ time: 610, pk: 1, thermocouples_out: [1, 1] })).toBe(false); // not newer
     const next = live.snapshot();
     expect(next?.elapsed).toBe(610);

@@ -104,7 +104,8 @@ export class LiveCriteria {
   snapshot(): CriteriaSnapshot | null {
     if (!this.loaded) return null;
     const snapshot = this.engine.snapshot();
-    const seeded = this.inputs.t0_override === null && this.inputs.auto_t0 !== null && this.inputs.auto_t0 !== undefined;
+    const seeded =
+      this.inputs.t0_override === null && this.inputs.auto_t0 !== null && this.inputs.auto_t0 !== undefined;
     return seeded && snapshot.t0_source === 'override' ? { ...snapshot, t0_source: 'auto' } : snapshot;
   }
 }

@@ -26,9 +26,20 @@ export function useCriteriaChart(input: CriteriaChartInput): { categories: Chart
   const { t, i18n } = useTranslation('criteria');
   const { snapshot } = input;
   const drawn = snapshot
-    ? { limits: snapshot.limits, failures: snapshot.failures, categories: snapshot.categories.map((c) => [c.type_name, c.role]) }
+    ? {
+        limits: snapshot.limits,
+        failures: snapshot.failures,
+        categories: snapshot.categories.map((c) => [c.type_name, c.role]),
+      }
     : null;
-  const key = JSON.stringify([drawn, input.observations.map((o) => [o.time, o.kind, o.note]), input.exclusions.map((e) => [e.thermo_id, e.from_time]), input.profile, input.until, i18n.language]);
+  const key = JSON.stringify([
+    drawn,
+    input.observations.map((o) => [o.time, o.kind, o.note]),
+    input.exclusions.map((e) => [e.thermo_id, e.from_time]),
+    input.profile,
+    input.until,
+    i18n.language,
+  ]);
   return useMemo(() => {
     const categories = withCriteriaLimits(input.categories, snapshot, {
       max: (text) => t('history.limitMax', { text }),
@@ -46,7 +57,8 @@ export function useCriteriaChart(input: CriteriaChartInput): { categories: Chart
         observation: (kind) => t(`observation.${kind}`),
         failure: (criterion) => t(`criterion.${criterion as 'I_mean'}`),
         exclusion: (name) => `${name} ✕`,
-        pressureBand: (target, tolerance) => t('history.pressureBand', { target: formatValue(target), tolerance: formatValue(tolerance) }),
+        pressureBand: (target, tolerance) =>
+          t('history.pressureBand', { target: formatValue(target), tolerance: formatValue(tolerance) }),
         radiationLimit: t('history.radiationLimit'),
       },
     });

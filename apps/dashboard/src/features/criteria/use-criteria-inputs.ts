@@ -9,7 +9,13 @@ import type { CriteriaInputs } from './live-criteria';
 
 type ProfileSource = Pick<
   ResearchDto,
-  'standard' | 'insulation' | 'heating_curve' | 'criteria_basis' | 'planned_duration_min' | 'pressure_target_pa' | 'pressure_tolerance_pa'
+  | 'standard'
+  | 'insulation'
+  | 'heating_curve'
+  | 'criteria_basis'
+  | 'planned_duration_min'
+  | 'pressure_target_pa'
+  | 'pressure_tolerance_pa'
 >;
 
 /** The research's test profile as the engine takes it (the insulation class only for a door standard). */
@@ -52,7 +58,11 @@ export function useCriteriaInputs(
   auth: ReadAuth,
   research: ResearchDto,
   markers: readonly { thermo_id: number; type_name: string }[],
-): { inputs: CriteriaInputs | null; observations: readonly ObservationDto[]; exclusions: readonly ThermoExclusionDto[] } {
+): {
+  inputs: CriteriaInputs | null;
+  observations: readonly ObservationDto[];
+  exclusions: readonly ThermoExclusionDto[];
+} {
   const { ready, observations: observationList, exclusions: exclusionList } = useCriteriaLists(auth, research.id);
   const inputs = useMemo(
     (): CriteriaInputs | null =>

@@ -21,15 +21,25 @@ export function DownloadMenu({ researchId }: { researchId: string }) {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button leftSection={<IconDownload size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={download.isPending}>
+        <Button
+          leftSection={<IconDownload size={16} aria-hidden />}
+          rightSection={<IconChevronDown size={14} aria-hidden />}
+          loading={download.isPending}
+        >
           {t('download.button')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{t('download.csv')}</Menu.Label>
-        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: false, lang })}>{t('download.comma')}</Menu.Item>
-        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'point', meta: false, lang })}>{t('download.point')}</Menu.Item>
-        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: true, lang })}>{t('download.meta')}</Menu.Item>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: false, lang })}>
+          {t('download.comma')}
+        </Menu.Item>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'point', meta: false, lang })}>
+          {t('download.point')}
+        </Menu.Item>
+        <Menu.Item onClick={() => download.mutate({ format: 'csv', decimal: 'comma', meta: true, lang })}>
+          {t('download.meta')}
+        </Menu.Item>
         <Menu.Divider />
         <Menu.Label>{t('download.xlsxLabel')}</Menu.Label>
         <Menu.Item onClick={() => download.mutate({ format: 'xlsx', lang })}>{t('download.xlsx')}</Menu.Item>

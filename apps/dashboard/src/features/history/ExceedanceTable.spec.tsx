@@ -6,8 +6,20 @@ import { ExceedanceTable, wallClock } from './ExceedanceTable';
 const START = '2025-07-01T08:00:00Z'; // 10:00:00 in Warsaw (CEST)
 
 const rows: ExceedanceRow[] = [
-  { typeName: 'Tśr i Tmax', kind: 'max', critical: 180, key: 'category:Tśr i Tmax:max', exceedance: { time: 1601, value: 180.1, exact: true, range: { from: 1601, to: 1602 } } },
-  { typeName: 'Tśr i Tmax', kind: 'mean', critical: 140, key: 'category:Tśr i Tmax:mean', exceedance: { time: 1296, value: 141, exact: false, range: { from: 1296, to: 1299.6 } } },
+  {
+    typeName: 'Tśr i Tmax',
+    kind: 'max',
+    critical: 180,
+    key: 'category:Tśr i Tmax:max',
+    exceedance: { time: 1601, value: 180.1, exact: true, range: { from: 1601, to: 1602 } },
+  },
+  {
+    typeName: 'Tśr i Tmax',
+    kind: 'mean',
+    critical: 140,
+    key: 'category:Tśr i Tmax:mean',
+    exceedance: { time: 1296, value: 141, exact: false, range: { from: 1296, to: 1299.6 } },
+  },
   { typeName: 'TDin', kind: 'max', critical: 180, key: 'category:TDin:max', exceedance: null },
 ];
 

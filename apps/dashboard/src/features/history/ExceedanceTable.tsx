@@ -41,7 +41,13 @@ export function ExceedanceTable({ rows, startAt }: { rows: readonly ExceedanceRo
           const criterion = t(row.kind === 'max' ? 'exceedance.max' : 'exceedance.mean', { value: row.critical });
           const clock = e ? wallClock(startAt, e.time) : '';
           return (
-            <Table.Tr key={row.key} data-testid="exceedance-row" data-type={row.typeName} data-kind={row.kind} data-exceeded={e ? 'true' : 'false'}>
+            <Table.Tr
+              key={row.key}
+              data-testid="exceedance-row"
+              data-type={row.typeName}
+              data-kind={row.kind}
+              data-exceeded={e ? 'true' : 'false'}
+            >
               <Table.Td>
                 <Text fw={600} size="sm">
                   {row.typeName}
@@ -56,7 +62,14 @@ export function ExceedanceTable({ rows, startAt }: { rows: readonly ExceedanceRo
               {e ? (
                 <>
                   <Table.Td>
-                    <Text span c="red.7" fw={700} ff="monospace" style={{ whiteSpace: 'nowrap' }} data-testid="exceedance-elapsed">
+                    <Text
+                      span
+                      c="red.7"
+                      fw={700}
+                      ff="monospace"
+                      style={{ whiteSpace: 'nowrap' }}
+                      data-testid="exceedance-elapsed"
+                    >
                       {e.exact ? '' : '≈ '}
                       {formatElapsed(e.time)}
                     </Text>

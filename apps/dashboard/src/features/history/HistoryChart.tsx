@@ -38,7 +38,9 @@ interface ZoomEvent {
 function zoomPercents(params: unknown): { start: number; end: number } | null {
   const event = params as ZoomEvent;
   const source = event.batch?.[0] ?? event;
-  return typeof source.start === 'number' && typeof source.end === 'number' ? { start: source.start, end: source.end } : null;
+  return typeof source.start === 'number' && typeof source.end === 'number'
+    ? { start: source.start, end: source.end }
+    : null;
 }
 
 interface HistoryChartProps {
@@ -65,16 +67,41 @@ interface HistoryChartProps {
  * (wheel, pinch, slider) reads its range again from the server with from/to, so that detail
  * appears, and draws it inside the test around it.
  */
-function HistoryChart({ researchId, startAt, flags, overview, categories: plainCategories, thermocouples, hidden, profile, criteria, observations, exclusions, names, cursor }: HistoryChartProps) {
+function HistoryChart({
+  researchId,
+  startAt,
+  flags,
+  overview,
+  categories: plainCategories,
+  thermocouples,
+  hidden,
+  profile,
+  criteria,
+  observations,
+  exclusions,
+  names,
+  cursor,
+}: HistoryChartProps) {
   const { t } = useTranslation('history');
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const start = Date.parse(startAt);
-  const header = useCallback((ms: number) => `${elapsedLabel(ms)} · ${formatDateTime(new Date(start + ms).toISOString())}`, [start]);
+  const header = useCallback(
+    (ms: number) => `${elapsedLabel(ms)} · ${formatDateTime(new Date(start + ms).toISOString())}`,
+    [start],
+  );
   const { labels, texts } = useCurveLabels(header, profile.heating_curve);
 
   const { t: tc } = useTranslation('criteria');
   const byKey = useMemo(() => historySeriesByKey(overview), [overview]);
-  const { categories, overlay } = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile, until: overview.to, names });
+  const { categories, overlay } = useCriteriaChart({
+    categories: plainCategories,
+    snapshot: criteria,
+    observations,
+    exclusions,
+    profile,
+    until: overview.to,
+    names,
+  });
   const furnaceDrawn = flags.furnace || hasValues(byKey.get(seriesKey.pk));
   const curve = profile.heating_curve;
   const fullOverlay = useMemo(
@@ -84,7 +111,11 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
             ...overlay,
             deviation: {
               title: tc('history.deviationGrid'),
-              series: deviationSeries({ deviation: tc('history.deviation'), upper: tc('history.toleranceUpper'), lower: tc('history.toleranceLower') }),
+              series: deviationSeries({
+                deviation: tc('history.deviation'),
+                upper: tc('history.toleranceUpper'),
+                lower: tc('history.toleranceLower'),
+              }),
             },
           }
         : overlay,
@@ -113,7 +144,11 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
       const dto = byKey.get(series.id);
       points.set(series.id, dto ? historyPoints(overview, dto) : []);
     }
-    if (points.has(seriesKey.iso834)) points.set(seriesKey.iso834, iso834Along(points.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)));
+    if (points.has(seriesKey.iso834))
+      points.set(
+        seriesKey.iso834,
+        iso834Along(points.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)),
+      );
     // d_e and its envelope: computed here from the furnace temperature of the whole test.
     for (const [id, values] of deviationPoints(overview, curve)) if (points.has(id)) points.set(id, values);
     return points;
@@ -141,9 +176,17 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
     }),
     [],
   );
-  const ticked = useMemo(() => thermocouples.map((th) => th.thermoId).filter((id) => !hidden.has(id)), [thermocouples, hidden]);
+  const ticked = useMemo(
+    () => thermocouples.map((th) => th.thermoId).filter((id) => !hidden.has(id)),
+    [thermocouples, hidden],
+  );
   const detail = useQuery({
-    ...historyQueryOptions(STAFF, researchId, { points: DETAIL_POINTS, from: range?.from, to: range?.to, thermoIds: ticked }),
+    ...historyQueryOptions(STAFF, researchId, {
+      points: DETAIL_POINTS,
+      from: range?.from,
+      to: range?.to,
+      thermoIds: ticked,
+    }),
     enabled: range !== null,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
@@ -158,9 +201,17 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
     for (const [id, points] of overviewPoints) {
       const dto = detailByKey.get(id);
       if (id === seriesKey.iso834 || !dto) data.set(id, points);
-      else data.set(id, mergeRange(points, historyPoints(detailData, dto), secondsToMs(detailData.from), secondsToMs(detailData.to)));
+      else
+        data.set(
+          id,
+          mergeRange(points, historyPoints(detailData, dto), secondsToMs(detailData.from), secondsToMs(detailData.to)),
+        );
     }
-    if (data.has(seriesKey.iso834)) data.set(seriesKey.iso834, iso834Along(data.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)));
+    if (data.has(seriesKey.iso834))
+      data.set(
+        seriesKey.iso834,
+        iso834Along(data.get(seriesKey.pk) ?? [], (t) => heatingCurve(curve, t)),
+      );
     return data;
   }, [overviewPoints, detailData, curve]);
   // …and a hidden thermocouple shows nothing: a toggle pushes only its own series.
@@ -186,7 +237,8 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
     pushedInto.current = { chart, option };
     for (const [id, points] of changed) pushed.current.set(id, points);
     // For the end-to-end test: the most points any series holds (never above 2 000).
-    if (wrapper.current) wrapper.current.dataset.maxPoints = String(Math.max(0, ...[...shown.values()].map((p) => p.length)));
+    if (wrapper.current)
+      wrapper.current.dataset.maxPoints = String(Math.max(0, ...[...shown.values()].map((p) => p.length)));
   }, [shown, option]);
   useEffect(() => push(), [push]);
   const drawCursor = useChartCursor(instance, option, cursor);
@@ -221,7 +273,13 @@ function HistoryChart({ researchId, startAt, flags, overview, categories: plainC
           ) : null}
         </Group>
       </Group>
-      <EChart option={option} height={chartLayout(spec).height} onInstance={onInstance} onEvents={onEvents} label={t('chart.label')} />
+      <EChart
+        option={option}
+        height={chartLayout(spec).height}
+        onInstance={onInstance}
+        onEvents={onEvents}
+        label={t('chart.label')}
+      />
     </div>
   );
 }

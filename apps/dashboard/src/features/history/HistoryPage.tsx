@@ -59,7 +59,10 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   // Only what is drawn travels: a thermocouple's own series is read when it is ticked (none at first).
   const [ticked, setTicked] = useState<ReadonlySet<number>>(() => new Set());
   const thermoIds = useMemo(() => [...ticked].sort((a, b) => a - b), [ticked]);
-  const overview = useQuery({ ...historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS, thermoIds }), placeholderData: keepPreviousData });
+  const overview = useQuery({
+    ...historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS, thermoIds }),
+    placeholderData: keepPreviousData,
+  });
   const criteria = useQuery(criteriaSnapshotQuery(STAFF, researchId));
   const observations = useQuery(observationsQuery(STAFF, researchId));
   const exclusions = useQuery(exclusionsQuery(STAFF, researchId));
@@ -67,12 +70,22 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const replay = useReplayPlayer(researchId, overview.data?.last_time);
 
   const categories = useMemo(() => chartCategories(markers.data ?? []), [markers.data]);
-  const thermocouples = useMemo(() => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []), [overview.data, markers.data]);
-  const hidden = useMemo(() => new Set(thermocouples.map((th) => th.thermoId).filter((id) => !ticked.has(id))), [thermocouples, ticked]);
-  const setHidden = (next: ReadonlySet<number>) => setTicked(new Set(thermocouples.map((th) => th.thermoId).filter((id) => !next.has(id))));
+  const thermocouples = useMemo(
+    () => (overview.data ? historyThermocouples(overview.data, markers.data ?? []) : []),
+    [overview.data, markers.data],
+  );
+  const hidden = useMemo(
+    () => new Set(thermocouples.map((th) => th.thermoId).filter((id) => !ticked.has(id))),
+    [thermocouples, ticked],
+  );
+  const setHidden = (next: ReadonlySet<number>) =>
+    setTicked(new Set(thermocouples.map((th) => th.thermoId).filter((id) => !next.has(id))));
 
   // First exceedances: from the buckets of the whole test, then each bucket read again at full resolution.
-  const rows = useMemo(() => (overview.data ? exceedanceRows(overview.data, categories) : []), [overview.data, categories]);
+  const rows = useMemo(
+    () => (overview.data ? exceedanceRows(overview.data, categories) : []),
+    [overview.data, categories],
+  );
   const ranges = useMemo(() => refinementRanges(rows), [rows]);
   const details = useQueries({
     queries: ranges.map((range) => ({
@@ -123,7 +136,13 @@ export function HistoryPage({ researchId }: { researchId: string }) {
         actions={
           <>
             <StateBadge research={r} size="lg" />
-            <ButtonLink to="/research/$researchId/edit" params={{ researchId }} variant="light" color="gray" leftSection={<IconPencil size={16} aria-hidden />}>
+            <ButtonLink
+              to="/research/$researchId/edit"
+              params={{ researchId }}
+              variant="light"
+              color="gray"
+              leftSection={<IconPencil size={16} aria-hidden />}
+            >
               {tc('common.edit')}
             </ButtonLink>
             <ReportButton researchId={researchId} />
@@ -142,7 +161,13 @@ export function HistoryPage({ researchId }: { researchId: string }) {
         <Stack gap="lg" mt="lg">
           <Section title={t('history.title', { ns: 'criteria' })}>
             {criteria.data ? (
-              <CriteriaSummary criteria={criteria.data} audit={r} observations={observations.data ?? []} names={names} radiation={r.is_radiance} />
+              <CriteriaSummary
+                criteria={criteria.data}
+                audit={r}
+                observations={observations.data ?? []}
+                names={names}
+                radiation={r.is_radiance}
+              />
             ) : criteria.isError ? (
               <Alert color="red" icon={<IconAlertTriangle aria-hidden />}>
                 {errorMessage(criteria.error)}

@@ -9,18 +9,30 @@ import { downloadHistory } from '../stream/history-api';
  * 'Raport PDF': the test's data sheet for the lab's report; 'Klasyfikacja PDF': the classification
  * report it rests on. Each in Polish or English (docs/behaviour.md §11).
  */
-export function ReportButton({ researchId, document = 'report' }: { researchId: string; document?: 'report' | 'classification' }) {
+export function ReportButton({
+  researchId,
+  document = 'report',
+}: {
+  researchId: string;
+  document?: 'report' | 'classification';
+}) {
   const { t } = useTranslation('history');
   const classification = document === 'classification';
   const download = useMutation({
-    mutationFn: (lang: 'pl' | 'en') => downloadHistory(researchId, { format: classification ? 'classification' : 'pdf', lang }),
+    mutationFn: (lang: 'pl' | 'en') =>
+      downloadHistory(researchId, { format: classification ? 'classification' : 'pdf', lang }),
     onError: (error) => notifyError(error, t(classification ? 'report.classificationError' : 'report.error')),
   });
   const Icon = classification ? IconCertificate : IconFileTypePdf;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <Button variant="light" leftSection={<Icon size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={download.isPending}>
+        <Button
+          variant="light"
+          leftSection={<Icon size={16} aria-hidden />}
+          rightSection={<IconChevronDown size={14} aria-hidden />}
+          loading={download.isPending}
+        >
           {t(classification ? 'report.classification' : 'report.download')}
         </Button>
       </Menu.Target>
@@ -40,7 +52,13 @@ export function ArchiveButton({ researchId }: { researchId: string }) {
     onError: (error) => notifyError(error, t('archive.error')),
   });
   return (
-    <Button variant="light" color="gray" leftSection={<IconArchive size={16} aria-hidden />} loading={download.isPending} onClick={() => download.mutate()}>
+    <Button
+      variant="light"
+      color="gray"
+      leftSection={<IconArchive size={16} aria-hidden />}
+      loading={download.isPending}
+      onClick={() => download.mutate()}
+    >
       {t('archive.download')}
     </Button>
   );

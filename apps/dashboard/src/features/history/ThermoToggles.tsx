@@ -29,7 +29,12 @@ export function ThermoToggles({
           <Button size="compact-xs" variant="light" onClick={() => onChange(new Set())}>
             {t('thermo.all')}
           </Button>
-          <Button size="compact-xs" variant="light" color="gray" onClick={() => onChange(new Set(thermocouples.map((th) => th.thermoId)))}>
+          <Button
+            size="compact-xs"
+            variant="light"
+            color="gray"
+            onClick={() => onChange(new Set(thermocouples.map((th) => th.thermoId)))}
+          >
             {t('thermo.none')}
           </Button>
         </Group>

@@ -20,7 +20,12 @@ describe('firstExceedance', () => {
   it('finds the first frame strictly above the critical value in a raw history', () => {
     const raw = historyFromFrames(frames, markers, 10_000);
     // T1 = 180 at t = 1600 (not above), 180.1 at 1601.
-    expect(firstExceedance(raw, 'category:Tśr i Tmax:max', 180)).toEqual({ time: 1601, value: 180.1, exact: true, range: { from: 1601, to: 1602 } });
+    expect(firstExceedance(raw, 'category:Tśr i Tmax:max', 180)).toEqual({
+      time: 1601,
+      value: 180.1,
+      exact: true,
+      range: { from: 1601, to: 1602 },
+    });
     expect(firstExceedance(raw, 'category:Tmax:max', 180)?.time).toBe(2000);
     expect(firstExceedance(raw, 'category:Tmax:max', 250)).toBeNull();
     expect(firstExceedance(raw, 'nope', 1)).toBeNull();
@@ -51,7 +56,11 @@ describe('exceedanceRows and their refinement', () => {
     expect(ranges).toHaveLength(3);
     const refined = rows.map((row) => {
       const e = row.exceedance!;
-      const detail = historyFromFrames(frames.filter((f) => f.time >= e.range.from && f.time <= e.range.to), markers, 10_000);
+      const detail = historyFromFrames(
+        frames.filter((f) => f.time >= e.range.from && f.time <= e.range.to),
+        markers,
+        10_000,
+      );
       return refineExceedance(row, detail).exceedance;
     });
     // Mean of T1 and T1 - 20 = T1 - 10 > 140 ⇔ T1 > 150 ⇔ t > 1300.
@@ -70,7 +79,11 @@ describe('exceedanceRows and their refinement', () => {
 
     const bucketed = historyFromFrames(frames, markers, 100);
     const row = exceedanceRows(bucketed, categories)[0]!;
-    const elsewhere = historyFromFrames(frames.filter((f) => f.time < 100), markers, 10_000);
+    const elsewhere = historyFromFrames(
+      frames.filter((f) => f.time < 100),
+      markers,
+      10_000,
+    );
     expect(refineExceedance(row, elsewhere)).toBe(row);
     expect(refineExceedance(row, undefined)).toBe(row);
   });

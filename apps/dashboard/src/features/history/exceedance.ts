@@ -62,7 +62,13 @@ export function exceedanceRows(history: HistoryDto, categories: readonly ChartCa
     ];
     for (const [kind, critical, key] of criteria) {
       if (critical === null) continue;
-      rows.push({ typeName: category.typeName, kind, critical, key, exceedance: firstExceedance(history, key, critical) });
+      rows.push({
+        typeName: category.typeName,
+        kind,
+        critical,
+        key,
+        exceedance: firstExceedance(history, key, critical),
+      });
     }
   }
   return rows;

@@ -12,7 +12,8 @@ describe('zoomRange', () => {
 
 describe('mergeRange', () => {
   const overview: Point[] = Array.from({ length: 2000 }, (_, i) => [i * 1800, 20 + (i % 7)]);
-  const detail = (from: number, to: number, n: number): Point[] => Array.from({ length: n }, (_, i) => [from + ((to - from) * i) / (n - 1), i === 3 ? 999 : 1]);
+  const detail = (from: number, to: number, n: number): Point[] =>
+    Array.from({ length: n }, (_, i) => [from + ((to - from) * i) / (n - 1), i === 3 ? 999 : 1]);
 
   it('shows the detail inside the range and the test around it, within 2 000 points', () => {
     const inner = detail(900_000, 1_800_000, 1600);
@@ -21,7 +22,8 @@ describe('mergeRange', () => {
     expect(merged.filter((p) => p[0] >= 900_000 && p[0] <= 1_800_000)).toEqual(inner);
     expect(merged[0]).toEqual(overview[0]);
     expect(merged.at(-1)).toEqual(overview.at(-1));
-    for (let i = 1; i < merged.length; i++) expect((merged[i] as Point)[0]).toBeGreaterThanOrEqual((merged[i - 1] as Point)[0]);
+    for (let i = 1; i < merged.length; i++)
+      expect((merged[i] as Point)[0]).toBeGreaterThanOrEqual((merged[i - 1] as Point)[0]);
   });
 
   it('never holds more than 2 000 points, whatever sizes come in', () => {

@@ -26,7 +26,13 @@ export function zoomRange(extent: TimeRange, startPercent: number, endPercent: n
  * the whole-test points for context (so the slider and zooming out still show the test), those
  * downsampled to what is left of the budget. Never more than `maxPoints` points.
  */
-export function mergeRange(overview: readonly Point[], detail: readonly Point[], fromMs: number, toMs: number, maxPoints = MAX_POINTS_PER_SERIES): Point[] {
+export function mergeRange(
+  overview: readonly Point[],
+  detail: readonly Point[],
+  fromMs: number,
+  toMs: number,
+  maxPoints = MAX_POINTS_PER_SERIES,
+): Point[] {
   const inner = detail.length > maxPoints - 8 ? minMaxDownsample(detail, maxPoints - 8) : detail.slice();
   const before = overview.filter((p) => p[0] < fromMs);
   const after = overview.filter((p) => p[0] > toMs);
@@ -40,6 +46,7 @@ export function mergeRange(overview: readonly Point[], detail: readonly Point[],
     rightAllowed = minimum(after);
     leftAllowed = budget - rightAllowed;
   }
-  const fit = (part: readonly Point[], allowed: number): Point[] => (part.length <= allowed ? part.slice() : minMaxDownsample(part, allowed));
+  const fit = (part: readonly Point[], allowed: number): Point[] =>
+    part.length <= allowed ? part.slice() : minMaxDownsample(part, allowed);
   return [...fit(before, leftAllowed), ...inner, ...fit(after, rightAllowed)];
 }

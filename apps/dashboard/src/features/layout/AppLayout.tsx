@@ -29,7 +29,11 @@ export function AppLayout() {
   };
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: true } }} padding={0}>
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: true } }}
+      padding={0}
+    >
       <AppShell.Header className={classes.header}>
         <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
@@ -58,7 +62,12 @@ export function AppLayout() {
       </AppShell.Header>
 
       {/* The phone menu: out of the accessibility tree and tab order while closed. */}
-      <AppShell.Navbar p="sm" aria-label={t('nav.mainNavigation')} hiddenFrom="sm" style={opened ? undefined : { visibility: 'hidden' }}>
+      <AppShell.Navbar
+        p="sm"
+        aria-label={t('nav.mainNavigation')}
+        hiddenFrom="sm"
+        style={opened ? undefined : { visibility: 'hidden' }}
+      >
         {NAV_ITEMS.map((item) => (
           <NavLink
             key={item.to}

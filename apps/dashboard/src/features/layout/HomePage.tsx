@@ -27,14 +27,34 @@ export function HomePage() {
         </Text>
       </Stack>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" maw={900}>
-        <ShortcutCard to="/research" icon={<IconFlask size={22} />} title={t('nav.research')} text={t('home.researchCard')} />
-        <ShortcutCard to="/research/add" icon={<IconPlus size={22} />} title={t('nav.addResearch')} text={t('home.addCard')} />
+        <ShortcutCard
+          to="/research"
+          icon={<IconFlask size={22} />}
+          title={t('nav.research')}
+          text={t('home.researchCard')}
+        />
+        <ShortcutCard
+          to="/research/add"
+          icon={<IconPlus size={22} />}
+          title={t('nav.addResearch')}
+          text={t('home.addCard')}
+        />
       </SimpleGrid>
     </Stack>
   );
 }
 
-function ShortcutCard({ to, icon, title, text }: { to: '/research' | '/research/add'; icon: ReactNode; title: string; text: string }) {
+function ShortcutCard({
+  to,
+  icon,
+  title,
+  text,
+}: {
+  to: '/research' | '/research/add';
+  icon: ReactNode;
+  title: string;
+  text: string;
+}) {
   return (
     <Card component={Link} to={to} withBorder radius="lg" padding="lg" shadow="xs">
       <Group justify="space-between" wrap="nowrap" align="flex-start">

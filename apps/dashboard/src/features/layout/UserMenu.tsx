@@ -1,5 +1,13 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconHistory, IconLanguage, IconLogout, IconSettings, IconUsers } from '@tabler/icons-react';
+import {
+  IconCheck,
+  IconChevronDown,
+  IconHistory,
+  IconLanguage,
+  IconLogout,
+  IconSettings,
+  IconUsers,
+} from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/users';

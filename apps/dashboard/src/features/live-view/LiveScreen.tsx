@@ -41,7 +41,10 @@ export function LiveScreen({
   const { observations, exclusions } = useCriteriaLists(auth, research.id);
   const { criteria } = stream;
   const names = useMemo(() => new Map(data.markers.map((m) => [m.thermo_id, m.name])), [data.markers]);
-  const thermocouples = useMemo(() => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id), [names]);
+  const thermocouples = useMemo(
+    () => [...names].map(([thermo_id, name]) => ({ thermo_id, name })).sort((a, b) => a.thermo_id - b.thermo_id),
+    [names],
+  );
   const staff = auth.kind === 'staff';
   const frozen = useFrozenReason(research);
 
@@ -82,7 +85,13 @@ export function LiveScreen({
           />
         </Suspense>
       ) : observations.length > 0 ? (
-        <Paper withBorder radius="md" p="md" component="section" aria-label={t('observation.title', { ns: 'criteria' })}>
+        <Paper
+          withBorder
+          radius="md"
+          p="md"
+          component="section"
+          aria-label={t('observation.title', { ns: 'criteria' })}
+        >
           <Text fw={700} size="sm" mb="xs">
             {t('observation.title', { ns: 'criteria' })}
           </Text>
@@ -92,7 +101,14 @@ export function LiveScreen({
       {/* Mounted once the layout has its final size: it loads the charts only when scrolled near. */}
       {data.ready ? (
         <section aria-label={t('view.curves')}>
-          <LiveCurvesSlot research={research} markers={data.markers} frames={stream.frames} observations={observations} exclusions={exclusions} criteria={criteria} />
+          <LiveCurvesSlot
+            research={research}
+            markers={data.markers}
+            frames={stream.frames}
+            observations={observations}
+            exclusions={exclusions}
+            criteria={criteria}
+          />
         </section>
       ) : null}
     </Stack>

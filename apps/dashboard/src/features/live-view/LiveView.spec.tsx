@@ -64,7 +64,8 @@ const CODE = '0b9f2b4e-1111-4a6e-9f0e-1b2c3d4e5f60';
 const HOUR = 3600_000;
 
 const ok = <T,>(data: T) => Promise.resolve({ data, error: undefined, response: { ok: true, status: 200 } });
-const fail = (status: number) => Promise.resolve({ data: undefined, error: { detail: 'no' }, response: { ok: false, status } });
+const fail = (status: number) =>
+  Promise.resolve({ data: undefined, error: { detail: 'no' }, response: { ok: false, status } });
 
 function newResearch(overrides: Partial<ResearchDto> = {}): ResearchDto {
   return {
@@ -89,7 +90,12 @@ const newConfig = (id: string): ThermoConfigDto => ({
   image_height: 500,
 });
 
-function newMarker(config_id: string, thermo_id: number, type_name: ThermoMarkerDto['type_name'], color_hex: string): ThermoMarkerDto {
+function newMarker(
+  config_id: string,
+  thermo_id: number,
+  type_name: ThermoMarkerDto['type_name'],
+  color_hex: string,
+): ThermoMarkerDto {
   return {
     id: `${config_id}-${thermo_id}`,
     config_id,
@@ -116,7 +122,19 @@ const MARKERS = [
 ];
 const URLS: UrlDto[] = [{ id: 'u1', url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ', research_id: RESEARCH_ID }];
 /** Nothing stored yet. */
-const NO_HISTORY = { research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, thermo_ids: [], bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: null };
+const NO_HISTORY = {
+  research_id: RESEARCH_ID,
+  from: 0,
+  to: 0,
+  last_time: null,
+  frames: 0,
+  thermo_ids: [],
+  bucket_seconds: 0,
+  time: [],
+  series: [],
+  faults: [],
+  ignition_at: null,
+};
 
 /** The reads GET …/live-view stands for: none of them is made when a live screen opens. */
 const SINGLE_READS = [
@@ -141,9 +159,21 @@ function serve({
   // The live view's bootstrap: the same answers as the single reads, and a ticket of its own in the headers.
   mocked.liveViewLiveView.mockImplementation(() =>
     Promise.resolve({
-      data: { research, urls: URLS, configs: CONFIGS, markers: MARKERS, observations, exclusions: [], history: NO_HISTORY },
+      data: {
+        research,
+        urls: URLS,
+        configs: CONFIGS,
+        markers: MARKERS,
+        observations,
+        exclusions: [],
+        history: NO_HISTORY,
+      },
       error: undefined,
-      response: { ok: true, status: 200, headers: new Headers({ 'Stream-Ticket': 'ticket-0', 'Stream-Ticket-Expires-In': '30' }) },
+      response: {
+        ok: true,
+        status: 200,
+        headers: new Headers({ 'Stream-Ticket': 'ticket-0', 'Stream-Ticket-Expires-In': '30' }),
+      },
     }),
   );
   mocked.researchGet.mockImplementation(() => ok(research));
@@ -167,9 +197,36 @@ function criteriaView(overrides: Partial<CriteriaView> = {}): CriteriaView {
   return {
     ...base,
     categories: [
-      { type_name: 'Tśr i Tmax', role: { mean: true, max: true, frame: false }, max: 190.25, mean: 170.13, max_rise: 170, mean_rise: 149.88, valid: 2, thermocouples: 2 },
-      { type_name: 'Tmax', role: { mean: false, max: true, frame: false }, max: 100, mean: 100, max_rise: 79.7, mean_rise: 79.7, valid: 1, thermocouples: 1 },
-      { type_name: 'T', role: { mean: false, max: false, frame: false }, max: 30, mean: 30, max_rise: 9.7, mean_rise: 9.7, valid: 1, thermocouples: 1 },
+      {
+        type_name: 'Tśr i Tmax',
+        role: { mean: true, max: true, frame: false },
+        max: 190.25,
+        mean: 170.13,
+        max_rise: 170,
+        mean_rise: 149.88,
+        valid: 2,
+        thermocouples: 2,
+      },
+      {
+        type_name: 'Tmax',
+        role: { mean: false, max: true, frame: false },
+        max: 100,
+        mean: 100,
+        max_rise: 79.7,
+        mean_rise: 79.7,
+        valid: 1,
+        thermocouples: 1,
+      },
+      {
+        type_name: 'T',
+        role: { mean: false, max: false, frame: false },
+        max: 30,
+        mean: 30,
+        max_rise: 9.7,
+        mean_rise: 9.7,
+        valid: 1,
+        thermocouples: 1,
+      },
     ],
     ended: false,
     classification_withheld: false,
@@ -179,7 +236,10 @@ function criteriaView(overrides: Partial<CriteriaView> = {}): CriteriaView {
 }
 
 const canvasTexts = () =>
-  ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => ({ text: l.text, visible: l.visible }));
+  ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => ({
+    text: l.text,
+    visible: l.visible,
+  }));
 
 stubCanvasForFile();
 const realWebSocket = globalThis.WebSocket;
@@ -232,7 +292,12 @@ describe('the public live view: who sees what', () => {
   });
 
   it('before start_at: the not-started screen, no stream', async () => {
-    serve({ research: newResearch({ start_at: new Date(Date.now() + HOUR).toISOString(), end_at: new Date(Date.now() + 4 * HOUR).toISOString() }) });
+    serve({
+      research: newResearch({
+        start_at: new Date(Date.now() + HOUR).toISOString(),
+        end_at: new Date(Date.now() + 4 * HOUR).toISOString(),
+      }),
+    });
     await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
     expect(await screen.findByText('Badanie jeszcze się nie zaczęło!')).toBeInTheDocument();
     expect(screen.getByText('Prosimy cierpliwie czekać aż link stanie się aktywny.')).toBeInTheDocument();
@@ -241,7 +306,12 @@ describe('the public live view: who sees what', () => {
   });
 
   it('after end_at: the ended screen', async () => {
-    serve({ research: newResearch({ start_at: new Date(Date.now() - 4 * HOUR).toISOString(), end_at: new Date(Date.now() - HOUR).toISOString() }) });
+    serve({
+      research: newResearch({
+        start_at: new Date(Date.now() - 4 * HOUR).toISOString(),
+        end_at: new Date(Date.now() - HOUR).toISOString(),
+      }),
+    });
     await renderUi(<PublicLiveView researchId={RESEARCH_ID} code={CODE} />);
     expect(await screen.findByText('Badanie już się zakończyło!')).toBeInTheDocument();
     expect(screen.getByText('Link przestał być aktywny.')).toBeInTheDocument();
@@ -249,9 +319,15 @@ describe('the public live view: who sees what', () => {
 
   it('reads with the viewer token and opens the stream with a ticket bought with it, never the token', async () => {
     const { socket } = await openLiveView();
-    expect(mocked.researchViewerToken).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, body: { code: CODE } }));
-    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
-    expect(mocked.thermoImage).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
+    expect(mocked.researchViewerToken).toHaveBeenCalledWith(
+      expect.objectContaining({ path: { id: RESEARCH_ID }, body: { code: CODE } }),
+    );
+    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(
+      expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }),
+    );
+    expect(mocked.thermoImage).toHaveBeenCalledWith(
+      expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }),
+    );
     // The ticket the live view's answer brought, bought with the viewer token.
     expect(socket.url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-0`);
     expect(socket.url).not.toContain('tok-1');
@@ -289,7 +365,9 @@ describe('the public live view: who sees what', () => {
     expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
     expect(tokens).toBe(2);
     expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(2);
-    expect(mocked.liveViewLiveView).toHaveBeenLastCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-2' } }));
+    expect(mocked.liveViewLiveView).toHaveBeenLastCalledWith(
+      expect.objectContaining({ headers: { Authorization: 'Bearer tok-2' } }),
+    );
   });
 });
 
@@ -311,13 +389,19 @@ describe('opening a live screen: one request for everything it shows first', () 
     expect(calledApi()).toEqual(['liveViewLiveView', 'researchViewerToken', 'thermoImage']);
     expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(1);
     expect(mocked.liveViewLiveView).toHaveBeenCalledWith(
-      expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: { Authorization: 'Bearer tok-1' } }),
+      expect.objectContaining({
+        path: { id: RESEARCH_ID },
+        query: { points: 750 },
+        headers: { Authorization: 'Bearer tok-1' },
+      }),
     );
     expect(mocked.thermoImage).toHaveBeenCalledTimes(1);
     expect(socket.url).toContain('?ticket=ticket-0');
     // The curves' history is where they read it (they are not drawn here).
     const viewer: ReadAuth = { kind: 'viewer', researchId: RESEARCH_ID, token: 'tok-1' };
-    expect(queryClient.getQueryData(historyKeys.series(viewer, RESEARCH_ID, { points: LIVE_HISTORY_POINTS }))).toEqual(NO_HISTORY);
+    expect(queryClient.getQueryData(historyKeys.series(viewer, RESEARCH_ID, { points: LIVE_HISTORY_POINTS }))).toEqual(
+      NO_HISTORY,
+    );
 
     // What staff change afterwards is read resource by resource, as the stream says.
     mocked.researchGet.mockImplementation(() => ok(newResearch({ name: 'Drzwi EI60 – próba 8' })));
@@ -333,7 +417,9 @@ describe('opening a live screen: one request for everything it shows first', () 
     await waitFor(() => expect(mocked.thermoResearchMarkers).toHaveBeenCalledTimes(1));
     await settle();
     expect(mocked.researchGet).toHaveBeenCalledTimes(1);
-    expect(mocked.researchGet).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }));
+    expect(mocked.researchGet).toHaveBeenCalledWith(
+      expect.objectContaining({ headers: { Authorization: 'Bearer tok-1' } }),
+    );
     expect(mocked.liveViewLiveView).toHaveBeenCalledTimes(1);
     expect(mocked.streamTicketIssue).not.toHaveBeenCalled();
     expect(mocked.historyRead).not.toHaveBeenCalled();
@@ -343,8 +429,16 @@ describe('opening a live screen: one request for everything it shows first', () 
     serve();
     // What another screen (the replay) left in the cache a while ago is not read again either.
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    queryClient.setQueryData(liveResearchQuery(STAFF_AUTH, RESEARCH_ID).queryKey, newResearch({ name: 'Stara nazwa' }), { updatedAt: Date.now() - HOUR });
-    queryClient.setQueryData(liveConfigsQuery(STAFF_AUTH, RESEARCH_ID).queryKey, { data: CONFIGS }, { updatedAt: Date.now() - HOUR });
+    queryClient.setQueryData(
+      liveResearchQuery(STAFF_AUTH, RESEARCH_ID).queryKey,
+      newResearch({ name: 'Stara nazwa' }),
+      { updatedAt: Date.now() - HOUR },
+    );
+    queryClient.setQueryData(
+      liveConfigsQuery(STAFF_AUTH, RESEARCH_ID).queryKey,
+      { data: CONFIGS },
+      { updatedAt: Date.now() - HOUR },
+    );
     await renderUi(<StaffLiveView researchId={RESEARCH_ID} />, { queryClient });
     expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
     await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
@@ -352,7 +446,9 @@ describe('opening a live screen: one request for everything it shows first', () 
     expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
     await settle();
     expect(calledApi()).toEqual(['liveViewLiveView', 'thermoImage']);
-    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: undefined }));
+    expect(mocked.liveViewLiveView).toHaveBeenCalledWith(
+      expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: undefined }),
+    );
     expect(FakeSocket.latest().url).toContain('?ticket=ticket-0');
     // The staff tools list what the bootstrap brought.
     expect(screen.getByText('Brak obserwacji')).toBeInTheDocument();
@@ -372,7 +468,12 @@ describe('the live layout', () => {
     expect(screen.queryByTestId('measurement-pressure')).not.toBeInTheDocument();
     expect(screen.getByText('Średnia temperatura w piecu')).toBeInTheDocument();
 
-    act(() => socket.receive({ event: 'DATA', data: { time: 754, radiance: 1.84, pressure: 14.2, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    act(() =>
+      socket.receive({
+        event: 'DATA',
+        data: { time: 754, radiance: 1.84, pressure: 14.2, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] },
+      }),
+    );
     expect(status).toHaveAttribute('data-status', '2');
     expect(status).toHaveTextContent('Odbieranie danych');
     expect(screen.getByTestId('elapsed-value')).toHaveTextContent('00:12:34');
@@ -397,7 +498,9 @@ describe('the live layout', () => {
     // Until the first CRITERIA: what the panel shows while loading, and the frames change nothing of it.
     expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
     act(() => socket.receive({ event: 'DATA', data: { time: -10, pk: 20, thermocouples_out: [20, 20.5, 20, 20] } }));
-    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
+    act(() =>
+      socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }),
+    );
     expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('jeszcze nieznana');
     expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('---');
     const category = () => screen.getAllByTestId('category')[0]!;
@@ -415,11 +518,22 @@ describe('the live layout', () => {
     expect(screen.getByTestId('criteria-class-value')).toHaveTextContent('E 45, EI 45, EW 45');
 
     // A newer one (an exclusion, a T0 by hand, new frames) replaces it as it is.
-    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ t0: 25, t0_source: 'override', deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false } }) }));
+    act(() =>
+      socket.receive({
+        event: 'CRITERIA',
+        data: criteriaView({
+          t0: 25,
+          t0_source: 'override',
+          deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false },
+        }),
+      }),
+    );
     expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('25.0 °C');
     expect(screen.getByTestId('criteria-de-value')).toHaveTextContent('12.50 %');
     expect(screen.getByTestId('criteria-de-value')).toHaveAttribute('data-ok', 'false');
-    expect(screen.getByTestId('criteria-de-period')).toHaveTextContent('00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %');
+    expect(screen.getByTestId('criteria-de-period')).toHaveTextContent(
+      '00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %',
+    );
 
     // The curves draw the same criteria (limits, failures); nothing read the thermocouples' history
     // for an engine, nor GET …/criteria: the stream sent them.
@@ -440,7 +554,9 @@ describe('the live layout', () => {
       await waitFor(() => expect(FakeSocket.all).toHaveLength(2));
       // The bootstrap's ticket opened one stream once: the next connection buys its own.
       expect(mocked.streamTicketIssue).toHaveBeenCalledTimes(1);
-      expect(mocked.streamTicketIssue).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+      expect(mocked.streamTicketIssue).toHaveBeenCalledWith(
+        expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }),
+      );
       expect(FakeSocket.latest().url).toBe(`ws://localhost/api/v1/research/dane/stream/${RESEARCH_ID}?ticket=ticket-1`);
       act(() => FakeSocket.latest().open());
       expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('20.3 °C');
@@ -463,7 +579,9 @@ describe('the live layout', () => {
       act(() => jest.advanceTimersByTime(1000));
       await waitFor(() => expect(screen.getByTestId('criteria-t0-value')).toHaveTextContent('19.5 °C'));
       expect(mocked.criteriaCriteriaOf).toHaveBeenCalledTimes(1);
-      expect(mocked.criteriaCriteriaOf).toHaveBeenCalledWith(expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }));
+      expect(mocked.criteriaCriteriaOf).toHaveBeenCalledWith(
+        expect.objectContaining({ path: { id: RESEARCH_ID }, headers: { Authorization: 'Bearer tok-1' } }),
+      );
       act(() => socket.receive({ event: 'DATA', data: { time: 800, pk: 820 } }));
       act(() => jest.advanceTimersByTime(60_000));
       expect(mocked.criteriaCriteriaOf).toHaveBeenCalledTimes(1);
@@ -547,7 +665,12 @@ describe('the live layout', () => {
 
   it('UPDATE notices refetch what staff changed', async () => {
     const { socket } = await openLiveView();
-    const before = { research: mocked.researchGet.mock.calls.length, urls: mocked.researchListUrls.mock.calls.length, thermo: mocked.thermoList.mock.calls.length, markers: mocked.thermoResearchMarkers.mock.calls.length };
+    const before = {
+      research: mocked.researchGet.mock.calls.length,
+      urls: mocked.researchListUrls.mock.calls.length,
+      thermo: mocked.thermoList.mock.calls.length,
+      markers: mocked.thermoResearchMarkers.mock.calls.length,
+    };
     act(() => socket.receive({ event: 'UPDATE', data: 'LIVESTREAM' }));
     await waitFor(() => expect(mocked.researchListUrls.mock.calls.length).toBe(before.urls + 1));
     act(() => socket.receive({ event: 'UPDATE', data: 'THERMOCOUPLE' }));
@@ -561,7 +684,11 @@ describe('the live layout', () => {
   it('the curves get the research, its markers and the same frames as the canvas (one socket)', async () => {
     const { socket } = await openLiveView();
     expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
-    const props = curves.mock.calls.at(-1)?.[0] as { research: { id: string }; markers: unknown[]; frames: { latest(): unknown } };
+    const props = curves.mock.calls.at(-1)?.[0] as {
+      research: { id: string };
+      markers: unknown[];
+      frames: { latest(): unknown };
+    };
     expect(props.research.id).toBe(RESEARCH_ID);
     expect(props.markers).toEqual(MARKERS);
     act(() => socket.receive({ event: 'DATA', data: { time: 5, pk: 300 } }));
@@ -594,7 +721,11 @@ describe('the live layout', () => {
     const { user } = await openLiveView();
     const select = screen.getByRole('combobox', { name: 'Język / Language' });
     expect(select).toHaveValue('pl');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['English', 'Polski']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['English', 'Polski']);
     await user.selectOptions(select, 'en');
     expect(await screen.findByRole('button', { name: 'thermocouple mode' })).toBeInTheDocument();
     expect(screen.getByText('thermocouples')).toBeInTheDocument();
@@ -604,7 +735,7 @@ describe('the live layout', () => {
 });
 
 describe('the monitor', () => {
-  it('shows T0 and d_e of the CRITERIA the stream sends (the lab\'s), with no engine run in the browser', async () => {
+  it("shows T0 and d_e of the CRITERIA the stream sends (the lab's), with no engine run in the browser", async () => {
     serve();
     await renderUi(<MonitorPage researchId={RESEARCH_ID} />);
     expect(await screen.findByTestId('monitor')).toBeInTheDocument();
@@ -617,12 +748,23 @@ describe('the monitor', () => {
     expect(socket.url).toContain('?ticket=ticket-0');
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('---');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('---');
-    act(() => socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }));
-    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false } }) }));
+    act(() =>
+      socket.receive({ event: 'DATA', data: { time: 754, pk: 812.44, thermocouples_out: [150, 190.25, 100, 30] } }),
+    );
+    act(() =>
+      socket.receive({
+        event: 'CRITERIA',
+        data: criteriaView({
+          deviation: { d_e: 12.5, tolerance: 10, ok: false, periods: [OPEN_PERIOD], conforming: false },
+        }),
+      }),
+    );
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('20.3');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('12.50 %');
     expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-ok', 'false');
-    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent('00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %');
+    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent(
+      '00:12:00–trwa, najgorsze +12.50 % przy ±10.00 %',
+    );
     const category = screen.getAllByTestId('category')[0]!;
     expect(within(category).getByTestId('category-max')).toHaveTextContent('+170.0 K · 190.3 °C');
     // Read with the staff session: no viewer token; no history and no GET …/criteria for an engine.
@@ -640,15 +782,34 @@ describe('the monitor', () => {
     act(() => socket.open());
     await settle();
     const closed = { ...OPEN_PERIOD, to: 740, open: false };
-    const pressure = { target: 20, value: 21.2, tolerance: 3, ok: true, periods: [{ from: 330, to: 420, open: false, worst: -6.4, worst_tolerance: 5, worst_time: 400 }], conforming: false };
-    act(() => socket.receive({ event: 'CRITERIA', data: criteriaView({ deviation: { d_e: 8, tolerance: 13.7, ok: true, periods: [closed], conforming: false }, pressure }) }));
+    const pressure = {
+      target: 20,
+      value: 21.2,
+      tolerance: 3,
+      ok: true,
+      periods: [{ from: 330, to: 420, open: false, worst: -6.4, worst_tolerance: 5, worst_time: 400 }],
+      conforming: false,
+    };
+    act(() =>
+      socket.receive({
+        event: 'CRITERIA',
+        data: criteriaView({
+          deviation: { d_e: 8, tolerance: 13.7, ok: true, periods: [closed], conforming: false },
+          pressure,
+        }),
+      }),
+    );
     // Within tolerance now, but the test no longer conforms: red, with the period it was outside.
     expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-ok', 'true');
     expect(screen.getByTestId('monitor-de-tolerance')).toHaveAttribute('data-conforming', 'false');
     expect(screen.getByTestId('monitor-de').getAttribute('style')).toContain('--mantine-color-red-6');
-    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent('00:12:00–00:12:20, najgorsze +12.50 % przy ±10.00 %');
+    expect(screen.getByTestId('monitor-de-period')).toHaveTextContent(
+      '00:12:00–00:12:20, najgorsze +12.50 % przy ±10.00 %',
+    );
     expect(screen.getByTestId('monitor-pressure-target')).toHaveTextContent('cel 20.0 ± 3.0 Pa');
     expect(screen.getByTestId('monitor-pressure').getAttribute('style')).toContain('--mantine-color-red-6');
-    expect(screen.getByTestId('monitor-pressure-period')).toHaveTextContent('00:05:30–00:07:00, najgorsze −6.4 Pa przy ±5.0 Pa');
+    expect(screen.getByTestId('monitor-pressure-period')).toHaveTextContent(
+      '00:05:30–00:07:00, najgorsze −6.4 Pa przy ±5.0 Pa',
+    );
   });
 });

@@ -48,9 +48,15 @@ function ViewerSession({ researchId, code }: { researchId: string; code: string 
   const status = token.error instanceof ApiError ? token.error.status : -1;
   // 404: no such research. 403 (or a code the API refuses outright): access denied, nothing shown.
   if (status === 404) return <StatusScreen kind="notFound">{<PublicFooter />}</StatusScreen>;
-  if (status === 401 || status === 403 || status === 422) return <StatusScreen kind="denied">{<PublicFooter />}</StatusScreen>;
+  if (status === 401 || status === 403 || status === 422)
+    return <StatusScreen kind="denied">{<PublicFooter />}</StatusScreen>;
   if (!auth) {
-    if (token.error) return <StatusScreen kind="error" onRetry={renew}>{<PublicFooter />}</StatusScreen>;
+    if (token.error)
+      return (
+        <StatusScreen kind="error" onRetry={renew}>
+          {<PublicFooter />}
+        </StatusScreen>
+      );
     return <LiveLoading />;
   }
   return (

@@ -10,19 +10,19 @@ export function StaffLiveView({ researchId }: { researchId: string }) {
   return (
     <StaffLiveGate researchId={researchId}>
       {(data) => (
-          <LiveScreen
-            data={data}
-            actions={
-              <ButtonLink
-                to="/research/$researchId/monitor"
-                params={{ researchId }}
-                variant="light"
-                leftSection={<IconDeviceDesktop size={18} aria-hidden />}
-              >
-                {t('view.openMonitor')}
-              </ButtonLink>
-            }
-          />
+        <LiveScreen
+          data={data}
+          actions={
+            <ButtonLink
+              to="/research/$researchId/monitor"
+              params={{ researchId }}
+              variant="light"
+              leftSection={<IconDeviceDesktop size={18} aria-hidden />}
+            >
+              {t('view.openMonitor')}
+            </ButtonLink>
+          }
+        />
       )}
     </StaffLiveGate>
   );

@@ -5,7 +5,14 @@ import { useId } from 'react';
 export function FlagGB({ size = 20 }: { size?: number }) {
   const clip = `flag-gb-${useId().replace(/:/g, '')}`;
   return (
-    <svg width={size} height={(size * 3) / 5} viewBox="0 0 60 30" aria-hidden focusable="false" style={{ display: 'block', borderRadius: 2 }}>
+    <svg
+      width={size}
+      height={(size * 3) / 5}
+      viewBox="0 0 60 30"
+      aria-hidden
+      focusable="false"
+      style={{ display: 'block', borderRadius: 2 }}
+    >
       <clipPath id={clip}>
         <path d="M30,15 h30 v15 z v15 h-30 z h-30 v-15 z v-15 h30 z" />
       </clipPath>

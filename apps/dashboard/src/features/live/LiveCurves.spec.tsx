@@ -46,14 +46,25 @@ jest.mock('@furnace/api-client', () => ({
   },
 }));
 
-const markers = [newMarker({ thermo_id: 1, type_name: 'Tśr i Tmax' }), newMarker({ thermo_id: 2, type_name: 'Tmax', color_hex: '#1E88E5' })];
-const research = { id: 'r-1', start_at: '2030-01-01T10:00:00Z', end_at: '2030-01-01T13:00:00Z', is_radiance: true, is_furnance: true, is_pressure: false };
+const markers = [
+  newMarker({ thermo_id: 1, type_name: 'Tśr i Tmax' }),
+  newMarker({ thermo_id: 2, type_name: 'Tmax', color_hex: '#1E88E5' }),
+];
+const research = {
+  id: 'r-1',
+  start_at: '2030-01-01T10:00:00Z',
+  end_at: '2030-01-01T13:00:00Z',
+  is_radiance: true,
+  is_furnance: true,
+  is_pressure: false,
+};
 const viewer: ReadAuth = { kind: 'viewer', researchId: 'r-1', token: 'viewer-token' };
 
 /** The data each series was last given, from the recorded setOption calls. */
 function latestData(): Map<string, Point[]> {
   const data = new Map<string, Point[]>();
-  for (const call of calls) for (const s of call.option.series as { id: string; data: Point[] }[]) data.set(s.id, s.data);
+  for (const call of calls)
+    for (const s of call.option.series as { id: string; data: Point[] }[]) data.set(s.id, s.data);
   return data;
 }
 
@@ -92,7 +103,11 @@ it('draws the history, then the live frames after its last_time (no gap, no dupl
   });
   await act(async () => resolveHistory(historyFromFrames(stored, markers)));
   await waitFor(() => expect(latestData().get('pk')?.length).toBe(62));
-  expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
+  expect(
+    latestData()
+      .get('pk')
+      ?.map((p) => p[0]),
+  ).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
 
   // Later frames, one redelivered.
   act(() => {
@@ -151,7 +166,14 @@ it('reads the history again after a reconnect: the frames of the interruption ar
     </ReadAuthProvider>,
   );
   await waitFor(() => expect(requests).toHaveLength(1));
-  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers)));
+  await act(async () =>
+    resolveHistory(
+      historyFromFrames(
+        newFrames(0, 60, 1, (t) => ({ pk: 100 + t })),
+        markers,
+      ),
+    ),
+  );
   act(() => source.push(newFrame(61, { pk: 161 })));
   await waitFor(() => expect(latestData().get('pk')).toHaveLength(62));
 
@@ -159,9 +181,20 @@ it('reads the history again after a reconnect: the frames of the interruption ar
   act(() => source.markGap());
   await waitFor(() => expect(requests).toHaveLength(2));
   act(() => source.push(newFrame(66, { pk: 166 })));
-  await act(async () => resolveHistory(historyFromFrames(newFrames(0, 65, 1, (t) => ({ pk: 100 + t })), markers)));
+  await act(async () =>
+    resolveHistory(
+      historyFromFrames(
+        newFrames(0, 65, 1, (t) => ({ pk: 100 + t })),
+        markers,
+      ),
+    ),
+  );
   await waitFor(() => expect(latestData().get('pk')).toHaveLength(67));
-  expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 67 }, (_, i) => i * 1000));
+  expect(
+    latestData()
+      .get('pk')
+      ?.map((p) => p[0]),
+  ).toEqual(Array.from({ length: 67 }, (_, i) => i * 1000));
   expect(latestData().get('pk')?.slice(-2)).toEqual([
     [65_000, 165],
     [66_000, 166],
@@ -171,13 +204,20 @@ it('reads the history again after a reconnect: the frames of the interruption ar
 describe("the live view's bootstrap", () => {
   const seeded = (history: HistoryDto, updatedAt = Date.now()) => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    queryClient.setQueryData(historyKeys.series(viewer, research.id, { points: LIVE_HISTORY_POINTS }), history, { updatedAt });
+    queryClient.setQueryData(historyKeys.series(viewer, research.id, { points: LIVE_HISTORY_POINTS }), history, {
+      updatedAt,
+    });
     return queryClient;
   };
 
   it('draws the history it read, then the frames kept since the stream opened: no read of its own', async () => {
     const source = createFrameSource();
-    const queryClient = seeded(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers));
+    const queryClient = seeded(
+      historyFromFrames(
+        newFrames(0, 60, 1, (t) => ({ pk: 100 + t })),
+        markers,
+      ),
+    );
     const early = [newFrame(60, { pk: 160 }), newFrame(61, { pk: 161 })];
     const earlyFrames = jest.fn(() => ({ since: Date.now(), frames: early }));
     await renderUi(
@@ -187,7 +227,11 @@ describe("the live view's bootstrap", () => {
       { queryClient },
     );
     await waitFor(() => expect(latestData().get('pk')).toHaveLength(62));
-    expect(latestData().get('pk')?.map((p) => p[0])).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
+    expect(
+      latestData()
+        .get('pk')
+        ?.map((p) => p[0]),
+    ).toEqual(Array.from({ length: 62 }, (_, i) => i * 1000));
     act(() => source.push(newFrame(62, { pk: 162 })));
     await waitFor(() => expect(latestData().get('pk')?.at(-1)).toEqual([62_000, 162]));
     expect(requests).toHaveLength(0);
@@ -206,7 +250,13 @@ describe("the live view's bootstrap", () => {
       requests.length = 0;
       calls.length = 0;
       const source = createFrameSource();
-      const queryClient = seeded(historyFromFrames(newFrames(0, 60, 1, (t) => ({ pk: 100 + t })), markers), updatedAt);
+      const queryClient = seeded(
+        historyFromFrames(
+          newFrames(0, 60, 1, (t) => ({ pk: 100 + t })),
+          markers,
+        ),
+        updatedAt,
+      );
       const view = await renderUi(
         <ReadAuthProvider auth={viewer}>
           <LiveCurves research={research} markers={markers} frames={source} earlyFrames={earlyFrames} />
@@ -216,7 +266,14 @@ describe("the live view's bootstrap", () => {
       await waitFor(() => expect(requests).toHaveLength(1));
       // The one in the cache is never drawn.
       expect(latestData().get('pk') ?? []).toHaveLength(0);
-      await act(async () => resolveHistory(historyFromFrames(newFrames(0, 90, 1, (t) => ({ pk: 100 + t })), markers)));
+      await act(async () =>
+        resolveHistory(
+          historyFromFrames(
+            newFrames(0, 90, 1, (t) => ({ pk: 100 + t })),
+            markers,
+          ),
+        ),
+      );
       await waitFor(() => expect(latestData().get('pk')).toHaveLength(91));
       view.unmount();
     }

@@ -69,7 +69,15 @@ const RECENT_FRAMES = 1000;
  * last_time are placed by their time: one partial setOption per batch, the option itself is never rebuilt.
  * Default export too, for React.lazy: ECharts loads only when a chart is shown.
  */
-export function LiveCurves({ research, markers, frames, observations = NONE, exclusions = NONE, criteria = null, earlyFrames }: LiveCurvesProps) {
+export function LiveCurves({
+  research,
+  markers,
+  frames,
+  observations = NONE,
+  exclusions = NONE,
+  criteria = null,
+  earlyFrames,
+}: LiveCurvesProps) {
   const auth = useReadAuth();
   const queryClient = useQueryClient();
   const { t } = useTranslation('history');
@@ -79,7 +87,14 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
   const stableMarkers = useMemo(() => markers, [signature]);
   const plainCategories = useMemo(() => chartCategories(stableMarkers), [stableMarkers]);
   const names = useMemo(() => new Map(stableMarkers.map((m) => [m.thermo_id, m.name])), [stableMarkers]);
-  const drawn = useCriteriaChart({ categories: plainCategories, snapshot: criteria, observations, exclusions, profile: NO_PRESSURE, names });
+  const drawn = useCriteriaChart({
+    categories: plainCategories,
+    snapshot: criteria,
+    observations,
+    exclusions,
+    profile: NO_PRESSURE,
+    names,
+  });
   const withIso = research.is_furnance;
   const spec = useMemo(
     () => liveCurvesSpec({ furnace: withIso, categories: drawn.categories, labels, overlay: drawn.overlay }),
@@ -151,12 +166,16 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
 
   const curveId = research.heating_curve ?? 'iso834';
   const isoEntry = useCallback(
-    (): [string, Point[]][] => (withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk), (t) => heatingCurve(curveId, t))]] : []),
+    (): [string, Point[]][] =>
+      withIso ? [[seriesKey.iso834, iso834Along(store.points(seriesKey.pk), (t) => heatingCurve(curveId, t))]] : [],
     [withIso, store, curveId],
   );
   const pushAll = useCallback(() => {
     if (!store.isLoaded) return;
-    pushSeries(instance.current, [...keys.map((key): [string, readonly Point[]] => [key, store.points(key)]), ...isoEntry()]);
+    pushSeries(instance.current, [
+      ...keys.map((key): [string, readonly Point[]] => [key, store.points(key)]),
+      ...isoEntry(),
+    ]);
   }, [store, keys, isoEntry]);
 
   useEffect(() => {
@@ -167,7 +186,10 @@ export function LiveCurves({ research, markers, frames, observations = NONE, exc
       if (!store.isLoaded) return;
       const changed = store.append(batch);
       if (changed.length === 0) return;
-      pushSeries(instance.current, [...changed.map((key): [string, readonly Point[]] => [key, store.points(key)]), ...isoEntry()]);
+      pushSeries(instance.current, [
+        ...changed.map((key): [string, readonly Point[]] => [key, store.points(key)]),
+        ...isoEntry(),
+      ]);
     };
   }, [store, isoEntry]);
 
@@ -202,7 +224,8 @@ export default LiveCurves;
 /** The series a live store keeps: pk for a research measuring it, each category's max and mean. */
 function liveSeriesKeys(furnace: boolean, categories: readonly { typeName: string }[]): string[] {
   const keys: string[] = furnace ? [seriesKey.pk] : [];
-  for (const category of categories) keys.push(seriesKey.categoryMax(category.typeName), seriesKey.categoryMean(category.typeName));
+  for (const category of categories)
+    keys.push(seriesKey.categoryMax(category.typeName), seriesKey.categoryMean(category.typeName));
   return keys;
 }
 

@@ -96,7 +96,9 @@ export function LiveGate({
 
   const unauthorized =
     auth.kind === 'viewer' &&
-    [bootstrap.error, research.error, urls.error, configs.error, markers.error].some((error) => statusOf(error) === 401);
+    [bootstrap.error, research.error, urls.error, configs.error, markers.error].some(
+      (error) => statusOf(error) === 401,
+    );
   useEffect(() => {
     if (unauthorized) onUnauthorized?.();
   }, [unauthorized, onUnauthorized]);
@@ -107,7 +109,10 @@ export function LiveGate({
   useEffect(() => {
     if (token === lastToken.current) return;
     lastToken.current = token;
-    void queryClient.refetchQueries({ queryKey: liveKeys.scope(auth, researchId), predicate: (query) => query.state.status === 'error' });
+    void queryClient.refetchQueries({
+      queryKey: liveKeys.scope(auth, researchId),
+      predicate: (query) => query.state.status === 'error',
+    });
   }, [token, auth, researchId, queryClient]);
 
   const failed = bootstrap.error ?? research.error;

@@ -43,7 +43,8 @@ export function MainDisplay({
 }) {
   const { t } = useTranslation('live');
   const item = view.current;
-  if (!item && loading) return <Skeleton w="100%" style={{ aspectRatio: '16 / 10' }} radius="md" data-testid="main-loading" />;
+  if (!item && loading)
+    return <Skeleton w="100%" style={{ aspectRatio: '16 / 10' }} radius="md" data-testid="main-loading" />;
   if (!item) {
     return (
       <Center mih={240} bg="var(--mantine-color-gray-1)" style={{ borderRadius: 8 }}>

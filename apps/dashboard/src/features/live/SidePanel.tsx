@@ -1,6 +1,13 @@
 import { ActionIcon, Box, Button, Divider, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconTemperature } from '@tabler/icons-react';
-import { type CriteriaSnapshot, type DaqPayload, formatElapsed, formatValue, MEASUREMENT_TYPES, type FrameSource } from '@furnace/contracts';
+import {
+  type CriteriaSnapshot,
+  type DaqPayload,
+  formatElapsed,
+  formatValue,
+  MEASUREMENT_TYPES,
+  type FrameSource,
+} from '@furnace/contracts';
 import { categoryStats } from '../../lib/category-stats';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +36,15 @@ export function measurementsOf(research: Research) {
 }
 
 /** Previous/next through photos then cameras, wrapping around (docs/behaviour.md §2). */
-export function ViewCycler({ items, current, onStep }: { items: readonly DisplayItem[]; current: DisplayItem | undefined; onStep: (step: 1 | -1) => void }) {
+export function ViewCycler({
+  items,
+  current,
+  onStep,
+}: {
+  items: readonly DisplayItem[];
+  current: DisplayItem | undefined;
+  onStep: (step: 1 | -1) => void;
+}) {
   const { t } = useTranslation('live');
   const label = current
     ? t(current.kind === 'photo' ? 'view.photoOf' : 'view.cameraOf', { n: current.index + 1, count: current.count })
@@ -37,7 +52,13 @@ export function ViewCycler({ items, current, onStep }: { items: readonly Display
   const disabled = items.length < 2;
   return (
     <Group justify="space-between" wrap="nowrap" gap="xs">
-      <ActionIcon variant="default" size="lg" aria-label={t('view.previous')} onClick={() => onStep(-1)} disabled={disabled}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={t('view.previous')}
+        onClick={() => onStep(-1)}
+        disabled={disabled}
+      >
         <IconChevronLeft size={20} aria-hidden />
       </ActionIcon>
       <Text size="sm" fw={600} ta="center" data-testid="view-position" aria-live="polite">
@@ -76,7 +97,17 @@ export function FrameValue({ frames, field }: { frames: FrameSource; field: Meas
   return <>{useFrameValue(frames, (frame) => formatValue(frame?.[field]))}</>;
 }
 
-function ValueRow({ label, value, unit, testId }: { label: string; value: React.ReactNode; unit?: string; testId: string }) {
+function ValueRow({
+  label,
+  value,
+  unit,
+  testId,
+}: {
+  label: string;
+  value: React.ReactNode;
+  unit?: string;
+  testId: string;
+}) {
   return (
     <Group justify="space-between" wrap="nowrap" gap="xs" data-testid={testId}>
       <Text size="sm" c="dimmed">
@@ -119,7 +150,9 @@ function useCategoryStats(frames: FrameSource, markers: readonly Marker[]): Map<
   );
   return useMemo(() => {
     const rows = JSON.parse(key) as [string, string, string, boolean, boolean][];
-    return new Map(rows.map(([name, max, mean, exceededMax, exceededMean]) => [name, { max, mean, exceededMax, exceededMean }]));
+    return new Map(
+      rows.map(([name, max, mean, exceededMax, exceededMean]) => [name, { max, mean, exceededMax, exceededMean }]),
+    );
   }, [key]);
 }
 
@@ -174,18 +207,39 @@ export function CategoryToggles({
               title={type?.description[language]}
               aria-label={t('view.showCategory', { name: category.name })}
               onClick={() => onToggle(category.name)}
-              rightSection={<Box w={12} h={12} aria-hidden style={{ borderRadius: 3, background: shown ? '#fff' : category.color, opacity: shown ? 0.85 : 1 }} />}
+              rightSection={
+                <Box
+                  w={12}
+                  h={12}
+                  aria-hidden
+                  style={{ borderRadius: 3, background: shown ? '#fff' : category.color, opacity: shown ? 0.85 : 1 }}
+                />
+              }
               styles={shown ? undefined : { root: { color: 'var(--mantine-color-text)', borderColor: category.color } }}
             >
               {category.name}
             </Button>
             {criteria ? (
-              view && (view.role.max || view.role.mean || view.role.frame) ? <CategoryRises category={view} snapshot={criteria} /> : null
+              view && (view.role.max || view.role.mean || view.role.frame) ? (
+                <CategoryRises category={view} snapshot={criteria} />
+              ) : null
             ) : critical?.max != null ? (
               <Stack gap={0} mt={4} px={4}>
-                <StatLine label={t('view.max')} value={s?.max ?? '---'} critical={formatValue(critical.max)} exceeded={s?.exceededMax ?? false} testId="category-max" />
+                <StatLine
+                  label={t('view.max')}
+                  value={s?.max ?? '---'}
+                  critical={formatValue(critical.max)}
+                  exceeded={s?.exceededMax ?? false}
+                  testId="category-max"
+                />
                 {critical.mean != null ? (
-                  <StatLine label={t('view.mean')} value={s?.mean ?? '---'} critical={formatValue(critical.mean)} exceeded={s?.exceededMean ?? false} testId="category-mean" />
+                  <StatLine
+                    label={t('view.mean')}
+                    value={s?.mean ?? '---'}
+                    critical={formatValue(critical.mean)}
+                    exceeded={s?.exceededMean ?? false}
+                    testId="category-mean"
+                  />
                 ) : null}
               </Stack>
             ) : null}
@@ -196,14 +250,33 @@ export function CategoryToggles({
   );
 }
 
-function StatLine({ label, value, critical, exceeded, testId }: { label: string; value: string; critical: string; exceeded: boolean; testId: string }) {
+function StatLine({
+  label,
+  value,
+  critical,
+  exceeded,
+  testId,
+}: {
+  label: string;
+  value: string;
+  critical: string;
+  exceeded: boolean;
+  testId: string;
+}) {
   const { t } = useTranslation('live');
   return (
     <Group justify="space-between" wrap="nowrap" gap="xs">
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" ff="monospace" fw={600} c={exceeded ? 'red.7' : undefined} data-testid={testId} data-exceeded={exceeded}>
+      <Text
+        size="sm"
+        ff="monospace"
+        fw={600}
+        c={exceeded ? 'red.7' : undefined}
+        data-testid={testId}
+        data-exceeded={exceeded}
+      >
         {value} / {critical} {t('units.temperature')}
       </Text>
     </Group>
@@ -245,11 +318,21 @@ export function SidePanel(props: SidePanelProps) {
         <Stack gap={6}>
           <ValueRow label={t('view.elapsed')} value={<ElapsedTime frames={props.frames} />} testId="elapsed" />
           {measurementsOf(props.research).map((m) => (
-            <ValueRow key={m.field} label={t(m.label)} value={<FrameValue frames={props.frames} field={m.field} />} unit={t(m.unit)} testId={`measurement-${m.field}`} />
+            <ValueRow
+              key={m.field}
+              label={t(m.label)}
+              value={<FrameValue frames={props.frames} field={m.field} />}
+              unit={t(m.unit)}
+              testId={`measurement-${m.field}`}
+            />
           ))}
         </Stack>
         <Divider />
-        <CriteriaPanel snapshot={props.criteria ?? null} names={props.names ?? NO_NAMES} radiation={props.research.is_radiance} />
+        <CriteriaPanel
+          snapshot={props.criteria ?? null}
+          names={props.names ?? NO_NAMES}
+          radiation={props.research.is_radiance}
+        />
         <Divider />
         <Stack gap="sm" component="section" aria-labelledby="live-thermocouples">
           <Group justify="space-between" wrap="wrap" gap="xs">

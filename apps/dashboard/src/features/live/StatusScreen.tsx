@@ -14,12 +14,28 @@ const ICONS = {
 } as const;
 
 /** A status screen of docs/behaviour.md §2 ("Public research status screens"): nothing of the research is shown. */
-export function StatusScreen({ kind, onRetry, children }: { kind: StatusKind; onRetry?: () => void; children?: ReactNode }) {
+export function StatusScreen({
+  kind,
+  onRetry,
+  children,
+}: {
+  kind: StatusKind;
+  onRetry?: () => void;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation('live');
   const { icon: Icon, color } = ICONS[kind];
   return (
     <Center mih="60vh" p="md">
-      <Paper withBorder radius="lg" p={{ base: 'lg', sm: 'xl' }} maw={520} w="100%" data-testid="live-status" data-status={kind}>
+      <Paper
+        withBorder
+        radius="lg"
+        p={{ base: 'lg', sm: 'xl' }}
+        maw={520}
+        w="100%"
+        data-testid="live-status"
+        data-status={kind}
+      >
         <Stack align="center" gap="sm" ta="center">
           <ThemeIcon size={64} radius="xl" color={color} variant="light" aria-hidden>
             <Icon size={36} stroke={1.6} />

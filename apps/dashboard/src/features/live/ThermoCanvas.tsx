@@ -34,7 +34,15 @@ const defaultMaxHeight = (viewportHeight: number) => Math.max(240, viewportHeigh
  * scene's plain functions (thermo-canvas.ts) to React: it builds the scene when the config or its
  * markers change and subscribes it to the frames; a frame never re-renders React.
  */
-export function ThermoCanvas({ config, markers, image, frames, mode, hidden, maxHeight = defaultMaxHeight }: ThermoCanvasProps) {
+export function ThermoCanvas({
+  config,
+  markers,
+  image,
+  frames,
+  mode,
+  hidden,
+  maxHeight = defaultMaxHeight,
+}: ThermoCanvasProps) {
   const { t } = useTranslation('live');
   const outer = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);

@@ -24,7 +24,10 @@ export function toggleCategory(hidden: ReadonlySet<string>, name: string): Set<s
 }
 
 /** Max and mean over every thermocouple of the research (the monitor's summary). */
-export function overallStats(markers: readonly { thermo_id: number }[], values: ThermoValues | null | undefined): Pick<CategoryStats, 'max' | 'mean'> {
+export function overallStats(
+  markers: readonly { thermo_id: number }[],
+  values: ThermoValues | null | undefined,
+): Pick<CategoryStats, 'max' | 'mean'> {
   const [all] = categoryStats(
     markers.map((m) => ({ thermo_id: m.thermo_id, type_name: '' })),
     values,

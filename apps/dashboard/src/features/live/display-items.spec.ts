@@ -24,7 +24,12 @@ const ITEMS = displayItems(
 describe('displayItems', () => {
   it('lists the photos, then the cameras; a link that cannot be embedded is left out', () => {
     expect(ITEMS.map((item) => item.key)).toEqual(['photo:p1', 'photo:p2', 'camera:u1', 'camera:u2']);
-    expect(ITEMS[2]).toMatchObject({ kind: 'camera', index: 0, count: 2, embed: { kind: 'iframe', src: 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1' } });
+    expect(ITEMS[2]).toMatchObject({
+      kind: 'camera',
+      index: 0,
+      count: 2,
+      embed: { kind: 'iframe', src: 'https://www.youtube.com/embed/aqz-KE-bpKQ?autoplay=1&mute=1' },
+    });
     expect(ITEMS[3]).toMatchObject({ kind: 'camera', index: 1, count: 2, embed: { kind: 'hls' } });
     expect(ITEMS[1]).toMatchObject({ kind: 'photo', index: 1, count: 2 });
   });

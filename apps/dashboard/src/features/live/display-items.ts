@@ -3,7 +3,13 @@ import type { ResearchUrl, ThermoConfig } from '../../api/research-types';
 
 /** One thing the main area can show: a thermocouple photo or a camera. */
 export type DisplayItem =
-  | { readonly kind: 'photo'; readonly key: string; readonly config: ThermoConfig; readonly index: number; readonly count: number }
+  | {
+      readonly kind: 'photo';
+      readonly key: string;
+      readonly config: ThermoConfig;
+      readonly index: number;
+      readonly count: number;
+    }
   | {
       readonly kind: 'camera';
       readonly key: string;
@@ -20,8 +26,21 @@ export function displayItems(configs: readonly ThermoConfig[], urls: readonly Re
     return embed.kind === 'invalid' ? [] : [{ url, embed }];
   });
   return [
-    ...configs.map((config, index): DisplayItem => ({ kind: 'photo', key: `photo:${config.id}`, config, index, count: configs.length })),
-    ...cameras.map(({ url, embed }, index): DisplayItem => ({ kind: 'camera', key: `camera:${url.id}`, url, embed, index, count: cameras.length })),
+    ...configs.map((config, index): DisplayItem => ({
+      kind: 'photo',
+      key: `photo:${config.id}`,
+      config,
+      index,
+      count: configs.length,
+    })),
+    ...cameras.map(({ url, embed }, index): DisplayItem => ({
+      kind: 'camera',
+      key: `camera:${url.id}`,
+      url,
+      embed,
+      index,
+      count: cameras.length,
+    })),
   ];
 }
 

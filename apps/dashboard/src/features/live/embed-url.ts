@@ -11,7 +11,13 @@ export type Embed =
   | { readonly kind: 'invalid' };
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
-const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+const YOUTUBE_HOSTS = new Set([
+  'youtube.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'youtube-nocookie.com',
+  'www.youtube-nocookie.com',
+]);
 /** Path forms that carry the video id as their second segment: /live/ID, /shorts/ID, /embed/ID. */
 const YOUTUBE_ID_PATHS = new Set(['live', 'shorts', 'embed']);
 

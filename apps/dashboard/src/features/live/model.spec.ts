@@ -42,7 +42,12 @@ describe('research phase', () => {
 
   it('knows when the phase changes next', () => {
     expect(nextPhaseChangeIn(research, at('2025-11-22T07:59:00.000Z'))).toBe(60_000);
-    expect(researchPhase(research, at('2025-11-22T10:59:00.000Z') + (nextPhaseChangeIn(research, at('2025-11-22T10:59:00.000Z')) ?? 0))).toBe('ended');
+    expect(
+      researchPhase(
+        research,
+        at('2025-11-22T10:59:00.000Z') + (nextPhaseChangeIn(research, at('2025-11-22T10:59:00.000Z')) ?? 0),
+      ),
+    ).toBe('ended');
     expect(nextPhaseChangeIn(research, at('2025-11-22T12:00:00.000Z'))).toBeNull();
   });
 });

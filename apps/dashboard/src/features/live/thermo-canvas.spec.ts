@@ -44,7 +44,14 @@ function marker(thermo_id: number, type_name: string, overrides: Partial<Marker>
 const MARKERS = [marker(1, 'Tśr i Tmax'), marker(2, 'Tmax'), marker(3, 'T kątowników'), marker(4, 'Tmax ościeżnicy')];
 
 function scene(markers = MARKERS): ThermoScene {
-  return createThermoScene({ container: document.createElement('div'), markers, imageWidth: 800, imageHeight: 500, width: 400, height: 400 });
+  return createThermoScene({
+    container: document.createElement('div'),
+    markers,
+    imageWidth: 800,
+    imageHeight: 500,
+    width: 400,
+    height: 400,
+  });
 }
 
 const label = (s: ThermoScene, id: number) => {
@@ -64,9 +71,14 @@ describe('labelContent', () => {
   it("turns light red strictly above the type's critical max, in both modes; never for a type without one", () => {
     expect(labelContent({ name: 'T1', type_name: 'Tmax' }, 180, 'temperature').fill).toBe(LABEL_FILL);
     expect(labelContent({ name: 'T1', type_name: 'Tmax' }, 180.1, 'temperature').fill).toBe(LABEL_FILL_CRITICAL);
-    expect(labelContent({ name: 'T1', type_name: 'Tmax' }, 180.1, 'name')).toEqual({ text: 'T1', fill: LABEL_FILL_CRITICAL });
+    expect(labelContent({ name: 'T1', type_name: 'Tmax' }, 180.1, 'name')).toEqual({
+      text: 'T1',
+      fill: LABEL_FILL_CRITICAL,
+    });
     expect(labelContent({ name: 'F', type_name: 'Tmax ościeżnicy' }, 300, 'temperature').fill).toBe(LABEL_FILL);
-    expect(labelContent({ name: 'F', type_name: 'Tmax ościeżnicy' }, 361, 'temperature').fill).toBe(LABEL_FILL_CRITICAL);
+    expect(labelContent({ name: 'F', type_name: 'Tmax ościeżnicy' }, 361, 'temperature').fill).toBe(
+      LABEL_FILL_CRITICAL,
+    );
     expect(labelContent({ name: 'K', type_name: 'T kątowników' }, 900, 'temperature').fill).toBe(LABEL_FILL);
   });
 });
@@ -176,7 +188,8 @@ describe('drawLabels', () => {
   function recordingContext() {
     const calls: string[] = [];
     const ctx = new Proxy({} as Record<string, unknown>, {
-      get: (target, key: string) => (key in target ? target[key] : (...args: unknown[]) => calls.push(`${key}(${args.join(',')})`)),
+      get: (target, key: string) =>
+        key in target ? target[key] : (...args: unknown[]) => calls.push(`${key}(${args.join(',')})`),
       set: (target, key: string, value) => {
         target[key] = value;
         calls.push(`${key}=${String(value)}`);
@@ -187,7 +200,12 @@ describe('drawLabels', () => {
   }
 
   it('draws the boxes on the static layer in batches: one fill, one stroke per border colour', () => {
-    const s = scene([marker(1, 'Tmax'), marker(2, 'Tmax'), marker(3, 'T', { color_hex: '#FB8C00' }), marker(4, 'Tmax')]);
+    const s = scene([
+      marker(1, 'Tmax'),
+      marker(2, 'Tmax'),
+      marker(3, 'T', { color_hex: '#FB8C00' }),
+      marker(4, 'Tmax'),
+    ]);
     s.labels.get(4)![0]!.visible = false;
     const { ctx, calls } = recordingContext();
     drawLabelBoxes(ctx, [...s.labels.values()].flat(), 0.5);
@@ -199,7 +217,12 @@ describe('drawLabels', () => {
   });
 
   it('a frame draws the texts with one font, and fills only the labels above their critical value', () => {
-    const s = scene([marker(1, 'Tmax'), marker(2, 'Tmax'), marker(3, 'T', { color_hex: '#FB8C00' }), marker(4, 'Tmax')]);
+    const s = scene([
+      marker(1, 'Tmax'),
+      marker(2, 'Tmax'),
+      marker(3, 'T', { color_hex: '#FB8C00' }),
+      marker(4, 'Tmax'),
+    ]);
     updateLabels(s, [200, 20, 20, 20], 'temperature');
     s.labels.get(4)![0]!.visible = false;
     const { ctx, calls } = recordingContext();
@@ -208,7 +231,11 @@ describe('drawLabels', () => {
     expect(calls.filter((c) => c.startsWith('rect('))).toHaveLength(2); // T1 filled and re-framed
     expect(calls).toContain(`fillStyle=${LABEL_FILL_CRITICAL}`);
     expect(calls.filter((c) => c.startsWith('font='))).toHaveLength(1);
-    expect(calls.filter((c) => c.startsWith('fillText(')).map((c) => c.split(',')[0])).toEqual(['fillText(200.0', 'fillText(20.0', 'fillText(20.0']);
+    expect(calls.filter((c) => c.startsWith('fillText(')).map((c) => c.split(',')[0])).toEqual([
+      'fillText(200.0',
+      'fillText(20.0',
+      'fillText(20.0',
+    ]);
 
     const quiet = recordingContext();
     updateLabels(s, [20, 20, 20, 20], 'temperature');

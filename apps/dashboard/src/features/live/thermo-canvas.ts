@@ -43,7 +43,11 @@ export interface LabelContent {
 }
 
 /** The text and fill of one label for a reading (null: no data → '---'). */
-export function labelContent(marker: Pick<Marker, 'name' | 'type_name'>, value: number | null, mode: LabelMode): LabelContent {
+export function labelContent(
+  marker: Pick<Marker, 'name' | 'type_name'>,
+  value: number | null,
+  mode: LabelMode,
+): LabelContent {
   return {
     text: mode === 'temperature' ? formatValue(value) : marker.name,
     fill: exceedsCritical(marker.type_name, value) ? LABEL_FILL_CRITICAL : LABEL_FILL,
@@ -92,7 +96,11 @@ export function labelFontSize(marker: Pick<Marker, 'label_width' | 'label_height
 }
 
 /** The visible labels grouped by `key`, in drawing order. */
-function groupVisible<K>(labels: readonly Label[], key: (label: Label) => K, only?: (label: Label) => boolean): Map<K, Label[]> {
+function groupVisible<K>(
+  labels: readonly Label[],
+  key: (label: Label) => K,
+  only?: (label: Label) => boolean,
+): Map<K, Label[]> {
   const groups = new Map<K, Label[]>();
   for (const label of labels) if (label.visible && (!only || only(label))) push(groups, key(label), label);
   return groups;
@@ -117,10 +125,15 @@ const exceeded = (label: Label) => label.fill !== LABEL_FILL;
 export function drawLabelBoxes(ctx: CanvasRenderingContext2D, labels: readonly Label[], scale: number): void {
   ctx.fillStyle = LABEL_FILL;
   ctx.beginPath();
-  for (const { marker: m, visible } of labels) if (visible) ctx.rect(m.label_x, m.label_y, m.label_width, m.label_height);
+  for (const { marker: m, visible } of labels)
+    if (visible) ctx.rect(m.label_x, m.label_y, m.label_width, m.label_height);
   ctx.fill();
   ctx.lineWidth = LABEL_STROKE_PX / (scale || 1);
-  boxes(ctx, groupVisible(labels, (label) => label.marker.color_hex), 'stroke');
+  boxes(
+    ctx,
+    groupVisible(labels, (label) => label.marker.color_hex),
+    'stroke',
+  );
 }
 
 /**
@@ -132,7 +145,11 @@ export function drawLabels(ctx: CanvasRenderingContext2D, labels: readonly Label
   if (hot.size > 0) {
     boxes(ctx, hot, 'fill');
     ctx.lineWidth = LABEL_STROKE_PX / (scale || 1);
-    boxes(ctx, groupVisible(labels, (label) => label.marker.color_hex, exceeded), 'stroke');
+    boxes(
+      ctx,
+      groupVisible(labels, (label) => label.marker.color_hex, exceeded),
+      'stroke',
+    );
   }
   ctx.fillStyle = LABEL_TEXT;
   ctx.textAlign = 'center';
@@ -160,12 +177,24 @@ export function createThermoScene(options: {
   mode?: LabelMode;
 }): ThermoScene {
   const { markers, imageWidth, imageHeight } = options;
-  const stage = new Konva.Stage({ container: options.container, width: options.width, height: options.height, listening: false });
+  const stage = new Konva.Stage({
+    container: options.container,
+    width: options.width,
+    height: options.height,
+    listening: false,
+  });
   const staticLayer = new Konva.Layer({ listening: false });
   const labelLayer = new Konva.Layer({ listening: false });
   stage.add(staticLayer, labelLayer);
 
-  const photo = new KonvaImage({ x: 0, y: 0, width: imageWidth, height: imageHeight, image: undefined, listening: false });
+  const photo = new KonvaImage({
+    x: 0,
+    y: 0,
+    width: imageWidth,
+    height: imageHeight,
+    image: undefined,
+    listening: false,
+  });
   staticLayer.add(photo);
 
   const markersByType = new Map<string, Rect[]>();
@@ -195,7 +224,11 @@ export function createThermoScene(options: {
   }
   // Above the photo and the markers: a label box covers the photo, never its own marker's square.
   staticLayer.add(
-    new Shape({ listening: false, perfectDrawEnabled: false, sceneFunc: (context: Context) => drawLabelBoxes(context._context, all, stage.scaleX()) }),
+    new Shape({
+      listening: false,
+      perfectDrawEnabled: false,
+      sceneFunc: (context: Context) => drawLabelBoxes(context._context, all, stage.scaleX()),
+    }),
   );
   const labelShape = new Shape({
     name: LABEL_SHAPE_NAME,
@@ -206,7 +239,17 @@ export function createThermoScene(options: {
   });
   labelLayer.add(labelShape);
 
-  const scene: ThermoScene = { stage, staticLayer, labelLayer, photo, labelShape, labels, markersByType, imageWidth, imageHeight };
+  const scene: ThermoScene = {
+    stage,
+    staticLayer,
+    labelLayer,
+    photo,
+    labelShape,
+    labels,
+    markersByType,
+    imageWidth,
+    imageHeight,
+  };
   resizeScene(scene, options.width, options.height);
   if (globalThis.__furnaceCanvasBench) globalThis.__furnaceCanvasBenchScene = { scene, applyFrame };
   return scene;

@@ -15,7 +15,14 @@ import { LanguageSelect } from '../live/LanguageSelect';
 import { liveKeys } from '../stream/live-keys';
 import type { LiveData } from '../live/LiveGate';
 import { MainDisplay } from '../live/MainDisplay';
-import { CategoryToggles, ElapsedTime, FrameValue, measurementsOf, ThermoModeToggle, ViewCycler } from '../live/SidePanel';
+import {
+  CategoryToggles,
+  ElapsedTime,
+  FrameValue,
+  measurementsOf,
+  ThermoModeToggle,
+  ViewCycler,
+} from '../live/SidePanel';
 import { STAFF_AUTH, StaffLiveGate } from '../live/StaffLiveGate';
 import { useFrameValue } from '../stream/use-frame';
 import { useLiveStream } from '../stream/use-live-stream';
@@ -24,7 +31,21 @@ import liveClasses from '../live/live.module.css';
 import classes from './monitor.module.css';
 import { MONITOR_CYCLE_MS, useAutoCycle } from './use-auto-cycle';
 
-function Tile({ label, children, unit, testId, color, extra }: { label: string; children: ReactNode; unit?: string; testId: string; color?: string; extra?: ReactNode }) {
+function Tile({
+  label,
+  children,
+  unit,
+  testId,
+  color,
+  extra,
+}: {
+  label: string;
+  children: ReactNode;
+  unit?: string;
+  testId: string;
+  color?: string;
+  extra?: ReactNode;
+}) {
   return (
     <Paper
       withBorder
@@ -32,7 +53,15 @@ function Tile({ label, children, unit, testId, color, extra }: { label: string; 
       p="sm"
       className={classes.tile}
       data-testid={testId}
-      style={color ? { borderColor: `var(--mantine-color-${color}-6)`, borderWidth: 3, background: `var(--mantine-color-${color}-light)` } : undefined}
+      style={
+        color
+          ? {
+              borderColor: `var(--mantine-color-${color}-6)`,
+              borderWidth: 3,
+              background: `var(--mantine-color-${color}-light)`,
+            }
+          : undefined
+      }
     >
       <Text size="sm" c="dimmed" lh={1.2}>
         {label}
@@ -50,7 +79,15 @@ function Tile({ label, children, unit, testId, color, extra }: { label: string; 
   );
 }
 
-function ThermoSummary({ frames, markers, which }: { frames: FrameSource; markers: readonly Marker[]; which: 'max' | 'mean' }) {
+function ThermoSummary({
+  frames,
+  markers,
+  which,
+}: {
+  frames: FrameSource;
+  markers: readonly Marker[];
+  which: 'max' | 'mean';
+}) {
   return <>{useFrameValue(frames, (frame) => formatValue(overallStats(markers, frame?.thermocouples_out)[which]))}</>;
 }
 
@@ -106,7 +143,11 @@ function MonitorScreen({ data }: { data: LiveData }) {
             {t('monitor.auto')}
           </Button>
           <Box w={220}>
-            <ThermoModeToggle on={view.thermoMode} onToggle={() => view.setThermoMode((on) => !on)} label={t('monitor.thermoPreview')} />
+            <ThermoModeToggle
+              on={view.thermoMode}
+              onToggle={() => view.setThermoMode((on) => !on)}
+              label={t('monitor.thermoPreview')}
+            />
           </Box>
           <Button variant="default" onClick={refresh} leftSection={<IconRefresh size={18} aria-hidden />}>
             {t('monitor.refresh')}
@@ -137,7 +178,13 @@ function MonitorScreen({ data }: { data: LiveData }) {
 
       <div className={`${liveClasses.layout} ${classes.body}`}>
         <section className={liveClasses.main} aria-label={t('view.mainArea')}>
-          <MainDisplay view={view} researchId={research.id} frames={stream.frames} loading={!data.ready} maxHeight={photoHeight} />
+          <MainDisplay
+            view={view}
+            researchId={research.id}
+            frames={stream.frames}
+            loading={!data.ready}
+            maxHeight={photoHeight}
+          />
           <Box mt="sm" maw={360}>
             <ViewCycler items={view.items} current={view.current} onStep={view.step} />
           </Box>
@@ -160,10 +207,20 @@ function MonitorScreen({ data }: { data: LiveData }) {
                   extra={
                     judged ? (
                       <>
-                        <Text size="sm" c="dimmed" data-testid="monitor-pressure-target" data-ok={judged.ok === null ? 'unknown' : String(judged.ok)}>
+                        <Text
+                          size="sm"
+                          c="dimmed"
+                          data-testid="monitor-pressure-target"
+                          data-ok={judged.ok === null ? 'unknown' : String(judged.ok)}
+                        >
                           {pressureTargetText(judged, tc)}
                         </Text>
-                        <TolerancePeriods periods={judged.periods} quantity="pressure" testId="monitor-pressure" latest={MONITOR_PERIODS} />
+                        <TolerancePeriods
+                          periods={judged.periods}
+                          quantity="pressure"
+                          testId="monitor-pressure"
+                          latest={MONITOR_PERIODS}
+                        />
                       </>
                     ) : undefined
                   }
@@ -192,7 +249,12 @@ function MonitorScreen({ data }: { data: LiveData }) {
                       ? t('panel.noTolerance', { ns: 'criteria' })
                       : `${t(deviation.ok ? 'panel.deviationOk' : 'panel.deviationBad', { ns: 'criteria' })} · ${t('panel.tolerance', { ns: 'criteria', value: deviation.tolerance.toFixed(2) })}`}
                   </Text>
-                  <TolerancePeriods periods={deviation.periods} quantity="deviation" testId="monitor-de" latest={MONITOR_PERIODS} />
+                  <TolerancePeriods
+                    periods={deviation.periods}
+                    quantity="deviation"
+                    testId="monitor-de"
+                    latest={MONITOR_PERIODS}
+                  />
                 </>
               }
             >
@@ -228,7 +290,5 @@ function MonitorScreen({ data }: { data: LiveData }) {
 
 /** The furnace monitor (docs/behaviour.md §2, implied by the label set): the lab's wall display of one research. */
 export function MonitorPage({ researchId }: { researchId: string }) {
-  return (
-    <StaffLiveGate researchId={researchId}>{(data) => <MonitorScreen data={data} />}</StaffLiveGate>
-  );
+  return <StaffLiveGate researchId={researchId}>{(data) => <MonitorScreen data={data} />}</StaffLiveGate>;
 }

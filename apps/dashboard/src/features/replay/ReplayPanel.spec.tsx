@@ -22,11 +22,19 @@ jest.mock('@furnace/api-client', () => ({
 }));
 
 const mocked = api as unknown as Record<
-  'researchGet' | 'thermoList' | 'thermoResearchMarkers' | 'thermoImage' | 'historyRead' | 'criteriaObservations' | 'criteriaExclusions' | 'criteriaCriteriaOf',
+  | 'researchGet'
+  | 'thermoList'
+  | 'thermoResearchMarkers'
+  | 'thermoImage'
+  | 'historyRead'
+  | 'criteriaObservations'
+  | 'criteriaExclusions'
+  | 'criteriaCriteriaOf',
   jest.Mock
 >;
 const ok = <T,>(data: T) => Promise.resolve({ data, error: undefined, response: { ok: true, status: 200 } });
-const fail = (status: number) => Promise.resolve({ data: undefined, error: { detail: 'no' }, response: { ok: false, status } });
+const fail = (status: number) =>
+  Promise.resolve({ data: undefined, error: { detail: 'no' }, response: { ok: false, status } });
 
 const RESEARCH_ID = '3f1e1c9a-8d3b-4a6e-9f0e-1b2c3d4e5f60';
 const RESEARCH: ResearchDto = {
@@ -64,7 +72,18 @@ beforeEach(() => {
   jest.clearAllMocks();
   mocked.researchGet.mockImplementation(() => ok(RESEARCH));
   mocked.thermoList.mockImplementation(() =>
-    ok({ data: [{ id: 'cfg', research_id: RESEARCH_ID, image_filename: 'sciana.png', config_filename: 'sciana.txt', image_width: 800, image_height: 500 }] }),
+    ok({
+      data: [
+        {
+          id: 'cfg',
+          research_id: RESEARCH_ID,
+          image_filename: 'sciana.png',
+          config_filename: 'sciana.txt',
+          image_width: 800,
+          image_height: 500,
+        },
+      ],
+    }),
   );
   mocked.thermoResearchMarkers.mockImplementation(() => ok({ data: [marker(1, 'Tśr i Tmax'), marker(2, 'Tmax')] }));
   mocked.thermoImage.mockImplementation(() => ok(new Blob(['png'], { type: 'image/png' })));
@@ -75,7 +94,8 @@ beforeEach(() => {
   mocked.criteriaCriteriaOf.mockImplementation(() => ok({ t0: 20, t0_source: 'auto' }));
 });
 
-const canvasTexts = () => ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => l.text);
+const canvasTexts = () =>
+  ((Konva.stages.at(-1)?.findOne(`.${LABEL_SHAPE_NAME}`)?.getAttr('labels') ?? []) as Label[]).map((l) => l.text);
 
 describe('the replay panel', () => {
   it('shows the moment the slider is set to: time, side panel values and the temperatures on the photo', async () => {

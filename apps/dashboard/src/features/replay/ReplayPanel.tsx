@@ -37,7 +37,11 @@ function ReplayControls({ player }: { player: ReplayPlayer }) {
           data-testid="replay-play"
           data-playing={clock.playing}
         >
-          {clock.playing ? <IconPlayerPauseFilled size={18} aria-hidden /> : <IconPlayerPlayFilled size={18} aria-hidden />}
+          {clock.playing ? (
+            <IconPlayerPauseFilled size={18} aria-hidden />
+          ) : (
+            <IconPlayerPlayFilled size={18} aria-hidden />
+          )}
         </ActionIcon>
         <SegmentedControl
           size="xs"
@@ -89,7 +93,12 @@ export function ReplayPanel({ researchId, player }: { researchId: string; player
   const markers = useQuery(liveMarkersQuery(STAFF_AUTH, researchId));
   const markerList = markers.data ?? NONE;
   const data = useMemo(
-    () => ({ urls: NONE, configs: configs.data ?? NONE, markers: markerList, ready: !configs.isPending && !markers.isPending }),
+    () => ({
+      urls: NONE,
+      configs: configs.data ?? NONE,
+      markers: markerList,
+      ready: !configs.isPending && !markers.isPending,
+    }),
     [configs.data, configs.isPending, markers.isPending, markerList],
   );
   // Temperatures on the photo from the start: what a replay is for.
@@ -104,7 +113,9 @@ export function ReplayPanel({ researchId, player }: { researchId: string; player
             {t('replay.hint')}
           </Text>
           <ReplayControls player={player} />
-          {research.data ? <ReplayCriteriaFeed player={player} researchId={researchId} research={research.data} markers={markerList} /> : null}
+          {research.data ? (
+            <ReplayCriteriaFeed player={player} researchId={researchId} research={research.data} markers={markerList} />
+          ) : null}
           {research.data ? (
             <div className={classes.layout}>
               <section className={classes.main} aria-label={t('replay.title')}>
@@ -115,7 +126,15 @@ export function ReplayPanel({ researchId, player }: { researchId: string; player
                 )}
               </section>
               <aside>
-                <SidePanel {...viewControls(view)} research={research.data} frames={player.frames} markers={markerList} criteria={criteria} names={names} footer={false} />
+                <SidePanel
+                  {...viewControls(view)}
+                  research={research.data}
+                  frames={player.frames}
+                  markers={markerList}
+                  criteria={criteria}
+                  names={names}
+                  footer={false}
+                />
               </aside>
             </div>
           ) : (

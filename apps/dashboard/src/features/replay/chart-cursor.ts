@@ -29,7 +29,14 @@ export function withCursorSeries(option: ChartOption): ChartOption {
     data: [],
     silent: true,
     tooltip: { show: false },
-    markLine: { silent: true, symbol: 'none', animation: false, lineStyle: { color: CURSOR_COLOR, width: 2, type: 'solid' as const }, label: { show: false }, data: [] },
+    markLine: {
+      silent: true,
+      symbol: 'none',
+      animation: false,
+      lineStyle: { color: CURSOR_COLOR, width: 2, type: 'solid' as const },
+      label: { show: false },
+      data: [],
+    },
   }));
   return { ...option, series: [...series, ...cursors] } as ChartOption;
 }
@@ -39,14 +46,21 @@ export function withCursorSeries(option: ChartOption): ChartOption {
  * frame, at every frame (one partial setOption, drawn on the next display frame). Returns the
  * function that draws it again (into a new instance, after a new option).
  */
-export function useChartCursor(instance: RefObject<EChartsInstance | null>, option: ChartOption | null, cursor: FrameSource | undefined): () => void {
+export function useChartCursor(
+  instance: RefObject<EChartsInstance | null>,
+  option: ChartOption | null,
+  cursor: FrameSource | undefined,
+): () => void {
   const grids = useMemo(() => (option ? gridCount(option) : 0), [option]);
   const draw = useCallback(() => {
     const chart = instance.current;
     const frame = cursor?.latest();
     if (!chart || chart.isDisposed() || !cursor) return;
     const data = frame ? [{ xAxis: secondsToMs(frame.time) }] : [];
-    chart.setOption({ series: Array.from({ length: grids }, (_, grid) => ({ id: cursorId(grid), markLine: { data } })) }, { lazyUpdate: true, silent: true });
+    chart.setOption(
+      { series: Array.from({ length: grids }, (_, grid) => ({ id: cursorId(grid), markLine: { data } })) },
+      { lazyUpdate: true, silent: true },
+    );
   }, [instance, cursor, grids]);
   useEffect(() => {
     draw();

@@ -35,7 +35,12 @@ export class ReplayCriteria {
    * The engine at `time`, given the frames after the last one pushed (`between`: null when they are
    * not at hand) and, to start over, the frames from `windowStart` up to `time`.
    */
-  moveTo(time: number, between: readonly DaqPayload[] | null, windowStart: number, fromWindow: () => readonly DaqPayload[] | null): void {
+  moveTo(
+    time: number,
+    between: readonly DaqPayload[] | null,
+    windowStart: number,
+    fromWindow: () => readonly DaqPayload[] | null,
+  ): void {
     if (this.criteria && time >= this.last && between !== null) {
       for (const frame of between) this.criteria.push(frame);
       this.last = time;

@@ -5,7 +5,11 @@ import { profileOf } from '../criteria/use-criteria-inputs';
 import { ReplayPlayer } from './replay-player';
 
 /** A stored test at 1 Hz, -30 … 1200 s: T1 ('Tśr i Tmax') 20 °C until ignition, then +0.1 °C/s. */
-const frameAt = (t: number): DaqPayload => ({ time: t, pk: 20 + Math.max(0, t), thermocouples_out: [Math.round((20 + 0.1 * Math.max(0, t)) * 10) / 10] });
+const frameAt = (t: number): DaqPayload => ({
+  time: t,
+  pk: 20 + Math.max(0, t),
+  thermocouples_out: [Math.round((20 + 0.1 * Math.max(0, t)) * 10) / 10],
+});
 
 /** requestAnimationFrame by hand: `frame(ms)` runs what is scheduled at that display time. */
 function manualFrames() {
@@ -131,7 +135,14 @@ describe('the replay player', () => {
     const { player, display } = newPlayer();
     const history: HistoryDto | null = null;
     player.setCriteria(
-      { profile: profileOf(PROFILE_FIELDS), markers: [{ thermo_id: 1, type_name: 'Tśr i Tmax' }], exclusions: [], observations: [], t0_override: null, auto_t0: 20 },
+      {
+        profile: profileOf(PROFILE_FIELDS),
+        markers: [{ thermo_id: 1, type_name: 'Tśr i Tmax' }],
+        exclusions: [],
+        observations: [],
+        t0_override: null,
+        auto_t0: 20,
+      },
       history,
     );
     player.seek(600);

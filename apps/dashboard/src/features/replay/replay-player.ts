@@ -150,7 +150,12 @@ export class ReplayPlayer {
     const criteria = this.moveCriteria(clock, shown, now);
     const loading = shown === undefined;
     const error = this.windows.error();
-    if (clock !== this.state.clock || loading !== this.state.loading || error !== this.state.error || criteria !== this.state.criteria) {
+    if (
+      clock !== this.state.clock ||
+      loading !== this.state.loading ||
+      error !== this.state.error ||
+      criteria !== this.state.criteria
+    ) {
       this.state = { ...this.state, clock, loading, error, criteria };
       for (const l of this.listeners) l();
     }
@@ -174,7 +179,9 @@ export class ReplayPlayer {
     criteria.moveTo(
       shown.time,
       // Only forward within the windows at hand; a longer jump starts over from the history.
-      shown.time > criteria.reached() && shown.time - criteria.reached() <= 2 * WINDOW_SECONDS ? this.windows.framesBetween(criteria.reached(), shown.time) : null,
+      shown.time > criteria.reached() && shown.time - criteria.reached() <= 2 * WINDOW_SECONDS
+        ? this.windows.framesBetween(criteria.reached(), shown.time)
+        : null,
       windowStart,
       () => this.windows.framesUpTo(index, shown.time),
     );

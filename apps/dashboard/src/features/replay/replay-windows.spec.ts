@@ -9,7 +9,9 @@ function storedTest(first: number, last: number, skip: (t: number) => boolean = 
   const resolvers: (() => void)[] = [];
   const fetchWindow = (from: number, to: number) => {
     requests.push([from, to]);
-    return new Promise<DaqPayload[]>((resolve) => resolvers.push(() => resolve(frames.filter((f) => f.time >= from && f.time <= to))));
+    return new Promise<DaqPayload[]>((resolve) =>
+      resolvers.push(() => resolve(frames.filter((f) => f.time >= from && f.time <= to))),
+    );
   };
   const answerAll = async () => {
     while (resolvers.length > 0) resolvers.shift()!();
@@ -71,7 +73,9 @@ describe('the replay windows', () => {
 
   it('keeps a failed read as the error and reads the window again only after the next move', async () => {
     let fail = true;
-    const windows = new ReplayWindows(0, (from) => (fail ? Promise.reject(new Error('503')) : Promise.resolve([{ time: from }])));
+    const windows = new ReplayWindows(0, (from) =>
+      fail ? Promise.reject(new Error('503')) : Promise.resolve([{ time: from }]),
+    );
     const changed = jest.fn();
     windows.subscribe(changed);
     windows.ensure(0);

@@ -61,7 +61,14 @@ export class ReplayWindows {
 
   /** Reads window `index` unless it is read or being read (or READS_AT_ONCE reads are: ask again when one is in). */
   ensure(index: number): void {
-    if (index < 0 || this.loaded.has(index) || this.pending.has(index) || this.failedWindows.has(index) || this.pending.size >= READS_AT_ONCE) return;
+    if (
+      index < 0 ||
+      this.loaded.has(index) ||
+      this.pending.has(index) ||
+      this.failedWindows.has(index) ||
+      this.pending.size >= READS_AT_ONCE
+    )
+      return;
     const from = this.origin + index * WINDOW_SECONDS;
     const read = this.fetchWindow(from, from + WINDOW_SECONDS)
       .then((frames) => {

@@ -16,12 +16,20 @@ const REPLAY_CRITERIA_POINTS = 1000;
  */
 export function useCriteriaSeed(auth: ReadAuth, researchId: string, inputs: CriteriaInputs | null, enabled: boolean) {
   // The history starts at time 0: the T0 of the frames before ignition comes from the server's criteria.
-  const server = useQuery({ ...criteriaSnapshotQuery(auth, researchId), enabled: inputs !== null, staleTime: Infinity, refetchOnWindowFocus: false });
+  const server = useQuery({
+    ...criteriaSnapshotQuery(auth, researchId),
+    enabled: inputs !== null,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
   const serverDone = server.isSuccess || server.isError;
   const serverT0 = server.data?.t0_source === 'auto' ? server.data.t0 : null;
   // Every thermocouple of the research: the engine needs each one's readings, not only the drawn ones.
   const thermoKey = inputs ? [...new Set(inputs.markers.map((m) => m.thermo_id))].sort((a, b) => a - b).join(',') : '';
-  const params = useMemo(() => ({ points: REPLAY_CRITERIA_POINTS, thermoIds: thermoKey === '' ? [] : thermoKey.split(',').map(Number) }), [thermoKey]);
+  const params = useMemo(
+    () => ({ points: REPLAY_CRITERIA_POINTS, thermoIds: thermoKey === '' ? [] : thermoKey.split(',').map(Number) }),
+    [thermoKey],
+  );
   const history = useQuery({
     ...historyQueryOptions(auth, researchId, params),
     enabled: enabled && inputs !== null && serverDone,
@@ -32,7 +40,8 @@ export function useCriteriaSeed(auth: ReadAuth, researchId: string, inputs: Crit
 
   // The inputs by content: a refetch returning the same rows rebuilds nothing.
   const seeded = useMemo(
-    (): CriteriaInputs | null => (inputs && serverDone ? { ...inputs, auto_t0: inputs.t0_override === null ? serverT0 : null } : null),
+    (): CriteriaInputs | null =>
+      inputs && serverDone ? { ...inputs, auto_t0: inputs.t0_override === null ? serverT0 : null } : null,
     [inputs, serverDone, serverT0],
   );
   const key = useMemo(() => (seeded ? JSON.stringify(seeded) : null), [seeded]);

@@ -6,7 +6,8 @@ import { unwrap } from '../../api/errors';
 import { historyKeys, STAFF } from '../stream/history-api';
 import { ReplayPlayer, type ReplayState } from './replay-player';
 
-const readWindow = (researchId: string, from: number, to: number, signal?: AbortSignal) => unwrap(replayFrames({ path: { id: researchId }, query: { from, to }, signal }));
+const readWindow = (researchId: string, from: number, to: number, signal?: AbortSignal) =>
+  unwrap(replayFrames({ path: { id: researchId }, query: { from, to }, signal }));
 
 /** The times of the first and last stored frames (an empty window before any frame can be: the bounds only). */
 const boundsQuery = (researchId: string) =>
@@ -29,7 +30,9 @@ export function useReplayPlayer(researchId: string, lastTime: number | null | un
   const known = first !== null && Number.isFinite(last);
   useEffect(() => {
     if (!known) return undefined;
-    const created = new ReplayPlayer(first, last, (from, to) => readWindow(researchId, from, to).then((w) => w.frames as DaqPayload[]));
+    const created = new ReplayPlayer(first, last, (from, to) =>
+      readWindow(researchId, from, to).then((w) => w.frames as DaqPayload[]),
+    );
     setPlayer(created);
     return () => {
       created.dispose();

@@ -12,7 +12,13 @@ import { TestReportFields } from './TestReportFields';
  * Read-only, the dates are shown as the list shows them (Polish format, Europe/Warsaw) when `shownDates`
  * is given.
  */
-export function ResearchBasicFields({ readOnly = false, shownDates }: { readOnly?: boolean; shownDates?: { start: string; end: string } }) {
+export function ResearchBasicFields({
+  readOnly = false,
+  shownDates,
+}: {
+  readOnly?: boolean;
+  shownDates?: { start: string; end: string };
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const {

@@ -9,7 +9,8 @@ const CONFIG = [
 ].join('\n');
 const BAD_CONFIG = ['1;T1;Tmax;#E5393;10;10;5;20;5;30;12', ''].join('\n');
 
-const file = (name: string, type: string, content: string | Uint8Array<ArrayBuffer>) => new File([content], name, { type });
+const file = (name: string, type: string, content: string | Uint8Array<ArrayBuffer>) =>
+  new File([content], name, { type });
 const png = () => file('photo.png', 'image/png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
 const setup = async () => {

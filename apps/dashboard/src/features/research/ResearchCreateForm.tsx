@@ -85,7 +85,12 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
                 placeholder="https://"
                 type="url"
                 leftSection={<IconLink size={16} aria-hidden />}
-                rightSection={<RemoveButton label={t('research.removeLink', { n: index + 1 })} onClick={() => links.remove(index)} />}
+                rightSection={
+                  <RemoveButton
+                    label={t('research.removeLink', { n: index + 1 })}
+                    onClick={() => links.remove(index)}
+                  />
+                }
                 rightSectionPointerEvents="all"
                 error={errorText(errors.links?.[index]?.url)}
                 required
@@ -96,7 +101,9 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
           <Section
             title={t('research.configs')}
             action={
-              <AddButton onClick={() => configs.append({ image: null, config: null, check: null })}>{t('research.addConfig')}</AddButton>
+              <AddButton onClick={() => configs.append({ image: null, config: null, check: null })}>
+                {t('research.addConfig')}
+              </AddButton>
             }
           >
             {configs.fields.length === 0 ? <Empty text={t('research.noConfigs')} /> : null}
@@ -106,7 +113,10 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
                   <Text fw={600} size="sm">
                     {t('research.configEntry', { n: index + 1 })}
                   </Text>
-                  <RemoveButton label={t('research.removeConfig', { n: index + 1 })} onClick={() => configs.remove(index)} />
+                  <RemoveButton
+                    label={t('research.removeConfig', { n: index + 1 })}
+                    onClick={() => configs.remove(index)}
+                  />
                 </Group>
                 <Controller
                   control={control}
@@ -144,7 +154,12 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
                 label={t('research.emailLabel', { n: index + 1 })}
                 type="email"
                 leftSection={<IconMail size={16} aria-hidden />}
-                rightSection={<RemoveButton label={t('research.removeEmail', { n: index + 1 })} onClick={() => emails.remove(index)} />}
+                rightSection={
+                  <RemoveButton
+                    label={t('research.removeEmail', { n: index + 1 })}
+                    onClick={() => emails.remove(index)}
+                  />
+                }
                 rightSectionPointerEvents="all"
                 error={errorText(errors.emails?.[index]?.email)}
                 required
@@ -155,12 +170,22 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
           {progress !== null ? (
             <Stack gap={4}>
               <Text size="sm">{t('research.uploading', { percent: Math.round(progress) })}</Text>
-              <Progress value={progress} animated aria-label={t('research.uploading', { percent: Math.round(progress) })} />
+              <Progress
+                value={progress}
+                animated
+                aria-label={t('research.uploading', { percent: Math.round(progress) })}
+              />
             </Stack>
           ) : null}
 
           <Group justify="flex-end">
-            <Button type="submit" size="md" disabled={!isValid || isSubmitting} loading={isSubmitting} w={{ base: '100%', xs: 'auto' }}>
+            <Button
+              type="submit"
+              size="md"
+              disabled={!isValid || isSubmitting}
+              loading={isSubmitting}
+              w={{ base: '100%', xs: 'auto' }}
+            >
               {t('research.submit')}
             </Button>
           </Group>
@@ -186,7 +211,13 @@ const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 function AddButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
   return (
-    <Button variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} onMouseDown={keepFocus} onClick={onClick}>
+    <Button
+      variant="light"
+      size="xs"
+      leftSection={<IconPlus size={14} aria-hidden />}
+      onMouseDown={keepFocus}
+      onClick={onClick}
+    >
       {children}
     </Button>
   );

@@ -19,11 +19,17 @@ export function TestReportFields({ readOnly = false }: { readOnly?: boolean }) {
     formState: { errors },
   } = useFormContext<{ report: TestReportValues }>();
   const e = errors.report;
-  const textProps = (key: keyof typeof REPORT_TEXT_MAX) => ({ ...register(`report.${key}`), maxLength: REPORT_TEXT_MAX[key], readOnly, error: errorText(e?.[key]) });
+  const textProps = (key: keyof typeof REPORT_TEXT_MAX) => ({
+    ...register(`report.${key}`),
+    maxLength: REPORT_TEXT_MAX[key],
+    readOnly,
+    error: errorText(e?.[key]),
+  });
   const area = { autosize: true, minRows: 2, maxRows: 10 } as const;
   const numberProps = (value: number | '', onChange: (v: number | '') => void) => ({
     value,
-    onChange: (next: number | string) => onChange(typeof next === 'number' ? next : next.trim() === '' ? '' : Number(next)),
+    onChange: (next: number | string) =>
+      onChange(typeof next === 'number' ? next : next.trim() === '' ? '' : Number(next)),
     readOnly,
     hideControls: true,
   });
@@ -35,15 +41,35 @@ export function TestReportFields({ readOnly = false }: { readOnly?: boolean }) {
           {t('research.report.hint')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput {...textProps('report_number')} label={t('research.report.reportNumber')} placeholder={readOnly ? undefined : t('research.report.reportNumberPlaceholder')} />
-          <TextInput {...register('report.report_date')} type="date" label={t('research.report.reportDate')} readOnly={readOnly} error={errorText(e?.report_date)} />
+          <TextInput
+            {...textProps('report_number')}
+            label={t('research.report.reportNumber')}
+            placeholder={readOnly ? undefined : t('research.report.reportNumberPlaceholder')}
+          />
+          <TextInput
+            {...register('report.report_date')}
+            type="date"
+            label={t('research.report.reportDate')}
+            readOnly={readOnly}
+            error={errorText(e?.report_date)}
+          />
           <TextInput {...textProps('sponsor')} label={t('research.report.sponsor')} />
           <TextInput {...textProps('manufacturer')} label={t('research.report.manufacturer')} />
         </SimpleGrid>
-        <Textarea {...textProps('specimen_description')} {...area} minRows={3} maxRows={14} label={t('research.report.specimenDescription')} />
+        <Textarea
+          {...textProps('specimen_description')}
+          {...area}
+          minRows={3}
+          maxRows={14}
+          label={t('research.report.specimenDescription')}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Textarea {...textProps('conditioning')} {...area} label={t('research.report.conditioning')} />
-          <Textarea {...textProps('supporting_construction')} {...area} label={t('research.report.supportingConstruction')} />
+          <Textarea
+            {...textProps('supporting_construction')}
+            {...area}
+            label={t('research.report.supportingConstruction')}
+          />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
           <TextInput {...textProps('exposed_side')} label={t('research.report.exposedSide')} />

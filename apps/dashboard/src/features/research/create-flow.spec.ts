@@ -52,7 +52,14 @@ function fakeApi(overrides: Partial<CreateFlowApi> = {}) {
       onProgress({ loaded: 200, total: 400 });
       onProgress({ loaded: 400, total: 400 });
       calls.push(`config ${id} ${image.name} ${config.name}`);
-      return { id: 'c', research_id: id, image_filename: image.name, config_filename: config.name, image_width: 1, image_height: 1 };
+      return {
+        id: 'c',
+        research_id: id,
+        image_filename: image.name,
+        config_filename: config.name,
+        image_width: 1,
+        image_height: 1,
+      };
     }),
     addEmail: jest.fn(async (id, email) => {
       calls.push(`email ${id} ${email}`);
@@ -111,17 +118,39 @@ describe('the create-research flow', () => {
       pressure_tolerance_pa: null,
     });
     const door = values({
-      profile: { ...toProfileValues(null), standard: 'EN_1634_1', insulation: null, planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 },
+      profile: {
+        ...toProfileValues(null),
+        standard: 'EN_1634_1',
+        insulation: null,
+        planned_duration_min: 60,
+        pressure_target_pa: 20,
+        pressure_tolerance_pa: 3,
+      },
     });
-    expect(toResearchCreate(door)).toMatchObject({ standard: 'EN_1634_1', insulation: 'I2', planned_duration_min: 60, pressure_target_pa: 20, pressure_tolerance_pa: 3 });
+    expect(toResearchCreate(door)).toMatchObject({
+      standard: 'EN_1634_1',
+      insulation: 'I2',
+      planned_duration_min: 60,
+      pressure_target_pa: 20,
+      pressure_tolerance_pa: 3,
+    });
     // A class left from a door standard is dropped for a wall.
-    const wall = values({ profile: { ...toProfileValues(null), standard: 'EN_1364_1', insulation: 'I1', criteria_basis: 'absolute' } });
+    const wall = values({
+      profile: { ...toProfileValues(null), standard: 'EN_1364_1', insulation: 'I1', criteria_basis: 'absolute' },
+    });
     expect(toResearchCreate(wall)).toMatchObject({ standard: 'EN_1364_1', criteria_basis: 'absolute' });
     expect(toResearchCreate(wall)).not.toHaveProperty('insulation');
   });
 
   it('sends whether clients see the classification and the test report fields, a blank one as null', () => {
-    const report = { ...toTestReportValues(null), report_number: ' LAB/2026/017 ', report_date: '2026-03-14', sponsor: 'Drzwi-Pol', ambient_temperature_c: 19.5 as const, deviations: '   ' };
+    const report = {
+      ...toTestReportValues(null),
+      report_number: ' LAB/2026/017 ',
+      report_date: '2026-03-14',
+      sponsor: 'Drzwi-Pol',
+      ambient_temperature_c: 19.5 as const,
+      deviations: '   ',
+    };
     expect(toResearchCreate(values({ classification_to_clients: false, report }))).toMatchObject({
       classification_to_clients: false,
       report_number: 'LAB/2026/017',

@@ -10,7 +10,12 @@ import { toTestReportBody } from '../../lib/report-form';
 export interface CreateFlowApi {
   createResearch: (body: ResearchCreate) => Promise<Research>;
   addUrl: (researchId: string, url: string) => Promise<ResearchUrl>;
-  uploadConfig: (researchId: string, image: File, config: File, onProgress: (p: UploadProgress) => void) => Promise<ThermoConfig>;
+  uploadConfig: (
+    researchId: string,
+    image: File,
+    config: File,
+    onProgress: (p: UploadProgress) => void,
+  ) => Promise<ThermoConfig>;
   addEmail: (researchId: string, email: string) => Promise<ResearchEmail>;
 }
 
@@ -42,7 +47,11 @@ export function toResearchCreate(values: ResearchCreateValues): ResearchCreate {
  * Spec §4: create the research, then each link, config and e-mail with the new id. A failed item
  * is reported and skipped; a 401/403 stops everything (the session is over).
  */
-export async function runCreateFlow(values: ResearchCreateValues, api: CreateFlowApi, hooks: CreateFlowHooks = {}): Promise<Research> {
+export async function runCreateFlow(
+  values: ResearchCreateValues,
+  api: CreateFlowApi,
+  hooks: CreateFlowHooks = {},
+): Promise<Research> {
   const research = await api.createResearch(toResearchCreate(values));
 
   const step = async (kind: CreateStepFailure, run: () => Promise<unknown>) => {
@@ -56,7 +65,9 @@ export async function runCreateFlow(values: ResearchCreateValues, api: CreateFlo
 
   for (const { url } of values.links) await step('url', () => api.addUrl(research.id, url.trim()));
 
-  const pairs = values.configs.flatMap((pair) => (pair.image && pair.config ? [{ image: pair.image, config: pair.config }] : []));
+  const pairs = values.configs.flatMap((pair) =>
+    pair.image && pair.config ? [{ image: pair.image, config: pair.config }] : [],
+  );
   const totalBytes = pairs.reduce((sum, pair) => sum + pair.image.size + pair.config.size, 0) || 1;
   let doneBytes = 0;
   if (pairs.length > 0) hooks.onProgress?.(0);

@@ -32,7 +32,10 @@ const research = (fields: Partial<ResearchDto>): ResearchDto =>
     state: 'ended',
     ...fields,
   }) as ResearchDto;
-const me = (email: string, superuser = false) => mocked.usersMe.mockImplementation(() => ok({ id: 'u', email, full_name: 'X', is_active: true, is_superuser: superuser }));
+const me = (email: string, superuser = false) =>
+  mocked.usersMe.mockImplementation(() =>
+    ok({ id: 'u', email, full_name: 'X', is_active: true, is_superuser: superuser }),
+  );
 const REVISION = {
   revision: 1,
   reviewed_by: REVIEWER,
@@ -52,14 +55,21 @@ describe('ReviewPanel', () => {
 
   it('offers the review of an ended test, with a comment', async () => {
     me(REVIEWER);
-    mocked.reviewReview.mockImplementation(() => ok(research({ state: 'reviewed', reviewed_by: REVIEWER, reviewed_at: '2026-03-02T08:00:00Z' })));
+    mocked.reviewReview.mockImplementation(() =>
+      ok(research({ state: 'reviewed', reviewed_by: REVIEWER, reviewed_at: '2026-03-02T08:00:00Z' })),
+    );
     const { user } = await renderUi(<ReviewPanel research={research({})} />);
     expect(screen.getByTestId('state-badge')).toHaveTextContent('Zakończone');
     expect(screen.queryByRole('button', { name: 'Zatwierdź' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Oznacz jako sprawdzone' }));
     await user.type(await screen.findByTestId('review-text'), 'Zgodne z zapisem');
     await user.click(screen.getByTestId('review-confirm'));
-    await waitFor(() => expect(mocked.reviewReview).toHaveBeenCalledWith({ path: { id: research({}).id }, body: { comment: 'Zgodne z zapisem' } }));
+    await waitFor(() =>
+      expect(mocked.reviewReview).toHaveBeenCalledWith({
+        path: { id: research({}).id },
+        body: { comment: 'Zgodne z zapisem' },
+      }),
+    );
   });
 
   it('does not let the reviewer approve, and lets someone else', async () => {
@@ -78,7 +88,14 @@ describe('ReviewPanel', () => {
   it('shows an approved test with its revision, its documents, and reopening for superusers only, with a reason', async () => {
     me('staff@lab.example');
     mocked.reviewRevisions.mockImplementation(() => ok({ data: [REVISION] }));
-    const approved = research({ state: 'approved', approved_revision: 1, reviewed_by: REVIEWER, reviewed_at: REVISION.reviewed_at, approved_by: REVISION.approved_by, approved_at: REVISION.approved_at });
+    const approved = research({
+      state: 'approved',
+      approved_revision: 1,
+      reviewed_by: REVIEWER,
+      reviewed_at: REVISION.reviewed_at,
+      approved_by: REVISION.approved_by,
+      approved_at: REVISION.approved_at,
+    });
     const staff = await renderUi(<ReviewPanel research={approved} />);
     expect(screen.getByTestId('state-badge')).toHaveTextContent('Zatwierdzone · rewizja 1');
     expect(await screen.findByTestId('revision-1')).toHaveTextContent(REVISION.data_sha256!);
@@ -94,6 +111,11 @@ describe('ReviewPanel', () => {
     expect(await screen.findByTestId('review-confirm')).toBeDisabled();
     await user.type(screen.getByTestId('review-text'), 'Błędny numer sprawozdania');
     await user.click(screen.getByTestId('review-confirm'));
-    await waitFor(() => expect(mocked.reviewReopen).toHaveBeenCalledWith({ path: { id: approved.id }, body: { reason: 'Błędny numer sprawozdania' } }));
+    await waitFor(() =>
+      expect(mocked.reviewReopen).toHaveBeenCalledWith({
+        path: { id: approved.id },
+        body: { reason: 'Błędny numer sprawozdania' },
+      }),
+    );
   });
 });

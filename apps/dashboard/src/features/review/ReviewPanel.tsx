@@ -1,6 +1,13 @@
 import type { ResearchDto, RevisionDto } from '@furnace/api-client';
 import { Alert, Button, Code, Group, Modal, Paper, Stack, Text, Textarea, Tooltip } from '@mantine/core';
-import { IconCertificate, IconCheck, IconFileTypePdf, IconLockOpen, IconShieldCheck, IconRosetteDiscountCheck } from '@tabler/icons-react';
+import {
+  IconCertificate,
+  IconCheck,
+  IconFileTypePdf,
+  IconLockOpen,
+  IconShieldCheck,
+  IconRosetteDiscountCheck,
+} from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,12 +16,20 @@ import { currentUserQueryOptions } from '../../api/users';
 import { Section } from '../../components/Section';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { approveResearch, downloadIssued, reopenResearch, reviewResearch, revisionsQueryOptions, verifyResearch } from './review-api';
+import {
+  approveResearch,
+  downloadIssued,
+  reopenResearch,
+  reviewResearch,
+  revisionsQueryOptions,
+  verifyResearch,
+} from './review-api';
 import { StateBadge } from './StateBadge';
 
 type Step = 'review' | 'approve' | 'reopen';
 
-const sameEmail = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /**
  * The history page's review of an ended test (docs/behaviour.md, "The permanent record"): its state, who reviewed
@@ -40,7 +55,11 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
     },
     onSuccess: (saved, { step }) => {
       queryClient.setQueryData(researchKeys.detail(research.id), saved);
-      notifySuccess(step === 'approve' ? t('approve.done', { revision: saved.approved_revision ?? nextRevision }) : t(`${step}.done`));
+      notifySuccess(
+        step === 'approve'
+          ? t('approve.done', { revision: saved.approved_revision ?? nextRevision })
+          : t(`${step}.done`),
+      );
       setStep(null);
     },
     onError: (error, { step }) => notifyError(error, t(`${step}.error`)),
@@ -77,7 +96,11 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
         ) : null}
         {research.reopened_by && research.reopened_at && state !== 'approved' ? (
           <Text size="sm" c="dimmed">
-            {t('panel.reopened', { who: research.reopened_by, when: formatDateTime(research.reopened_at), reason: research.reopen_reason ?? '—' })}
+            {t('panel.reopened', {
+              who: research.reopened_by,
+              when: formatDateTime(research.reopened_at),
+              reason: research.reopen_reason ?? '—',
+            })}
           </Text>
         ) : null}
         {state === 'reviewed' ? (
@@ -93,14 +116,25 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
           </Button>
         ) : null}
         {state === 'reviewed' ? (
-          <Button leftSection={<IconRosetteDiscountCheck size={16} aria-hidden />} color="green" disabled={ownReview} onClick={() => open('approve')}>
+          <Button
+            leftSection={<IconRosetteDiscountCheck size={16} aria-hidden />}
+            color="green"
+            disabled={ownReview}
+            onClick={() => open('approve')}
+          >
             {t('approve.button')}
           </Button>
         ) : null}
         {state === 'approved' ? (
           <Tooltip label={t('reopen.onlySuperuser')} disabled={superuser}>
             <span>
-              <Button leftSection={<IconLockOpen size={16} aria-hidden />} variant="light" color="orange" disabled={!superuser} onClick={() => open('reopen')}>
+              <Button
+                leftSection={<IconLockOpen size={16} aria-hidden />}
+                variant="light"
+                color="orange"
+                disabled={!superuser}
+                onClick={() => open('reopen')}
+              >
                 {t('reopen.button')}
               </Button>
             </span>
@@ -108,7 +142,13 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
         ) : null}
       </Group>
       <Revisions researchId={research.id} revisions={revisions.data ?? []} />
-      <Modal opened={step !== null} onClose={() => setStep(null)} title={step ? t(`${step}.title`) : ''} centered closeButtonProps={{ 'aria-label': tc('common.close') }}>
+      <Modal
+        opened={step !== null}
+        onClose={() => setStep(null)}
+        title={step ? t(`${step}.title`) : ''}
+        centered
+        closeButtonProps={{ 'aria-label': tc('common.close') }}
+      >
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -116,7 +156,9 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
           }}
         >
           <Stack gap="sm">
-            <Text size="sm">{step === 'approve' ? t('approve.hint', { revision: nextRevision }) : step ? t(`${step}.hint`) : ''}</Text>
+            <Text size="sm">
+              {step === 'approve' ? t('approve.hint', { revision: nextRevision }) : step ? t(`${step}.hint`) : ''}
+            </Text>
             <Textarea
               label={step === 'reopen' ? t('reasonLabel') : t('commentLabel')}
               required={step === 'reopen'}
@@ -132,7 +174,12 @@ export function ReviewPanel({ research }: { research: ResearchDto }) {
               <Button variant="default" onClick={() => setStep(null)} disabled={act.isPending}>
                 {tc('common.cancel')}
               </Button>
-              <Button type="submit" loading={act.isPending} disabled={step === 'reopen' && text.trim() === ''} data-testid="review-confirm">
+              <Button
+                type="submit"
+                loading={act.isPending}
+                disabled={step === 'reopen' && text.trim() === ''}
+                data-testid="review-confirm"
+              >
                 {step ? t(`${step}.button`) : t('confirm')}
               </Button>
             </Group>
@@ -154,10 +201,21 @@ const DOCUMENTS = [
 function Revisions({ researchId, revisions }: { researchId: string; revisions: readonly RevisionDto[] }) {
   const { t } = useTranslation('review');
   const download = useMutation({
-    mutationFn: ({ revision, kind, lang }: { revision: number; kind: 'report' | 'classification'; lang: 'pl' | 'en' }) => downloadIssued(researchId, revision, kind, lang),
+    mutationFn: ({
+      revision,
+      kind,
+      lang,
+    }: {
+      revision: number;
+      kind: 'report' | 'classification';
+      lang: 'pl' | 'en';
+    }) => downloadIssued(researchId, revision, kind, lang),
     onError: (error) => notifyError(error, t('revisions.downloadError')),
   });
-  const verify = useMutation({ mutationFn: () => verifyResearch(researchId), onError: (error) => notifyError(error, t('verify.error')) });
+  const verify = useMutation({
+    mutationFn: () => verifyResearch(researchId),
+    onError: (error) => notifyError(error, t('verify.error')),
+  });
   const checked = new Map((verify.data?.revisions ?? []).map((r) => [r.revision, r.matches]));
 
   return (
@@ -184,7 +242,8 @@ function Revisions({ researchId, revisions }: { researchId: string; revisions: r
               ) : null}
             </Group>
             <Text size="xs" c="dimmed">
-              {t('panel.reviewed', { who: r.reviewed_by, when: formatDateTime(r.reviewed_at) })} · {t('panel.approved', { who: r.approved_by, when: formatDateTime(r.approved_at) })}
+              {t('panel.reviewed', { who: r.reviewed_by, when: formatDateTime(r.reviewed_at) })} ·{' '}
+              {t('panel.approved', { who: r.approved_by, when: formatDateTime(r.approved_at) })}
             </Text>
             {r.data_sha256 ? (
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -193,13 +252,23 @@ function Revisions({ researchId, revisions }: { researchId: string; revisions: r
             ) : null}
             <Group gap={6}>
               {DOCUMENTS.map(({ kind, lang }) => {
-                const name = t('revisions.download', { document: t(`revisions.${kind}`), lang: lang.toUpperCase(), revision: r.revision });
+                const name = t('revisions.download', {
+                  document: t(`revisions.${kind}`),
+                  lang: lang.toUpperCase(),
+                  revision: r.revision,
+                });
                 return (
                   <Button
                     key={`${kind}-${lang}`}
                     size="xs"
                     variant="light"
-                    leftSection={kind === 'report' ? <IconFileTypePdf size={14} aria-hidden /> : <IconCertificate size={14} aria-hidden />}
+                    leftSection={
+                      kind === 'report' ? (
+                        <IconFileTypePdf size={14} aria-hidden />
+                      ) : (
+                        <IconCertificate size={14} aria-hidden />
+                      )
+                    }
                     onClick={() => download.mutate({ revision: r.revision, kind, lang })}
                     aria-label={name}
                     title={name}
@@ -214,7 +283,13 @@ function Revisions({ researchId, revisions }: { researchId: string; revisions: r
       ))}
       {revisions.length > 0 ? (
         <Group gap="xs">
-          <Button size="xs" variant="default" leftSection={<IconShieldCheck size={14} aria-hidden />} loading={verify.isPending} onClick={() => verify.mutate()}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconShieldCheck size={14} aria-hidden />}
+            loading={verify.isPending}
+            onClick={() => verify.mutate()}
+          >
             {t('verify.button')}
           </Button>
           {verify.data ? (

@@ -3,10 +3,22 @@ import { Badge } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
-const COLOR: Record<ResearchDto['state'], string> = { planned: 'gray', running: 'blue', ended: 'yellow', reviewed: 'cyan', approved: 'green' };
+const COLOR: Record<ResearchDto['state'], string> = {
+  planned: 'gray',
+  running: 'blue',
+  ended: 'yellow',
+  reviewed: 'cyan',
+  approved: 'green',
+};
 
 /** The test's state (docs/behaviour.md, "The permanent record"); an approved one with its revision and a lock. */
-export function StateBadge({ research, size = 'sm' }: { research: Pick<ResearchDto, 'state' | 'approved_revision'>; size?: 'xs' | 'sm' | 'md' | 'lg' }) {
+export function StateBadge({
+  research,
+  size = 'sm',
+}: {
+  research: Pick<ResearchDto, 'state' | 'approved_revision'>;
+  size?: 'xs' | 'sm' | 'md' | 'lg';
+}) {
   const { t } = useTranslation('review');
   const approved = research.state === 'approved' && research.approved_revision !== null;
   return (

@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { toColorScheme, toThemeChoice, type ThemeChoice } from '../../app/color-scheme';
 import classes from './AppearanceTab.module.css';
 
-const CHOICES: { value: ThemeChoice; label: 'settings.system' | 'settings.light' | 'settings.dark'; icon: typeof IconSun }[] = [
+const CHOICES: {
+  value: ThemeChoice;
+  label: 'settings.system' | 'settings.light' | 'settings.dark';
+  icon: typeof IconSun;
+}[] = [
   { value: 'system', label: 'settings.system', icon: IconDeviceDesktop },
   { value: 'light', label: 'settings.light', icon: IconSun },
   { value: 'dark', label: 'settings.dark', icon: IconMoon },

@@ -11,7 +11,11 @@ import { useErrorText } from '../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { FULL_NAME_MAX_LENGTH, profileSchema, type ProfileValues } from '../../lib/validation';
 
-const toValues = (user: User): ProfileValues => ({ full_name: user.full_name ?? '', email: user.email, current_password: '' });
+const toValues = (user: User): ProfileValues => ({
+  full_name: user.full_name ?? '',
+  email: user.email,
+  current_password: '',
+});
 
 /** My profile: full name and e-mail, shown; Edit turns them into inputs with Save and Cancel. */
 export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values: ProfileValues) => Promise<boolean> }) {
@@ -75,14 +79,22 @@ export function ProfileForm({ user, onSubmit }: { user: User; onSubmit: (values:
           </>
         ) : (
           <>
-            <ReadOnlyField label={t('settings.fullName')} value={user.full_name || t('settings.notSet')} muted={!user.full_name} />
+            <ReadOnlyField
+              label={t('settings.fullName')}
+              value={user.full_name || t('settings.notSet')}
+              muted={!user.full_name}
+            />
             <ReadOnlyField label={t('settings.email')} value={user.email} />
           </>
         )}
         <Group gap="sm">
           {editing ? (
             <>
-              <Button type="submit" disabled={!isDirty || !email || !isValid || isSubmitting || (emailChanges && !currentPassword)} loading={isSubmitting}>
+              <Button
+                type="submit"
+                disabled={!isDirty || !email || !isValid || isSubmitting || (emailChanges && !currentPassword)}
+                loading={isSubmitting}
+              >
                 {t('settings.save')}
               </Button>
               <Button variant="default" onClick={cancel} disabled={isSubmitting}>
@@ -120,7 +132,11 @@ export function ProfileTab({ user }: { user: User }) {
     mutationFn: (values: ProfileValues) => {
       const email = values.email.trim();
       const changesEmail = email.toLowerCase() !== user.email;
-      return updateMe({ full_name: values.full_name.trim(), email, ...(changesEmail ? { current_password: values.current_password ?? '' } : {}) });
+      return updateMe({
+        full_name: values.full_name.trim(),
+        email,
+        ...(changesEmail ? { current_password: values.current_password ?? '' } : {}),
+      });
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(userKeys.me(), saved);

@@ -35,7 +35,13 @@ describe('ProfileForm', () => {
     await user.type(current, 'jans-password-1');
     await waitFor(() => expect(save).toBeEnabled());
     await user.click(save);
-    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ full_name: 'Jan', email: 'jan.nowak@example.com', current_password: 'jans-password-1' }));
+    await waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith({
+        full_name: 'Jan',
+        email: 'jan.nowak@example.com',
+        current_password: 'jans-password-1',
+      }),
+    );
     expect(await screen.findByRole('button', { name: 'Edit' })).toBeInTheDocument();
   });
 

@@ -31,7 +31,9 @@ export const observationsQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.observations(auth, researchId),
     queryFn: ({ signal }): Promise<ObservationDto[]> =>
-      unwrap(criteriaObservations({ path: { id: researchId }, headers: readHeaders(auth), signal })).then((list) => list.data),
+      unwrap(criteriaObservations({ path: { id: researchId }, headers: readHeaders(auth), signal })).then(
+        (list) => list.data,
+      ),
     staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
@@ -40,7 +42,9 @@ export const exclusionsQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.exclusions(auth, researchId),
     queryFn: ({ signal }): Promise<ThermoExclusionDto[]> =>
-      unwrap(criteriaExclusions({ path: { id: researchId }, headers: readHeaders(auth), signal })).then((list) => list.data),
+      unwrap(criteriaExclusions({ path: { id: researchId }, headers: readHeaders(auth), signal })).then(
+        (list) => list.data,
+      ),
     staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
   });
@@ -49,16 +53,21 @@ export const exclusionsQuery = (auth: ReadAuth, researchId: string) =>
 export const criteriaSnapshotQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: [...historyKeys.research(auth, researchId), 'criteria'] as const,
-    queryFn: ({ signal }) => unwrap(criteriaCriteriaOf({ path: { id: researchId }, headers: readHeaders(auth), signal })),
+    queryFn: ({ signal }) =>
+      unwrap(criteriaCriteriaOf({ path: { id: researchId }, headers: readHeaders(auth), signal })),
     meta: queryMetaFor(auth),
   });
 
 // --- Staff changes ------------------------------------------------------------------------------
 
-export const createObservation = (researchId: string, body: ObservationCreateDto) => unwrap(criteriaCreateObservation({ path: { id: researchId }, body }));
-export const updateObservation = (id: string, body: ObservationUpdateDto) => unwrap(criteriaUpdateObservation({ path: { id }, body }));
+export const createObservation = (researchId: string, body: ObservationCreateDto) =>
+  unwrap(criteriaCreateObservation({ path: { id: researchId }, body }));
+export const updateObservation = (id: string, body: ObservationUpdateDto) =>
+  unwrap(criteriaUpdateObservation({ path: { id }, body }));
 export const deleteObservation = (id: string) => unwrap(criteriaDeleteObservation({ path: { id } }));
-export const createExclusion = (researchId: string, body: ThermoExclusionCreateDto) => unwrap(criteriaCreateExclusion({ path: { id: researchId }, body }));
+export const createExclusion = (researchId: string, body: ThermoExclusionCreateDto) =>
+  unwrap(criteriaCreateExclusion({ path: { id: researchId }, body }));
 export const deleteExclusion = (id: string) => unwrap(criteriaDeleteExclusion({ path: { id } }));
 /** T0 by hand (null: back to automatic). */
-export const setT0Override = (researchId: string, t0: number | null) => unwrap(researchUpdate({ path: { id: researchId }, body: { t0_override: t0 } }));
+export const setT0Override = (researchId: string, t0: number | null) =>
+  unwrap(researchUpdate({ path: { id: researchId }, body: { t0_override: t0 } }));

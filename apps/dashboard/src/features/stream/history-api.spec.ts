@@ -16,7 +16,9 @@ describe('historyKeys', () => {
     const staff = historyKeys.series({ kind: 'staff' }, 'r1', { points: 1000 });
     const viewer = historyKeys.series({ kind: 'viewer', researchId: 'r1', token: 't' }, 'r1', { points: 1000 });
     expect(staff).not.toEqual(viewer);
-    expect(historyKeys.series({ kind: 'staff' }, 'r1', { points: 800, from: 1, to: 2 })).not.toEqual(historyKeys.series({ kind: 'staff' }, 'r1', { points: 800, from: 1, to: 3 }));
+    expect(historyKeys.series({ kind: 'staff' }, 'r1', { points: 800, from: 1, to: 2 })).not.toEqual(
+      historyKeys.series({ kind: 'staff' }, 'r1', { points: 800, from: 1, to: 3 }),
+    );
     expect(staff.slice(0, 3)).toEqual(historyKeys.research({ kind: 'staff' }, 'r1'));
   });
 });

@@ -1,4 +1,14 @@
-import { archiveArchive, historyCsv, historyRead, historyXlsx, reportClassification, reportReport, thermoResearchMarkers, type HistoryDto, type ThermoMarkerDto } from '@furnace/api-client';
+import {
+  archiveArchive,
+  historyCsv,
+  historyRead,
+  historyXlsx,
+  reportClassification,
+  reportReport,
+  thermoResearchMarkers,
+  type HistoryDto,
+  type ThermoMarkerDto,
+} from '@furnace/api-client';
 import type { Language } from '@furnace/text';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '../../api/errors';
@@ -50,7 +60,12 @@ export const historyQueryOptions = (auth: ReadAuth, researchId: string, params: 
       unwrap(
         historyRead({
           path: { id: researchId },
-          query: { points: params.points, from: params.from, to: params.to, thermo_ids: idsKey(params.thermoIds).length ? idsKey(params.thermoIds) : undefined },
+          query: {
+            points: params.points,
+            from: params.from,
+            to: params.to,
+            thermo_ids: idsKey(params.thermoIds).length ? idsKey(params.thermoIds) : undefined,
+          },
           headers: readHeaders(auth),
           signal,
         }),
@@ -63,7 +78,9 @@ export const researchMarkersQueryOptions = (auth: ReadAuth, researchId: string) 
   queryOptions({
     queryKey: historyKeys.markers(auth, researchId),
     queryFn: ({ signal }): Promise<ThermoMarkerDto[]> =>
-      unwrap(thermoResearchMarkers({ path: { research_id: researchId }, headers: readHeaders(auth), signal })).then((list) => list.data),
+      unwrap(thermoResearchMarkers({ path: { research_id: researchId }, headers: readHeaders(auth), signal })).then(
+        (list) => list.data,
+      ),
     meta: queryMetaFor(auth),
   });
 
@@ -129,7 +146,11 @@ export async function downloadHistory(researchId: string, file: HistoryExport): 
   const path = { id: researchId };
   const result =
     file.format === 'csv'
-      ? await historyCsv({ path, query: { decimal: file.decimal, meta: file.meta ? '1' : '0', lang: file.lang }, parseAs: 'blob' })
+      ? await historyCsv({
+          path,
+          query: { decimal: file.decimal, meta: file.meta ? '1' : '0', lang: file.lang },
+          parseAs: 'blob',
+        })
       : file.format === 'xlsx'
         ? await historyXlsx({ path, query: { lang: file.lang }, parseAs: 'blob' })
         : file.format === 'pdf'
@@ -142,7 +163,10 @@ export async function downloadHistory(researchId: string, file: HistoryExport): 
   if (result.error !== undefined || !result.response?.ok || !(data instanceof Blob)) {
     throw new ApiError(result.response?.status ?? 0, result.error);
   }
-  const filename = filenameFromDisposition(result.response.headers.get('Content-Disposition'), `research-${researchId.slice(0, 8)}.${file.format === 'classification' ? 'pdf' : file.format}`);
+  const filename = filenameFromDisposition(
+    result.response.headers.get('Content-Disposition'),
+    `research-${researchId.slice(0, 8)}.${file.format === 'classification' ? 'pdf' : file.format}`,
+  );
   saveBlob(data, filename);
   return filename;
 }

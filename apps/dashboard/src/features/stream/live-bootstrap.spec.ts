@@ -47,11 +47,42 @@ describe('seedLiveView', () => {
       ...PROFILE_FIELDS,
     },
     urls: [{ id: 'u1', url: 'https://cams.example.com/a.m3u8', research_id: RESEARCH_ID }],
-    configs: [{ id: 'c1', research_id: RESEARCH_ID, image_filename: 'a.png', config_filename: 'a.txt', image_width: 800, image_height: 500 }],
+    configs: [
+      {
+        id: 'c1',
+        research_id: RESEARCH_ID,
+        image_filename: 'a.png',
+        config_filename: 'a.txt',
+        image_width: 800,
+        image_height: 500,
+      },
+    ],
     markers: [],
     observations: [],
-    exclusions: [{ id: 'x1', research_id: RESEARCH_ID, thermo_id: 3, from_time: 120, reason: 'broken', created_by: null, created_at: '2030-01-01T10:05:00Z' }],
-    history: { research_id: RESEARCH_ID, from: 0, to: 0, last_time: null, frames: 0, thermo_ids: [], bucket_seconds: 0, time: [], series: [], faults: [], ignition_at: null },
+    exclusions: [
+      {
+        id: 'x1',
+        research_id: RESEARCH_ID,
+        thermo_id: 3,
+        from_time: 120,
+        reason: 'broken',
+        created_by: null,
+        created_at: '2030-01-01T10:05:00Z',
+      },
+    ],
+    history: {
+      research_id: RESEARCH_ID,
+      from: 0,
+      to: 0,
+      last_time: null,
+      frames: 0,
+      thermo_ids: [],
+      bucket_seconds: 0,
+      time: [],
+      series: [],
+      faults: [],
+      ignition_at: null,
+    },
   };
 
   it.each<ReadAuth>([{ kind: 'staff' }, { kind: 'viewer', researchId: RESEARCH_ID, token: 'tok' }])(
@@ -66,7 +97,9 @@ describe('seedLiveView', () => {
       expect(stored(liveMarkersQuery(auth, RESEARCH_ID))?.data).toEqual({ data: view.markers });
       expect(stored(observationsQuery(auth, RESEARCH_ID))?.data).toEqual(view.observations);
       expect(stored(exclusionsQuery(auth, RESEARCH_ID))?.data).toEqual(view.exclusions);
-      expect(stored(historyQueryOptions(auth, RESEARCH_ID, { points: LIVE_HISTORY_POINTS }))?.data).toEqual(view.history);
+      expect(stored(historyQueryOptions(auth, RESEARCH_ID, { points: LIVE_HISTORY_POINTS }))?.data).toEqual(
+        view.history,
+      );
       expect(stored(liveResearchQuery(auth, RESEARCH_ID))?.dataUpdatedAt).toBe(1234);
     },
   );

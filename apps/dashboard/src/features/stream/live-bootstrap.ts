@@ -44,7 +44,13 @@ export function singleUseTicket(issued: StreamTicketDto | null, receivedAt = Dat
 }
 
 /** Puts a live-view answer where each query of the live screen reads it, in the shape its own request stores. */
-export function seedLiveView(queryClient: QueryClient, auth: ReadAuth, researchId: string, view: LiveViewDto, updatedAt = Date.now()): void {
+export function seedLiveView(
+  queryClient: QueryClient,
+  auth: ReadAuth,
+  researchId: string,
+  view: LiveViewDto,
+  updatedAt = Date.now(),
+): void {
   const seed = { updatedAt };
   queryClient.setQueryData(liveResearchQuery(auth, researchId).queryKey, view.research, seed);
   // These store the list responses as they are ({data}) and select the list.
@@ -53,7 +59,11 @@ export function seedLiveView(queryClient: QueryClient, auth: ReadAuth, researchI
   queryClient.setQueryData(liveMarkersQuery(auth, researchId).queryKey, { data: view.markers }, seed);
   queryClient.setQueryData(observationsQuery(auth, researchId).queryKey, view.observations, seed);
   queryClient.setQueryData(exclusionsQuery(auth, researchId).queryKey, view.exclusions, seed);
-  queryClient.setQueryData(historyQueryOptions(auth, researchId, { points: LIVE_HISTORY_POINTS }).queryKey, view.history, seed);
+  queryClient.setQueryData(
+    historyQueryOptions(auth, researchId, { points: LIVE_HISTORY_POINTS }).queryKey,
+    view.history,
+    seed,
+  );
 }
 
 /**
@@ -66,7 +76,12 @@ export const liveBootstrapQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.bootstrap(auth, researchId),
     queryFn: async ({ signal, client }): Promise<{ streamTicket: FirstTicket }> => {
-      const result = await liveViewLiveView({ path: { id: researchId }, query: { points: LIVE_HISTORY_POINTS }, headers: readHeaders(auth), signal });
+      const result = await liveViewLiveView({
+        path: { id: researchId },
+        query: { points: LIVE_HISTORY_POINTS },
+        headers: readHeaders(auth),
+        signal,
+      });
       const view = await unwrap(Promise.resolve(result));
       seedLiveView(client, auth, researchId, view);
       return { streamTicket: singleUseTicket(result.response ? ticketFromHeaders(result.response.headers) : null) };

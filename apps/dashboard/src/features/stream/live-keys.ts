@@ -20,6 +20,7 @@ export const liveKeys = {
   /** Thermocouple exclusions: refetched on UPDATE RESEARCH with the research. */
   exclusions: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'exclusions'] as const,
   /** A config's photo never changes (a new photo is a new config): outside the 'thermo' prefix. */
-  image: (auth: ReadAuth, researchId: string, configId: string) => [...liveKeys.scope(auth, researchId), 'image', configId] as const,
+  image: (auth: ReadAuth, researchId: string, configId: string) =>
+    [...liveKeys.scope(auth, researchId), 'image', configId] as const,
   viewerToken: (researchId: string, code: string) => [...liveKeys.all, 'viewer-token', researchId, code] as const,
 };

@@ -34,7 +34,8 @@ export const liveResearchQuery = (auth: ReadAuth, researchId: string) =>
 export const liveUrlsQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.urls(auth, researchId),
-    queryFn: ({ signal }) => unwrap(researchListUrls({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
+    queryFn: ({ signal }) =>
+      unwrap(researchListUrls({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
     select: (list) => list.data,
     staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),
@@ -43,7 +44,8 @@ export const liveUrlsQuery = (auth: ReadAuth, researchId: string) =>
 export const liveConfigsQuery = (auth: ReadAuth, researchId: string) =>
   queryOptions({
     queryKey: liveKeys.configs(auth, researchId),
-    queryFn: ({ signal }) => unwrap(thermoList({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
+    queryFn: ({ signal }) =>
+      unwrap(thermoList({ path: { research_id: researchId }, headers: readHeaders(auth), signal })),
     select: (list) => list.data,
     staleTime: LIVE_FRESH_MS,
     meta: queryMetaFor(auth),

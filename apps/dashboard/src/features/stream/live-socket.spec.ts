@@ -111,7 +111,12 @@ describe('connectLiveSocket', () => {
     const { criteria, statuses, frames, updates, log } = start();
     const ws = FakeSocket.latest();
     ws.open();
-    const view: CriteriaView = { ...criteriaSnapshot({ t0: 21.5, classification: 'EI 30' }), ended: false, classification_withheld: false, ignition_at: '2026-01-01T10:00:00.000Z' };
+    const view: CriteriaView = {
+      ...criteriaSnapshot({ t0: 21.5, classification: 'EI 30' }),
+      ended: false,
+      classification_withheld: false,
+      ignition_at: '2026-01-01T10:00:00.000Z',
+    };
     ws.receive({ event: 'CRITERIA', data: view });
     ws.receive({ event: 'CRITERIA', data: { ...view, t0: 22, ended: true } });
     expect(criteria).toEqual([view, { ...view, t0: 22, ended: true }]);

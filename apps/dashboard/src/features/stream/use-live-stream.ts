@@ -93,7 +93,8 @@ export function useLiveStream(
       url: async () => {
         const ticket =
           latest.current.firstTicket?.() ??
-          (await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) }))).ticket;
+          (await unwrap(streamTicketIssue({ path: { id: researchId }, headers: readHeaders(latest.current.auth) })))
+            .ticket;
         return streamUrl(window.location, researchId, ticket);
       },
       onStatus,
@@ -119,7 +120,12 @@ export function useLiveStream(
  * The streamed criteria, or, when the stream has been open for CRITERIA_FALLBACK_MS without sending
  * any (an older server), GET …/criteria read once: never polled, the first CRITERIA replaces it.
  */
-function useCriteriaFallback(auth: ReadAuth, researchId: string, open: boolean, streamed: CriteriaView | null): CriteriaView | null {
+function useCriteriaFallback(
+  auth: ReadAuth,
+  researchId: string,
+  open: boolean,
+  streamed: CriteriaView | null,
+): CriteriaView | null {
   const [waitedFor, setWaitedFor] = useState<string | null>(null);
   const waited = waitedFor === researchId;
   useEffect(() => {

@@ -68,12 +68,27 @@ function Status({ active }: { active: boolean }) {
 }
 
 /** Edit User and Delete User; disabled for the signed-in user's own row. */
-function UserActions({ user, disabled, onEdit, onDelete }: { user: User; disabled: boolean; onEdit: () => void; onDelete: () => void }) {
+function UserActions({
+  user,
+  disabled,
+  onEdit,
+  onDelete,
+}: {
+  user: User;
+  disabled: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Menu position="bottom-end" withinPortal disabled={disabled}>
       <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" disabled={disabled} aria-label={t('admin.rowActions', { email: user.email })}>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          disabled={disabled}
+          aria-label={t('admin.rowActions', { email: user.email })}
+        >
           <IconDots size={18} aria-hidden />
         </ActionIcon>
       </Menu.Target>
@@ -103,7 +118,10 @@ export function AdminPage({ page }: { page: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: me } = useQuery(currentUserQueryOptions());
-  const { data, isPending, isPlaceholderData } = useQuery({ ...usersPageQueryOptions(page), placeholderData: keepPreviousData });
+  const { data, isPending, isPlaceholderData } = useQuery({
+    ...usersPageQueryOptions(page),
+    placeholderData: keepPreviousData,
+  });
   const [dialog, setDialog] = useState<Dialog>(null);
   const invalidate = () => queryClient.invalidateQueries({ queryKey: userKeys.all });
 
@@ -284,7 +302,11 @@ export function AdminPage({ page }: { page: number }) {
         closeButtonProps={{ 'aria-label': t('common.close') }}
       >
         {dialog?.kind === 'create' ? (
-          <UserForm mode="create" onCancel={() => setDialog(null)} onSubmit={(values) => ok(create.mutateAsync(values))} />
+          <UserForm
+            mode="create"
+            onCancel={() => setDialog(null)}
+            onSubmit={(values) => ok(create.mutateAsync(values))}
+          />
         ) : null}
         {dialog?.kind === 'edit' ? (
           <UserForm

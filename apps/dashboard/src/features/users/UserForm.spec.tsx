@@ -37,7 +37,9 @@ describe('UserForm', () => {
 
   it('edit: the password may stay empty; a short one is refused', async () => {
     const onSubmit = jest.fn((_values: unknown) => Promise.resolve(true));
-    const { user } = await renderUi(<UserForm mode="edit" user={USER} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const { user } = await renderUi(
+      <UserForm mode="edit" user={USER} onSubmit={onSubmit} onCancel={() => undefined} />,
+    );
     expect(screen.getByRole('textbox', { name: /^Email/ })).toHaveValue('ewa@example.com');
     const save = screen.getByRole('button', { name: 'Save' });
     expect(save).toBeDisabled(); // nothing changed yet
@@ -54,9 +56,8 @@ describe('UserForm', () => {
 
   it('leaves an empty password out of the update request', () => {
     expect(toUserUpdate({ ...userFormDefaults(USER), password: '' })).not.toHaveProperty('password');
-    expect(toUserUpdate({ ...userFormDefaults(USER), password: 'New-Password-1', confirm_password: 'New-Password-1' })).toHaveProperty(
-      'password',
-      'New-Password-1',
-    );
+    expect(
+      toUserUpdate({ ...userFormDefaults(USER), password: 'New-Password-1', confirm_password: 'New-Password-1' }),
+    ).toHaveProperty('password', 'New-Password-1');
   });
 });

@@ -55,7 +55,8 @@ export function UserForm({ mode, user, onSubmit, onCancel }: UserFormProps) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   // Same value shape, different rules: the resolver types agree (both schemas' input is UserFormValues).
-  const resolver: Resolver<UserFormValues> = mode === 'create' ? zodResolver(userCreateSchema) : zodResolver(userEditSchema);
+  const resolver: Resolver<UserFormValues> =
+    mode === 'create' ? zodResolver(userCreateSchema) : zodResolver(userEditSchema);
   const {
     register,
     handleSubmit,
@@ -98,7 +99,11 @@ export function UserForm({ mode, user, onSubmit, onCancel }: UserFormProps) {
           <Button variant="default" onClick={onCancel} disabled={isSubmitting}>
             {t('admin.cancel')}
           </Button>
-          <Button type="submit" disabled={!isValid || isSubmitting || (mode === 'edit' && !isDirty)} loading={isSubmitting}>
+          <Button
+            type="submit"
+            disabled={!isValid || isSubmitting || (mode === 'edit' && !isDirty)}
+            loading={isSubmitting}
+          >
             {t('admin.save')}
           </Button>
         </Group>

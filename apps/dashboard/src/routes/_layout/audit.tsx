@@ -23,6 +23,7 @@ export const Route = createFileRoute('/_layout/audit')({
 function AuditRoute() {
   const { page, ...filters } = Route.useSearch();
   const navigate = Route.useNavigate();
-  const change = (next: AuditFilters, nextPage: number) => void navigate({ search: { ...next, page: nextPage > 1 ? nextPage : undefined } });
+  const change = (next: AuditFilters, nextPage: number) =>
+    void navigate({ search: { ...next, page: nextPage > 1 ? nextPage : undefined } });
   return <AuditPage filters={filters} page={page ?? 1} onChange={change} />;
 }

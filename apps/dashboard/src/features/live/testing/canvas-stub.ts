@@ -9,7 +9,11 @@ export function stubCanvasContext(): () => void {
   HTMLCanvasElement.prototype.getContext = function getContext(this: HTMLCanvasElement) {
     const state: Record<string | symbol, unknown> = {
       canvas: this,
-      measureText: (text: string) => ({ width: text.length * 6, actualBoundingBoxAscent: 8, actualBoundingBoxDescent: 2 }),
+      measureText: (text: string) => ({
+        width: text.length * 6,
+        actualBoundingBoxAscent: 8,
+        actualBoundingBoxDescent: 2,
+      }),
       getImageData: () => ({ data: new Uint8ClampedArray(4) }),
       createLinearGradient: () => ({ addColorStop: noop }),
       createRadialGradient: () => ({ addColorStop: noop }),

@@ -50,7 +50,11 @@ export function BasicInfoSection({ research, frozen = null }: { research: Resear
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const form = useForm({ mode: 'onTouched', resolver: zodResolver(researchBasicSchema), defaultValues: toBasicValues(research) });
+  const form = useForm({
+    mode: 'onTouched',
+    resolver: zodResolver(researchBasicSchema),
+    defaultValues: toBasicValues(research),
+  });
   const {
     handleSubmit,
     reset,
@@ -84,14 +88,25 @@ export function BasicInfoSection({ research, frozen = null }: { research: Resear
       title={t('research.basicInfo')}
       action={
         editing ? null : (
-          <Button variant="light" size="xs" leftSection={<IconPencil size={14} aria-hidden />} onClick={() => setEditing(true)} disabled={frozen !== null} title={frozen ?? undefined}>
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconPencil size={14} aria-hidden />}
+            onClick={() => setEditing(true)}
+            disabled={frozen !== null}
+            title={frozen ?? undefined}
+          >
             {t('common.edit')}
           </Button>
         )
       }
     >
       <FormProvider {...form}>
-        <form onSubmit={handleSubmit((values) => settle(update.mutateAsync(values)))} noValidate aria-label={t('research.basicInfo')}>
+        <form
+          onSubmit={handleSubmit((values) => settle(update.mutateAsync(values)))}
+          noValidate
+          aria-label={t('research.basicInfo')}
+        >
           <ResearchBasicFields
             readOnly={!editing}
             shownDates={{ start: formatDateTime(research.start_at), end: formatDateTime(research.end_at) }}

@@ -25,7 +25,14 @@ const drawing = (id: string, filename: string, mime: 'application/pdf' | 'image/
 
 describe('DrawingsSection', () => {
   beforeEach(() => {
-    mocked.drawingsList.mockImplementation(() => ok({ data: [drawing('d1', 'Rysunek 1 – przekrój.pdf', 'application/pdf', 1_240_000), drawing('d2', 'widok.png', 'image/png', 340_200)] }));
+    mocked.drawingsList.mockImplementation(() =>
+      ok({
+        data: [
+          drawing('d1', 'Rysunek 1 – przekrój.pdf', 'application/pdf', 1_240_000),
+          drawing('d2', 'widok.png', 'image/png', 340_200),
+        ],
+      }),
+    );
     mocked.drawingsDelete.mockImplementation(() => ok({ message: 'Drawing deleted successfully' }));
   });
   afterEach(() => jest.clearAllMocks());
@@ -43,7 +50,9 @@ describe('DrawingsSection', () => {
     await user.click(await screen.findByRole('button', { name: 'Usuń widok.png' }));
     expect(await screen.findByText('Czy na pewno chcesz usunąć rysunek widok.png?')).toBeInTheDocument();
     await user.click(screen.getByTestId('confirm-button'));
-    await waitFor(() => expect(mocked.drawingsDelete).toHaveBeenCalledWith({ path: { research_id: RESEARCH_ID, id: 'd2' } }));
+    await waitFor(() =>
+      expect(mocked.drawingsDelete).toHaveBeenCalledWith({ path: { research_id: RESEARCH_ID, id: 'd2' } }),
+    );
   });
 
   it('refuses a file that is no PDF or image, or larger than 20 MB, before sending it', async () => {
@@ -64,11 +73,14 @@ describe('DrawingsSection', () => {
 });
 
 describe('DrawingsSection of an approved test', () => {
-  beforeEach(() => mocked.drawingsList.mockImplementation(() => ok({ data: [drawing('d2', 'widok.png', 'image/png', 340_200)] })));
+  beforeEach(() =>
+    mocked.drawingsList.mockImplementation(() => ok({ data: [drawing('d2', 'widok.png', 'image/png', 340_200)] })),
+  );
   afterEach(() => jest.clearAllMocks());
 
   it('says why nothing is added or deleted, and still downloads', async () => {
-    const reason = 'Badanie jest zatwierdzone (rewizja 1): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.';
+    const reason =
+      'Badanie jest zatwierdzone (rewizja 1): superużytkownik musi je najpierw ponownie otworzyć, by cokolwiek zmienić.';
     await renderUi(<DrawingsSection researchId={RESEARCH_ID} frozen={reason} />);
     await screen.findByTestId('drawings');
     expect(screen.getByTestId('frozen-note')).toHaveTextContent(reason);

@@ -24,7 +24,8 @@ function drawingProblem(file: File): ValidationKey | null {
   return null;
 }
 
-const fileSize = (bytes: number) => (bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} kB`);
+const fileSize = (bytes: number) =>
+  bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1000))} kB`;
 
 /**
  * Drawings of the specimen for the test report (PDF or image): listed, downloaded, deleted, added with progress. Staff
@@ -39,7 +40,8 @@ export function DrawingsSection({ researchId, frozen = null }: { researchId: str
   const invalidate = () => queryClient.invalidateQueries({ queryKey: researchKeys.drawings(researchId) });
 
   const add = useMutation({
-    mutationFn: (file: File) => uploadDrawing(researchId, file, ({ loaded, total }) => setProgress(total > 0 ? (loaded / total) * 100 : 0)),
+    mutationFn: (file: File) =>
+      uploadDrawing(researchId, file, ({ loaded, total }) => setProgress(total > 0 ? (loaded / total) * 100 : 0)),
     onSuccess: () => notifySuccess(t('research.drawings.added')),
     onError: (error) => notifyError(error, t('research.drawings.addError')),
     onSettled: () => {
@@ -82,7 +84,14 @@ export function DrawingsSection({ researchId, frozen = null }: { researchId: str
       action={
         <FileButton accept={ACCEPT} onChange={choose} disabled={add.isPending || frozen !== null}>
           {(props) => (
-            <Button {...props} variant="light" size="xs" leftSection={<IconPlus size={14} aria-hidden />} loading={add.isPending} disabled={frozen !== null}>
+            <Button
+              {...props}
+              variant="light"
+              size="xs"
+              leftSection={<IconPlus size={14} aria-hidden />}
+              loading={add.isPending}
+              disabled={frozen !== null}
+            >
               {t('research.drawings.add')}
             </Button>
           )}
@@ -99,7 +108,13 @@ export function DrawingsSection({ researchId, frozen = null }: { researchId: str
             {t(problem)}
           </Text>
         ) : null}
-        {progress !== null ? <Progress value={progress} animated aria-label={t('research.drawings.uploading', { percent: Math.round(progress) })} /> : null}
+        {progress !== null ? (
+          <Progress
+            value={progress}
+            animated
+            aria-label={t('research.drawings.uploading', { percent: Math.round(progress) })}
+          />
+        ) : null}
         {isPending ? <Skeleton height={60} /> : null}
         {drawings?.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -111,7 +126,13 @@ export function DrawingsSection({ researchId, frozen = null }: { researchId: str
             <Table.Tbody>
               {drawings.map((drawing) => (
                 <Table.Tr key={drawing.id}>
-                  <Table.Td w={28}>{drawing.mime === 'application/pdf' ? <IconFileTypePdf size={18} aria-hidden /> : <IconPhoto size={18} aria-hidden />}</Table.Td>
+                  <Table.Td w={28}>
+                    {drawing.mime === 'application/pdf' ? (
+                      <IconFileTypePdf size={18} aria-hidden />
+                    ) : (
+                      <IconPhoto size={18} aria-hidden />
+                    )}
+                  </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-word' }}>
                     <Text size="sm" fw={500}>
                       {drawing.filename}
@@ -125,7 +146,11 @@ export function DrawingsSection({ researchId, frozen = null }: { researchId: str
                   <Table.Td w={80}>
                     <Group gap={4} wrap="nowrap" justify="flex-end">
                       <Tooltip label={t('research.drawings.download', { name: drawing.filename })}>
-                        <ActionIcon variant="subtle" aria-label={t('research.drawings.download', { name: drawing.filename })} onClick={() => download.mutate(drawing)}>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={t('research.drawings.download', { name: drawing.filename })}
+                          onClick={() => download.mutate(drawing)}
+                        >
                           <IconDownload size={18} aria-hidden />
                         </ActionIcon>
                       </Tooltip>

@@ -1,12 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Card, FileButton, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { IconDownload, IconFileText, IconPencil, IconPhoto, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { researchKeys } from '../../../api/keys';
-import { deleteThermoConfig, thermoConfigFile, thermoConfigsQueryOptions, uploadThermoConfig } from '../../../api/research';
+import {
+  deleteThermoConfig,
+  thermoConfigFile,
+  thermoConfigsQueryOptions,
+  uploadThermoConfig,
+} from '../../../api/research';
 import type { ThermoConfig } from '../../../api/research-types';
 import { confirmDestructive } from '../../../components/confirm';
 import { Section } from '../../../components/Section';
@@ -20,7 +37,9 @@ import { ThermoFilesFields } from '../ThermoFilesFields';
 import { ThermoThumbnail } from './ThermoThumbnail';
 
 // The editor (react-konva) loads when it is first opened: the edit page does not wait for it.
-const ThermoEditorModal = lazy(() => import('../editor/ThermoEditorModal').then((m) => ({ default: m.ThermoEditorModal })));
+const ThermoEditorModal = lazy(() =>
+  import('../editor/ThermoEditorModal').then((m) => ({ default: m.ThermoEditorModal })),
+);
 
 /** Thermocouple configs: each photo with its markers, its file names and delete; an add form with progress. */
 export function ThermoSection({ researchId, frozen = null }: { researchId: string; frozen?: string | null }) {
@@ -66,8 +85,16 @@ export function ThermoSection({ researchId, frozen = null }: { researchId: strin
               <ThermoThumbnail config={config} width={480} />
               <Group justify="space-between" wrap="nowrap" align="flex-start">
                 <Stack gap={2} style={{ minWidth: 0 }}>
-                  <FileName icon={<IconPhoto size={14} aria-hidden />} label={t('research.imageFile')} name={config.image_filename} />
-                  <FileName icon={<IconFileText size={14} aria-hidden />} label={t('research.configFile')} name={config.config_filename} />
+                  <FileName
+                    icon={<IconPhoto size={14} aria-hidden />}
+                    label={t('research.imageFile')}
+                    name={config.image_filename}
+                  />
+                  <FileName
+                    icon={<IconFileText size={14} aria-hidden />}
+                    label={t('research.configFile')}
+                    name={config.config_filename}
+                  />
                 </Stack>
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label={t('open', { ns: 'editor' })}>
@@ -81,7 +108,11 @@ export function ThermoSection({ researchId, frozen = null }: { researchId: strin
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label={t('download', { ns: 'editor' })}>
-                    <ActionIcon variant="subtle" aria-label={t('downloadOf', { ns: 'editor', name: config.config_filename })} onClick={() => download.mutate(config)}>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('downloadOf', { ns: 'editor', name: config.config_filename })}
+                      onClick={() => download.mutate(config)}
+                    >
                       <IconDownload size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
@@ -181,7 +212,9 @@ export function AddThermoForm({ researchId, onAdded }: { researchId: string; onA
 
   const add = useMutation({
     mutationFn: ({ image, config }: { image: File; config: File }) =>
-      uploadThermoConfig(researchId, image, config, ({ loaded, total }) => setProgress(total > 0 ? (loaded / total) * 100 : 0)),
+      uploadThermoConfig(researchId, image, config, ({ loaded, total }) =>
+        setProgress(total > 0 ? (loaded / total) * 100 : 0),
+      ),
     onSuccess: () => {
       reset(EMPTY_PAIR);
       notifySuccess(t('research.configAdded'));
@@ -218,7 +251,11 @@ export function AddThermoForm({ researchId, onAdded }: { researchId: string; onA
             disabled={isSubmitting}
           />
           {progress !== null ? (
-            <Progress value={progress} animated aria-label={t('research.uploading', { percent: Math.round(progress) })} />
+            <Progress
+              value={progress}
+              animated
+              aria-label={t('research.uploading', { percent: Math.round(progress) })}
+            />
           ) : null}
           <Group justify="flex-end">
             <Button

@@ -125,7 +125,12 @@ export function AddUrlForm({ researchId, onAdded }: { researchId: string; onAdde
             error={errorText(errors.url)}
             style={{ flex: 1 }}
           />
-          <Button type="submit" leftSection={<IconPlus size={16} aria-hidden />} disabled={!isValid || isSubmitting} loading={isSubmitting}>
+          <Button
+            type="submit"
+            leftSection={<IconPlus size={16} aria-hidden />}
+            disabled={!isValid || isSubmitting}
+            loading={isSubmitting}
+          >
             {t('common.add')}
           </Button>
         </Group>

@@ -40,7 +40,19 @@ export interface EditorStageProps {
 
 const labelFont = (m: EditorMarker) => Math.max(6, Math.round(Math.min(m.label_height * 0.6, m.label_width / 4)));
 
-export function EditorStage({ image, size, viewport, view, markers, selected, overlapping, onView, onPlace, onSelect, onMove }: EditorStageProps) {
+export function EditorStage({
+  image,
+  size,
+  viewport,
+  view,
+  markers,
+  selected,
+  overlapping,
+  onView,
+  onPlace,
+  onSelect,
+  onMove,
+}: EditorStageProps) {
   // The marker as it was when its drag started: every step of the drag is measured from it.
   const dragStart = useRef<EditorMarker | null>(null);
 

@@ -1,5 +1,22 @@
-import { MAX_CHANNELS, MEASUREMENT_TYPES, type MeasurementTypeName, THERMO_ZONES, type ThermoZone, zoneApplies } from '@furnace/contracts';
-import { ActionIcon, Group, NativeSelect, NumberInput, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  MAX_CHANNELS,
+  MEASUREMENT_TYPES,
+  type MeasurementTypeName,
+  THERMO_ZONES,
+  type ThermoZone,
+  zoneApplies,
+} from '@furnace/contracts';
+import {
+  ActionIcon,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,7 +56,19 @@ const blurOnEnter = (event: React.KeyboardEvent<HTMLInputElement>) => {
   if (event.key === 'Enter') event.currentTarget.blur();
 };
 
-function NumberCell({ label, value, min, max, onCommit }: { label: string; value: number; min: number; max: number; onCommit: (value: number) => void }) {
+function NumberCell({
+  label,
+  value,
+  min,
+  max,
+  onCommit,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onCommit: (value: number) => void;
+}) {
   const [draft, setDraft] = useDraft<string | number>(value);
   return (
     <NumberInput
@@ -86,10 +115,24 @@ function NameCell({ label, value, onCommit }: { label: string; value: string; on
  * The zone is offered for the unexposed face's insulation types only (and kept in view on any marker
  * that has one, so nothing is saved that the table does not show).
  */
-export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, onName, onType, onSize, onZone, onRemove }: MarkerTableProps) {
+export function MarkerTable({
+  markers,
+  selected,
+  flagged,
+  onSelect,
+  onNumber,
+  onName,
+  onType,
+  onSize,
+  onZone,
+  onRemove,
+}: MarkerTableProps) {
   const { t, i18n } = useTranslation('editor');
   const options = typeOptions(i18n.language, false);
-  const zones = [{ value: '', label: t('zone.none') }, ...THERMO_ZONES.map((zone) => ({ value: zone, label: t(`zone.${zone}`) }))];
+  const zones = [
+    { value: '', label: t('zone.none') },
+    ...THERMO_ZONES.map((zone) => ({ value: zone, label: t(`zone.${zone}`) })),
+  ];
   if (markers.length === 0) {
     return (
       <Text size="sm" c="dimmed" data-testid="editor-empty">
@@ -124,7 +167,13 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                 data-key={m.key}
                 data-flagged={flagged.has(m.key) || undefined}
                 aria-selected={isSelected}
-                bg={flagged.has(m.key) ? 'var(--mantine-color-red-light)' : isSelected ? 'var(--mantine-color-yellow-light)' : undefined}
+                bg={
+                  flagged.has(m.key)
+                    ? 'var(--mantine-color-red-light)'
+                    : isSelected
+                      ? 'var(--mantine-color-yellow-light)'
+                      : undefined
+                }
               >
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
@@ -132,15 +181,39 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                       aria-label={t('field.select', { name: m.name })}
                       aria-pressed={isSelected}
                       onClick={() => onSelect(m.key)}
-                      style={{ display: 'inline-flex', padding: 4, borderRadius: 4, outline: isSelected ? '2px solid var(--mantine-color-yellow-6)' : undefined }}
+                      style={{
+                        display: 'inline-flex',
+                        padding: 4,
+                        borderRadius: 4,
+                        outline: isSelected ? '2px solid var(--mantine-color-yellow-6)' : undefined,
+                      }}
                     >
-                      <span aria-hidden style={{ width: 14, height: 14, borderRadius: 2, background: m.color_hex, display: 'inline-block' }} />
+                      <span
+                        aria-hidden
+                        style={{
+                          width: 14,
+                          height: 14,
+                          borderRadius: 2,
+                          background: m.color_hex,
+                          display: 'inline-block',
+                        }}
+                      />
                     </UnstyledButton>
-                    <NumberCell label={t('field.number', { name: m.name })} value={m.thermo_id} min={1} max={MAX_CHANNELS} onCommit={(n) => onNumber(m.key, n)} />
+                    <NumberCell
+                      label={t('field.number', { name: m.name })}
+                      value={m.thermo_id}
+                      min={1}
+                      max={MAX_CHANNELS}
+                      onCommit={(n) => onNumber(m.key, n)}
+                    />
                   </Group>
                 </Table.Td>
                 <Table.Td>
-                  <NameCell label={t('field.name', { name: m.name })} value={m.name} onCommit={(name) => onName(m.key, name)} />
+                  <NameCell
+                    label={t('field.name', { name: m.name })}
+                    value={m.name}
+                    onCommit={(name) => onName(m.key, name)}
+                  />
                 </Table.Td>
                 <Table.Td>
                   <NativeSelect
@@ -153,7 +226,13 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                   />
                 </Table.Td>
                 <Table.Td>
-                  <NumberCell label={t('field.size', { name: m.name })} value={m.item_size} min={1} max={10_000} onCommit={(n) => onSize(m.key, n)} />
+                  <NumberCell
+                    label={t('field.size', { name: m.name })}
+                    value={m.item_size}
+                    min={1}
+                    max={10_000}
+                    onCommit={(n) => onSize(m.key, n)}
+                  />
                 </Table.Td>
                 <Table.Td>
                   {zoneApplies(m.type_name) || m.zone !== null ? (
@@ -174,7 +253,12 @@ export function MarkerTable({ markers, selected, flagged, onSelect, onNumber, on
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <ActionIcon variant="subtle" color="red" aria-label={t('field.remove', { name: m.name })} onClick={() => onRemove(m.key)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('field.remove', { name: m.name })}
+                    onClick={() => onRemove(m.key)}
+                  >
                     <IconTrash size={16} aria-hidden />
                   </ActionIcon>
                 </Table.Td>

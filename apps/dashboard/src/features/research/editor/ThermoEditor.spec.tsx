@@ -34,14 +34,23 @@ function read(file: File): Promise<string> {
 async function renderEditor(initial: EditorMarker[], onSave = jest.fn<Promise<void>, [File]>(() => Promise.resolve())) {
   const onClose = jest.fn();
   const ui = await renderUi(
-    <ThermoEditor photo={new Blob(['x'], { type: 'image/png' })} photoName="piec.png" size={PHOTO} initial={initial} filename="piec.txt" onSave={onSave} onClose={onClose} />,
+    <ThermoEditor
+      photo={new Blob(['x'], { type: 'image/png' })}
+      photoName="piec.png"
+      size={PHOTO}
+      initial={initial}
+      filename="piec.txt"
+      onSave={onSave}
+      onClose={onClose}
+    />,
   );
   return { ...ui, onSave, onClose };
 }
 
 const position = (name: string) => within(rowOf(name)).getByTestId('editor-position').textContent;
 const rowOf = (name: string) => screen.getByLabelText(`Nazwa termopary ${name}`).closest('tr') as HTMLElement;
-const press = (key: string, init: Partial<KeyboardEventInit> = {}) => fireEvent.keyDown(screen.getByTestId('editor-canvas'), { key, ...init });
+const press = (key: string, init: Partial<KeyboardEventInit> = {}) =>
+  fireEvent.keyDown(screen.getByTestId('editor-canvas'), { key, ...init });
 
 describe('the thermocouple editor', () => {
   it('lists every marker as an editable row beside the canvas', async () => {
@@ -50,7 +59,11 @@ describe('the thermocouple editor', () => {
     expect(screen.getByLabelText('Typ termopary Drzwi')).toHaveValue('T kątowników');
     expect(screen.getByLabelText('Rozmiar termopary T1')).toHaveValue('14');
     expect(position('Drzwi')).toBe('200, 100');
-    expect(screen.getByRole('application', { name: 'Zdjęcie piec.png z termoparami (2); te same termopary są w tabeli obok' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('application', {
+        name: 'Zdjęcie piec.png z termoparami (2); te same termopary są w tabeli obok',
+      }),
+    ).toBeInTheDocument();
     expect(screen.queryByTestId('editor-warnings')).not.toBeInTheDocument();
   });
 
@@ -108,7 +121,11 @@ describe('the thermocouple editor', () => {
     const zone = (name: string) => screen.getByLabelText(`Strefa izolacyjności termopary ${name}`);
     expect(zone('T1')).toHaveValue('');
     expect(zone('T2')).toHaveValue('I1');
-    expect(within(zone('T1')).getAllByRole('option').map((o) => o.textContent)).toEqual(['—', 'I1', 'I2']);
+    expect(
+      within(zone('T1'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['—', 'I1', 'I2']);
     // A fixing-system thermocouple counts for no class: no zone to choose.
     expect(screen.queryByLabelText('Strefa izolacyjności termopary T3')).not.toBeInTheDocument();
 
@@ -164,7 +181,12 @@ describe('the thermocouple editor', () => {
     await user.click(screen.getByRole('button', { name: 'Zaznacz termoparę T2' }));
     press('Delete');
     await user.click(screen.getByRole('button', { name: 'Usuń termoparę T3' }));
-    expect(screen.getAllByTestId('editor-row').map((row) => within(row).getByRole('textbox', { name: /Nazwa/ })).map((input) => (input as HTMLInputElement).value)).toEqual(['T1']);
+    expect(
+      screen
+        .getAllByTestId('editor-row')
+        .map((row) => within(row).getByRole('textbox', { name: /Nazwa/ }))
+        .map((input) => (input as HTMLInputElement).value),
+    ).toEqual(['T1']);
   });
 
   it('saves the markers as a config file the parser reads back', async () => {
@@ -181,10 +203,23 @@ describe('the thermocouple editor', () => {
   });
 
   it("shows the server's refusal by line and field and marks the row it names", async () => {
-    const refusal = new ApiError(422, { detail: [{ loc: ['body', 'config_file', 3, 'thermo_id'], msg: 'line 3, thermo_id: 1 is already used on line 2', type: 'thermo_config' }] });
-    const { user } = await renderEditor([marker(1), marker(2)], jest.fn<Promise<void>, [File]>(() => Promise.reject(refusal)));
+    const refusal = new ApiError(422, {
+      detail: [
+        {
+          loc: ['body', 'config_file', 3, 'thermo_id'],
+          msg: 'line 3, thermo_id: 1 is already used on line 2',
+          type: 'thermo_config',
+        },
+      ],
+    });
+    const { user } = await renderEditor(
+      [marker(1), marker(2)],
+      jest.fn<Promise<void>, [File]>(() => Promise.reject(refusal)),
+    );
     await user.click(screen.getByRole('button', { name: 'Zapisz' }));
-    expect(await screen.findByTestId('editor-errors')).toHaveTextContent('line 3, thermo_id: 1 is already used on line 2');
+    expect(await screen.findByTestId('editor-errors')).toHaveTextContent(
+      'line 3, thermo_id: 1 is already used on line 2',
+    );
     expect(rowOf('T2')).toHaveAttribute('data-flagged', 'true');
     expect(rowOf('T1')).not.toHaveAttribute('data-flagged');
   });

@@ -1,5 +1,19 @@
 import { measurementType, type MeasurementTypeName, MEASUREMENT_TYPE_NAMES } from '@furnace/contracts';
-import { ActionIcon, Alert, Box, Button, Flex, Group, List, Loader, NativeSelect, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Flex,
+  Group,
+  List,
+  Loader,
+  NativeSelect,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import {
   IconAlertTriangle,
@@ -70,8 +84,15 @@ function usePhoto(photo: Blob): HTMLImageElement | null {
 }
 
 /** What a refused save says: each message, and the markers its lines name (line 1 is the header). */
-function refusal(error: unknown, markers: readonly EditorMarker[], fallback: string): { messages: string[]; keys: Set<string> } {
-  const detail = error instanceof ApiError && typeof error.body === 'object' && error.body !== null ? (error.body as { detail?: unknown }).detail : undefined;
+function refusal(
+  error: unknown,
+  markers: readonly EditorMarker[],
+  fallback: string,
+): { messages: string[]; keys: Set<string> } {
+  const detail =
+    error instanceof ApiError && typeof error.body === 'object' && error.body !== null
+      ? (error.body as { detail?: unknown }).detail
+      : undefined;
   if (typeof detail === 'string') return { messages: [detail], keys: new Set() };
   if (!Array.isArray(detail)) return { messages: [fallback], keys: new Set() };
   const keys = new Set<string>();
@@ -84,14 +105,27 @@ function refusal(error: unknown, markers: readonly EditorMarker[], fallback: str
   return { messages, keys };
 }
 
-const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const ARROWS: Record<string, [number, number]> = {
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+};
 
 /**
  * The thermocouple editor (docs/behaviour.md §4.8): the photo on a canvas where markers are placed,
  * dragged, nudged and zoomed, beside a table of the same markers; undo/redo; warnings for overlapping
  * labels; save (the config file, through the server's parser) and download of the same file.
  */
-export function ThermoEditor({ photo, photoName, size: knownSize, initial, filename, onSave, onClose }: ThermoEditorProps) {
+export function ThermoEditor({
+  photo,
+  photoName,
+  size: knownSize,
+  initial,
+  filename,
+  onSave,
+  onClose,
+}: ThermoEditorProps) {
   const { t, i18n } = useTranslation('editor');
   const image = usePhoto(photo);
   const size = knownSize ?? (image ? { width: image.naturalWidth, height: image.naturalHeight } : null);
@@ -116,7 +150,9 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
 
   const viewport = useMemo<Size | null>(() => {
     if (!size || boxWidth <= 0) return null;
-    const height = Math.round(Math.max(260, Math.min(window.innerHeight * 0.68, (boxWidth * size.height) / size.width)));
+    const height = Math.round(
+      Math.max(260, Math.min(window.innerHeight * 0.68, (boxWidth * size.height) / size.width)),
+    );
     return { width: Math.floor(boxWidth), height };
   }, [size?.width, size?.height, boxWidth]);
   const [view, setView] = useState<View | null>(null);
@@ -139,7 +175,8 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
   const doUndo = () => setHistory(undo);
   const doRedo = () => setHistory(redo);
   const zoom = (factor: number) => {
-    if (size && viewport && view) setView(zoomAt(view, factor, { x: viewport.width / 2, y: viewport.height / 2 }, size, viewport));
+    if (size && viewport && view)
+      setView(zoomAt(view, factor, { x: viewport.width / 2, y: viewport.height / 2 }, size, viewport));
   };
 
   const save = async () => {
@@ -158,7 +195,13 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
   const download = () => saveBlob(configFile(history.present, filename), filename);
   const close = () => {
     if (!dirty) return onClose();
-    confirmDestructive({ title: t('unsavedTitle'), text: t('unsavedText'), confirmLabel: t('discard'), cancelLabel: i18n.t('common.cancel'), onConfirm: onClose });
+    confirmDestructive({
+      title: t('unsavedTitle'),
+      text: t('unsavedText'),
+      confirmLabel: t('discard'),
+      cancelLabel: i18n.t('common.cancel'),
+      onConfirm: onClose,
+    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -198,10 +241,20 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
           {t('titleOf', { name: photoName })}
         </Title>
         <Group gap="xs">
-          <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} onClick={download} disabled={markers.length === 0}>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+            onClick={download}
+            disabled={markers.length === 0}
+          >
             {t('download')}
           </Button>
-          <Button leftSection={<IconDeviceFloppy size={16} aria-hidden />} onClick={() => void save()} loading={saving} disabled={markers.length === 0 || !size}>
+          <Button
+            leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+            onClick={() => void save()}
+            loading={saving}
+            disabled={markers.length === 0 || !size}
+          >
             {t('save')}
           </Button>
           <Button variant="subtle" color="gray" leftSection={<IconX size={16} aria-hidden />} onClick={close}>
@@ -215,7 +268,12 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
       <Group gap="xs" wrap="wrap">
         <NativeSelect
           aria-label={t('newType')}
-          leftSection={<span aria-hidden style={{ width: 12, height: 12, borderRadius: 2, background: measurementType(newType).color }} />}
+          leftSection={
+            <span
+              aria-hidden
+              style={{ width: 12, height: 12, borderRadius: 2, background: measurementType(newType).color }}
+            />
+          }
           data={typeOptions(i18n.language)}
           value={newType}
           onChange={(event) => setNewType(event.currentTarget.value as MeasurementTypeName)}
@@ -224,7 +282,11 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
         {button(t('undo'), <IconArrowBackUp size={18} aria-hidden />, doUndo, history.past.length === 0)}
         {button(t('redo'), <IconArrowForwardUp size={18} aria-hidden />, doRedo, history.future.length === 0)}
         {button(t('zoomOut'), <IconZoomOut size={18} aria-hidden />, () => zoom(1 / 1.5))}
-        {button(t('zoomFit'), <IconMaximize size={18} aria-hidden />, () => size && viewport && setView(fitView(size, viewport)))}
+        {button(
+          t('zoomFit'),
+          <IconMaximize size={18} aria-hidden />,
+          () => size && viewport && setView(fitView(size, viewport)),
+        )}
         {button(t('zoomIn'), <IconZoomIn size={18} aria-hidden />, () => zoom(1.5))}
         <Text size="sm" c="dimmed" data-testid="editor-zoom">
           {t('zoom', { percent: view ? Math.round(view.scale * 100) : 100 })}
@@ -254,7 +316,14 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
             data-scale={view?.scale}
             data-x={view?.x}
             data-y={view?.y}
-            style={{ background: '#2b2b2b', borderRadius: 8, overflow: 'hidden', cursor: 'crosshair', lineHeight: 0, outlineOffset: 2 }}
+            style={{
+              background: '#2b2b2b',
+              borderRadius: 8,
+              overflow: 'hidden',
+              cursor: 'crosshair',
+              lineHeight: 0,
+              outlineOffset: 2,
+            }}
             onMouseDown={() => canvas.current?.focus()}
           >
             {image && size && viewport && view ? (
@@ -304,7 +373,12 @@ export function ThermoEditor({ photo, photoName, size: knownSize, initial, filen
             onRemove={remove}
           />
           {overlaps.length > 0 || duplicates.length > 0 ? (
-            <Alert color="yellow" icon={<IconAlertTriangle aria-hidden />} title={t('warnings')} data-testid="editor-warnings">
+            <Alert
+              color="yellow"
+              icon={<IconAlertTriangle aria-hidden />}
+              title={t('warnings')}
+              data-testid="editor-warnings"
+            >
               <List size="sm">
                 {overlaps.map(([a, b]) => (
                   <List.Item key={`${a.key}-${b.key}`}>{t('overlap', { a: a.name, b: b.name })}</List.Item>

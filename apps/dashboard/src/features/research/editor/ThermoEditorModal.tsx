@@ -3,7 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { researchKeys, thermoKeys } from '../../../api/keys';
-import { replaceThermoConfig, thermoCoordsQueryOptions, thermoImageQueryOptions, uploadThermoConfig } from '../../../api/research';
+import {
+  replaceThermoConfig,
+  thermoCoordsQueryOptions,
+  thermoImageQueryOptions,
+  uploadThermoConfig,
+} from '../../../api/research';
 import type { ThermoConfig } from '../../../api/research-types';
 import { errorMessage, notifyError, notifySuccess } from '../../../lib/notify';
 import { toEditorMarkers } from './markers';
@@ -20,7 +25,15 @@ const configName = (photoName: string) => `${photoName.replace(/\.[^.]*$/, '') |
  * A new config is created by its first save (photo + file, as an upload); every later save replaces
  * the markers of that config.
  */
-export function ThermoEditorModal({ researchId, target, onClose }: { researchId: string; target: EditorTarget; onClose: () => void }) {
+export function ThermoEditorModal({
+  researchId,
+  target,
+  onClose,
+}: {
+  researchId: string;
+  target: EditorTarget;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('editor');
   const queryClient = useQueryClient();
   const stored = target.kind === 'config' ? target.config : null;
@@ -79,7 +92,10 @@ export function ThermoEditorModal({ researchId, target, onClose }: { researchId:
 }
 
 /** The editor once its photo and markers are there; its starting markers are fixed at that moment. */
-function LoadedEditor({ markers, ...props }: Omit<Parameters<typeof ThermoEditor>[0], 'initial'> & { markers: Parameters<typeof ThermoEditor>[0]['initial'] }) {
+function LoadedEditor({
+  markers,
+  ...props
+}: Omit<Parameters<typeof ThermoEditor>[0], 'initial'> & { markers: Parameters<typeof ThermoEditor>[0]['initial'] }) {
   const [initial] = useState(markers);
   return <ThermoEditor {...props} initial={initial} />;
 }

@@ -25,14 +25,26 @@ const marker = editorMarker;
 describe('placing a marker', () => {
   it('centres the square where the photo was clicked, the label beside it, numbered T1 on an empty photo', () => {
     const placed = placeMarker([], { x: 200, y: 150 }, 'Tśr i Tmax', PHOTO);
-    expect(placed).toMatchObject({ thermo_id: 1, name: 'T1', type_name: 'Tśr i Tmax', color_hex: '#E53935', item_x: 193, item_y: 143, item_size: 14 });
+    expect(placed).toMatchObject({
+      thermo_id: 1,
+      name: 'T1',
+      type_name: 'Tśr i Tmax',
+      color_hex: '#E53935',
+      item_x: 193,
+      item_y: 143,
+      item_size: 14,
+    });
     expect(placed).toMatchObject({ label_x: 212, label_y: 138, label_width: 64, label_height: 24, zone: null });
   });
 
   it('continues the numbering after the highest number in use, not after the count', () => {
     const existing = [marker(3), marker(12), marker(7)];
     expect(nextThermoId(existing)).toBe(13);
-    expect(placeMarker(existing, { x: 50, y: 50 }, 'T', PHOTO)).toMatchObject({ thermo_id: 13, name: 'T13', color_hex: '#FB8C00' });
+    expect(placeMarker(existing, { x: 50, y: 50 }, 'T', PHOTO)).toMatchObject({
+      thermo_id: 13,
+      name: 'T13',
+      color_hex: '#FB8C00',
+    });
   });
 
   it('keeps a marker placed at the edge inside the photo, its label on the side with room', () => {
@@ -77,7 +89,10 @@ describe('moving and resizing', () => {
   });
 
   it('gives a new type its colour', () => {
-    expect(retypeMarker(marker(1), 'Tmax ościeżnicy')).toMatchObject({ type_name: 'Tmax ościeżnicy', color_hex: '#43A047' });
+    expect(retypeMarker(marker(1), 'Tmax ościeżnicy')).toMatchObject({
+      type_name: 'Tmax ościeżnicy',
+      color_hex: '#43A047',
+    });
   });
 
   it('keeps the zone for another insulation type, and drops it for a type that counts for no class', () => {
@@ -114,9 +129,14 @@ describe('warnings', () => {
 describe('the saved file', () => {
   it('is the config file format, which the parser reads back to the same markers', () => {
     const markers = [marker(2, { name: 'Łącznik', type_name: 'T kątowników', item_x: 10.5 }), marker(1)];
-    expect(configFile(markers, 'termopary.txt')).toMatchObject({ name: 'termopary.txt', type: 'text/plain;charset=utf-8' });
+    expect(configFile(markers, 'termopary.txt')).toMatchObject({
+      name: 'termopary.txt',
+      type: 'text/plain;charset=utf-8',
+    });
     const text = configText(markers);
-    expect(text.split('\n')[0]).toBe('thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height');
+    expect(text.split('\n')[0]).toBe(
+      'thermo_id;name;type_name;color_hex;item_x;item_y;item_size;label_x;label_y;label_width;label_height',
+    );
     const parsed = parseThermoConfig(new TextEncoder().encode(text), { imageWidth: 640, imageHeight: 400 });
     expect(parsed.ok && parsed.markers).toEqual(markers.map(({ key: _key, ...m }) => m));
   });
@@ -134,7 +154,11 @@ describe('the saved file', () => {
   });
 
   it('starts from the stored markers, in number order, their zones as stored (none when not sent)', () => {
-    const stored: Marker[] = [2, 1].map((n) => ({ ...marker(n, { zone: n === 2 ? 'I1' : null }), id: `id${n}`, config_id: 'c' }));
+    const stored: Marker[] = [2, 1].map((n) => ({
+      ...marker(n, { zone: n === 2 ? 'I1' : null }),
+      id: `id${n}`,
+      config_id: 'c',
+    }));
     const { zone: _zone, ...older } = stored[1]!;
     const editable = toEditorMarkers(stored);
     expect(editable.map((m) => m.thermo_id)).toEqual([1, 2]);

@@ -1,4 +1,11 @@
-import { formatThermoConfig, MAX_THERMO_NAME_LENGTH, measurementType, type MeasurementTypeName, type ThermoMarker, zoneApplies } from '@furnace/contracts';
+import {
+  formatThermoConfig,
+  MAX_THERMO_NAME_LENGTH,
+  measurementType,
+  type MeasurementTypeName,
+  type ThermoMarker,
+  zoneApplies,
+} from '@furnace/contracts';
 import type { Marker } from '../../../api/research-types';
 
 /*
@@ -29,13 +36,22 @@ const newKey = () => `m${++keys}`;
 export function toEditorMarkers(markers: readonly Marker[]): EditorMarker[] {
   return [...markers]
     .sort((a, b) => a.thermo_id - b.thermo_id)
-    .map(({ id: _id, config_id: _config, ...marker }) => ({ ...marker, type_name: marker.type_name as MeasurementTypeName, zone: marker.zone ?? null, key: newKey() }));
+    .map(({ id: _id, config_id: _config, ...marker }) => ({
+      ...marker,
+      type_name: marker.type_name as MeasurementTypeName,
+      zone: marker.zone ?? null,
+      key: newKey(),
+    }));
 }
 
 /** Sizes of a new marker: those of the config files written by hand on a ~1000 px photo, grown with larger photos. */
 export function defaultSizes(image: Size): Pick<ThermoMarker, 'item_size' | 'label_width' | 'label_height'> {
   const scale = Math.max(1, Math.max(image.width, image.height) / 1000);
-  return { item_size: Math.round(14 * scale), label_width: Math.round(64 * scale), label_height: Math.round(24 * scale) };
+  return {
+    item_size: Math.round(14 * scale),
+    label_width: Math.round(64 * scale),
+    label_height: Math.round(24 * scale),
+  };
 }
 
 /** The number after the highest one in use (1 for the first): T1, T2, … continue after what exists. */
@@ -63,7 +79,11 @@ export function clampMarker<M extends ThermoMarker>(marker: M, image: Size): M {
 }
 
 /** The label's place for a square: to its right, centred on it; to its left where the right has no room. */
-function labelBeside(item: Pick<ThermoMarker, 'item_x' | 'item_y' | 'item_size'>, label: Pick<ThermoMarker, 'label_width' | 'label_height'>, image: Size) {
+function labelBeside(
+  item: Pick<ThermoMarker, 'item_x' | 'item_y' | 'item_size'>,
+  label: Pick<ThermoMarker, 'label_width' | 'label_height'>,
+  image: Size,
+) {
   const gap = Math.max(4, Math.round(item.item_size / 3));
   const right = item.item_x + item.item_size + gap;
   const label_x = right + label.label_width <= image.width ? right : item.item_x - gap - label.label_width;
@@ -74,7 +94,12 @@ function labelBeside(item: Pick<ThermoMarker, 'item_x' | 'item_y' | 'item_size'>
  * A new marker centred where the photo was clicked (photo pixels), numbered after the highest number in
  * use, of the given measurement type in its colour, with its label beside it; all inside the photo.
  */
-export function placeMarker(markers: readonly ThermoMarker[], at: Point, type: MeasurementTypeName, image: Size): EditorMarker {
+export function placeMarker(
+  markers: readonly ThermoMarker[],
+  at: Point,
+  type: MeasurementTypeName,
+  image: Size,
+): EditorMarker {
   const thermo_id = nextThermoId(markers);
   const sizes = defaultSizes(image);
   const item_size = Math.min(sizes.item_size, image.width, image.height);
@@ -83,7 +108,16 @@ export function placeMarker(markers: readonly ThermoMarker[], at: Point, type: M
     item_x: clamp(Math.round(at.x - item_size / 2), 0, image.width - item_size),
     item_y: clamp(Math.round(at.y - item_size / 2), 0, image.height - item_size),
   };
-  const marker = { key: newKey(), thermo_id, name: `T${thermo_id}`, type_name: type, color_hex: measurementType(type).color, ...item, ...sizes, zone: null };
+  const marker = {
+    key: newKey(),
+    thermo_id,
+    name: `T${thermo_id}`,
+    type_name: type,
+    color_hex: measurementType(type).color,
+    ...item,
+    ...sizes,
+    zone: null,
+  };
   return clampMarker({ ...marker, item_size, ...labelBeside(item, sizes, image) }, image);
 }
 
@@ -93,8 +127,16 @@ export function placeMarker(markers: readonly ThermoMarker[], at: Point, type: M
  */
 export function moveMarker<M extends ThermoMarker>(marker: M, dx: number, dy: number, image: Size): M {
   const m = clampMarker(marker, image);
-  const ddx = clamp(dx, -Math.min(m.item_x, m.label_x), Math.min(image.width - m.item_size - m.item_x, image.width - m.label_width - m.label_x));
-  const ddy = clamp(dy, -Math.min(m.item_y, m.label_y), Math.min(image.height - m.item_size - m.item_y, image.height - m.label_height - m.label_y));
+  const ddx = clamp(
+    dx,
+    -Math.min(m.item_x, m.label_x),
+    Math.min(image.width - m.item_size - m.item_x, image.width - m.label_width - m.label_x),
+  );
+  const ddy = clamp(
+    dy,
+    -Math.min(m.item_y, m.label_y),
+    Math.min(image.height - m.item_size - m.item_y, image.height - m.label_height - m.label_y),
+  );
   return { ...m, item_x: m.item_x + ddx, item_y: m.item_y + ddy, label_x: m.label_x + ddx, label_y: m.label_y + ddy };
 }
 
@@ -107,7 +149,10 @@ export function moveLabel<M extends ThermoMarker>(marker: M, to: Point, image: S
 export function resizeMarker<M extends ThermoMarker>(marker: M, size: number, image: Size): M {
   const item_size = Math.max(1, Math.round(size));
   const shift = (marker.item_size - item_size) / 2;
-  return clampMarker({ ...marker, item_size, item_x: Math.round(marker.item_x + shift), item_y: Math.round(marker.item_y + shift) }, image);
+  return clampMarker(
+    { ...marker, item_size, item_x: Math.round(marker.item_x + shift), item_y: Math.round(marker.item_y + shift) },
+    image,
+  );
 }
 
 /**
@@ -115,7 +160,12 @@ export function resizeMarker<M extends ThermoMarker>(marker: M, size: number, im
  * zone, so the file never holds one the table no longer shows.
  */
 export function retypeMarker<M extends ThermoMarker>(marker: M, type: MeasurementTypeName): M {
-  return { ...marker, type_name: type, color_hex: measurementType(type).color, zone: zoneApplies(type) ? marker.zone : null };
+  return {
+    ...marker,
+    type_name: type,
+    color_hex: measurementType(type).color,
+    zone: zoneApplies(type) ? marker.zone : null,
+  };
 }
 
 /** A name the config file can carry: no field separator, `#` or line break, at most the file's length. */
@@ -124,7 +174,10 @@ export function cleanName(name: string): string {
 }
 
 const overlap = (a: Box, b: Box) =>
-  a.label_x < b.label_x + b.label_width && b.label_x < a.label_x + a.label_width && a.label_y < b.label_y + b.label_height && b.label_y < a.label_y + a.label_height;
+  a.label_x < b.label_x + b.label_width &&
+  b.label_x < a.label_x + a.label_width &&
+  a.label_y < b.label_y + b.label_height &&
+  b.label_y < a.label_y + a.label_height;
 
 /** Every pair of markers whose label boxes overlap (touching edges do not), in the order of the list. */
 export function overlappingLabels<M extends ThermoMarker>(markers: readonly M[]): [M, M][] {

@@ -31,8 +31,13 @@ export function scaleLimits(image: Size, viewport: Size): { min: number; max: nu
  * a larger one cannot be dragged so far that an empty band shows.
  */
 export function clampView(view: View, image: Size, viewport: Size): View {
-  const axis = (pos: number, length: number, room: number) => (length <= room ? (room - length) / 2 : Math.min(0, Math.max(room - length, pos)));
-  return { scale: view.scale, x: axis(view.x, image.width * view.scale, viewport.width), y: axis(view.y, image.height * view.scale, viewport.height) };
+  const axis = (pos: number, length: number, room: number) =>
+    length <= room ? (room - length) / 2 : Math.min(0, Math.max(room - length, pos));
+  return {
+    scale: view.scale,
+    x: axis(view.x, image.width * view.scale, viewport.width),
+    y: axis(view.y, image.height * view.scale, viewport.height),
+  };
 }
 
 /** Zoomed by `factor` about a point of the viewport (the pointer, or the centre): that point stays over the same photo pixel. */
@@ -40,7 +45,11 @@ export function zoomAt(view: View, factor: number, about: Point, image: Size, vi
   const { min, max } = scaleLimits(image, viewport);
   const scale = Math.min(max, Math.max(min, view.scale * factor));
   const ratio = scale / view.scale;
-  return clampView({ scale, x: about.x - (about.x - view.x) * ratio, y: about.y - (about.y - view.y) * ratio }, image, viewport);
+  return clampView(
+    { scale, x: about.x - (about.x - view.x) * ratio, y: about.y - (about.y - view.y) * ratio },
+    image,
+    viewport,
+  );
 }
 
 /** The photo pixel under a point of the viewport. */
