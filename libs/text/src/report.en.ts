@@ -1,7 +1,11 @@
 import { criteriaEn } from './criteria.en';
 import type { ReportTranslation } from './report.pl';
+import { translationEn } from './translation.en';
 
 /* The words of the PDF reports in English. Same keys as report.pl.ts (the type enforces it). */
+/** The report's field names are the research form's (one text for both). */
+const formFields = translationEn.research.report;
+
 export const reportEn: ReportTranslation = {
   title: 'Fire test report',
   lab: 'Laboratory',
@@ -111,19 +115,19 @@ export const reportEn: ReportTranslation = {
   noData: 'No readings since ignition (time 0)',
   testReport: 'Test report (EN 1363-1 §12)',
   notGiven: 'not given',
-  reportNumber: 'Report number',
-  reportDate: 'Report date',
-  sponsor: 'Sponsor',
-  manufacturer: 'Manufacturer',
-  specimenDescription: 'Specimen description',
-  conditioning: 'Conditioning and moisture content',
-  supportingConstruction: 'Supporting construction and fixing',
-  exposedSide: 'Exposed side',
-  ambientTemperature: 'Ambient temperature at the start',
-  pressureHeight: 'Furnace pressure measurement height',
+  reportNumber: formFields.reportNumber,
+  reportDate: formFields.reportDate,
+  sponsor: formFields.sponsor,
+  manufacturer: formFields.manufacturer,
+  specimenDescription: formFields.specimenDescription,
+  conditioning: formFields.conditioning,
+  supportingConstruction: formFields.supportingConstruction,
+  exposedSide: formFields.exposedSide,
+  ambientTemperature: formFields.ambientTemperature,
+  pressureHeight: formFields.pressureHeight,
   millimetres: '{{n}} mm',
-  endReason: 'Reason the test ended',
-  deviations: 'Deviations from the test method',
+  endReason: formFields.endReason,
+  deviations: formFields.deviations,
   drawings: 'Drawings of the specimen',
   noDrawings: 'no drawings',
   drawingKind: { 'application/pdf': 'PDF', 'image/png': 'PNG image', 'image/jpeg': 'JPEG image' },

@@ -1,10 +1,14 @@
 import { criteriaPl } from './criteria.pl';
+import { translationPl } from './translation.pl';
 
 /*
  * The words of the PDF reports (the test report and the classification report), Polish
  * (docs/behaviour.md §11); report.en.ts is the English one. The criteria's, observations' and suspects'
  * names are the criteria namespace's own.
  */
+/** The report's field names are the research form's (one text for both). */
+const formFields = translationPl.research.report;
+
 export const reportPl = {
   title: 'Raport z badania ogniowego',
   lab: 'Laboratorium',
@@ -110,19 +114,19 @@ export const reportPl = {
   noData: 'Brak odczytów od zapłonu (czas 0)',
   testReport: 'Sprawozdanie z badania (EN 1363-1 §12)',
   notGiven: 'nie podano',
-  reportNumber: 'Numer sprawozdania',
-  reportDate: 'Data sprawozdania',
-  sponsor: 'Zleceniodawca',
-  manufacturer: 'Producent',
-  specimenDescription: 'Opis próbki',
-  conditioning: 'Kondycjonowanie i zawartość wilgoci',
-  supportingConstruction: 'Konstrukcja wsporcza i mocowanie',
-  exposedSide: 'Strona nagrzewana',
+  reportNumber: formFields.reportNumber,
+  reportDate: formFields.reportDate,
+  sponsor: formFields.sponsor,
+  manufacturer: formFields.manufacturer,
+  specimenDescription: formFields.specimenDescription,
+  conditioning: formFields.conditioning,
+  supportingConstruction: formFields.supportingConstruction,
+  exposedSide: formFields.exposedSide,
   ambientTemperature: 'Temperatura otoczenia na początku badania',
-  pressureHeight: 'Wysokość pomiaru ciśnienia w piecu',
+  pressureHeight: formFields.pressureHeight,
   millimetres: '{{n}} mm',
-  endReason: 'Przyczyna zakończenia badania',
-  deviations: 'Odstępstwa od metody badania',
+  endReason: formFields.endReason,
+  deviations: formFields.deviations,
   drawings: 'Rysunki próbki',
   noDrawings: 'brak rysunków',
   drawingKind: { 'application/pdf': 'PDF', 'image/png': 'obraz PNG', 'image/jpeg': 'obraz JPEG' },
