@@ -130,7 +130,8 @@ const SCREENS: Screen[] = [
     open: async (page, request, id) => {
       await staff(page, request);
       await page.goto(`/research/${id}/history`);
-      await expect(page.getByTestId('history-chart')).toBeVisible(SHOWN);
+      // The history starts at ignition, a minute into the demo: until then the page says so and asks again.
+      await expect(page.getByTestId('history-chart')).toBeVisible({ timeout: 120_000 });
       await expect(page.getByTestId('criteria-summary')).toBeVisible(SHOWN);
     },
   },

@@ -56,16 +56,17 @@ const EXPECTED = {
   spike: 2000,
 };
 
-async function publishFrames(researchId: string, startAt: number): Promise<void> {
+/** Publishes the DAQ's frames of seconds `from`…`to` (both included), 200 at a time at QoS 1. */
+async function publishFrames(researchId: string, startAt: number, from = 0, to = DURATION_S): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
     clientId: `e2e-daq-${Date.now()}`,
     clean: true,
   });
   try {
     const topic = `furnace/${researchId}/data`;
-    for (let start = 0; start <= DURATION_S; start += 200) {
+    for (let start = from; start <= to; start += 200) {
       const batch: Promise<unknown>[] = [];
-      for (let t = start; t < Math.min(start + 200, DURATION_S + 1); t++)
+      for (let t = start; t < Math.min(start + 200, to + 1); t++)
         batch.push(client.publishAsync(topic, JSON.stringify(frame(t, startAt)), { qos: 1 }));
       await Promise.all(batch);
     }
@@ -303,4 +304,35 @@ test.describe.serial('the temperature history of a test', () => {
     await expect(page).toHaveURL(new RegExp(`/research/${researchId}/history$`));
     await expect(page.getByTestId('exceedance-table')).toBeVisible();
   });
+});
+
+test('before ignition the history says the readings are stored, and draws them once time 0 has come', async ({
+  page,
+  request,
+}) => {
+  // The DAQ scans before ignition with negative times (docs/behaviour.md §3); the history starts at time 0.
+  const research = await createResearchByApi(request, `Przed zapłonem ${Date.now().toString(36)}`, new Date(), 1);
+  const startAt = Date.parse(research.start_at);
+  await publishFrames(research.id, startAt, -30, -5);
+  const token = await apiToken(request, ADMIN.email, ADMIN.password);
+  await expect
+    .poll(async () => {
+      const response = await request.get(`${API}/research/${research.id}/history?points=2`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      return ((await response.json()) as { last_time: number | null }).last_time;
+    })
+    .toBe(-5);
+
+  await signInWithToken(page, request, ADMIN.email, ADMIN.password);
+  await page.goto(`/research/${research.id}/history`);
+  await expect(page.getByTestId('history-empty')).toHaveText(
+    'Przed zapłonem: odczyty sprzed zapłonu są zapisywane, a historia zaczyna się od zapłonu (czas 0) — według zegara DAQ za 5 s.',
+  );
+  await expect(page.getByTestId('history-chart')).toHaveCount(0);
+
+  // Ignition: the page asks again by itself and draws the chart, with no reload.
+  await publishFrames(research.id, startAt, 0, 20);
+  await expect(page.getByTestId('history-chart')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('history-empty')).toHaveCount(0);
 });

@@ -5,6 +5,8 @@ export const historyEn: HistoryTranslation = {
   link: 'History',
   title: 'Test history',
   empty: 'No readings have been stored for this test.',
+  beforeIgnition:
+    "Before ignition: readings from before ignition are being stored; the history starts at ignition (time 0), in {{seconds}} s by the DAQ's clock.",
   replay: {
     title: 'Replay',
     hint: 'Move the slider or play the test: the photo with its thermocouples, the panel and the chart cursor show the chosen moment.',

@@ -6,6 +6,8 @@ export const historyPl = {
   link: 'Historia',
   title: 'Historia badania',
   empty: 'Brak zapisanych odczytów tego badania.',
+  beforeIgnition:
+    'Przed zapłonem: odczyty sprzed zapłonu są zapisywane, a historia zaczyna się od zapłonu (czas 0) — według zegara DAQ za {{seconds}} s.',
   replay: {
     title: 'Odtwarzanie',
     hint: 'Przesuń suwak lub odtwórz badanie: zdjęcie z termoparami, panel i kursor na wykresie pokazują wybraną chwilę.',

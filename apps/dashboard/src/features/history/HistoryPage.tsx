@@ -35,6 +35,13 @@ const NONE: readonly never[] = [];
 const OVERVIEW_POINTS = 1000;
 /** The endpoint's most points: a bucket read again at this resolution is raw frames in practice. */
 const FULL_RESOLUTION_POINTS = 10_000;
+/** How often a history with readings only before ignition is asked again (ms). */
+const PRE_IGNITION_POLL_MS = 5_000;
+
+/** Readings are stored, all before ignition (negative time): the history, which starts at time 0, has none yet. */
+function beforeIgnition(history: HistoryDto | undefined): boolean {
+  return history !== undefined && history.frames === 0 && history.last_time !== null && history.last_time < 0;
+}
 
 function isMissing(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 422 || error.status === 400);
@@ -62,6 +69,8 @@ export function HistoryPage({ researchId }: { researchId: string }) {
   const overview = useQuery({
     ...historyQueryOptions(STAFF, researchId, { points: OVERVIEW_POINTS, thermoIds }),
     placeholderData: keepPreviousData,
+    // Before ignition nothing is drawn yet: asked again until time 0 has readings, then the chart appears.
+    refetchInterval: (query) => (beforeIgnition(query.state.data) ? PRE_IGNITION_POLL_MS : false),
   });
   const criteria = useQuery(criteriaSnapshotQuery(STAFF, researchId));
   const observations = useQuery(observationsQuery(STAFF, researchId));
@@ -155,7 +164,8 @@ export function HistoryPage({ researchId }: { researchId: string }) {
       <ReviewPanel research={r} />
       {history.frames === 0 ? (
         <Alert color="gray" mt="lg" data-testid="history-empty">
-          {t('empty')}
+          {/* Readings before ignition (negative time) are stored, but the history starts at time 0. */}
+          {beforeIgnition(history) ? t('beforeIgnition', { seconds: -(history.last_time ?? 0) }) : t('empty')}
         </Alert>
       ) : (
         <Stack gap="lg" mt="lg">
