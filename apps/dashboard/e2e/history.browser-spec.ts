@@ -328,6 +328,7 @@ test('before ignition the history says the readings are stored, and draws them o
   await page.goto(`/research/${research.id}/history`);
   await expect(page.getByTestId('history-empty')).toHaveText(
     'Przed zapłonem: odczyty sprzed zapłonu są zapisywane, a historia zaczyna się od zapłonu (czas 0) — według zegara DAQ za 5 s.',
+    { timeout: 30_000 },
   );
   await expect(page.getByTestId('history-chart')).toHaveCount(0);
 
