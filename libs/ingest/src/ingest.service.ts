@@ -127,6 +127,7 @@ export class IngestService {
   private readonly refusalLog: LogThrottle;
   private readonly dropLog: LogThrottle;
   private readonly publishFailureLog: LogThrottle;
+  private readonly lastArrival = new Map<string, number>();
   private degraded = false;
   private stopped = false;
   private retrying: Promise<void> | null = null;
@@ -241,13 +242,27 @@ export class IngestService {
     const parsed = parseDaqMessage(raw);
     if (!parsed.ok) return this.refuse(parsed.reason, parsed.message, topic, null, raw, ack);
     const payload = parsed.payload;
-    const at = payload.ts !== undefined ? Date.parse(payload.ts) : Date.now();
+    const at = payload.ts !== undefined ? Date.parse(payload.ts) : this.arrival(code);
     if (!this.furnaces) return this.admitFurnace({ kind: 'unknown' }, topic, code, at, payload, raw, ack);
     const route = this.furnaces.route(code, at);
     if (route instanceof Promise) {
       return route.then((resolved) => this.admitFurnace(resolved, topic, code, at, payload, raw, ack));
     }
     this.admitFurnace(route, topic, code, at, payload, raw, ack);
+  }
+
+  /**
+   * A frame without `ts` is timed by its arrival, a millisecond after the furnace's previous one at least: a burst (a
+   * DAQ sending what it held while the broker was away) arrives within one millisecond, and an unassigned reading
+   * is keyed by its furnace and time.
+   */
+  private arrival(code: string): number {
+    const now = Date.now();
+    const last = this.lastArrival.get(code) ?? 0;
+    const at = now > last ? now : last + 1;
+    if (this.lastArrival.size >= 1_000 && !this.lastArrival.has(code)) this.lastArrival.clear();
+    this.lastArrival.set(code, at);
+    return at;
   }
 
   private admitFurnace(
