@@ -155,6 +155,37 @@ describe('a furnace’s unassigned readings', () => {
     });
   });
 
+  it('brings the criteria of a test that already had later readings up to date, as if every reading had come in order', async () => {
+    const furnace = await createFurnace();
+    const start = Date.now() - 3 * HOUR;
+    const research = await createResearch(furnace.id, start, start + HOUR);
+    const control = await createResearch(null, start - 2 * HOUR, start - HOUR);
+    const steps = (from: number, to: number) => Array.from({ length: (to - from) / 10 + 1 }, (_, i) => from + i * 10);
+    const store = (researchId: string, times: number[]) =>
+      api.dataSource.query(
+        `INSERT INTO reading (research_id, "time", ts, pk, pressure, thermocouples)
+         SELECT $1, t, r.start_at + t * INTERVAL '1 second', 500 + t, 15, ARRAY[20 + t / 100, 21]::real[]
+         FROM research r, unnest($2::float8[]) AS t WHERE r.id = $1`,
+        [researchId, times],
+      );
+    // The test's DAQ reached its own topic only from 400 s; its first minutes were kept as unassigned.
+    await store(research.id, steps(400, 800));
+    await keep(furnace.id, start, steps(0, 390));
+    // The control test got every reading in order.
+    await store(control.id, steps(0, 800));
+    const deviation = async (id: string) =>
+      (await api.http.get(`${RESEARCH}/${id}/criteria`).set(auth(staff))).body.deviation.d_e as number | null;
+    const expected = await deviation(control.id);
+    expect(expected).not.toBeNull();
+    // Kept by this instance, over the readings from 400 s.
+    const partial = await deviation(research.id);
+    expect(partial).not.toBe(expected);
+
+    const res = await attach(furnace.id, { research_id: research.id, from: iso(start), to: iso(start + HOUR) });
+    expect(res.body).toMatchObject({ attached: 40, skipped: 0 });
+    await waitFor('the criteria over every reading', async () => (await deviation(research.id)) === expected);
+  });
+
   it('refuses a test of another furnace, a range outside the window, nothing to attach, and bad input', async () => {
     const furnace = await createFurnace();
     const other = await createFurnace();
