@@ -226,7 +226,10 @@ describe('a furnace’s unassigned readings', () => {
     expect([backwards.status, backwards.body.detail[0].loc]).toEqual([422, ['body', 'to']]);
     const bad = await attach(furnace.id, { research_id: 'nope', from: 'yesterday', to: range.to });
     expect(bad.status).toBe(422);
-    expect([...new Set(bad.body.detail.map((d: { loc: string[] }) => d.loc[1]))].sort()).toEqual(['from', 'research_id']);
+    expect([...new Set(bad.body.detail.map((d: { loc: string[] }) => d.loc[1]))].sort()).toEqual([
+      'from',
+      'research_id',
+    ]);
 
     // Nothing moved by any of them.
     expect((await unassigned(furnace.id)).body.frames).toBe(2);

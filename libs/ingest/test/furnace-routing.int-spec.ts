@@ -116,7 +116,8 @@ describe('ingest: a furnace topic, routed by the frame’s time', () => {
     await env.publisher.publishAsync(furnaceTopic(code), JSON.stringify(frame(1)), { qos: 1 });
     await waitFor(
       'refused',
-      async () => (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'unknown_furnace' })) === 1,
+      async () =>
+        (await metricValue(ingest, 'furnace_ingest_frames_refused_total', { reason: 'unknown_furnace' })) === 1,
     );
     const letters = await waitFor('the dead letter', () =>
       withPg(env.db.url, async (c) => {
@@ -128,7 +129,9 @@ describe('ingest: a furnace topic, routed by the frame’s time', () => {
         return rows.length > 0 && rows;
       }),
     );
-    expect(letters).toEqual([{ reason: 'unknown_furnace', detail: `no furnace has the code "${code}"`, research_id: null }]);
+    expect(letters).toEqual([
+      { reason: 'unknown_furnace', detail: `no furnace has the code "${code}"`, research_id: null },
+    ]);
     expect(await metricValue(ingest, 'furnace_ingest_frames_unassigned_total')).toBe(0);
     expect(await metricValue(ingest, 'furnace_ingest_frames_stored_total')).toBe(0);
   });

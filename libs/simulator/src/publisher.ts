@@ -57,7 +57,8 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const speed = options.speed ?? 1;
   if (!(rate > 0) || !(speed > 0)) throw new RangeError('rate and speed must be positive');
   const furnace = options.furnaceCode;
-  if (furnace === undefined && options.researchId === undefined) throw new RangeError('researchId or furnaceCode is required');
+  if (furnace === undefined && options.researchId === undefined)
+    throw new RangeError('researchId or furnaceCode is required');
   const topic = furnace !== undefined ? furnaceTopic(furnace) : daqTopic(options.researchId!);
   const startTime = options.startTime ?? 0;
   const step = 1 / rate;
