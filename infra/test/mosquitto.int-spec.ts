@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { DAQ_TOPIC_FILTER } from '@furnace/contracts';
+import { DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER } from '@furnace/contracts';
 import { loadCompose, parseAcl, repoFile, ROOT } from './support';
 
 const acl = parseAcl(repoFile('infra/mosquitto/acl'));
@@ -34,13 +34,17 @@ describe('mosquitto configuration', () => {
     expect(acl.patterns).toEqual([]);
   });
 
-  it('lets the DAQ publish to the DAQ topic and do nothing else', () => {
-    expect(acl.users.get('daq')).toEqual([{ access: 'write', topic: DAQ_TOPIC_FILTER }]);
+  it('lets the DAQ publish to the DAQ topics (a research’s, a furnace’s) and do nothing else', () => {
+    expect(acl.users.get('daq')).toEqual([
+      { access: 'write', topic: DAQ_TOPIC_FILTER },
+      { access: 'write', topic: FURNACE_TOPIC_FILTER },
+    ]);
   });
 
-  it('lets the ingest read the DAQ topic and publish nothing', () => {
+  it('lets the ingest read the DAQ topics and publish nothing', () => {
     const rules = acl.users.get('ingest') ?? [];
     expect(rules).toContainEqual({ access: 'read', topic: DAQ_TOPIC_FILTER });
+    expect(rules).toContainEqual({ access: 'read', topic: FURNACE_TOPIC_FILTER });
     expect(rules.filter((r) => r.access !== 'read')).toEqual([]);
   });
 
@@ -187,6 +191,11 @@ withBroker(
       }
     }
 
+    async function waitUntil(done: () => boolean): Promise<void> {
+      const deadline = Date.now() + 5000;
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
     it('refuses a client without a password, and a wrong password', async () => {
       await expect(connect()).rejects.toThrow(/Not authorized/);
       await expect(connect('daq', 'not-the-password')).rejects.toThrow(/Not authorized/);
@@ -195,10 +204,13 @@ withBroker(
     it('delivers the DAQ’s frames to the ingest’s shared subscription', async () => {
       const ingest = await connect('ingest', passwords.ingest);
       const received = await listen(ingest, `$share/furnace-ingest/${DAQ_TOPIC_FILTER}`);
+      await ingest.subscribeAsync(`$share/furnace-ingest/${FURNACE_TOPIC_FILTER}`, { qos: 1 });
       const daq = await connect('daq', passwords.daq);
       const observed = await listen(await connect('observer', passwords.observer), '#');
       await settle(daq, observed, 'furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data');
-      expect(received).toEqual(['furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data']);
+      await settle(daq, observed, 'lab/p1/data');
+      await waitUntil(() => received.length === 2);
+      expect(received.sort()).toEqual(['furnace/3f2a0c4e-8b1d-4c3e-9a57-0d6b2e1f4a10/data', 'lab/p1/data']);
     });
 
     it('drops whatever the DAQ publishes elsewhere', async () => {

@@ -18,6 +18,7 @@ import { Revocations } from './auth/revocations';
 import { CriteriaModule } from './criteria/criteria.module';
 import { DrawingsModule } from './drawings/drawings.module';
 import { FurnacesModule } from './furnaces/furnaces.module';
+import { UnassignedModule } from './furnaces/unassigned.module';
 import { HeavyWork } from './core/heavy-work';
 import { ShutdownGate } from './core/shutdown-gate';
 import { EmailsModule } from './emails/emails.module';
@@ -114,6 +115,7 @@ export class AppModule {
         RecordModule,
         ReviewModule,
         ArchiveModule,
+        UnassignedModule,
       ],
     };
   }

@@ -730,6 +730,40 @@ const CASES: Record<string, () => Promise<Written>> = {
     });
     return w;
   },
+  'UnassignedController.attach': async () => {
+    const f = ok(
+      await api.http.post('/api/v1/furnaces').set(auth(admin)).send({ name: 'Piec z odczytami', code: 'audit-att' }),
+      'furnace',
+    ).body;
+    const start = Date.now() - 2 * 3600_000;
+    const test = await createResearch(api, staff.token, {
+      furnace_id: f.id,
+      start_at: new Date(start).toISOString(),
+      end_at: new Date(start + 3600_000).toISOString(),
+    });
+    await api.dataSource.query(
+      `INSERT INTO furnace_reading (furnace_id, "time", daq_time, pk) VALUES ($1, to_timestamp($2 / 1000.0) + INTERVAL '5 seconds', 5, 20)`,
+      [f.id, start],
+    );
+    const w = await change(staff.email, () =>
+      api.http
+        .post(`/api/v1/furnaces/${f.id}/unassigned/attach`)
+        .set(auth(staff.token))
+        .send({
+          research_id: test.id,
+          from: new Date(start).toISOString(),
+          to: new Date(start + 3600_000).toISOString(),
+        }),
+    );
+    expect(one(w.entries, 'reading')).toMatchObject({
+      action: 'attach',
+      research_id: test.id,
+      entity_id: f.id,
+      before: null,
+      after: { furnace_id: f.id, attached: 1, skipped: 0 },
+    });
+    return w;
+  },
   'AuthController.reset': async () => {
     const target = await accountBy();
     const html = ok(

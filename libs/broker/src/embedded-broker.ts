@@ -3,7 +3,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Duplex, Transform, type TransformCallback } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { Aedes, AuthenticateError, Client } from 'aedes' with { 'resolution-mode': 'import' };
-import { DAQ_TOPIC_FILTER, MAX_DAQ_PAYLOAD_BYTES, parseDaqTopic } from '@furnace/contracts';
+import {
+  DAQ_TOPIC_FILTER,
+  FURNACE_TOPIC_FILTER,
+  MAX_DAQ_PAYLOAD_BYTES,
+  parseDaqTopic,
+  parseFurnaceTopic,
+} from '@furnace/contracts';
 
 export interface EmbeddedBroker {
   /** The port it listens on (useful when asked for port 0). */
@@ -18,8 +24,9 @@ export interface EmbeddedBroker {
 /**
  * Who may do what on the embedded broker (the same rules as infra/mosquitto/acl):
  * - the ingest (its reserved client id and a password generated at every start, never shown)
- *   subscribes to `furnace/+/data` and publishes nothing;
- * - every other client is a DAQ: it may publish to `furnace/{uuid}/data` only and subscribes to nothing;
+ *   subscribes to `furnace/+/data` and `lab/+/data` and publishes nothing;
+ * - every other client is a DAQ: it may publish to `furnace/{uuid}/data` and `lab/{furnace code}/data` only and
+ *   subscribes to nothing;
  * - with `daq` set every DAQ must give that username and password; unset (loopback only) DAQs connect anonymously.
  */
 export interface BrokerAccess {
@@ -139,12 +146,14 @@ export async function startEmbeddedBroker(options: {
         done(null, true);
       },
       authorizePublish: (client, packet, done) => {
-        if (client && !ingestClients.has(client) && parseDaqTopic(packet.topic) !== null) return done(null);
+        const daqTopic = parseDaqTopic(packet.topic) !== null || parseFurnaceTopic(packet.topic) !== null;
+        if (client && !ingestClients.has(client) && daqTopic) return done(null);
         log.warn(`Refused a publish to ${packet.topic.slice(0, 200)} from ${client?.id ?? 'the broker'}`);
         done(new Error('publish not allowed'));
       },
       authorizeSubscribe: (client, subscription, done) => {
-        if (ingestClients.has(client) && subscription.topic === DAQ_TOPIC_FILTER) return done(null, subscription);
+        const daqFilter = subscription.topic === DAQ_TOPIC_FILTER || subscription.topic === FURNACE_TOPIC_FILTER;
+        if (ingestClients.has(client) && daqFilter) return done(null, subscription);
         log.warn(`Refused a subscription to ${subscription.topic.slice(0, 200)} from ${client.id}`);
         done(null, null);
       },

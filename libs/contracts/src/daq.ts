@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue, formatPath } from './describe-value';
+import { FURNACE_CODE_PATTERN } from './furnace';
 import { RESEARCH_ID_PATTERN, normaliseResearchId } from './research-id';
 
 /*
@@ -25,6 +26,26 @@ export function parseDaqTopic(topic: string): string | null {
   const id = match?.[1];
   if (id === undefined || !RESEARCH_ID_PATTERN.test(id)) return null;
   return id.toLowerCase();
+}
+
+/**
+ * A furnace's DAQ topic, `lab/{furnaceCode}/data` (docs/behaviour.md, "Furnaces"): a DAQ configured once per furnace,
+ * whose frames the ingest routes to the test running on the furnace at each frame's time. Same payload as above.
+ */
+export const FURNACE_TOPIC_FILTER = 'lab/+/data';
+
+/** The topic of a furnace's DAQ. Throws when `code` is not a furnace code. */
+export function furnaceTopic(code: string): string {
+  if (!FURNACE_CODE_PATTERN.test(code)) throw new Error(`"${code}" is not a furnace code`);
+  return `lab/${code}/data`;
+}
+
+const FURNACE_TOPIC = /^lab\/([^/]+)\/data$/;
+
+/** The furnace code of a furnace's DAQ topic, or null when the topic is not `lab/{code}/data`. */
+export function parseFurnaceTopic(topic: string): string | null {
+  const code = FURNACE_TOPIC.exec(topic)?.[1];
+  return code !== undefined && FURNACE_CODE_PATTERN.test(code) ? code : null;
 }
 
 /** Highest number of thermocouple channels in one frame (`thermocouples_out.length`). */

@@ -3,7 +3,15 @@ import { type DaqPayload, parseBusMessage } from '@furnace/contracts';
 import type { Ack } from './ack-gate';
 import { type FrameStore, IngestService, type IngestOptions } from './ingest.service';
 import { IngestMetrics } from './metrics';
-import { type DeadLetterRow, type FrameRow, frameKey, type StoredFrames } from './readings.repository';
+import type { FurnaceRoute } from './furnace-directory';
+import {
+  type DeadLetterRow,
+  type FrameRow,
+  frameKey,
+  type StoredFrames,
+  unassignedKey,
+  type UnassignedRow,
+} from './readings.repository';
 import { ResearchDirectory } from './research-directory';
 
 const RESEARCH = '0b9f2b4e-5a8c-4d3e-9f10-2a3b4c5d6e7f';
@@ -241,5 +249,95 @@ describe('IngestService', () => {
     await receive(1);
     await until('outage detected', () => !service.databaseReachable);
     expect(await service.stop(50)).toBe(1);
+  });
+});
+
+describe('IngestService: a furnace topic', () => {
+  /** A store whose writes wait until `open()`; the research RESEARCH is approved while `approved` is set. */
+  function furnaceSetUp() {
+    const research: FrameRow[] = [];
+    const unassigned: UnassignedRow[] = [];
+    let gate: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (gate = resolve));
+    const state = { approved: false };
+    const store: FrameStore = {
+      async insertFrames(frames, rows = []) {
+        await opened;
+        const stored: StoredFrames = { inserted: new Set(), approved: new Map(), unassigned: new Set() };
+        for (const f of frames) {
+          if (state.approved) stored.approved.set(f.researchId, 1);
+          else {
+            research.push(f);
+            stored.inserted.add(frameKey(f.researchId, f.payload.time));
+          }
+        }
+        for (const r of rows) {
+          unassigned.push(r);
+          stored.unassigned!.add(unassignedKey(r.furnaceCode, r.at.getTime()));
+        }
+        return stored;
+      },
+      async insertDeadLetters() {},
+      async pruneDeadLetters() {},
+    };
+    const published: string[] = [];
+    const bus = { publish: async (channel: string) => void published.push(channel) };
+    const router = {
+      route: (code: string, at: number): FurnaceRoute =>
+        code !== 'p1'
+          ? { kind: 'unknown' }
+          : at < 1000
+            ? { kind: 'research', researchId: RESEARCH }
+            : { kind: 'unassigned' },
+    };
+    const directory = new ResearchDirectory(async () => null);
+    const quiet = { log: () => undefined, warn: () => undefined, error: () => undefined };
+    const service = new IngestService(store, bus, directory, new IngestMetrics(new Registry()), quiet, {}, router);
+    const receive = (code: string, time: number, at: number) => {
+      const ack = new FakeAck();
+      void service.receive(`lab/${code}/data`, payload(time, { ts: new Date(at).toISOString() }), ack);
+      return ack;
+    };
+    return {
+      research,
+      unassigned,
+      published,
+      state,
+      receive,
+      open: () => gate(),
+    };
+  }
+
+  it('acknowledges an unassigned frame only once it is stored, and publishes it nowhere', async () => {
+    const s = furnaceSetUp();
+    const ack = s.receive('p1', 5, 5000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ack.released).toBe(0);
+    s.open();
+    await until('acknowledged', () => ack.released === 1);
+    expect(s.unassigned.map((r) => [r.furnaceCode, r.at.getTime(), r.payload.time])).toEqual([['p1', 5000, 5]]);
+    expect(s.published).toEqual([]);
+  });
+
+  it("sends a frame of a test's time to the test, and keeps it as unassigned when the test was approved meanwhile", async () => {
+    const s = furnaceSetUp();
+    s.open();
+    const first = s.receive('p1', 1, 500);
+    await until('stored', () => first.released === 1);
+    expect(s.research.map((f) => [f.researchId, f.payload.time])).toEqual([[RESEARCH, 1]]);
+    expect(s.published).toEqual([`research:${RESEARCH}`]);
+    s.state.approved = true;
+    const second = s.receive('p1', 2, 600);
+    await until('stored', () => second.released === 1);
+    expect(s.unassigned.map((r) => r.payload.time)).toEqual([2]);
+    expect(s.published).toHaveLength(1);
+  });
+
+  it('refuses a frame of a code no furnace has', async () => {
+    const s = furnaceSetUp();
+    s.open();
+    const ack = s.receive('p9', 1, 500);
+    expect(ack.released).toBe(1);
+    expect([...s.research, ...s.unassigned]).toEqual([]);
   });
 });

@@ -1,17 +1,38 @@
 import { performance } from 'node:perf_hooks';
-import { type DaqPayload, encodeBusMessage, parseDaqMessage, parseDaqTopic, researchChannel } from '@furnace/contracts';
+import {
+  type DaqPayload,
+  encodeBusMessage,
+  parseDaqMessage,
+  parseDaqTopic,
+  parseFurnaceTopic,
+  researchChannel,
+} from '@furnace/contracts';
 import type { Ack } from './ack-gate';
 import { BatchWriter } from './batch-writer';
 import { DeadLetterQueue, type DeadLetterStore } from './dead-letter-queue';
+import type { FurnaceRoute } from './furnace-directory';
 import { LogThrottle } from './log-throttle';
 import type { IngestMetrics, RefuseReason } from './metrics';
 import { OutageBuffer } from './outage-buffer';
-import { type FrameRow, frameKey, isTransientDatabaseError, type StoredFrames } from './readings.repository';
+import {
+  type FrameRow,
+  frameKey,
+  isTransientDatabaseError,
+  type StoredFrames,
+  unassignedKey,
+  type UnassignedRow,
+} from './readings.repository';
 import type { ResearchDirectory, ResearchStatus } from './research-directory';
 
 /** What the service needs from the database (ReadingsRepository; a fake in small tests). */
 export interface FrameStore extends DeadLetterStore {
-  insertFrames(frames: readonly FrameRow[]): Promise<StoredFrames>;
+  /** Research frames and, in the same transaction, a furnace's unassigned frames. */
+  insertFrames(frames: readonly FrameRow[], unassigned?: readonly UnassignedRow[]): Promise<StoredFrames>;
+}
+
+/** Where a furnace topic's frame goes (FurnaceDirectory). */
+export interface FurnaceRouter {
+  route(code: string, at: number): FurnaceRoute | Promise<FurnaceRoute>;
 }
 
 /** What the service needs from the bus. */
@@ -52,6 +73,8 @@ export interface IngestOptions {
 }
 
 interface Pending extends FrameRow {
+  /** A frame of a furnace topic: its code and time; `unassigned`: no test was scheduled at that time. */
+  furnace?: { code: string; at: Date; unassigned: boolean };
   ack: Ack;
   /** performance.now() at receipt. */
   receivedAt: number;
@@ -104,6 +127,7 @@ export class IngestService {
   private readonly refusalLog: LogThrottle;
   private readonly dropLog: LogThrottle;
   private readonly publishFailureLog: LogThrottle;
+  private readonly lastArrival = new Map<string, number>();
   private degraded = false;
   private stopped = false;
   private retrying: Promise<void> | null = null;
@@ -115,6 +139,8 @@ export class IngestService {
     private readonly metrics: IngestMetrics,
     private readonly logger: IngestLog,
     options: IngestOptions = {},
+    /** Routes the frames of furnace topics (`lab/{code}/data`); without it they are refused as of no furnace. */
+    private readonly furnaces: FurnaceRouter | null = null,
   ) {
     this.options = { ...DEFAULTS, ...options };
     const o = this.options;
@@ -151,9 +177,11 @@ export class IngestService {
     this.metrics.received.inc();
     const researchId = parseDaqTopic(topic);
     if (researchId === null) {
+      const code = parseFurnaceTopic(topic);
+      if (code !== null) return this.receiveFurnace(topic, code, raw, ack);
       return this.refuse(
         'bad_topic',
-        `topic "${truncate(topic, 120)}" is not furnace/{research id}/data`,
+        `topic "${truncate(topic, 120)}" is neither furnace/{research id}/data nor lab/{furnace code}/data`,
         topic,
         null,
         raw,
@@ -205,6 +233,63 @@ export class IngestService {
 
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * A frame of a furnace's DAQ (docs/behaviour.md, "Furnaces"): routed by its time (the DAQ's `ts`, else its arrival)
+   * to the test scheduled on the furnace then, else kept as the furnace's unassigned reading; refused when no
+   * furnace has the code. Returns a promise only when the furnace's schedule must be read first.
+   */
+  private receiveFurnace(topic: string, code: string, raw: Buffer, ack: Ack): void | Promise<void> {
+    const parsed = parseDaqMessage(raw);
+    if (!parsed.ok) return this.refuse(parsed.reason, parsed.message, topic, null, raw, ack);
+    const payload = parsed.payload;
+    const at = payload.ts !== undefined ? Date.parse(payload.ts) : this.arrival(code);
+    if (!this.furnaces) return this.admitFurnace({ kind: 'unknown' }, topic, code, at, payload, raw, ack);
+    const route = this.furnaces.route(code, at);
+    if (route instanceof Promise) {
+      return route.then((resolved) => this.admitFurnace(resolved, topic, code, at, payload, raw, ack));
+    }
+    this.admitFurnace(route, topic, code, at, payload, raw, ack);
+  }
+
+  /**
+   * A frame without `ts` is timed by its arrival, a millisecond after the furnace's previous one at least: a burst (a
+   * DAQ sending what it held while the broker was away) arrives within one millisecond, and an unassigned reading
+   * is keyed by its furnace and time.
+   */
+  private arrival(code: string): number {
+    const now = Date.now();
+    const last = this.lastArrival.get(code) ?? 0;
+    const at = now > last ? now : last + 1;
+    if (this.lastArrival.size >= 1_000 && !this.lastArrival.has(code)) this.lastArrival.clear();
+    this.lastArrival.set(code, at);
+    return at;
+  }
+
+  private admitFurnace(
+    route: FurnaceRoute,
+    topic: string,
+    code: string,
+    at: number,
+    payload: DaqPayload,
+    raw: Buffer,
+    ack: Ack,
+  ): void {
+    if (this.stopped) return;
+    if (route.kind === 'unknown') {
+      return this.refuse('unknown_furnace', `no furnace has the code "${code}"`, topic, null, raw, ack);
+    }
+    const research = route.kind === 'research';
+    this.enqueue({
+      researchId: research ? route.researchId : '',
+      furnace: { code, at: new Date(at), unassigned: !research },
+      payload,
+      ack,
+      receivedAt: performance.now(),
+      arrivedAt: new Date(),
+      published: false,
+    });
+  }
+
   private admit(
     status: ResearchStatus,
     topic: string,
@@ -223,15 +308,18 @@ export class IngestService {
       if (now < status.window.startAt.getTime() || now > status.window.endAt.getTime())
         this.metrics.outsideWindow.inc();
     }
-    if (payload.faults) this.metrics.channelFaults.inc(payload.faults.length);
-    const frame: Pending = {
+    this.enqueue({
       researchId,
       payload,
       ack,
       receivedAt: performance.now(),
       arrivedAt: new Date(),
       published: false,
-    };
+    });
+  }
+
+  private enqueue(frame: Pending): void {
+    if (frame.payload.faults) this.metrics.channelFaults.inc(frame.payload.faults.length);
     if (this.degraded) return this.holdInBuffer(frame);
     this.writer.add(frame);
     this.updateDepth();
@@ -250,7 +338,7 @@ export class IngestService {
   private async insert(frames: readonly Pending[]): Promise<StoredFrames> {
     const started = performance.now();
     try {
-      const inserted = await this.store.insertFrames(frames);
+      const inserted = await this.insertInto(frames);
       this.metrics.batchWrite.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
       return inserted;
     } catch (error) {
@@ -259,14 +347,44 @@ export class IngestService {
     }
   }
 
+  /** The batch to the store: a furnace's unassigned frames apart from the research frames. */
+  private insertInto(frames: readonly Pending[]): Promise<StoredFrames> {
+    if (!frames.some((f) => f.furnace?.unassigned)) return this.store.insertFrames(frames);
+    const research: Pending[] = [];
+    const unassigned: UnassignedRow[] = [];
+    for (const f of frames) {
+      if (f.furnace?.unassigned) {
+        unassigned.push({ furnaceCode: f.furnace.code, at: f.furnace.at, payload: f.payload, arrivedAt: f.arrivedAt });
+      } else {
+        research.push(f);
+      }
+    }
+    return this.store.insertFrames(research, unassigned);
+  }
+
   /**
    * After a write: publish what is new, count the rest, acknowledge all. A frame of an approved research was not
    * written: its record is frozen (docs/behaviour.md, "The permanent record"), so it is refused like a frame of no
    * research, to the dead letters, and the others of its batch are not held back for it.
    */
-  private settle(frames: readonly Pending[], { inserted, approved }: StoredFrames): void {
+  private settle(frames: readonly Pending[], { inserted, approved, unassigned }: StoredFrames): void {
     for (const frame of frames) {
+      if (frame.furnace?.unassigned) {
+        // delete(): a frame sent twice within one batch is counted once.
+        if (unassigned?.delete(unassignedKey(frame.furnace.code, frame.furnace.at.getTime()))) {
+          this.metrics.unassigned.inc();
+        } else {
+          this.metrics.duplicates.inc();
+        }
+        frame.ack.release();
+        continue;
+      }
       const revision = approved.get(frame.researchId);
+      if (revision !== undefined && frame.furnace) {
+        // Approved since the furnace's schedule was read: the frame is kept as the furnace's unassigned reading.
+        this.enqueue({ ...frame, furnace: { ...frame.furnace, unassigned: true } });
+        continue;
+      }
       if (revision !== undefined) {
         const raw = Buffer.from(JSON.stringify(frame.payload));
         const detail = `research ${frame.researchId} is approved (revision ${revision}): its readings are frozen until a superuser reopens it`;
@@ -295,7 +413,7 @@ export class IngestService {
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i]!;
       try {
-        this.settle([frame], await this.store.insertFrames([frame]));
+        this.settle([frame], await this.insertInto([frame]));
       } catch (error) {
         if (isTransientDatabaseError(error)) {
           // Already in the outage buffer's retry loop: put the rest back at its front, in order.
@@ -307,8 +425,8 @@ export class IngestService {
         this.refuse(
           'store_failed',
           `the database refused the frame: ${errorMessage(error)}`,
-          `furnace/${frame.researchId}/data`,
-          frame.researchId,
+          frame.furnace ? `lab/${frame.furnace.code}/data` : `furnace/${frame.researchId}/data`,
+          frame.furnace?.unassigned ? null : frame.researchId,
           raw,
           frame.ack,
         );
@@ -365,6 +483,8 @@ export class IngestService {
 
   private publish(frame: Pending): void {
     frame.published = true;
+    // An unassigned reading belongs to no test: no viewer watches it.
+    if (frame.furnace?.unassigned) return;
     this.metrics.publishDelay.observe((performance.now() - frame.receivedAt) / 1000);
     const message = encodeBusMessage({
       type: 'frame',

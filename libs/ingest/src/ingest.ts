@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { Bus } from '@furnace/bus';
 import type { AppConfig } from '@furnace/config';
-import { DAQ_TOPIC_FILTER } from '@furnace/contracts';
+import { DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER } from '@furnace/contracts';
+import { FurnaceDirectory, type FurnaceDirectoryOptions } from './furnace-directory';
 import { type IngestLog, type IngestOptions, IngestService } from './ingest.service';
 import { IngestMetrics } from './metrics';
 import { MqttSource } from './mqtt-source';
@@ -22,8 +23,9 @@ export interface IngestDeps {
   logger?: IngestLog;
   options?: IngestOptions & {
     research?: ResearchDirectoryOptions;
+    furnaces?: FurnaceDirectoryOptions;
     reconnect?: { minMs: number; maxMs: number };
-    /** Topics to subscribe to (default furnace/+/data); tests sharing one broker narrow it to their own. */
+    /** Topics to subscribe to (default furnace/+/data and lab/+/data); tests sharing one broker narrow it to their own. */
     topics?: readonly string[];
     /** Shared-subscription group (default config.mqttSharedGroup); tests sharing one broker use their own. */
     sharedGroup?: string;
@@ -53,14 +55,25 @@ export function startIngest(config: AppConfig, deps: IngestDeps): RunningIngest 
   const metrics = new IngestMetrics(deps.registry);
   const repository = new ReadingsRepository(deps.databaseUrl);
   const directory = new ResearchDirectory((id) => repository.findResearch(id), deps.options?.research);
+  const furnaces = new FurnaceDirectory(
+    {
+      schedule: (code, since) => repository.findFurnaceSchedule(code, since),
+      testAt: (furnaceId, at) => repository.findFurnaceTestAt(furnaceId, at),
+    },
+    deps.options?.furnaces,
+  );
   // The embedded aedes has no shared subscriptions; a configured broker gets one so instances can be added.
   const shared = config.mqttSharedSubscription && !config.embedded.broker;
-  const service = new IngestService(repository, deps.bus, directory, metrics, logger, {
-    maxBufferedFrames: config.ingestBufferFrames,
-    sourceId: config.mqttClientId,
-    ...deps.options,
-  });
-  const topics = deps.options?.topics ?? [DAQ_TOPIC_FILTER];
+  const service = new IngestService(
+    repository,
+    deps.bus,
+    directory,
+    metrics,
+    logger,
+    { maxBufferedFrames: config.ingestBufferFrames, sourceId: config.mqttClientId, ...deps.options },
+    furnaces,
+  );
+  const topics = deps.options?.topics ?? [DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER];
   const group = deps.options?.sharedGroup ?? config.mqttSharedGroup;
   const filters = topics.map((topic) => (shared ? `$share/${group}/${topic}` : topic));
   let lastBrokerError = '';

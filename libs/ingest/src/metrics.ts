@@ -8,6 +8,7 @@ export type RefuseReason =
   | 'too_large'
   | 'bad_topic'
   | 'unknown_research'
+  | 'unknown_furnace'
   | 'research_approved'
   | 'store_failed';
 
@@ -18,6 +19,7 @@ const REFUSE_REASONS: readonly RefuseReason[] = [
   'too_large',
   'bad_topic',
   'unknown_research',
+  'unknown_furnace',
   'research_approved',
   'store_failed',
 ];
@@ -34,6 +36,7 @@ export class IngestMetrics {
   readonly duplicates: Counter;
   readonly refused: Counter<'reason'>;
   readonly outsideWindow: Counter;
+  readonly unassigned: Counter;
   readonly channelFaults: Counter;
   readonly dropped: Counter;
   readonly deadLettersDropped: Counter;
@@ -93,6 +96,16 @@ export class IngestMetrics {
         new Counter({
           name: 'furnace_ingest_frames_outside_window_total',
           help: "Frames received outside their research's start_at..end_at (stored anyway)",
+          registers,
+        }),
+    );
+    this.unassigned = reuse(
+      registry,
+      'furnace_ingest_frames_unassigned_total',
+      () =>
+        new Counter({
+          name: 'furnace_ingest_frames_unassigned_total',
+          help: "Frames of a furnace topic that no test was scheduled for at their time, kept as the furnace's unassigned readings",
           registers,
         }),
     );

@@ -88,3 +88,41 @@ export function insertDeadLettersSql(tuples: readonly string[]): string {
 /** Deletes the oldest dead letters beyond the newest $1. */
 export const PRUNE_DEAD_LETTERS = `DELETE FROM reading_dead_letter
        WHERE id <= (SELECT id FROM reading_dead_letter ORDER BY id DESC OFFSET $1 LIMIT 1)`;
+
+/** One unassigned frame's VALUES tuple (furnace code, its time, then the values as FRAME_TUPLE), its parameters numbered from n + 1. */
+export const UNASSIGNED_TUPLE = (n: number) =>
+  `($${n + 1}::text, $${n + 2}::timestamptz, $${n + 3}::float8, $${n + 4}::timestamptz, $${n + 5}::real, $${n + 6}::real, $${n + 7}::real, $${n + 8}::real[], $${n + 9}::smallint[], $${n + 10}::timestamptz)`;
+
+/**
+ * Inserts a furnace's unassigned frames (UNASSIGNED_TUPLE), each under the furnace of its code (a code no furnace has
+ * stores nothing), skipping those already stored (first writer wins); returns the code and the time (epoch ms) of each
+ * frame written.
+ */
+export function insertUnassignedSql(tuples: readonly string[]): string {
+  return `WITH v AS (
+         SELECT * FROM (VALUES ${tuples.join(', ')}) AS v(code, at, t, daq_ts, radiance, pressure, pk, thermocouples, faults, received_at)),
+       f AS (SELECT id, code FROM furnace WHERE code IN (SELECT code FROM v)),
+       ins AS (
+         INSERT INTO furnace_reading (furnace_id, "time", daq_time, daq_ts, radiance, pressure, pk, thermocouples, faults, received_at)
+         SELECT f.id, v.at, v.t, v.daq_ts, v.radiance, v.pressure, v.pk, v.thermocouples, v.faults, v.received_at
+         FROM v JOIN f ON f.code = v.code
+         ON CONFLICT DO NOTHING
+         RETURNING furnace_id, "time")
+       SELECT f.code, round(extract(epoch FROM ins."time") * 1000)::float8 AS at FROM ins JOIN f ON f.id = ins.furnace_id`;
+}
+
+/**
+ * The furnace of code $1 and the tests scheduled on it that end after $2, ordered by start (one row with null research
+ * fields when it has none). Archived tests have left the schedule; an approved test's readings are frozen, so frames at
+ * its time are kept as unassigned.
+ */
+export const FURNACE_SCHEDULE_SQL = `SELECT f.id AS furnace_id, r.id AS research_id, r.start_at, r.end_at
+  FROM furnace f
+  LEFT JOIN research r ON r.furnace_id = f.id AND r.archived_at IS NULL AND r.approved_revision IS NULL AND r.end_at > $2
+  WHERE f.code = $1
+  ORDER BY r.start_at`;
+
+/** The test scheduled on furnace $1 at $2 (start_at <= $2 < end_at), as FURNACE_SCHEDULE_SQL chooses them. */
+export const FURNACE_TEST_AT_SQL = `SELECT id FROM research
+  WHERE furnace_id = $1 AND archived_at IS NULL AND approved_revision IS NULL AND start_at <= $2 AND end_at > $2
+  LIMIT 1`;

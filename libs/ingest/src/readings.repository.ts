@@ -4,12 +4,17 @@ import { findResearchHeader, type RunQuery } from '@furnace/db';
 import {
   DEAD_LETTER_TUPLE,
   FRAME_TUPLE,
+  FURNACE_SCHEDULE_SQL,
+  FURNACE_TEST_AT_SQL,
   insertDeadLettersSql,
   insertFramesSql,
+  insertUnassignedSql,
   PRUNE_DEAD_LETTERS,
   ROLLUP_MEMBERS_SQL,
+  UNASSIGNED_TUPLE,
   UPSERT_ROLLUPS_SQL,
 } from './readings.queries';
+import type { FurnaceSchedule, ScheduledTest } from './furnace-directory';
 import {
   foldCategoryRollups,
   foldChannelRollups,
@@ -24,6 +29,15 @@ export interface FrameRow {
   researchId: string;
   payload: DaqPayload;
   /** The ingest's wall clock when the frame arrived (stored as received_at: the history's time of day without a DAQ `ts`). */
+  arrivedAt?: Date;
+}
+
+/** A frame of a furnace's DAQ that no test was scheduled for at its time: on its way to furnace_reading. */
+export interface UnassignedRow {
+  furnaceCode: string;
+  /** The frame's time (the DAQ's `ts`, else its arrival). */
+  at: Date;
+  payload: DaqPayload;
   arrivedAt?: Date;
 }
 
@@ -47,10 +61,15 @@ export interface StoredFrames {
   inserted: Set<string>;
   /** The researches of the batch that are approved, with their revision: their frames were not written. */
   approved: Map<string, number>;
+  /** The keys (unassignedKey) of the unassigned frames written. */
+  unassigned?: Set<string>;
 }
 
 /** `research_id|time`: the key a frame is stored under. */
 export const frameKey = (researchId: string, time: number) => `${researchId}|${time}`;
+
+/** `code|epoch ms`: the key an unassigned frame is stored under. */
+export const unassignedKey = (furnaceCode: string, at: number) => `${furnaceCode}|${at}`;
 
 /** The index of each key's first frame in a batch. */
 function sentFrames(frames: readonly FrameRow[]): Map<string, number> {
@@ -118,9 +137,44 @@ export class ReadingsRepository {
    * is fixed for a given (research, time). Returns the keys actually written and the approved researches.
    * In one transaction with the frames, the rollups: the rows the insert returned are folded here
    * (rollup-fold.ts) and the partial buckets upserted (docs/architecture.md, "A reading's way from the furnace to a viewer's chart").
+   * A furnace's unassigned frames (`unassigned`) go to furnace_reading in the same transaction.
    */
-  async insertFrames(frames: readonly FrameRow[]): Promise<StoredFrames> {
-    if (frames.length === 0) return { inserted: new Set(), approved: new Map() };
+  async insertFrames(frames: readonly FrameRow[], unassigned: readonly UnassignedRow[] = []): Promise<StoredFrames> {
+    if (unassigned.length > 0) {
+      return this.transaction(async (client) => {
+        const stored = frames.length > 0 ? await this.insertResearchFrames(client, frames) : emptyStored();
+        stored.unassigned = await this.insertUnassigned(client, unassigned);
+        return stored;
+      });
+    }
+    if (frames.length === 0) return emptyStored();
+    return this.transaction((client) => this.insertResearchFrames(client, frames));
+  }
+
+  /** Unassigned frames, in the caller's transaction; the keys of those written. */
+  private async insertUnassigned(client: PoolClient, rows: readonly UnassignedRow[]): Promise<Set<string>> {
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    for (const { furnaceCode, at, payload, arrivedAt } of rows) {
+      tuples.push(UNASSIGNED_TUPLE(values.length));
+      values.push(
+        furnaceCode,
+        at,
+        payload.time,
+        payload.ts ?? null,
+        payload.radiance ?? null,
+        payload.pressure ?? null,
+        payload.pk ?? null,
+        payload.thermocouples_out ? realArrayLiteral(payload.thermocouples_out) : null,
+        payload.faults ? `{${payload.faults.join(',')}}` : null,
+        arrivedAt ?? null,
+      );
+    }
+    const result = await client.query<{ code: string; at: number }>(insertUnassignedSql(tuples), values);
+    return new Set(result.rows.map((r) => unassignedKey(r.code, r.at)));
+  }
+
+  private async insertResearchFrames(client: PoolClient, frames: readonly FrameRow[]): Promise<StoredFrames> {
     const values: unknown[] = [];
     const tuples: string[] = [];
     const literals: (string | null)[] = [];
@@ -142,63 +196,61 @@ export class ReadingsRepository {
       );
     }
     const researches = [...new Set(frames.map((f) => f.researchId))];
-    return this.transaction(async (client) => {
-      const members = (await client.query<RollupMember>(ROLLUP_MEMBERS_SQL, [researches])).rows;
-      const insert = client.query<InsertedRow>({ text: insertFramesSql(tuples), values, types: INSERT_TYPES });
-      insert.catch(() => undefined); // awaited below; a failure must not go unhandled while the batch is folded
-      // While PostgreSQL inserts: the batch folded as if every frame were stored as sent, the usual case.
-      const asSent = frames.map(({ researchId, payload }) => ({
-        research_id: researchId,
-        time: payload.time,
-        radiance: payload.radiance ?? null,
-        pressure: payload.pressure ?? null,
-        pk: payload.pk ?? null,
-        thermocouples: payload.thermocouples_out ?? null,
-      }));
-      const folded = rollupParameters(foldChannelRollups(asSent), foldCategoryRollups(asSent, members));
-      const result = await insert;
-      const stored: StoredFrames = { inserted: new Set(), approved: new Map() };
-      const inserted: InsertedFrame[] = [];
-      const sent = sentFrames(frames);
-      let asSentHolds = true;
-      for (const row of result.rows) {
-        if (row.approved_revision !== null) {
-          stored.approved.set(row.research_id, row.approved_revision);
-          continue;
-        }
-        const key = frameKey(row.research_id, row.time);
-        stored.inserted.add(key);
-        // PostgreSQL printed the stored values as sent (values a real keeps as they are, as DAQs send them): the
-        // payload's numbers are what `::text::float8` reads; else the printed text is parsed.
-        const i = sent.get(key);
-        const frame = i === undefined ? undefined : asSent[i];
-        const exact =
-          frame !== undefined &&
-          row.thermocouples === literals[i!] &&
-          row.radiance === frame.radiance &&
-          row.pressure === frame.pressure &&
-          row.pk === frame.pk;
-        asSentHolds &&= exact;
-        inserted.push(
-          exact
-            ? frame
-            : {
-                ...row,
-                thermocouples:
-                  row.thermocouples === null ? null : (parseRealArray(row.thermocouples) as (number | null)[]),
-              },
-        );
+    const members = (await client.query<RollupMember>(ROLLUP_MEMBERS_SQL, [researches])).rows;
+    const insert = client.query<InsertedRow>({ text: insertFramesSql(tuples), values, types: INSERT_TYPES });
+    insert.catch(() => undefined); // awaited below; a failure must not go unhandled while the batch is folded
+    // While PostgreSQL inserts: the batch folded as if every frame were stored as sent, the usual case.
+    const asSent = frames.map(({ researchId, payload }) => ({
+      research_id: researchId,
+      time: payload.time,
+      radiance: payload.radiance ?? null,
+      pressure: payload.pressure ?? null,
+      pk: payload.pk ?? null,
+      thermocouples: payload.thermocouples_out ?? null,
+    }));
+    const folded = rollupParameters(foldChannelRollups(asSent), foldCategoryRollups(asSent, members));
+    const result = await insert;
+    const stored: StoredFrames = { inserted: new Set(), approved: new Map() };
+    const inserted: InsertedFrame[] = [];
+    const sent = sentFrames(frames);
+    let asSentHolds = true;
+    for (const row of result.rows) {
+      if (row.approved_revision !== null) {
+        stored.approved.set(row.research_id, row.approved_revision);
+        continue;
       }
-      if (inserted.length > 0) {
-        // Every frame stored, once, with the values sent: the fold made during the insert is the rollups'.
-        const parameters =
-          asSentHolds && inserted.length === frames.length
-            ? folded
-            : rollupParameters(foldChannelRollups(inserted), foldCategoryRollups(inserted, members));
-        await client.query(UPSERT_ROLLUPS_SQL, parameters);
-      }
-      return stored;
-    });
+      const key = frameKey(row.research_id, row.time);
+      stored.inserted.add(key);
+      // PostgreSQL printed the stored values as sent (values a real keeps as they are, as DAQs send them): the
+      // payload's numbers are what `::text::float8` reads; else the printed text is parsed.
+      const i = sent.get(key);
+      const frame = i === undefined ? undefined : asSent[i];
+      const exact =
+        frame !== undefined &&
+        row.thermocouples === literals[i!] &&
+        row.radiance === frame.radiance &&
+        row.pressure === frame.pressure &&
+        row.pk === frame.pk;
+      asSentHolds &&= exact;
+      inserted.push(
+        exact
+          ? frame
+          : {
+              ...row,
+              thermocouples:
+                row.thermocouples === null ? null : (parseRealArray(row.thermocouples) as (number | null)[]),
+            },
+      );
+    }
+    if (inserted.length > 0) {
+      // Every frame stored, once, with the values sent: the fold made during the insert is the rollups'.
+      const parameters =
+        asSentHolds && inserted.length === frames.length
+          ? folded
+          : rollupParameters(foldChannelRollups(inserted), foldCategoryRollups(inserted, members));
+      await client.query(UPSERT_ROLLUPS_SQL, parameters);
+    }
+    return stored;
   }
 
   /** `work` in a transaction on one connection: committed if it resolves, rolled back if it throws (a connection in doubt is discarded). */
@@ -242,12 +294,39 @@ export class ReadingsRepository {
     return research && { startAt: research.startAt, endAt: research.endAt };
   }
 
+  /** The furnace of `code` and its tests ending after `since` (FurnaceDirectory), or null when no furnace has that code. */
+  async findFurnaceSchedule(code: string, since: Date): Promise<FurnaceSchedule | null> {
+    const rows = (
+      await this.pool.query<{ furnace_id: string; research_id: string | null; start_at: Date; end_at: Date }>(
+        FURNACE_SCHEDULE_SQL,
+        [code, since],
+      )
+    ).rows;
+    if (rows.length === 0) return null;
+    const tests: ScheduledTest[] = [];
+    for (const r of rows) {
+      if (r.research_id !== null)
+        tests.push({ researchId: r.research_id, startAt: r.start_at.getTime(), endAt: r.end_at.getTime() });
+    }
+    return { furnaceId: rows[0]!.furnace_id, tests, since: since.getTime() };
+  }
+
+  /** The test scheduled on the furnace at `at`, for a frame older than the cached schedule. */
+  async findFurnaceTestAt(furnaceId: string, at: Date): Promise<string | null> {
+    const rows = (await this.pool.query<{ id: string }>(FURNACE_TEST_AT_SQL, [furnaceId, at])).rows;
+    return rows[0]?.id ?? null;
+  }
+
   private readonly run: RunQuery = async <T>(sql: string, params: unknown[]) =>
     (await this.pool.query(sql, params)).rows as T[];
 
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);
   }
+}
+
+function emptyStored(): StoredFrames {
+  return { inserted: new Set(), approved: new Map() };
 }
 
 /**

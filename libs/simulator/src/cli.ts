@@ -1,13 +1,17 @@
 // `npm run simulate -- --research <id> [--profile door-ei2-60] [--rate 1] [--speed 10] [--mqtt URL]`:
-// publishes realistic furnace frames for one research, as a lab's DAQ would.
+// publishes realistic furnace frames for one research, as a lab's DAQ would; `--furnace <code>` instead of
+// `--research`: to the furnace's topic, as a DAQ configured per furnace.
 import { parseArgs } from 'node:util';
-import { isResearchId, MAX_CHANNELS } from '@furnace/contracts';
+import { daqTopic, FURNACE_CODE_PATTERN, furnaceTopic, isResearchId, MAX_CHANNELS } from '@furnace/contracts';
 import { startSimulator } from './publisher';
 import { DEFAULT_SPECIMEN, SPECIMEN_PROFILES, specimenProfile } from './specimens';
 
 const USAGE = `Usage: npm run simulate -- --research <research id> [options]
+       npm run simulate -- --furnace <furnace code> [options]
 
-  --research <id>     the research (UUID) whose topic furnace/<id>/data is published to (required)
+  --research <id>     the research (UUID) whose topic furnace/<id>/data is published to
+  --furnace <code>    or: the furnace whose topic lab/<code>/data is published to, each frame stamped (ts) when
+                        sent; the ingest gives it to the test scheduled on the furnace at that time
   --profile <id>      the specimen (default ${DEFAULT_SPECIMEN}):
 ${SPECIMEN_PROFILES.map((p) => `                        ${p.id.padEnd(12)} ${p.label}, ${p.channels.length} thermocouples`).join('\n')}
   --channels <n>      thermocouple channels per frame (default the specimen's, at most ${MAX_CHANNELS})
@@ -38,6 +42,7 @@ function main() {
     parsed = parseArgs({
       options: {
         research: { type: 'string' },
+        furnace: { type: 'string' },
         profile: { type: 'string' },
         channels: { type: 'string' },
         'pre-ignition': { type: 'string' },
@@ -59,8 +64,12 @@ function main() {
     process.stdout.write(USAGE);
     return;
   }
-  if (!args.research) fail('--research is required');
-  if (!isResearchId(args.research)) fail(`--research: "${args.research}" is not a research id (UUID)`);
+  if (args.research && args.furnace) fail('--research and --furnace: give one of them');
+  if (!args.research && !args.furnace) fail('--research or --furnace is required');
+  if (args.research && !isResearchId(args.research)) fail(`--research: "${args.research}" is not a research id (UUID)`);
+  if (args.furnace && !FURNACE_CODE_PATTERN.test(args.furnace))
+    fail(`--furnace: "${args.furnace}" is not a furnace code (1–16 lowercase letters, digits or hyphens)`);
+  const topic = args.furnace ? furnaceTopic(args.furnace) : daqTopic(args.research!);
   const url = args.mqtt ?? 'mqtt://127.0.0.1:1883';
   const profile = specimenProfile(args.profile ?? DEFAULT_SPECIMEN);
   if (!profile)
@@ -84,6 +93,7 @@ function main() {
   const simulator = startSimulator({
     url,
     researchId: args.research,
+    furnaceCode: args.furnace,
     profile,
     channels,
     preIgnition,
@@ -110,7 +120,7 @@ function main() {
   });
   process.stdout.write(
     `Simulating ${profile.label} (the research's profile: standard ${profile.standard}${profile.insulation ? `, insulation ${profile.insulation}` : ''}, ` +
-      `planned ${profile.planned_duration_min} min): ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic furnace/${args.research.toLowerCase()}/data. Ctrl+C stops.\n`,
+      `planned ${profile.planned_duration_min} min): ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic ${topic}. Ctrl+C stops.\n`,
   );
   const stop = () => void simulator.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -1,12 +1,18 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { daqTopic } from '@furnace/contracts';
+import { daqTopic, furnaceTopic } from '@furnace/contracts';
 import { createFrameGenerator } from './frames';
 import type { SpecimenProfile } from './specimens';
 
 export interface SimulatorOptions {
   /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
   url: string;
-  researchId: string;
+  /** The research whose topic furnace/{id}/data is published to (unless `furnaceCode` is given). */
+  researchId?: string;
+  /**
+   * A furnace's code: publishes to its topic lab/{code}/data instead, as a DAQ configured per furnace, each frame's `ts`
+   * the clock when it is sent (the ingest routes it by that time to the test scheduled on the furnace).
+   */
+  furnaceCode?: string;
   /** The specimen simulated (default the EI2 60 door). */
   profile?: SpecimenProfile;
   channels?: number;
@@ -41,7 +47,7 @@ export interface RunningSimulator {
 }
 
 /**
- * Publishes simulated DAQ frames exactly as the MQTT contract says (topic furnace/{id}/data, QoS 1,
+ * Publishes simulated DAQ frames exactly as the MQTT contract says (topic furnace/{id}/data or lab/{code}/data, QoS 1,
  * JSON payload), at `rate × speed` frames per real second. Frames are scheduled against the clock,
  * not chained timers, so the rate does not drift; while the broker is away MQTT.js queues them
  * and sends them on reconnect.
@@ -50,7 +56,10 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const rate = options.rate ?? 1;
   const speed = options.speed ?? 1;
   if (!(rate > 0) || !(speed > 0)) throw new RangeError('rate and speed must be positive');
-  const topic = daqTopic(options.researchId);
+  const furnace = options.furnaceCode;
+  if (furnace === undefined && options.researchId === undefined)
+    throw new RangeError('researchId or furnaceCode is required');
+  const topic = furnace !== undefined ? furnaceTopic(furnace) : daqTopic(options.researchId!);
   const startTime = options.startTime ?? 0;
   const step = 1 / rate;
   const preIgnition = options.preIgnition ?? 0;
@@ -60,7 +69,8 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     profile: options.profile,
     channels: options.channels,
     seed: options.seed,
-    startedAt: new Date(Date.now() - first * 1000),
+    // A furnace's DAQ stamps each frame when it sends it (below), whatever the simulation's speed.
+    startedAt: furnace === undefined ? new Date(Date.now() - first * 1000) : undefined,
   });
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: options.clientId ?? `furnace-simulator-${Math.random().toString(16).slice(2, 10)}`,
@@ -82,7 +92,11 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
 
   const send = (time: number) => {
     const ack = client
-      .publishAsync(topic, JSON.stringify(generate(time)), { qos: 1 })
+      .publishAsync(
+        topic,
+        JSON.stringify(furnace === undefined ? generate(time) : { ...generate(time), ts: new Date().toISOString() }),
+        { qos: 1 },
+      )
       .catch((error: Error) => options.onError?.(error));
     pendingAcks.add(ack);
     void ack.finally(() => pendingAcks.delete(ack));

@@ -69,6 +69,7 @@ export const auditEn: AuditTranslation = {
     url: 'Stream link',
     drawing: 'Specimen drawing',
     user: 'User account',
+    reading: 'Readings',
   },
   action: {
     create: 'added',
@@ -78,6 +79,7 @@ export const auditEn: AuditTranslation = {
     password: 'password changed',
     archive: 'archived',
     unarchive: 'restored from the archive',
+    attach: "attached from the furnace's unassigned readings",
   },
   field: {
     name: 'Name',

@@ -70,6 +70,7 @@ export const auditPl = {
     url: 'Link do transmisji',
     drawing: 'Rysunek próbki',
     user: 'Konto użytkownika',
+    reading: 'Odczyty',
   },
   action: {
     create: 'dodano',
@@ -79,6 +80,7 @@ export const auditPl = {
     password: 'zmieniono hasło',
     archive: 'zarchiwizowano',
     unarchive: 'przywrócono z archiwum',
+    attach: 'dołączono z nieprzypisanych odczytów pieca',
   },
   field: {
     name: 'Nazwa',

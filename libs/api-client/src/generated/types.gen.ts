@@ -1341,6 +1341,60 @@ export type ArchiveImportedDto = {
     readings: number;
 };
 
+export type UnassignedRangeDto = {
+    /**
+     * Time of its first reading.
+     */
+    from: string;
+    /**
+     * Time of its last reading.
+     */
+    to: string;
+    /**
+     * How many readings it holds.
+     */
+    frames: number;
+};
+
+export type UnassignedRangesDto = {
+    data: Array<UnassignedRangeDto>;
+    /**
+     * Unassigned readings in all.
+     */
+    frames: number;
+    /**
+     * Seconds between two readings that start a new range (10 scan periods).
+     */
+    gap_s: number;
+};
+
+export type AttachUnassignedDto = {
+    /**
+     * The test, scheduled on this furnace, that receives the readings.
+     */
+    research_id: string;
+    /**
+     * Readings from this time (inclusive).
+     */
+    from: string;
+    /**
+     * Readings up to this time (inclusive).
+     */
+    to: string;
+};
+
+export type AttachedDto = {
+    /**
+     * Readings attached to the test.
+     */
+    attached: number;
+    /**
+     * Readings of the range within the window that were not attached because the test already has a reading at their time: they stay unassigned.
+     */
+    skipped: number;
+    message: string;
+};
+
 export type AuditResearchData = {
     body?: never;
     path: {
@@ -3233,3 +3287,43 @@ export type ArchiveImportResponses = {
 };
 
 export type ArchiveImportResponse = ArchiveImportResponses[keyof ArchiveImportResponses];
+
+export type UnassignedListData = {
+    body?: never;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}/unassigned';
+};
+
+export type UnassignedListResponses = {
+    /**
+     * The unassigned readings as ranges, oldest first: a gap of more than 10 scan periods starts a new one
+     */
+    200: UnassignedRangesDto;
+};
+
+export type UnassignedListResponse = UnassignedListResponses[keyof UnassignedListResponses];
+
+export type UnassignedAttachData = {
+    body: AttachUnassignedDto;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}/unassigned/attach';
+};
+
+export type UnassignedAttachErrors = {
+    /**
+     * The test is not on this furnace, is archived or approved, or the range holds nothing to attach
+     */
+    409: unknown;
+};
+
+export type UnassignedAttachResponses = {
+    200: AttachedDto;
+};
+
+export type UnassignedAttachResponse = UnassignedAttachResponses[keyof UnassignedAttachResponses];

@@ -6,6 +6,6 @@ import { FurnacesService } from './furnaces.service';
 @Module({
   controllers: [FurnacesController],
   providers: [FurnacesRepository, FurnacesService],
-  exports: [FurnacesRepository],
+  exports: [FurnacesRepository, FurnacesService],
 })
 export class FurnacesModule {}

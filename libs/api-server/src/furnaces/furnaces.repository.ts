@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FurnaceEntity, ResearchEntity } from '@furnace/db';
+import { FurnaceEntity, FurnaceReadingEntity, ResearchEntity } from '@furnace/db';
 
 /** All database I/O of furnaces. */
 @Injectable()
@@ -43,5 +43,10 @@ export class FurnacesRepository {
   /** How many tests (archived ones too: their record names the furnace) are scheduled on it. */
   countResearches(furnaceId: string, em: EntityManager): Promise<number> {
     return em.getRepository(ResearchEntity).countBy({ furnaceId });
+  }
+
+  /** How many unassigned readings of its DAQ it holds (docs/behaviour.md, "Furnaces"). */
+  countUnassigned(furnaceId: string, em: EntityManager): Promise<number> {
+    return em.getRepository(FurnaceReadingEntity).countBy({ furnaceId });
   }
 }

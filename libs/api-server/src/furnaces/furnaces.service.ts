@@ -79,7 +79,7 @@ export class FurnacesService {
     }
   }
 
-  /** A furnace that tests were scheduled on is kept (409): their record names it. */
+  /** A furnace that tests were scheduled on is kept (409): their record names it; so is one holding unassigned readings. */
   async delete(id: string, by: string): Promise<void> {
     await this.audit.transaction(async (em) => {
       const furnace = await this.repo.findForUpdate(id, em);
@@ -88,6 +88,12 @@ export class FurnacesService {
       if (tests > 0) {
         throw new ConflictException(
           `Furnace "${furnace.name}" has ${tests} test${tests === 1 ? '' : 's'} scheduled on it (their record names it): it cannot be deleted`,
+        );
+      }
+      const unassigned = await this.repo.countUnassigned(id, em);
+      if (unassigned > 0) {
+        throw new ConflictException(
+          `Furnace "${furnace.name}" holds ${unassigned} unassigned reading${unassigned === 1 ? '' : 's'} of its DAQ: attach them to a test first; it cannot be deleted`,
         );
       }
       await this.repo.delete(furnace, em);

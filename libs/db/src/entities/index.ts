@@ -1,5 +1,6 @@
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
+import { FurnaceReadingEntity } from './furnace-reading.entity';
 import { FurnaceEntity } from './furnace.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
@@ -20,6 +21,7 @@ export {
   AuditEntryEntity,
   CriteriaStateEntity,
   FurnaceEntity,
+  FurnaceReadingEntity,
   ObservationEntity,
   ThermoExclusionEntity,
   ReadingDeadLetterEntity,
@@ -51,6 +53,7 @@ export const entities = [
   ThermoMarkerEntity,
   ReadingEntity,
   ReadingDeadLetterEntity,
+  FurnaceReadingEntity,
   StreamTicketEntity,
   ObservationEntity,
   ThermoExclusionEntity,
