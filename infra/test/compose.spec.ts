@@ -171,10 +171,15 @@ describe('docker-compose.yml: services', () => {
       // Each process's own loader (apps/*/src/main.ts): it throws, naming every problem, on an environment it refuses.
       if (dockerfileOf(service) === 'apps/ingest/Dockerfile') {
         const config = loadIngestConfig(env);
-        expect(config.mqttUrl).toBe('mqtt://mosquitto:1883');
-        expect(config.port).toBe(8000); // what the health check calls
+        // PORT: what the health check calls.
+        expect({ name, mqttUrl: config.mqttUrl, port: config.port }).toEqual({
+          name,
+          mqttUrl: 'mqtt://mosquitto:1883',
+          port: 8000,
+        });
       } else {
-        expect(loadApiConfig(env).port).toBe(8000); // what the health checks and the proxy call
+        // PORT: what the health checks and the proxy call.
+        expect({ name, port: loadApiConfig(env).port }).toEqual({ name, port: 8000 });
       }
     }
   });

@@ -132,7 +132,9 @@ export function loadStandaloneConfig(env: Env = process.env): StandaloneConfig {
 
 /** A tool that needs the database server only (the migration CLI). */
 export function loadDatabaseConfig(env: Env = process.env): { databaseUrl: string } {
-  const e = readEnv(env, databaseFields, [required('DATABASE_URL', 'to generate migrations against a PostgreSQL server')]);
+  const e = readEnv(env, databaseFields, [
+    required('DATABASE_URL', 'to generate migrations against a PostgreSQL server'),
+  ]);
   return { databaseUrl: e.DATABASE_URL! };
 }
 

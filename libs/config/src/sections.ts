@@ -256,9 +256,7 @@ export const ownSuperuserPassword: Rule<Values<typeof apiFields & typeof databas
       : undefined,
 };
 
-export function apiSettings(
-  e: Values<typeof apiFields & typeof processFields & typeof secretFields>,
-): ApiSettings {
+export function apiSettings(e: Values<typeof apiFields & typeof processFields & typeof secretFields>): ApiSettings {
   const frontendHost = (e.FRONTEND_HOST ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     dataDir: resolve(e.DATA_DIR),
