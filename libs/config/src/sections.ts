@@ -72,7 +72,7 @@ export function required<V extends Record<string, unknown>>(name: keyof V & stri
 
 // ---- data directory: the embedded database, the mail outbox, the generated secret ----
 
-export const dataDirFields = { DATA_DIR: stringOr('./data') };
+const dataDirFields = { DATA_DIR: stringOr('./data') };
 
 /** DATA_DIR as an absolute path. */
 export function dataDirOf(env: Env): string {
