@@ -271,9 +271,15 @@ describe('loadApiConfig (apps/api)', () => {
 });
 
 describe('loadIngestConfig (apps/ingest)', () => {
-  const INGEST = { ...SERVICES, MQTT_URL: 'mqtt://mosquitto:1883', MQTT_USERNAME: 'ingest', MQTT_PASSWORD: 'pw' };
+  const INGEST = {
+    ...SERVICES,
+    SECRET_KEY: SECRET,
+    MQTT_URL: 'mqtt://mosquitto:1883',
+    MQTT_USERNAME: 'ingest',
+    MQTT_PASSWORD: 'pw',
+  };
 
-  it('runs on the services, with no secret: it signs nothing', () => {
+  it('runs on the services; the secret is required but not kept (it signs nothing)', () => {
     const c = loadIngestConfig({ ...INGEST, MQTT_CLIENT_ID: 'furnace-ingest-2' });
     expect(c).toMatchObject({
       mqttUrl: 'mqtt://mosquitto:1883',
@@ -286,11 +292,15 @@ describe('loadIngestConfig (apps/ingest)', () => {
   });
 
   it('names every missing service and every bad value at once, and ignores the API variables', () => {
+    expect(problemsOf(() => loadIngestConfig({ ...INGEST, SECRET_KEY: '' }))).toEqual([
+      'SECRET_KEY: required when DATABASE_URL is set (at least 32 characters)',
+    ]);
     expect(
       problemsOf(() =>
         loadIngestConfig({ MQTT_USERNAME: 'ingest', INGEST_BUFFER_FRAMES: '10', SIGNUP: 'yes', SECRET_KEY: 'short' }),
       ),
     ).toEqual([
+      'SECRET_KEY: must be at least 32 characters',
       'INGEST_BUFFER_FRAMES: Too small: expected number to be >=1000',
       'DATABASE_URL: required by a separate ingest process (`npm start` runs the embedded system in one process)',
       'REDIS_URL: required by a separate ingest process (`npm start` runs the embedded system in one process)',

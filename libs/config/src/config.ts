@@ -74,9 +74,11 @@ export function loadApiConfig(env: Env = process.env): ApiConfig & { databaseUrl
   return { ...processConfig(e), ...apiSettings(e), databaseUrl: e.DATABASE_URL!, redisUrl: e.REDIS_URL! };
 }
 
-const ingestProcessFields = { ...processFields, ...databaseFields, ...busFields, ...mqttFields };
+// SECRET_KEY is required of every separate process alike (docker-compose.yml gives it to all), though the
+// ingest signs nothing with it: it is checked, not kept.
+const ingestProcessFields = { ...processFields, ...databaseFields, ...busFields, ...secretFields, ...mqttFields };
 
-/** The ingest as its own process (apps/ingest): the database, Redis and the broker are required; it signs nothing. */
+/** The ingest as its own process (apps/ingest): the database, Redis, the broker and SECRET_KEY are required. */
 export function loadIngestConfig(
   env: Env = process.env,
 ): IngestConfig & { databaseUrl: string; redisUrl: string; mqttUrl: string } {
@@ -84,6 +86,7 @@ export function loadIngestConfig(
     required('DATABASE_URL', BY_INGEST_PROCESS),
     required('REDIS_URL', BY_INGEST_PROCESS),
     required('MQTT_URL', BY_INGEST_PROCESS),
+    secretRequired,
     mqttCredentialsTogether,
   ]);
   return {

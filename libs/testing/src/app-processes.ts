@@ -62,7 +62,7 @@ export async function startApp(
     : [node[0]!, node.slice(1)];
   const child = spawn(command, args, {
     cwd: ROOT,
-    // Only a standalone without DATABASE_URL and SECRET_KEY writes to DATA_DIR (its secret, its database): away from the repository.
+    // With DATABASE_URL and SECRET_KEY set the apps keep nothing in DATA_DIR; it points away from the repository anyway.
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOST: '127.0.0.1',
@@ -151,6 +151,7 @@ export function ingestEnv(
     MQTT_URL: services.mqttUrl,
     MQTT_CLIENT_ID: clientId,
     MQTT_SHARED_GROUP: sharedGroup,
+    SECRET_KEY: 'scale-out-secret-key-that-is-long-enough-0123456789',
     LOG_FORMAT: 'json',
     ...extra,
   };
