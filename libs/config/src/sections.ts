@@ -84,8 +84,9 @@ export function dataDirOf(env: Env): string {
 export const secretFields = { SECRET_KEY: optionalSecret(32, 'must be at least 32 characters') };
 
 /**
- * SECRET_KEY is required wherever tokens are signed. `npm start` without DATABASE_URL passes the one it
- * keeps in DATA_DIR (apps/standalone), so only a start on a database server ever asks for it.
+ * SECRET_KEY is required by every process that loads it: it signs the API's tokens. `npm start` without
+ * DATABASE_URL passes the one it keeps in DATA_DIR (apps/standalone), so there only a start on a database
+ * server asks for it.
  */
 export const secretRequired: Rule<Values<typeof secretFields & typeof databaseFields>> = {
   uses: ['SECRET_KEY', 'DATABASE_URL'],
