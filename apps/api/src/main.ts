@@ -1,6 +1,6 @@
 // The API as its own process (production: several behind a proxy). `npm start` runs apps/standalone instead.
 import 'reflect-metadata';
-import { assertApiConfig, loadConfig } from '@furnace/config';
+import { loadApiConfig } from '@furnace/config';
 import { createBus } from '@furnace/bus';
 import { openDatabase } from '@furnace/db';
 import { Logger } from '@nestjs/common';
@@ -9,13 +9,7 @@ import { createLogger } from '@furnace/logger';
 
 async function main() {
   limitHeapGrowth();
-  const config = loadConfig();
-  assertApiConfig(config);
-  if (!config.databaseUrl || !config.redisUrl) {
-    throw new Error(
-      'A separate API process needs DATABASE_URL and REDIS_URL; `npm start` runs the embedded system in one process',
-    );
-  }
+  const config = loadApiConfig();
   const logger = createLogger(config);
   Logger.overrideLogger(logger);
   const dataSource = await openDatabase({ url: config.databaseUrl, applicationName: 'furnace-api' });

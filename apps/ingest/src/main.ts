@@ -5,17 +5,12 @@
 import { Logger } from '@nestjs/common';
 import { collectDefaultMetrics, register } from 'prom-client';
 import { createBus } from '@furnace/bus';
-import { ConfigError, loadConfig } from '@furnace/config';
+import { ConfigError, loadIngestConfig } from '@furnace/config';
 import { startHttpEndpoint, startIngest } from '@furnace/ingest';
 import { createLogger } from '@furnace/logger';
 
 async function main() {
-  const config = loadConfig();
-  if (!config.databaseUrl || !config.redisUrl || !config.mqttUrl) {
-    throw new ConfigError(
-      'Invalid configuration:\n  DATABASE_URL, REDIS_URL and MQTT_URL: all required by a separate ingest process (`npm start` runs the embedded system in one process)',
-    );
-  }
+  const config = loadIngestConfig();
   Logger.overrideLogger(createLogger(config, 'ingest'));
   const log = new Logger('Ingest');
   collectDefaultMetrics({ register });

@@ -2,14 +2,18 @@
 // PGlite for PostgreSQL, an in-process bus for Redis, aedes for the MQTT broker.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { assertApiConfig, ConfigError, describeConfig, loadConfig } from '@furnace/config';
+import { ConfigError, describeConfig, embeddedSecretDir, loadStandaloneConfig } from '@furnace/config';
 import { limitHeapGrowth } from '@furnace/api-server';
+import { ensureSecretFile } from './secret';
 import { startSystem } from './system';
 
 async function main() {
   limitHeapGrowth();
-  const config = loadConfig();
-  assertApiConfig(config);
+  // Without SECRET_KEY and DATABASE_URL, the secret kept in the data directory (created on the first start).
+  const secretDir = embeddedSecretDir(process.env);
+  const config = loadStandaloneConfig(
+    secretDir ? { ...process.env, SECRET_KEY: ensureSecretFile(secretDir) } : process.env,
+  );
   const system = await startSystem(config);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DataSource } from 'typeorm';
-import { type AppConfig, ConfigError } from '@furnace/config';
+import { ConfigError, type StandaloneConfig } from '@furnace/config';
 import { type Bus, createBus } from '@furnace/bus';
 import { type EmbeddedDatabase, openDatabase, startEmbeddedDatabase } from '@furnace/db';
 import { createApiApp, listenApi } from '@furnace/api-server';
@@ -20,7 +20,7 @@ export interface RunningSystem {
 }
 
 /** Starts every part of the system this configuration asks for, in dependency order. */
-export async function startSystem(config: AppConfig): Promise<RunningSystem> {
+export async function startSystem(config: StandaloneConfig): Promise<RunningSystem> {
   const logger = createLogger(config);
   Logger.overrideLogger(logger);
   const log = new Logger('Standalone');
@@ -66,7 +66,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
           },
         });
       } catch (e) {
-        if (e instanceof BrokerPortInUseError) throw new ConfigError(`Invalid configuration:\n  ${e.message}`);
+        if (e instanceof BrokerPortInUseError) throw new ConfigError([e.message]);
         throw e;
       }
       stops.push(() => broker!.stop());

@@ -6,7 +6,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
 import { DataSource as DataSourceToken } from 'typeorm';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import type { Pino } from '@furnace/logger';
 import { LoggerModule } from 'nestjs-pino';
@@ -38,7 +38,7 @@ import { ThermoModule } from './thermo/thermo.module';
 import { UsersModule } from './users/users.module';
 
 export interface ApiDeps {
-  config: AppConfig;
+  config: ApiConfig;
   dataSource: DataSource;
   bus: Bus;
   /** Where the throttles count; unset: Redis when REDIS_URL and DATABASE_URL are set, else memory. */

@@ -5,7 +5,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import express from 'express';
 import { pino } from 'pino';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { type AppConfig, assertApiConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { AppModule, type ApiDeps } from './app.module';
 import { assertAccessRules } from './core/access-rules.check';
 import { DetailExceptionFilter } from './core/errors';
@@ -20,7 +20,7 @@ import { UsersService } from './users/users.service';
 
 const DASHBOARD_DIST = join(__dirname, '..', '..', '..', 'apps', 'dashboard', 'dist');
 
-function configure(app: NestExpressApplication, config: Pick<AppConfig, 'trustProxy'>): void {
+function configure(app: NestExpressApplication, config: Pick<ApiConfig, 'trustProxy'>): void {
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalPipes(new DetailValidationPipe());
   app.useGlobalFilters(new DetailExceptionFilter());
@@ -50,7 +50,6 @@ export async function createApiApp(
   deps: ApiDeps,
   options: { logger?: FurnaceLogger; dashboardDir?: string } = {},
 ): Promise<NestExpressApplication> {
-  assertApiConfig(deps.config);
   const logger = options.logger ?? createLogger(deps.config);
   // Routes match case-sensitively: /api/v1/METRICS is not /api/v1/metrics, so a proxy rule written for
   // one spelling (infra/nginx/nginx.conf) cannot be walked around with another. Express reads the

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { InProcessBus } from '@furnace/bus';
-import { loadConfig } from '@furnace/config';
+import { loadStandaloneConfig } from '@furnace/config';
 import { createDataSource } from '@furnace/db';
 import { buildOpenApiDocument } from './app';
 
@@ -11,10 +11,10 @@ export const OPENAPI_FILE = join(__dirname, '..', '..', '..', 'libs', 'api-clien
 /** The document as committed: stable key order, two-space indent, final newline. */
 export async function renderOpenApi(): Promise<string> {
   // Preview mode connects to nothing: the data source is never initialised.
-  const config = loadConfig({ SECRET_KEY: 'x'.repeat(32), DATABASE_URL: 'postgres://unused/unused', NODE_ENV: 'test' });
+  const config = loadStandaloneConfig({ SECRET_KEY: 'x'.repeat(32), NODE_ENV: 'test' });
   const doc = await buildOpenApiDocument({
     config,
-    dataSource: createDataSource({ url: config.databaseUrl! }),
+    dataSource: createDataSource({ url: 'postgres://unused/unused' }),
     bus: new InProcessBus(),
   });
   return JSON.stringify(doc, null, 2) + '\n';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
 import { type Bus, createBus } from '@furnace/bus';
-import { type AppConfig, loadConfig } from '@furnace/config';
+import { type ApiConfig, loadStandaloneConfig } from '@furnace/config';
 import { createDataSource } from '@furnace/db';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import type { FurnaceLogger } from '@furnace/logger';
@@ -19,7 +19,7 @@ export interface TestApi {
   http: ReturnType<typeof request>;
   /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
   url: string;
-  config: AppConfig;
+  config: ApiConfig;
   dataSource: DataSource;
   bus: Bus;
   db: TestDatabase;
@@ -41,7 +41,8 @@ export async function startTestApi(
   } = {},
 ): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
-  const config = loadConfig({
+  // The API in one process, as inside `npm start` (the bus in-process unless TEST_REDIS_URL is set).
+  const config = loadStandaloneConfig({
     NODE_ENV: 'test',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'furnace-api-')),
     DATABASE_URL: db.url,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { Bus } from '@furnace/bus';
-import type { AppConfig } from '@furnace/config';
+import type { IngestConfig } from '@furnace/config';
 import { DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER } from '@furnace/contracts';
 import { FurnaceDirectory, type FurnaceDirectoryOptions } from './furnace-directory';
 import { type IngestLog, type IngestOptions, IngestService } from './ingest.service';
@@ -48,7 +48,7 @@ export interface RunningIngest {
  * Starts the ingest: MQTT subscription (persistent session) → validation → batched, idempotent
  * writes → bus. Used by the ingest's own process (apps/ingest/src/main.ts) and by `npm start`.
  */
-export function startIngest(config: AppConfig, deps: IngestDeps): RunningIngest {
+export function startIngest(config: IngestConfig, deps: IngestDeps): RunningIngest {
   const url = deps.mqttUrl ?? config.mqttUrl;
   if (!url) throw new Error('The ingest needs a broker: MQTT_URL, or the embedded broker');
   const logger = deps.logger ?? new Logger('Ingest');

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { daqTopic } from '@furnace/contracts';
@@ -82,9 +81,10 @@ describe('ingest killed mid-stream and restarted (persistent session)', () => {
     const group = uniqueId('group');
     const env = {
       NODE_ENV: 'test',
-      DATA_DIR: join(tmpdir(), 'furnace-ingest-unused'),
       DATABASE_URL: db.url,
+      // What the standalone configuration the fixture loads asks for with DATABASE_URL; the ingest uses neither.
       SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+      FIRST_SUPERUSER_PASSWORD: 'unused-by-the-ingest',
       MQTT_URL: broker.url,
       MQTT_CLIENT_ID: clientId,
       MQTT_SHARED_SUBSCRIPTION: broker.shared ? 'true' : 'false',

@@ -1,8 +1,6 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import type { Bus } from '@furnace/bus';
-import { type AppConfig, loadConfig } from '@furnace/config';
+import { type IngestConfig, loadStandaloneConfig } from '@furnace/config';
 import { daqTopic } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import {
@@ -24,14 +22,16 @@ import { type IngestDeps, type RunningIngest, startIngest } from '../src/ingest'
  * against the same Mosquitto and Redis.
  */
 
-/** The configuration an ingest of the test runs with. */
-export function ingestConfig(databaseUrl: string, broker: TestBroker, env: Record<string, string> = {}): AppConfig {
-  return loadConfig({
+/**
+ * The configuration an ingest of the test runs with: as inside `npm start` (the bus the test passes,
+ * in-process or Redis), against the test's database and broker.
+ */
+export function ingestConfig(databaseUrl: string, broker: TestBroker, env: Record<string, string> = {}): IngestConfig {
+  return loadStandaloneConfig({
     NODE_ENV: 'test',
-    // Never written: with SECRET_KEY and DATABASE_URL set nothing is kept in the data directory.
-    DATA_DIR: join(tmpdir(), 'furnace-ingest-unused'),
     DATABASE_URL: databaseUrl,
     SECRET_KEY: 'test-secret-key-that-is-long-enough-0123456789',
+    FIRST_SUPERUSER_PASSWORD: 'unused-by-the-ingest',
     MQTT_URL: broker.url,
     MQTT_CLIENT_ID: uniqueId('ingest'),
     // aedes has no shared subscriptions; Mosquitto does, and the production ingest uses them.
@@ -42,7 +42,7 @@ export function ingestConfig(databaseUrl: string, broker: TestBroker, env: Recor
 
 /** Starts an ingest subscribed to the given research topics only (other files' traffic stays out). */
 export async function startTestIngest(
-  config: AppConfig,
+  config: IngestConfig,
   bus: Bus,
   researchIds: readonly string[] | 'all',
   options: IngestDeps['options'] = {},

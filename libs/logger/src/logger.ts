@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, type Logger as Pino, pino } from 'pino';
 import pretty from 'pino-pretty';
-import type { AppConfig } from '@furnace/config';
+import type { ProcessConfig } from '@furnace/config';
 
 export type { Pino };
 
@@ -18,7 +18,7 @@ export interface FurnaceLogger extends LoggerService {
 
 /** `destination`: where the lines go (stdout unless given; tests pass a stream they read). */
 export function createLogger(
-  config: Pick<AppConfig, 'logFormat' | 'env'>,
+  config: Pick<ProcessConfig, 'logFormat' | 'env'>,
   context = 'furnace',
   destination?: DestinationStream,
 ): FurnaceLogger {

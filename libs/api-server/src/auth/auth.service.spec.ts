@@ -1,6 +1,6 @@
 import { BadRequestException, Logger, NotFoundException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { loadConfig } from '@furnace/config';
+import { loadStandaloneConfig } from '@furnace/config';
 import { FakeAudit } from '../../test/fakes/audit.fake';
 import { FakeUsersRepository } from '../../test/fakes/users.repository.fake';
 import type { MailMessage, MailService } from '../mail/mail.service';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   HASH = await hasher.hash(PASSWORD);
 });
 
-const config = loadConfig({
+const config = loadStandaloneConfig({
   NODE_ENV: 'test',
   SECRET_KEY: 'auth-service-test-secret-0123456789abcdef',
   FRONTEND_HOST: 'https://dashboard.example',

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { InjectThrottlerStorage, normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 import { ADDRESS_WINDOW_MS, codeAttemptKey } from './login-throttler.guard';
 
@@ -16,7 +16,7 @@ import { ADDRESS_WINDOW_MS, codeAttemptKey } from './login-throttler.guard';
 export class CodeAttempts {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
-    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'loginRateLimit'>,
+    @Inject(APP_CONFIG) private readonly config: Pick<ApiConfig, 'loginRateLimit'>,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { applyDecorators, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Throttle, ThrottlerGuard, type ThrottlerLimitDetail, type ThrottlerOptions } from '@nestjs/throttler';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 
 /**
  * The limits a route may ask for:
@@ -59,7 +59,7 @@ function accountOf(req: Record<string, unknown>): string {
  * REDIS_URL the counters live in Redis (RedisThrottlerStorage), shared by every API instance; without
  * it, in this process's memory.
  */
-export function rateLimits(config: Pick<AppConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
+export function rateLimits(config: Pick<ApiConfig, 'loginRateLimit' | 'signupRateLimit'>): ThrottlerOptions[] {
   return [
     // The built-in name: its 429 carries Retry-After as it is.
     { name: 'default', ttl: ADDRESS_WINDOW_MS, limit: config.loginRateLimit, skipIf: applies('address') },

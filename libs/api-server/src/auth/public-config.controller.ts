@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 import { Public } from './access.decorator';
 
@@ -17,7 +17,7 @@ export class PublicConfigDto {
 @ApiTags('config')
 @Controller('config')
 export class PublicConfigController {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: ApiConfig) {}
 
   @Get()
   @Public()

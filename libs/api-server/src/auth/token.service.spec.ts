@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { loadConfig } from '@furnace/config';
+import { loadStandaloneConfig } from '@furnace/config';
 import { TokenService } from './token.service';
 
 const SECRET = 'token-service-test-secret-0123456789abcdef';
-const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY: SECRET, ACCESS_TOKEN_EXPIRE_MINUTES: '30' });
+const config = loadStandaloneConfig({ NODE_ENV: 'test', SECRET_KEY: SECRET, ACCESS_TOKEN_EXPIRE_MINUTES: '30' });
 const tokensWith = (secret: string) =>
   new TokenService(new JwtService({ secret, signOptions: { algorithm: 'HS256' } }), config);
 const tokens = tokensWith(SECRET);

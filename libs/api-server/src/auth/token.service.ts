@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 
 export interface AccessClaims {
@@ -34,7 +34,7 @@ export const VIEWER_TOKEN_MINUTES = 12 * 60;
 export class TokenService {
   constructor(
     private readonly jwt: JwtService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   accessToken(userId: string, tokenVersion: number): string {

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { Principal } from '../auth/principal';
 import { metricsRegistry, sharedMetric } from '../metrics/registry';
 import { APP_CONFIG } from './tokens';
@@ -88,7 +88,7 @@ export class HeavyWork {
   private active = 0;
   private readonly callers = new Set<string>();
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'heavyWorkConcurrency'>) {
+  constructor(@Inject(APP_CONFIG) config: Pick<ApiConfig, 'heavyWorkConcurrency'>) {
     this.limit = config.heavyWorkConcurrency;
   }
 

@@ -1,5 +1,5 @@
 import { BadGatewayException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { ResearchEmailEntity, ResearchEntity } from '@furnace/db';
 import { emailValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
@@ -22,7 +22,7 @@ export class EmailsService {
     private readonly mail: MailService,
     private readonly revocations: Revocations,
     private readonly audit: AuditService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   async list(researchId: string): Promise<ResearchEmailEntity[]> {

@@ -11,7 +11,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { isResearchId, normaliseResearchId } from '@furnace/contracts';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { bearerToken } from '../auth/caller.service';
 import { CodeAttempts } from '../auth/code-attempts';
 import { tooManyAttempts } from '../auth/login-throttler.guard';
@@ -71,7 +71,7 @@ export class LiveGateway implements OnApplicationBootstrap, OnModuleDestroy, OnA
     private readonly live: LiveService,
     private readonly access: LiveAccessService,
     private readonly revocations: Revocations,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
     private readonly gate: ShutdownGate,
     private readonly codeAttempts: CodeAttempts,
   ) {}

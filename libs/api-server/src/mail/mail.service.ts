@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 
 export interface MailMessage {
@@ -26,7 +26,7 @@ export class MailService {
   private readonly transport: Transporter;
   private readonly outbox?: string;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) private readonly config: ApiConfig) {
     if (config.smtp) {
       this.transport = createTransport({
         host: config.smtp.host,

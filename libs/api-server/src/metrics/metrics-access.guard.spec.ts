@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { MetricsAccessGuard } from './metrics-access.guard';
 
 const TOKEN = 'a-metrics-token-of-at-least-32-characters';
@@ -10,7 +10,7 @@ function allowed(
   remoteAddress: string,
   headers: Record<string, string> = {},
 ): boolean {
-  const guard = new MetricsAccessGuard({ metricsToken } as AppConfig);
+  const guard = new MetricsAccessGuard({ metricsToken } as ApiConfig);
   const ctx = {
     switchToHttp: () => ({ getRequest: () => ({ socket: { remoteAddress }, headers }) }),
   } as unknown as ExecutionContext;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { type AppConfig, isLoopback } from '@furnace/config';
+import { type ApiConfig, isLoopback } from '@furnace/config';
 import { bearerToken } from '../auth/caller.service';
 import { APP_CONFIG } from '../core/tokens';
 
@@ -24,7 +24,7 @@ function isToken(given: string | null, token: string): boolean {
  */
 @Injectable()
 export class MetricsAccessGuard implements CanActivate {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: ApiConfig) {}
 
   canActivate(ctx: ExecutionContext): boolean {
     const req = ctx.switchToHttp().getRequest<Request>();

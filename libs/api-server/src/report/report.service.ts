@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import sharp from 'sharp';
 import type { ObservationKind } from '@furnace/contracts';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { ResearchEntity } from '@furnace/db';
 import type { Principal } from '../auth/principal';
 import { APP_CONFIG } from '../core/tokens';
@@ -68,7 +68,7 @@ export class ReportService {
   private readonly logger = new Logger(ReportService.name);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
     private readonly research: ResearchService,
     private readonly criteria: CriteriaService,
     private readonly history: HistoryService,

@@ -1,7 +1,7 @@
 import { ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { type EntityManager, QueryFailedError } from 'typeorm';
 import { isHttpUrl } from '@furnace/contracts';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { FurnaceEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
 import { FurnacesRepository } from '../furnaces/furnaces.repository';
 import { isApproved } from '../audit/approval';
@@ -195,7 +195,7 @@ export class ResearchService {
     private readonly ownership: ResearchOwnershipRepository,
     private readonly audit: AuditService,
     private readonly furnaces: FurnacesRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   /** The furnace a body names, or a 422 on `furnace_id` when there is none. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import pLimit from 'p-limit';
 import { Gauge } from 'prom-client';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { APP_CONFIG } from '../core/tokens';
 import { metricsRegistry, sharedMetric } from '../metrics/registry';
 
@@ -46,7 +46,7 @@ export class PasswordHasher {
   private readonly limit: pLimit.Limit;
   private active = 0;
 
-  constructor(@Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'passwordHashConcurrency'>) {
+  constructor(@Optional() @Inject(APP_CONFIG) config?: Pick<ApiConfig, 'passwordHashConcurrency'>) {
     this.limit = pLimit(config?.passwordHashConcurrency ?? 2);
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { UserEntity } from '@furnace/db';
 import { APP_CONFIG } from '../core/tokens';
 import { MailService } from '../mail/mail.service';
@@ -15,7 +15,7 @@ export class SignupNotice {
   constructor(
     private readonly users: UsersRepository,
     private readonly mail: MailService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   /**

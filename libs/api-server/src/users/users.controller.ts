@@ -6,7 +6,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import type { UserEntity } from '@furnace/db';
 import { PasswordChangePending } from '../auth/access.decorator';
 import { RateLimited } from '../auth/login-throttler.guard';
@@ -38,7 +38,7 @@ export class UsersController {
   constructor(
     private readonly users: UsersService,
     private readonly notice: SignupNotice,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
   ) {}
 
   @Get()
