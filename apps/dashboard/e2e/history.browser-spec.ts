@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test, daqSignIn } from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 import { warsaw } from './support/dates';
 
@@ -58,6 +58,7 @@ const EXPECTED = {
 
 async function publishFrames(researchId: string, startAt: number): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    ...daqSignIn(),
     clientId: `e2e-daq-${Date.now()}`,
     clean: true,
   });

@@ -43,13 +43,12 @@ describe('loadConfig', () => {
     expect(c.demo).toBe(false);
   });
 
-  it('keeps the embedded broker on loopback unless MQTT_HOST says otherwise, and then requires credentials', () => {
+  it('keeps the embedded broker on loopback unless MQTT_HOST says otherwise; every DAQ signs in either way', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).mqttHost).toBe('127.0.0.1');
-    expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '0.0.0.0' })).toThrow(
-      /MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback \(MQTT_HOST=0\.0\.0\.0\)/,
-    );
+    // No installation account is required beyond loopback: `npm start` generates one (docs/behaviour.md §16).
+    expect(loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '0.0.0.0' })).toMatchObject({ mqttHost: '0.0.0.0' });
     expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_HOST: '192.168.1.5', MQTT_USERNAME: 'daq' })).toThrow(
-      /MQTT_USERNAME, MQTT_PASSWORD: required/,
+      /MQTT_PASSWORD: required with MQTT_USERNAME/,
     );
     expect(() => loadConfig({ DATA_DIR: tmp(), MQTT_USERNAME: 'daq' })).toThrow(
       /MQTT_PASSWORD: required with MQTT_USERNAME/,

@@ -305,11 +305,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SMTP_HOST && !e.EMAILS_FROM_EMAIL) {
     throw new ConfigError('Invalid configuration:\n  EMAILS_FROM_EMAIL: required when SMTP_HOST is set');
   }
-  if (!e.MQTT_URL && !isLoopback(e.MQTT_HOST) && !(e.MQTT_USERNAME && e.MQTT_PASSWORD)) {
-    throw new ConfigError(
-      `Invalid configuration:\n  MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=${e.MQTT_HOST}); every DAQ then signs in with them`,
-    );
-  }
   if (!!e.MQTT_USERNAME !== !!e.MQTT_PASSWORD) {
     throw new ConfigError(
       `Invalid configuration:\n  ${e.MQTT_USERNAME ? 'MQTT_PASSWORD' : 'MQTT_USERNAME'}: required with ${e.MQTT_USERNAME ? 'MQTT_USERNAME' : 'MQTT_PASSWORD'}`,

@@ -1,5 +1,6 @@
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
+import { FurnaceDaqCredentialEntity } from './furnace-daq-credential.entity';
 import { FurnaceEntity } from './furnace.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
@@ -19,6 +20,7 @@ import { UserEntity } from './user.entity';
 export {
   AuditEntryEntity,
   CriteriaStateEntity,
+  FurnaceDaqCredentialEntity,
   FurnaceEntity,
   ObservationEntity,
   ThermoExclusionEntity,
@@ -41,6 +43,7 @@ export const entities = [
   CriteriaStateEntity,
   UserEntity,
   FurnaceEntity,
+  FurnaceDaqCredentialEntity,
   ResearchEntity,
   ResearchUrlEntity,
   ResearchEmailEntity,
