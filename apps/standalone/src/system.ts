@@ -128,7 +128,7 @@ export async function startSystem(config: AppConfig): Promise<RunningSystem> {
     }
     // The installation account's password is shown by where it is kept, never itself.
     const signIn = daq?.file
-      ? `-u ${daq.username} -P "$(cat ${daq.file})"`
+      ? `-u ${daq.username} -P "$(cat '${daq.file}')"`
       : '-u "$MQTT_USERNAME" -P "$MQTT_PASSWORD"';
     banner.push(
       `  MQTT broker: ${broker ? `embedded, port ${broker.port}` : `${brokerHost}:${brokerPort}`}; a DAQ publishes to furnace/<research id>/data, QoS 1`,

@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Duplex, Transform, type TransformCallback } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { Aedes, AuthenticateError, Client } from 'aedes' with { 'resolution-mode': 'import' };
-import { DAQ_TOPIC_FILTER, MAX_DAQ_PAYLOAD_BYTES, parseDaqTopic } from '@furnace/contracts';
+import { DAQ_TOPIC_FILTER, FURNACE_CODE_PATTERN, MAX_DAQ_PAYLOAD_BYTES, parseDaqTopic } from '@furnace/contracts';
 
 export interface EmbeddedBroker {
   /** The port it listens on (useful when asked for port 0). */
@@ -24,7 +24,7 @@ export interface EmbeddedBroker {
 export const furnaceDaqTopic = (code: string) => `lab/${code}/data`;
 /** Every furnace's topic, as the ingest subscribes to it. */
 const FURNACE_TOPIC_FILTER = 'lab/+/data';
-const FURNACE_TOPIC = /^lab\/[a-z0-9][a-z0-9-]{0,15}\/data$/;
+const FURNACE_TOPIC = new RegExp(`^lab/${FURNACE_CODE_PATTERN.source.slice(1, -1)}/data$`);
 
 /**
  * Who may do what on the embedded broker (docs/behaviour.md, "DAQ credentials"; the same rules as
@@ -142,6 +142,11 @@ export async function startEmbeddedBroker(options: {
     password: randomBytes(24).toString('base64url'),
   };
   const grants = new WeakMap<Client, Grant>();
+  // The furnace DAQs connected (or signing in), to close them when their credential is revoked.
+  const furnaceClients = new Set<Client>();
+  const pruneClosed = () => {
+    for (const c of furnaceClients) if (c.closed) furnaceClients.delete(c);
+  };
   // Bumped when a username is revoked: a sign-in whose check started before is refused.
   const revocations = new Map<string, number>();
   const refuse = (client: Client, returnCode: 4 | 5, why: string) => {
@@ -174,6 +179,8 @@ export async function startEmbeddedBroker(options: {
             if (!found || (revocations.get(username) ?? 0) !== generation)
               return done(refuse(client, 4, `bad username or password (${username.slice(0, 64)})`), false);
             grants.set(client, { kind: 'furnace', username, topic: furnaceDaqTopic(found.furnaceCode) });
+            if (furnaceClients.size >= 1000) pruneClosed();
+            furnaceClients.add(client);
             done(null, true);
           },
           (error: Error) => {
@@ -205,6 +212,7 @@ export async function startEmbeddedBroker(options: {
       },
     }),
   });
+  broker.on('clientDisconnect', (client) => furnaceClients.delete(client));
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -244,10 +252,12 @@ export async function startEmbeddedBroker(options: {
     ingest,
     revokeDaq(username) {
       revocations.set(username, (revocations.get(username) ?? 0) + 1);
+      pruneClosed();
       let closed = 0;
-      for (const client of Object.values(broker.clients)) {
+      for (const client of furnaceClients) {
         const grant = grants.get(client);
         if (grant?.kind === 'furnace' && grant.username === username) {
+          furnaceClients.delete(client);
           client.close();
           closed++;
         }
