@@ -1,6 +1,16 @@
 import type { APIRequestContext } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test, daqSignIn } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, DOOR_PROFILE, photo } from './support/research';
 
 /*

@@ -95,7 +95,9 @@ class Daq {
   static async start(researchId: string, fromTime = 0): Promise<Daq> {
     const port = process.env.E2E_MQTT_PORT;
     const client = await connectAsync(`mqtt://127.0.0.1:${port}`, {
-    ...daqSignIn(), clientId: `e2e-daq-${randomUUID().slice(0, 8)}` });
+      ...daqSignIn(),
+      clientId: `e2e-daq-${randomUUID().slice(0, 8)}`,
+    });
     const daq = new Daq(client, researchId);
     daq.time = fromTime;
     daq.timer = setInterval(() => daq.publish(), 300);

@@ -2,7 +2,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test, daqSignIn } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 
 /*

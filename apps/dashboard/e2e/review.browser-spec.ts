@@ -42,7 +42,7 @@ test.describe.serial('reviewing and approving an ended test', () => {
   };
   const publish = async (times: number[]) => {
     const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
-    ...daqSignIn(),
+      ...daqSignIn(),
       clientId: `e2e-review-${Date.now()}`,
       clean: true,
     });

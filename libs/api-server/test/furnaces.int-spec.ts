@@ -227,7 +227,7 @@ describe('furnaces', () => {
     expect((await api.http.get(`${FURNACES}/${furnace.id}`).set(auth(admin))).status).toBe(200);
   });
 
-  describe("its DAQ's credential (docs/behaviour.md, \"DAQ credentials\")", () => {
+  describe('its DAQ\'s credential (docs/behaviour.md, "DAQ credentials")', () => {
     const issue = (id: string, token = admin) => api.http.post(`${FURNACES}/${id}/daq-credential`).set(auth(token));
 
     it('is issued by a superuser only, shown once, and kept as a hash', async () => {

@@ -52,7 +52,7 @@ beforeAll(async () => {
       },
     },
   });
-  ingest = await connect({ clientId: 'furnace-ingest', ...broker.ingest! });
+  ingest = await connect({ ...broker.ingest! });
   await ingest.subscribeAsync(['furnace/+/data', 'lab/+/data'], { qos: 1 });
   ingest.on('message', (topic) => received.push(topic));
 });

@@ -262,7 +262,8 @@ export async function startEmbeddedBroker(options: {
           closed++;
         }
       }
-      if (closed > 0) log.log(`Closed ${closed} connection(s) of the DAQ ${username}: its credential is no longer valid`);
+      if (closed > 0)
+        log.log(`Closed ${closed} connection(s) of the DAQ ${username}: its credential is no longer valid`);
       return closed;
     },
     async stop() {

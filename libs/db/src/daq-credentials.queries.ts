@@ -39,7 +39,14 @@ export async function verifyDaqPassword(password: string, hash: string): Promise
   if (kind !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
   try {
-    const given = await scryptAsync(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p), expected.length);
+    const given = await scryptAsync(
+      password,
+      Buffer.from(salt, 'base64url'),
+      Number(n),
+      Number(r),
+      Number(p),
+      expected.length,
+    );
     return timingSafeEqual(given, expected);
   } catch {
     return false;

@@ -2,7 +2,7 @@ import { connect as tcpConnect } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAIN, startSystemProcess } from '../system';
+import { MAIN } from '../system';
 import {
   eventually,
   externalAddress,
@@ -99,7 +99,9 @@ describe('security: the embedded broker', () => {
     it('refuses an anonymous client on loopback, and one with a wrong password; nothing is stored', async () => {
       await expect(connectMqtt(url)).rejects.toThrow(/Not authorized/i);
       await expect(connectMqtt(url, { username: 'daq' })).rejects.toThrow(/Not authorized|Bad username or password/i);
-      await expect(connectMqtt(url, { username: 'daq', password: 'guess' })).rejects.toThrow(/Bad username or password/i);
+      await expect(connectMqtt(url, { username: 'daq', password: 'guess' })).rejects.toThrow(
+        /Bad username or password/i,
+      );
       await expect(connectMqtt(url, { username: 'daq-nope', password: 'guess' })).rejects.toThrow(
         /Bad username or password/i,
       );

@@ -112,9 +112,10 @@ export class DaqCredentialStateDto {
 
 /** The credential just issued: the password is in this answer only, never again. */
 export class DaqCredentialIssuedDto extends DaqCredentialStateDto {
-  @ApiProperty({ description: "The MQTT password; shown once: the system keeps only its hash." }) password!: string;
+  @ApiProperty({ description: 'The MQTT password; shown once: the system keeps only its hash.' }) password!: string;
   @ApiProperty({ example: 'lab/p1/data', description: 'The one topic this credential may publish to.' }) topic!: string;
-  @ApiProperty({ description: 'True when it replaced a credential (whose connections were closed).' }) rotated!: boolean;
+  @ApiProperty({ description: 'True when it replaced a credential (whose connections were closed).' })
+  rotated!: boolean;
 }
 
 export class FurnaceDto {
@@ -128,7 +129,11 @@ export class FurnaceDto {
   @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
-  @ApiProperty({ type: DaqCredentialStateDto, nullable: true, description: "The DAQ's credential, null when none was issued." })
+  @ApiProperty({
+    type: DaqCredentialStateDto,
+    nullable: true,
+    description: "The DAQ's credential, null when none was issued.",
+  })
   daq_credential!: DaqCredentialStateDto | null;
 }
 

@@ -75,7 +75,7 @@ export class FurnacesController {
     summary: "Issues or rotates the furnace DAQ's MQTT credential",
     description:
       'The password is in this answer only (the system keeps its hash). Calling it again replaces it: the old ' +
-      "password stops working at once and the DAQ's open connections are closed (docs/behaviour.md, \"DAQ credentials\").",
+      'password stops working at once and the DAQ\'s open connections are closed (docs/behaviour.md, "DAQ credentials").',
   })
   @ApiOkResponse({ type: DaqCredentialIssuedDto })
   async issueDaqCredential(
