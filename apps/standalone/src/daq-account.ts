@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The installation DAQ account's username when `npm start` makes it (MQTT_USERNAME unset). */
-export const GENERATED_DAQ_USERNAME = 'daq';
+const GENERATED_DAQ_USERNAME = 'daq';
 /** Its password's file in the data directory (scripts/simulate.js reads it too). */
-export const DAQ_PASSWORD_FILE = 'daq-password';
+const DAQ_PASSWORD_FILE = 'daq-password';
 
 /**
  * The installation-wide DAQ account of the embedded broker (docs/behaviour.md, "DAQ credentials"):

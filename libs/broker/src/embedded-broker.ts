@@ -21,7 +21,7 @@ export interface EmbeddedBroker {
 }
 
 /** The furnace topic a furnace DAQ publishes to (docs/behaviour.md, "DAQ credentials"). */
-export const furnaceDaqTopic = (code: string) => `lab/${code}/data`;
+const furnaceDaqTopic = (code: string) => `lab/${code}/data`;
 /** Every furnace's topic, as the ingest subscribes to it. */
 const FURNACE_TOPIC_FILTER = 'lab/+/data';
 const FURNACE_TOPIC = new RegExp(`^lab/${FURNACE_CODE_PATTERN.source.slice(1, -1)}/data$`);

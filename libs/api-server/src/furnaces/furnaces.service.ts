@@ -15,7 +15,7 @@ import type { FurnaceInput } from './furnace.dto';
 import { FurnacesRepository } from './furnaces.repository';
 
 /** The MQTT username of a furnace's DAQ. */
-export const daqUsername = (code: string) => `daq-${code}`;
+const daqUsername = (code: string) => `daq-${code}`;
 
 /** A credential just issued, its password in clear for the one answer that shows it. */
 export interface IssuedDaqCredential {
