@@ -20,6 +20,10 @@ if (!env.MQTT_USERNAME && existsSync(passwordFile)) {
   // Handed to the simulator in its environment, never on its command line (which `ps` shows).
   env.MQTT_USERNAME = 'daq';
   env.MQTT_PASSWORD = readFileSync(passwordFile, 'utf8').trim();
+} else if (!env.MQTT_USERNAME && !process.argv.some((a) => /^mqtts?:\/\/[^/]*@/.test(a))) {
+  console.error(
+    `No DAQ credentials: ${passwordFile} does not exist (set DATA_DIR as for npm start), MQTT_USERNAME/MQTT_PASSWORD are unset and --mqtt has no user:password@. The broker refuses anonymous clients.`,
+  );
 }
 const run = spawnSync(process.execPath, [join(root, 'libs/simulator/dist/cli.js'), ...process.argv.slice(2)], {
   cwd: root,
