@@ -4,7 +4,7 @@ import type { RunQuery } from './research.queries';
 /*
  * The furnace DAQs' MQTT credentials (docs/behaviour.md, "DAQ credentials"): the API issues them, the
  * embedded broker checks them when a DAQ connects. The password is 32 random bytes, so the hash only
- * has to make a leaked table useless, not slow down guessing: scrypt at N=2^14 costs ~20–40 ms, paid once
+ * has to make a leaked table useless, not slow down guessing: scrypt at N=2^14 costs tens of milliseconds (70–110 ms on a busy 2-core machine), paid once
  * per connection (the broker keeps what it learnt for the connection's lifetime).
  */
 
