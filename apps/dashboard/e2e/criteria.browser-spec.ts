@@ -1,6 +1,16 @@
 import type { APIRequestContext } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, DOOR_PROFILE, photo } from './support/research';
 
 /*
@@ -40,6 +50,7 @@ function frame(t: number) {
 
 async function publishFrames(researchId: string): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    ...daqSignIn(),
     clientId: `e2e-criteria-${Date.now()}`,
     clean: true,
   });

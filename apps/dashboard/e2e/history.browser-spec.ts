@@ -3,7 +3,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 import { warsaw } from './support/dates';
 
@@ -59,6 +69,7 @@ const EXPECTED = {
 /** Publishes the DAQ's frames of seconds `from`…`to` (both included), 200 at a time at QoS 1. */
 async function publishFrames(researchId: string, startAt: number, from = 0, to = DURATION_S): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    ...daqSignIn(),
     clientId: `e2e-daq-${Date.now()}`,
     clean: true,
   });

@@ -13,6 +13,7 @@ import {
   test,
   uniqueEmail,
   waitForMail,
+  daqSignIn,
 } from './support/fixtures';
 import { configFile, photo } from './support/research';
 
@@ -93,7 +94,10 @@ class Daq {
 
   static async start(researchId: string, fromTime = 0): Promise<Daq> {
     const port = process.env.E2E_MQTT_PORT;
-    const client = await connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `e2e-daq-${randomUUID().slice(0, 8)}` });
+    const client = await connectAsync(`mqtt://127.0.0.1:${port}`, {
+      ...daqSignIn(),
+      clientId: `e2e-daq-${randomUUID().slice(0, 8)}`,
+    });
     const daq = new Daq(client, researchId);
     daq.time = fromTime;
     daq.timer = setInterval(() => daq.publish(), 300);

@@ -2,7 +2,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, snap, test } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  snap,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 
 /*
@@ -31,6 +41,7 @@ function frame(t: number) {
 
 async function publishFrames(researchId: string): Promise<void> {
   const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+    ...daqSignIn(),
     clientId: `e2e-replay-${Date.now()}`,
     clean: true,
   });

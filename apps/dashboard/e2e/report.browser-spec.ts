@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, test } from './support/fixtures';
+import {
+  ADMIN,
+  API,
+  apiToken,
+  expect,
+  signInWithToken,
+  skipWithoutChromium,
+  test,
+  daqSignIn,
+} from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 
 /*
@@ -30,6 +39,7 @@ test.describe.serial('the PDF report of a test', () => {
     });
     expect(upload.ok(), `upload config: ${upload.status()} ${await upload.text()}`).toBeTruthy();
     const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+      ...daqSignIn(),
       clientId: `e2e-report-${Date.now()}`,
       clean: true,
     });

@@ -12,6 +12,7 @@ import {
   snap,
   test,
   toast,
+  daqSignIn,
 } from './support/fixtures';
 import { configFile, createResearchByApi, photo } from './support/research';
 
@@ -41,6 +42,7 @@ test.describe.serial('reviewing and approving an ended test', () => {
   };
   const publish = async (times: number[]) => {
     const client = await connectAsync(`mqtt://127.0.0.1:${process.env.E2E_MQTT_PORT}`, {
+      ...daqSignIn(),
       clientId: `e2e-review-${Date.now()}`,
       clean: true,
     });

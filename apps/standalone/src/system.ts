@@ -3,11 +3,20 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DataSource } from 'typeorm';
 import { ConfigError, type StandaloneConfig } from '@furnace/config';
 import { type Bus, createBus } from '@furnace/bus';
-import { type EmbeddedDatabase, openDatabase, startEmbeddedDatabase } from '@furnace/db';
+import {
+  DAQ_REVOCATIONS_CHANNEL,
+  type EmbeddedDatabase,
+  findDaqCredential,
+  openDatabase,
+  queryOn,
+  startEmbeddedDatabase,
+  verifyDaqPassword,
+} from '@furnace/db';
 import { createApiApp, listenApi } from '@furnace/api-server';
 import { createLogger } from '@furnace/logger';
 import { BrokerPortInUseError, type EmbeddedBroker, startEmbeddedBroker } from '@furnace/broker';
 import { startIngest } from '@furnace/ingest';
+import { installationDaqAccount } from './daq-account';
 import { startDemo } from './demo';
 
 export interface RunningSystem {
@@ -51,11 +60,13 @@ export async function startSystem(config: StandaloneConfig): Promise<RunningSyst
     // the fix in the message (on the development machines Mosquitto holds 1883): quietly moving to
     // another port would leave a DAQ configured for MQTT_PORT publishing into nothing.
     let broker: EmbeddedBroker | undefined;
-    const daq =
-      config.mqttUsername && config.mqttPassword
-        ? { username: config.mqttUsername, password: config.mqttPassword }
-        : undefined;
+    // The installation's DAQ account (docs/behaviour.md, "DAQ credentials"): MQTT_USERNAME/MQTT_PASSWORD, or
+    // one kept in the data directory. With MQTT_URL those variables are the ingest's own credentials instead.
+    const daq = config.embedded.broker
+      ? installationDaqAccount(config.dataDir, { username: config.mqttUsername, password: config.mqttPassword })
+      : undefined;
     if (config.embedded.broker) {
+      const run = queryOn(dataSource);
       try {
         broker = await startEmbeddedBroker({
           port: config.mqttPort,
@@ -63,6 +74,12 @@ export async function startSystem(config: StandaloneConfig): Promise<RunningSyst
           access: {
             ingestClientId: config.mqttClientId,
             daq,
+            furnaceDaq: async (username, password) => {
+              const credential = await findDaqCredential(run, username);
+              return credential && (await verifyDaqPassword(password, credential.passwordHash))
+                ? { furnaceCode: credential.furnaceCode }
+                : null;
+            },
           },
         });
       } catch (e) {
@@ -70,8 +87,11 @@ export async function startSystem(config: StandaloneConfig): Promise<RunningSyst
         throw e;
       }
       stops.push(() => broker!.stop());
+      // A rotated credential (or a renamed or deleted furnace) ends its DAQ's open connections.
+      const unsubscribe = await bus.subscribe(DAQ_REVOCATIONS_CHANNEL, (username) => broker?.revokeDaq(username));
+      stops.push(unsubscribe);
       log.log(
-        `Embedded MQTT broker (aedes) on ${config.mqttHost}:${broker.port}${config.mqttUsername ? ', DAQs sign in as MQTT_USERNAME' : ''}`,
+        `Embedded MQTT broker (aedes) on ${config.mqttHost}:${broker.port}; DAQs sign in with their furnace's credential or as ${daq!.username}${daq!.file ? ` (password in ${daq!.file})` : ' (MQTT_USERNAME)'}`,
       );
     }
     const ingest = startIngest(config, { databaseUrl, bus, mqttUrl: broker?.url, mqttCredentials: broker?.ingest });
@@ -106,10 +126,15 @@ export async function startSystem(config: StandaloneConfig): Promise<RunningSyst
         );
       }
     }
+    // The installation account's password is shown by where it is kept, never itself.
+    const signIn = daq?.file
+      ? `-u ${daq.username} -P "$(cat '${daq.file}')"`
+      : '-u "$MQTT_USERNAME" -P "$MQTT_PASSWORD"';
     banner.push(
       `  MQTT broker: ${broker ? `embedded, port ${broker.port}` : `${brokerHost}:${brokerPort}`}; a DAQ publishes to furnace/<research id>/data, QoS 1`,
-      `  Publish:     mosquitto_pub -h ${brokerHost} -p ${brokerPort}${daq ? ' -u "$MQTT_USERNAME" -P "$MQTT_PASSWORD"' : ''} -q 1 -t furnace/<research id>/data -m '{"time": 12.5, "radiance": 1.8, "pressure": 16.2, "pk": 812.4, "thermocouples_out": [21.4, 22.0]}'`,
-      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${daq ? '<MQTT_USERNAME>:<MQTT_PASSWORD>@' : ''}${brokerHost}:${brokerPort}`,
+      `  Publish:     mosquitto_pub -h ${brokerHost} -p ${brokerPort} ${signIn} -q 1 -t furnace/<research id>/data -m '{"time": 12.5, "radiance": 1.8, "pressure": 16.2, "pk": 812.4, "thermocouples_out": [21.4, 22.0]}'`,
+      `               (a furnace's DAQ: -u daq-<code> -P <its credential>, topic lab/<code>/data)`,
+      `  Simulate:    npm run simulate -- --research <research id> --mqtt mqtt://${brokerHost}:${brokerPort}${daq?.file ? '' : ' (with MQTT_USERNAME, MQTT_PASSWORD set)'}`,
     );
     log.log(`Started in ${Date.now() - started} ms`);
     return {

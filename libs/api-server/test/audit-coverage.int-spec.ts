@@ -764,6 +764,24 @@ const CASES: Record<string, () => Promise<Written>> = {
     });
     return w;
   },
+  'FurnacesController.issueDaqCredential': async () => {
+    const f = ok(
+      await api.http.post('/api/v1/furnaces').set(auth(admin)).send({ name: 'Piec z DAQ', code: 'audit-daq' }),
+      'furnace',
+    ).body;
+    const w = await change(SUPERUSER.email, () =>
+      api.http.post(`/api/v1/furnaces/${f.id}/daq-credential`).set(auth(admin)),
+    );
+    expect(one(w.entries, 'furnace')).toMatchObject({
+      action: 'daq-credential',
+      entity_id: f.id,
+      before: null,
+      after: { daq_username: 'daq-audit-daq', daq_credential_issued_at: w.res.body.issued_at },
+    });
+    // The password it answered is in no entry.
+    expect(JSON.stringify(w.entries)).not.toContain(w.res.body.password);
+    return w;
+  },
   'AuthController.reset': async () => {
     const target = await accountBy();
     const html = ok(

@@ -1,5 +1,6 @@
 // The lab's furnaces over HTTP (docs/behaviour.md, "Furnaces"): who may manage and read them, what bad input
 // gets, and a test scheduled on a furnace — its defaults, and the refusal of two tests at once on one furnace.
+import { DAQ_REVOCATIONS_CHANNEL, findDaqCredential, queryOn, verifyDaqPassword } from '@furnace/db';
 import { login, researchBody, SUPERUSER } from '@furnace/testing';
 import { addClient, viewerToken } from './factories';
 import { auth, signUpUser, startTestApi, type TestApi } from './harness';
@@ -224,5 +225,75 @@ describe('furnaces', () => {
       'Furnace "Piec z historią" has 1 test scheduled on it (their record names it): it cannot be deleted',
     );
     expect((await api.http.get(`${FURNACES}/${furnace.id}`).set(auth(admin))).status).toBe(200);
+  });
+
+  describe('its DAQ\'s credential (docs/behaviour.md, "DAQ credentials")', () => {
+    const issue = (id: string, token = admin) => api.http.post(`${FURNACES}/${id}/daq-credential`).set(auth(token));
+
+    it('is issued by a superuser only, shown once, and kept as a hash', async () => {
+      const furnace = await create({ code: 'cred-1' });
+      expect((await issue(furnace.id, staff)).status).toBe(403);
+      expect((await api.http.post(`${FURNACES}/${furnace.id}/daq-credential`)).status).toBe(401);
+      expect((await issue(NO_SUCH_ID)).status).toBe(404);
+      expect((await issue('not-a-uuid')).status).toBe(422);
+      expect((await api.http.get(`${FURNACES}/${furnace.id}`).set(auth(staff))).body.daq_credential).toBeNull();
+
+      const res = await issue(furnace.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        username: 'daq-cred-1',
+        password: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        topic: 'lab/cred-1/data',
+        issued_at: expect.any(String),
+        rotated: false,
+      });
+      const password = res.body.password as string;
+      // Only the hash is stored, and it verifies the password given.
+      const stored = await findDaqCredential(queryOn(api.dataSource), 'daq-cred-1');
+      expect(stored).toMatchObject({ furnaceCode: 'cred-1' });
+      expect(stored!.passwordHash).not.toContain(password);
+      expect(await verifyDaqPassword(password, stored!.passwordHash)).toBe(true);
+      expect(await verifyDaqPassword(`${password}x`, stored!.passwordHash)).toBe(false);
+
+      // Staff see that it exists and when it was issued; the secret never again.
+      for (const path of [FURNACES, `${FURNACES}/${furnace.id}`]) {
+        const read = await api.http.get(path).set(auth(staff));
+        expect(read.text).toContain('"daq_credential":{"username":"daq-cred-1","issued_at":');
+        expect(read.text).not.toContain(password);
+        expect(read.text).not.toContain(stored!.passwordHash);
+      }
+      const entry = (await auditOf(furnace.id)).find((e: { action: string }) => e.action === 'daq-credential');
+      expect(entry).toMatchObject({ before: null, after: { daq_username: 'daq-cred-1' } });
+      expect(JSON.stringify(entry)).not.toContain(password);
+    });
+
+    it('is rotated by issuing it again: the old password stops working and its DAQ is told to go', async () => {
+      const furnace = await create({ code: 'cred-2' });
+      const first = (await issue(furnace.id)).body;
+      const revoked: string[] = [];
+      const unsubscribe = await api.bus.subscribe(DAQ_REVOCATIONS_CHANNEL, (m) => revoked.push(m));
+      try {
+        const second = await issue(furnace.id);
+        expect(second.body).toMatchObject({ username: 'daq-cred-2', rotated: true });
+        expect(second.body.password).not.toBe(first.password);
+        const stored = await findDaqCredential(queryOn(api.dataSource), 'daq-cred-2');
+        expect(await verifyDaqPassword(first.password, stored!.passwordHash)).toBe(false);
+        expect(await verifyDaqPassword(second.body.password, stored!.passwordHash)).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(revoked).toEqual(['daq-cred-2']);
+
+        // A new code renames it (its topic names the code) and closes its connections too.
+        const renamed = await api.http.patch(`${FURNACES}/${furnace.id}`).set(auth(admin)).send({ code: 'cred-2b' });
+        expect(renamed.body.daq_credential).toMatchObject({ username: 'daq-cred-2b' });
+        expect(await findDaqCredential(queryOn(api.dataSource), 'daq-cred-2')).toBeNull();
+        // Deleting the furnace deletes its credential.
+        expect((await api.http.delete(`${FURNACES}/${furnace.id}`).set(auth(admin))).status).toBe(200);
+        expect(await findDaqCredential(queryOn(api.dataSource), 'daq-cred-2b')).toBeNull();
+        await new Promise((r) => setTimeout(r, 200));
+        expect(revoked).toEqual(['daq-cred-2', 'daq-cred-2', 'daq-cred-2b']);
+      } finally {
+        await unsubscribe();
+      }
+    });
   });
 });

@@ -6,6 +6,7 @@ import type { Aedes, AuthenticateError, Client } from 'aedes' with { 'resolution
 import {
   DAQ_TOPIC_FILTER,
   FURNACE_TOPIC_FILTER,
+  furnaceTopic,
   MAX_DAQ_PAYLOAD_BYTES,
   parseDaqTopic,
   parseFurnaceTopic,
@@ -18,22 +19,39 @@ export interface EmbeddedBroker {
   url: string;
   /** What the ingest of this process connects with (absent for an open test broker). */
   ingest?: { clientId: string; username: string; password: string };
+  /**
+   * Ends every connection signed in as this furnace DAQ username, and any sign-in with it still being
+   * checked (its credential was rotated or its furnace renamed or deleted); resolves to how many were closed.
+   */
+  revokeDaq(username: string): number;
   stop(): Promise<void>;
 }
 
+
 /**
- * Who may do what on the embedded broker (the same rules as infra/mosquitto/acl):
+ * Who may do what on the embedded broker (docs/behaviour.md, "DAQ credentials"; the same rules as
+ * infra/mosquitto):
  * - the ingest (its reserved client id and a password generated at every start, never shown)
  *   subscribes to `furnace/+/data` and `lab/+/data` and publishes nothing;
- * - every other client is a DAQ: it may publish to `furnace/{uuid}/data` and `lab/{furnace code}/data` only and
- *   subscribes to nothing;
- * - with `daq` set every DAQ must give that username and password; unset (loopback only) DAQs connect anonymously.
+ * - a furnace DAQ (its credential, checked by `furnaceDaq` when it connects) may publish to its
+ *   furnace's `lab/{code}/data` only;
+ * - the installation's DAQ account (`daq`) may publish to every `furnace/{uuid}/data` and `lab/{code}/data`;
+ * - nobody else connects: there is no anonymous client, on loopback neither. No DAQ subscribes to anything.
  */
 export interface BrokerAccess {
   /** The ingest's MQTT client id: nobody else may connect with it. */
   ingestClientId: string;
+  /** The installation-wide DAQ account (MQTT_USERNAME/MQTT_PASSWORD, or the one `npm start` generates). */
   daq?: { username: string; password: string };
+  /**
+   * Checks a furnace DAQ's credential when it connects (the only lookup: what it grants is kept for the
+   * connection): its furnace's code when the password matches, else null.
+   */
+  furnaceDaq?: (username: string, password: string) => Promise<{ furnaceCode: string } | null>;
 }
+
+/** What a connected client may do, decided once when it connects. */
+type Grant = { kind: 'ingest' } | { kind: 'installation' } | { kind: 'furnace'; username: string; topic: string };
 
 /** The port is taken (on the development machines, by Mosquitto on 1883). */
 export class BrokerPortInUseError extends Error {
@@ -125,40 +143,78 @@ export async function startEmbeddedBroker(options: {
     username: 'furnace-ingest',
     password: randomBytes(24).toString('base64url'),
   };
-  const ingestClients = new WeakSet<Client>();
+  const grants = new WeakMap<Client, Grant>();
+  // The furnace DAQs connected (or signing in), to close them when their credential is revoked.
+  const furnaceClients = new Set<Client>();
+  const pruneClosed = () => {
+    for (const c of furnaceClients) if (c.closed) furnaceClients.delete(c);
+  };
+  // Bumped when a username is revoked: a sign-in whose check started before is refused.
+  const revocations = new Map<string, number>();
+  const refuse = (client: Client, returnCode: 4 | 5, why: string) => {
+    log.warn(`Refused client ${client.id.slice(0, 100)}: ${why}`);
+    return authError(returnCode, why);
+  };
   const broker: Aedes = await AedesClass.createBroker({
     drainTimeout: 30_000,
     ...(ingest && {
       authenticate: (client, username, password, done) => {
         if (client.id === ingest.clientId) {
           if (username === ingest.username && sameSecret(password, ingest.password)) {
-            ingestClients.add(client);
+            grants.set(client, { kind: 'ingest' });
             return done(null, true);
           }
           log.warn(`Refused a client using the ingest's reserved client id ${ingest.clientId}`);
           return done(authError(2, 'client id reserved'), false);
         }
+        if (!username || password === undefined) return done(refuse(client, 5, 'no username or password'), false);
         const daq = access.daq;
-        if (daq && !(username === daq.username && sameSecret(password, daq.password))) {
-          log.warn(`Refused client ${client.id}: bad username or password`);
-          return done(authError(4, 'bad username or password'), false);
+        if (daq && username === daq.username) {
+          if (!sameSecret(password, daq.password)) return done(refuse(client, 4, 'bad username or password'), false);
+          grants.set(client, { kind: 'installation' });
+          return done(null, true);
         }
-        done(null, true);
+        if (!access.furnaceDaq) return done(refuse(client, 4, 'bad username or password'), false);
+        const generation = revocations.get(username) ?? 0;
+        access.furnaceDaq(username, password.toString()).then(
+          (found) => {
+            if (!found || (revocations.get(username) ?? 0) !== generation)
+              return done(refuse(client, 4, `bad username or password (${username.slice(0, 64)})`), false);
+            grants.set(client, { kind: 'furnace', username, topic: furnaceTopic(found.furnaceCode) });
+            if (furnaceClients.size >= 1000) pruneClosed();
+            furnaceClients.add(client);
+            done(null, true);
+          },
+          (error: Error) => {
+            log.warn(`Could not check the DAQ credential ${username.slice(0, 64)}: ${error.message}`);
+            // 3: server unavailable, the DAQ retries.
+            done(Object.assign(new Error('credential check failed'), { returnCode: 3 }) as AuthenticateError, false);
+          },
+        );
       },
       authorizePublish: (client, packet, done) => {
-        const daqTopic = parseDaqTopic(packet.topic) !== null || parseFurnaceTopic(packet.topic) !== null;
-        if (client && !ingestClients.has(client) && daqTopic) return done(null);
-        log.warn(`Refused a publish to ${packet.topic.slice(0, 200)} from ${client?.id ?? 'the broker'}`);
+        const grant = client && grants.get(client);
+        const allowed =
+          grant?.kind === 'furnace'
+            ? packet.topic === grant.topic
+            : grant?.kind === 'installation' &&
+              (parseDaqTopic(packet.topic) !== null || parseFurnaceTopic(packet.topic) !== null);
+        if (allowed) return done(null);
+        log.warn(`Refused a publish to ${packet.topic.slice(0, 200)} from ${client?.id.slice(0, 100) ?? 'the broker'}`);
         done(new Error('publish not allowed'));
       },
       authorizeSubscribe: (client, subscription, done) => {
-        const daqFilter = subscription.topic === DAQ_TOPIC_FILTER || subscription.topic === FURNACE_TOPIC_FILTER;
-        if (ingestClients.has(client) && daqFilter) return done(null, subscription);
-        log.warn(`Refused a subscription to ${subscription.topic.slice(0, 200)} from ${client.id}`);
+        if (
+          grants.get(client)?.kind === 'ingest' &&
+          (subscription.topic === DAQ_TOPIC_FILTER || subscription.topic === FURNACE_TOPIC_FILTER)
+        )
+          return done(null, subscription);
+        log.warn(`Refused a subscription to ${subscription.topic.slice(0, 200)} from ${client.id.slice(0, 100)}`);
         done(null, null);
       },
     }),
   });
+  broker.on('clientDisconnect', (client) => furnaceClients.delete(client));
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -196,6 +252,22 @@ export async function startEmbeddedBroker(options: {
     port,
     url: `mqtt://${urlHost}:${port}`,
     ingest,
+    revokeDaq(username) {
+      revocations.set(username, (revocations.get(username) ?? 0) + 1);
+      pruneClosed();
+      let closed = 0;
+      for (const client of furnaceClients) {
+        const grant = grants.get(client);
+        if (grant?.kind === 'furnace' && grant.username === username) {
+          furnaceClients.delete(client);
+          client.close();
+          closed++;
+        }
+      }
+      if (closed > 0)
+        log.log(`Closed ${closed} connection(s) of the DAQ ${username}: its credential is no longer valid`);
+      return closed;
+    },
     async stop() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -85,7 +85,6 @@ describe('loadStandaloneConfig (npm start)', () => {
           PORT: '99999',
           DATABASE_URL: 'postgres://localhost/db',
           SMTP_HOST: 'smtp.example.com',
-          MQTT_HOST: '0.0.0.0',
           SIGNUP: 'yes',
         }),
       ),
@@ -95,7 +94,6 @@ describe('loadStandaloneConfig (npm start)', () => {
       'SECRET_KEY: required when DATABASE_URL is set (at least 32 characters)',
       'FIRST_SUPERUSER_PASSWORD: must be set to a password of your own (not "changethis") when DATABASE_URL is set or NODE_ENV=production',
       'EMAILS_FROM_EMAIL: required when SMTP_HOST is set',
-      'MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=0.0.0.0); every DAQ then signs in with them',
     ]);
   });
 
@@ -119,11 +117,12 @@ describe('loadStandaloneConfig (npm start)', () => {
     expect(c.demo).toBe(false);
   });
 
-  it('keeps the embedded broker on loopback unless MQTT_HOST says otherwise, and then requires credentials', () => {
+  it('keeps the embedded broker on loopback unless MQTT_HOST says otherwise; every DAQ signs in either way', () => {
     expect(standalone().mqttHost).toBe('127.0.0.1');
+    // No installation account is required beyond loopback: `npm start` makes one (docs/behaviour.md §16).
+    expect(standalone({ MQTT_HOST: '0.0.0.0' })).toMatchObject({ mqttHost: '0.0.0.0' });
     expect(problemsOf(() => standalone({ MQTT_HOST: '192.168.1.5', MQTT_USERNAME: 'daq' }))).toEqual([
       'MQTT_PASSWORD: required with MQTT_USERNAME',
-      'MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=192.168.1.5); every DAQ then signs in with them',
     ]);
     expect(problemsOf(() => standalone({ MQTT_PASSWORD: 'pw-123456' }))).toEqual([
       'MQTT_USERNAME: required with MQTT_PASSWORD',

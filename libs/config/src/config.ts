@@ -7,7 +7,6 @@ import {
   apiFields,
   apiSettings,
   type ApiSettings,
-  brokerCredentialsBeyondLoopback,
   brokerFields,
   busFields,
   databaseFields,
@@ -117,7 +116,6 @@ export function loadStandaloneConfig(env: Env = process.env): StandaloneConfig {
     ownSuperuserPassword,
     senderWithSmtp,
     mqttCredentialsTogether,
-    brokerCredentialsBeyondLoopback,
   ]);
   const embeddedDatabase = !e.DATABASE_URL;
   return {

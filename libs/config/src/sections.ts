@@ -155,16 +155,8 @@ export const mqttConfig = (e: Values<typeof mqttFields>): MqttConfig => ({
 
 export const brokerFields = {
   MQTT_PORT: port(1883),
-  // Loopback unless said otherwise (beyond it, credentials are required).
+  // Loopback unless said otherwise; every client signs in either way (docs/behaviour.md §16).
   MQTT_HOST: stringOr('127.0.0.1'),
-};
-
-export const brokerCredentialsBeyondLoopback: Rule<Values<typeof brokerFields & typeof mqttFields>> = {
-  uses: ['MQTT_URL', 'MQTT_HOST', 'MQTT_USERNAME', 'MQTT_PASSWORD'],
-  check: (e) =>
-    !e.MQTT_URL && !isLoopback(e.MQTT_HOST) && !(e.MQTT_USERNAME && e.MQTT_PASSWORD)
-      ? `MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback (MQTT_HOST=${e.MQTT_HOST}); every DAQ then signs in with them`
-      : undefined,
 };
 
 // ---- api: accounts, mail and the HTTP surface ----

@@ -5,3 +5,4 @@ export * from './naming-strategy';
 export * from './rollups';
 export * from './research.queries';
 export * from './rollup-refresh';
+export * from './daq-credentials.queries';

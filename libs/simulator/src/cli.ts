@@ -22,6 +22,9 @@ ${SPECIMEN_PROFILES.map((p) => `                        ${p.id.padEnd(12)} ${p.l
   --duration <s>      stop after this much test time (default: run until Ctrl+C)
   --mqtt <url>        broker (default mqtt://127.0.0.1:1883; npm start's embedded broker listens on MQTT_PORT)
   --seed <n>          random seed (default 834)
+
+Signs in as MQTT_USERNAME / MQTT_PASSWORD from the environment, or as the --mqtt URL's user
+(mqtt://user:password@host:port); \`npm run simulate\` finds \`npm start\`'s DAQ account by itself.
 `;
 
 function fail(message: string): never {
@@ -92,6 +95,10 @@ function main() {
   let frames = 0;
   const simulator = startSimulator({
     url,
+    // The URL's own user:password@ wins; mqtt.js reads it from the URL.
+    ...(process.env.MQTT_USERNAME && !new URL(url).username
+      ? { username: process.env.MQTT_USERNAME, password: process.env.MQTT_PASSWORD }
+      : {}),
     researchId: args.research,
     furnaceCode: args.furnace,
     profile,

@@ -228,3 +228,13 @@ export function firstLink(mail: OutboxMail): string {
 export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notification-root').filter({ hasText: text }).last();
 }
+
+/**
+ * How a test's DAQ signs in to the system's embedded broker (anonymous clients are refused,
+ * docs/behaviour.md "DAQ credentials"): the installation account `npm start` keeps in its data directory.
+ */
+export function daqSignIn(): { username: string; password: string } {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  return { username: 'daq', password: readFileSync(join(dataDir, 'daq-password'), 'utf8').trim() };
+}

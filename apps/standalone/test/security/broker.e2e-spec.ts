@@ -1,7 +1,8 @@
 import { connect as tcpConnect } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { existsSync } from 'node:fs';
-import { MAIN, startSystemProcess } from '../system';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAIN } from '../system';
 import {
   eventually,
   externalAddress,
@@ -13,7 +14,7 @@ import {
 
 /*
  * Attacks on the embedded MQTT broker of `npm start` (aedes), each against the running system:
- * the refusal, and that nothing was stored, received or disturbed.
+ * the refusal, and that nothing was stored, received or disturbed (docs/behaviour.md, "DAQ credentials").
  */
 
 const frame = (time: number) => JSON.stringify({ time, pk: 500 + time, thermocouples_out: [20 + time] });
@@ -58,11 +59,117 @@ describe('security: the embedded broker', () => {
       for (const c of clients) await c.endAsync(true).catch(() => undefined);
       expect(await sys?.proc.stop()).toBe(0);
     });
+    /** The installation DAQ account `npm start` generated: `daq`, its password in the data directory. */
+    const installation = () => ({
+      username: 'daq',
+      password: readFileSync(join(sys.dataDir, 'daq-password'), 'utf8').trim(),
+    });
     const daq = async (options: IClientOptions = {}) => {
-      const c = await connectMqtt(url, options);
+      const c = await connectMqtt(url, { ...installation(), ...options });
       clients.push(c);
       return c;
     };
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${sys.proc.url}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${sys.token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const furnace = async (code: string) => {
+      const res = await api('POST', '/furnaces', { name: `Piec ${code}`, code });
+      expect(res.status).toBe(200);
+      return (JSON.parse(res.text) as { id: string }).id;
+    };
+    const issue = async (furnaceId: string) => {
+      const res = await api('POST', `/furnaces/${furnaceId}/daq-credential`);
+      expect(res.status).toBe(200);
+      return JSON.parse(res.text) as { username: string; password: string; topic: string; rotated: boolean };
+    };
+    /** Publishes at QoS 1: resolves when the broker acknowledged, rejects when it closed the connection instead. */
+    const publishOrClosed = (c: MqttClient, topic: string, payload: string) => {
+      const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
+      return Promise.race([
+        c.publishAsync(topic, payload, { qos: 1 }).then(() => 'acknowledged'),
+        closed.then(() => Promise.reject(new Error('closed'))),
+      ]);
+    };
+
+    it('refuses an anonymous client on loopback, and one with a wrong password; nothing is stored', async () => {
+      await expect(connectMqtt(url)).rejects.toThrow(/Not authorized/i);
+      await expect(connectMqtt(url, { username: 'daq' })).rejects.toThrow(/Not authorized|Bad username or password/i);
+      await expect(connectMqtt(url, { username: 'daq', password: 'guess' })).rejects.toThrow(
+        /Bad username or password/i,
+      );
+      await expect(connectMqtt(url, { username: 'daq-nope', password: 'guess' })).rejects.toThrow(
+        /Bad username or password/i,
+      );
+      expect(await sys.rows(researchId)).toEqual([]);
+      // The generated password is kept for this user only.
+      expect(statSync(join(sys.dataDir, 'daq-password')).mode & 0o077).toBe(0);
+    });
+
+    it("a furnace's credential publishes to its own topic only: not another furnace's, not a research's", async () => {
+      const p1 = await furnace('sec-p1');
+      await furnace('sec-p2');
+      const credential = await issue(p1);
+      expect(credential).toMatchObject({ username: 'daq-sec-p1', topic: 'lab/sec-p1/data', rotated: false });
+      const before = await sys.rows(researchId);
+      const own = await daq({ username: credential.username, password: credential.password });
+      await expect(publishOrClosed(own, 'lab/sec-p1/data', frame(10))).resolves.toBe('acknowledged');
+      for (const topic of ['lab/sec-p2/data', `furnace/${researchId}/data`, 'lab/sec-p1/cmd']) {
+        const c = await daq({ username: credential.username, password: credential.password });
+        await expect(publishOrClosed(c, topic, frame(11))).rejects.toThrow('closed');
+      }
+      await sleep(500);
+      // Nothing planted in the research.
+      expect(await sys.rows(researchId)).toEqual(before);
+      expect(sys.proc.output()).toContain('Refused a publish to lab/sec-p2/data');
+      // A DAQ subscribes to nothing, its own topic neither.
+      const spy = await daq({ username: credential.username, password: credential.password });
+      const refusal = await spy.subscribeAsync(['lab/sec-p1/data', 'lab/#'], { qos: 1 }).then(
+        () => null,
+        (e: { packet?: { granted?: number[] } }) => e.packet?.granted,
+      );
+      expect(refusal).toEqual([128, 128]);
+    });
+
+    it('a rotated credential is refused at once, and its open connection is closed', async () => {
+      const id = await furnace('sec-rot');
+      const first = await issue(id);
+      const connected = await daq({ username: first.username, password: first.password });
+      const dropped = new Promise<void>((resolve) => connected.once('close', () => resolve()));
+      const second = await issue(id);
+      expect(second).toMatchObject({ username: 'daq-sec-rot', rotated: true });
+      expect(second.password).not.toBe(first.password);
+      await expect(dropped).resolves.toBeUndefined();
+      await expect(connectMqtt(url, { username: first.username, password: first.password })).rejects.toThrow(
+        /Bad username or password/i,
+      );
+      const fresh = await daq({ username: second.username, password: second.password });
+      await expect(publishOrClosed(fresh, 'lab/sec-rot/data', frame(12))).resolves.toBe('acknowledged');
+
+      // GET shows that a credential exists and when it was issued, never the secret or its hash.
+      const list = await api('GET', '/furnaces');
+      const one = await api('GET', `/furnaces/${id}`);
+      for (const res of [list, one]) {
+        expect(res.text).toContain('"username":"daq-sec-rot"');
+        expect(res.text).not.toContain(first.password);
+        expect(res.text).not.toContain(second.password);
+        expect(res.text).not.toMatch(/scrypt|password/);
+      }
+      expect(JSON.parse(one.text).daq_credential).toEqual({ username: 'daq-sec-rot', issued_at: expect.any(String) });
+      // Nor does the audit trail or the log.
+      const audit = await api('GET', '/audit?per_page=50');
+      expect(audit.status).toBe(200);
+      expect(audit.text).toContain('daq-credential');
+      for (const secret of [first.password, second.password]) {
+        expect(audit.text).not.toContain(secret);
+        expect(sys.proc.output()).not.toContain(secret);
+      }
+      expect(sys.proc.output()).not.toContain(installation().password);
+    });
 
     it('listens on 127.0.0.1 only: another machine cannot reach it', async () => {
       await expect(tcpProbe('127.0.0.1', sys.mqttPort)).resolves.toBeUndefined();
@@ -150,13 +257,7 @@ describe('security: the embedded broker', () => {
   });
 
   describe('beyond loopback (MQTT_HOST)', () => {
-    it('refuses to start without MQTT_USERNAME and MQTT_PASSWORD, naming them', async () => {
-      await expect(startSystemProcess({ MQTT_HOST: '0.0.0.0' })).rejects.toThrow(
-        /MQTT_USERNAME, MQTT_PASSWORD: required when the embedded broker listens beyond loopback/,
-      );
-    });
-
-    it('an unauthenticated or wrong-password client is refused; the configured DAQ gets through', async () => {
+    it('an unauthenticated or wrong-password client is refused; the configured DAQ account gets through', async () => {
       const sys = await startSecuredSystem({
         MQTT_HOST: '0.0.0.0',
         MQTT_USERNAME: 'daq',
@@ -181,9 +282,12 @@ describe('security: the embedded broker', () => {
         const good = await connectMqtt(url, { username: 'daq', password: 'daq-password-42' });
         await good.publishAsync(`furnace/${researchId}/data`, frame(1), { qos: 1 });
         expect(await eventually(async () => (await sys.rows(researchId)).length === 1)).toBe(true);
+        // The installation account may publish to every furnace topic too.
+        await good.publishAsync('lab/any-furnace/data', frame(2), { qos: 1 });
         await good.endAsync();
-        // The password is never logged.
+        // The password is never logged, and none is generated when the environment gives one.
         expect(sys.proc.output()).not.toContain('daq-password-42');
+        expect(existsSync(join(sys.dataDir, 'daq-password'))).toBe(false);
       } finally {
         expect(await sys.proc.stop()).toBe(0);
       }

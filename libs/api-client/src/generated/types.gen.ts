@@ -476,6 +476,17 @@ export type LiveViewDto = {
     history: HistoryDto;
 };
 
+export type DaqCredentialStateDto = {
+    /**
+     * The MQTT username its DAQ signs in with.
+     */
+    username: string;
+    /**
+     * When it was issued or last rotated.
+     */
+    issued_at: string;
+};
+
 export type FurnaceDto = {
     id: string;
     name: string;
@@ -487,6 +498,10 @@ export type FurnaceDto = {
     pressure_tolerance_pa: number | null;
     created_at: string;
     updated_at: string;
+    /**
+     * The DAQ's credential, null when none was issued.
+     */
+    daq_credential: DaqCredentialStateDto | null;
 };
 
 export type FurnacesDto = {
@@ -530,6 +545,29 @@ export type FurnaceUpdateDto = {
     heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
     pressure_target_pa?: number | null;
     pressure_tolerance_pa?: number | null;
+};
+
+export type DaqCredentialIssuedDto = {
+    /**
+     * The MQTT username its DAQ signs in with.
+     */
+    username: string;
+    /**
+     * When it was issued or last rotated.
+     */
+    issued_at: string;
+    /**
+     * The MQTT password; shown once: the system keeps only its hash.
+     */
+    password: string;
+    /**
+     * The one topic this credential may publish to.
+     */
+    topic: string;
+    /**
+     * True when it replaced a credential (whose connections were closed).
+     */
+    rotated: boolean;
 };
 
 export type ResearchesDto = {
@@ -2094,6 +2132,21 @@ export type FurnacesUpdateResponses = {
 };
 
 export type FurnacesUpdateResponse = FurnacesUpdateResponses[keyof FurnacesUpdateResponses];
+
+export type FurnacesIssueDaqCredentialData = {
+    body?: never;
+    path: {
+        furnace_id: string;
+    };
+    query?: never;
+    url: '/api/v1/furnaces/{furnace_id}/daq-credential';
+};
+
+export type FurnacesIssueDaqCredentialResponses = {
+    200: DaqCredentialIssuedDto;
+};
+
+export type FurnacesIssueDaqCredentialResponse = FurnacesIssueDaqCredentialResponses[keyof FurnacesIssueDaqCredentialResponses];
 
 export type ResearchListData = {
     body?: never;

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import type { FurnaceEntity } from '@furnace/db';
+import type { FurnaceDaqCredentialEntity, FurnaceEntity } from '@furnace/db';
 import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
 import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
 import { OptionalNotNull } from '../core/validators';
@@ -104,6 +104,20 @@ export class FurnaceUpdateDto {
   pressure_tolerance_pa?: number | null;
 }
 
+/** Whether the furnace's DAQ has a credential, never the secret (docs/behaviour.md, "DAQ credentials"). */
+export class DaqCredentialStateDto {
+  @ApiProperty({ example: 'daq-p1', description: 'The MQTT username its DAQ signs in with.' }) username!: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was issued or last rotated.' }) issued_at!: string;
+}
+
+/** The credential just issued: the password is in this answer only, never again. */
+export class DaqCredentialIssuedDto extends DaqCredentialStateDto {
+  @ApiProperty({ description: 'The MQTT password; shown once: the system keeps only its hash.' }) password!: string;
+  @ApiProperty({ example: 'lab/p1/data', description: 'The one topic this credential may publish to.' }) topic!: string;
+  @ApiProperty({ description: 'True when it replaced a credential (whose connections were closed).' })
+  rotated!: boolean;
+}
+
 export class FurnaceDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -115,6 +129,12 @@ export class FurnaceDto {
   @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+  @ApiProperty({
+    type: DaqCredentialStateDto,
+    nullable: true,
+    description: "The DAQ's credential, null when none was issued.",
+  })
+  daq_credential!: DaqCredentialStateDto | null;
 }
 
 export class FurnacesDto {
@@ -122,7 +142,7 @@ export class FurnacesDto {
   @ApiProperty() count!: number;
 }
 
-export const toFurnaceDto = (f: FurnaceEntity): FurnaceDto => ({
+export const toFurnaceDto = (f: FurnaceEntity, credential: FurnaceDaqCredentialEntity | null): FurnaceDto => ({
   id: f.id,
   name: f.name,
   code: f.code,
@@ -133,6 +153,7 @@ export const toFurnaceDto = (f: FurnaceEntity): FurnaceDto => ({
   pressure_tolerance_pa: f.pressureTolerancePa,
   created_at: f.createdAt.toISOString(),
   updated_at: f.updatedAt.toISOString(),
+  daq_credential: credential && { username: credential.username, issued_at: credential.issuedAt.toISOString() },
 });
 
 export type FurnaceInput = Partial<

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { UserEntity } from '@furnace/db';
 import { SignedIn, SuperuserOnly } from '../auth/access.decorator';
 import { Audited } from '../audit/audited.decorator';
@@ -7,6 +7,7 @@ import { CurrentUser } from '../auth/current.decorator';
 import { message, MessageDto } from '../core/message.dto';
 import { UuidParamPipe } from '../core/validation';
 import {
+  DaqCredentialIssuedDto,
   FurnaceCreateDto,
   FurnaceDto,
   FurnacesDto,
@@ -27,8 +28,8 @@ export class FurnacesController {
   @SignedIn()
   @ApiOkResponse({ type: FurnacesDto, description: 'Every furnace, by code' })
   async list(): Promise<FurnacesDto> {
-    const data = await this.furnaces.list();
-    return { data: data.map(toFurnaceDto), count: data.length };
+    const [data, credentials] = await Promise.all([this.furnaces.list(), this.furnaces.credentials()]);
+    return { data: data.map((f) => toFurnaceDto(f, credentials.get(f.id) ?? null)), count: data.length };
   }
 
   @Post()
@@ -40,6 +41,7 @@ export class FurnacesController {
   async create(@Body() body: FurnaceCreateDto, @CurrentUser() me: UserEntity): Promise<FurnaceDto> {
     return toFurnaceDto(
       await this.furnaces.create({ ...fromFurnaceDto(body), name: body.name, code: body.code }, me.email),
+      null,
     );
   }
 
@@ -47,7 +49,8 @@ export class FurnacesController {
   @SignedIn()
   @ApiOkResponse({ type: FurnaceDto })
   async get(@Param('furnace_id', UuidParamPipe) id: string): Promise<FurnaceDto> {
-    return toFurnaceDto(await this.furnaces.get(id));
+    const [furnace, credential] = await Promise.all([this.furnaces.get(id), this.furnaces.credential(id)]);
+    return toFurnaceDto(furnace, credential);
   }
 
   @Patch(':furnace_id')
@@ -60,7 +63,33 @@ export class FurnacesController {
     @Body() body: FurnaceUpdateDto,
     @CurrentUser() me: UserEntity,
   ): Promise<FurnaceDto> {
-    return toFurnaceDto(await this.furnaces.update(id, fromFurnaceDto(body), me.email));
+    const furnace = await this.furnaces.update(id, fromFurnaceDto(body), me.email);
+    return toFurnaceDto(furnace, await this.furnaces.credential(id));
+  }
+
+  @Post(':furnace_id/daq-credential')
+  @SuperuserOnly()
+  @Audited('furnace')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Issues or rotates the furnace DAQ's MQTT credential",
+    description:
+      'The password is in this answer only (the system keeps its hash). Calling it again replaces it: the old ' +
+      'password stops working at once and the DAQ\'s open connections are closed (docs/behaviour.md, "DAQ credentials").',
+  })
+  @ApiOkResponse({ type: DaqCredentialIssuedDto })
+  async issueDaqCredential(
+    @Param('furnace_id', UuidParamPipe) id: string,
+    @CurrentUser() me: UserEntity,
+  ): Promise<DaqCredentialIssuedDto> {
+    const issued = await this.furnaces.issueDaqCredential(id, me.email);
+    return {
+      username: issued.credential.username,
+      issued_at: issued.credential.issuedAt.toISOString(),
+      password: issued.password,
+      topic: `lab/${issued.code}/data`,
+      rotated: issued.rotated,
+    };
   }
 
   @Delete(':furnace_id')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FurnaceEntity, FurnaceReadingEntity, ResearchEntity } from '@furnace/db';
+import { FurnaceDaqCredentialEntity, FurnaceEntity, FurnaceReadingEntity, ResearchEntity } from '@furnace/db';
 
 /** All database I/O of furnaces. */
 @Injectable()
@@ -48,5 +48,25 @@ export class FurnacesRepository {
   /** How many unassigned readings of its DAQ it holds (docs/behaviour.md, "Furnaces"). */
   countUnassigned(furnaceId: string, em: EntityManager): Promise<number> {
     return em.getRepository(FurnaceReadingEntity).countBy({ furnaceId });
+  }
+
+  /** Every DAQ credential, by furnace id. */
+  async credentials(em: EntityManager = this.dataSource.manager): Promise<Map<string, FurnaceDaqCredentialEntity>> {
+    const all = await em.getRepository(FurnaceDaqCredentialEntity).find();
+    return new Map(all.map((c) => [c.furnaceId, c]));
+  }
+
+  findCredential(furnaceId: string, em: EntityManager = this.dataSource.manager) {
+    return em.getRepository(FurnaceDaqCredentialEntity).findOneBy({ furnaceId });
+  }
+
+  /** Issues or replaces the furnace's credential (one per furnace). */
+  async saveCredential(credential: FurnaceDaqCredentialEntity, em: EntityManager): Promise<void> {
+    await em.getRepository(FurnaceDaqCredentialEntity).upsert(credential, ['furnaceId']);
+  }
+
+  /** Renames the credential with its furnace (its username names the code). */
+  async renameCredential(furnaceId: string, username: string, em: EntityManager): Promise<void> {
+    await em.getRepository(FurnaceDaqCredentialEntity).update({ furnaceId }, { username });
   }
 }

@@ -1,23 +1,93 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import type { FurnaceEntity } from '@furnace/db';
+import { ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import type { Bus } from '@furnace/bus';
+import {
+  DAQ_REVOCATIONS_CHANNEL,
+  type FurnaceDaqCredentialEntity,
+  type FurnaceEntity,
+  hashDaqPassword,
+  newDaqPassword,
+} from '@furnace/db';
+import { BUS } from '../core/tokens';
 import { changes, furnaceValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
 import { isUniqueViolation } from '../users/users.repository';
 import type { FurnaceInput } from './furnace.dto';
 import { FurnacesRepository } from './furnaces.repository';
 
+/** The MQTT username of a furnace's DAQ. */
+const daqUsername = (code: string) => `daq-${code}`;
+
+/** A credential just issued, its password in clear for the one answer that shows it. */
+export interface IssuedDaqCredential {
+  credential: FurnaceDaqCredentialEntity;
+  password: string;
+  code: string;
+  rotated: boolean;
+}
+
 const codeTaken = (code: string) => new ConflictException(`A furnace with the code "${code}" already exists`);
 
 /** The lab's furnaces (docs/behaviour.md, "Furnaces"): superusers manage them, staff read them. */
 @Injectable()
 export class FurnacesService {
+  private readonly logger = new Logger('Furnaces');
+
   constructor(
     private readonly repo: FurnacesRepository,
     private readonly audit: AuditService,
+    @Inject(BUS) private readonly bus: Bus,
   ) {}
 
   list(): Promise<FurnaceEntity[]> {
     return this.repo.list();
+  }
+
+  /** Every furnace's DAQ credential (never the secret: its hash stays in this module). */
+  credentials(): Promise<Map<string, FurnaceDaqCredentialEntity>> {
+    return this.repo.credentials();
+  }
+
+  credential(furnaceId: string): Promise<FurnaceDaqCredentialEntity | null> {
+    return this.repo.findCredential(furnaceId);
+  }
+
+  /**
+   * Issues the furnace DAQ's MQTT credential, or replaces it (docs/behaviour.md, "DAQ credentials"): a new
+   * random password whose hash alone is kept. The one replaced stops working at once: its open connections are
+   * closed (the broker hears it on the bus) and its next sign-in is refused.
+   */
+  async issueDaqCredential(id: string, by: string): Promise<IssuedDaqCredential> {
+    const password = newDaqPassword();
+    const passwordHash = await hashDaqPassword(password);
+    const issued = await this.audit.transaction(async (em) => {
+      const furnace = await this.repo.findForUpdate(id, em);
+      if (!furnace) throw new NotFoundException('Furnace not found');
+      const before = await this.repo.findCredential(id, em);
+      const credential = { furnaceId: id, username: daqUsername(furnace.code), passwordHash, issuedAt: new Date() };
+      await this.repo.saveCredential(credential, em);
+      await this.audit.record(
+        {
+          actor: by,
+          researchId: null,
+          entity: 'furnace',
+          entityId: id,
+          action: 'daq-credential',
+          before: before && { daq_username: before.username, daq_credential_issued_at: before.issuedAt.toISOString() },
+          after: { daq_username: credential.username, daq_credential_issued_at: credential.issuedAt.toISOString() },
+        },
+        em,
+      );
+      return { credential, password, code: furnace.code, rotated: before !== null, previous: before?.username };
+    });
+    if (issued.previous) await this.revokeDaq(issued.previous);
+    return issued;
+  }
+
+  /** Tells the broker to close the connections signed in with this username (best effort: logged on failure). */
+  private async revokeDaq(username: string): Promise<void> {
+    await this.bus
+      .publish(DAQ_REVOCATIONS_CHANNEL, username)
+      .catch((e: Error) => this.logger.warn(`The broker was not told that ${username} is revoked: ${e.message}`));
   }
 
   async get(id: string): Promise<FurnaceEntity> {
@@ -59,12 +129,21 @@ export class FurnacesService {
   }
 
   async update(id: string, input: FurnaceInput, by: string): Promise<FurnaceEntity> {
+    let renamed: string | undefined;
     try {
-      return await this.audit.transaction(async (em) => {
+      const updated = await this.audit.transaction(async (em) => {
         const before = await this.repo.findForUpdate(id, em);
         if (!before) throw new NotFoundException('Furnace not found');
         const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
         const after = await this.repo.update(before, given, em);
+        if (after.code !== before.code) {
+          // Its DAQ's username and topic name the code: the DAQ signs in again under the new ones.
+          const credential = await this.repo.findCredential(id, em);
+          if (credential) {
+            await this.repo.renameCredential(id, daqUsername(after.code), em);
+            renamed = credential.username;
+          }
+        }
         const changed = changes(furnaceValues(before), furnaceValues(after));
         if (changed)
           await this.audit.record(
@@ -73,6 +152,8 @@ export class FurnacesService {
           );
         return after;
       });
+      if (renamed) await this.revokeDaq(renamed);
+      return updated;
     } catch (error) {
       if (isUniqueViolation(error) && input.code !== undefined) throw codeTaken(input.code);
       throw error;
@@ -81,9 +162,10 @@ export class FurnacesService {
 
   /** A furnace that tests were scheduled on is kept (409): their record names it; so is one holding unassigned readings. */
   async delete(id: string, by: string): Promise<void> {
-    await this.audit.transaction(async (em) => {
+    const credential = await this.audit.transaction(async (em) => {
       const furnace = await this.repo.findForUpdate(id, em);
       if (!furnace) throw new NotFoundException('Furnace not found');
+      const credential = await this.repo.findCredential(id, em);
       const tests = await this.repo.countResearches(id, em);
       if (tests > 0) {
         throw new ConflictException(
@@ -108,6 +190,9 @@ export class FurnacesService {
         },
         em,
       );
+      return credential;
     });
+    // The credential went with the furnace (ON DELETE CASCADE); so do its DAQ's connections.
+    if (credential) await this.revokeDaq(credential.username);
   }
 }

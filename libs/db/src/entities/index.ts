@@ -1,6 +1,7 @@
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
 import { FurnaceReadingEntity } from './furnace-reading.entity';
+import { FurnaceDaqCredentialEntity } from './furnace-daq-credential.entity';
 import { FurnaceEntity } from './furnace.entity';
 import { ObservationEntity } from './observation.entity';
 import { ReadingDeadLetterEntity } from './reading-dead-letter.entity';
@@ -20,6 +21,7 @@ import { UserEntity } from './user.entity';
 export {
   AuditEntryEntity,
   CriteriaStateEntity,
+  FurnaceDaqCredentialEntity,
   FurnaceEntity,
   FurnaceReadingEntity,
   ObservationEntity,
@@ -43,6 +45,7 @@ export const entities = [
   CriteriaStateEntity,
   UserEntity,
   FurnaceEntity,
+  FurnaceDaqCredentialEntity,
   ResearchEntity,
   ResearchUrlEntity,
   ResearchEmailEntity,

@@ -16,6 +16,7 @@ import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
 import { ResearchImport1797300000000 } from './1797300000000-ResearchImport';
 import { Furnaces1797400000000 } from './1797400000000-Furnaces';
 import { FurnaceReadings1797600000000 } from './1797600000000-FurnaceReadings';
+import { DaqCredentials1797700000000 } from './1797700000000-DaqCredentials';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -37,4 +38,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ResearchImport1797300000000,
   Furnaces1797400000000,
   FurnaceReadings1797600000000,
+  DaqCredentials1797700000000,
 ];
