@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import type { FurnaceEntity } from '@furnace/db';
 import { changes, furnaceValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
-import { isUniqueViolation } from '../users/users.repository';
+import { isUniqueViolation } from '../core/errors';
 import type { FurnaceInput } from './furnace.dto';
 import { FurnacesRepository } from './furnaces.repository';
 
