@@ -774,6 +774,10 @@ export type EmailRecordDto = {
     research_id: string;
     email: string;
     /**
+     * The language of the client's invitation
+     */
+    lang: 'pl' | 'en';
+    /**
      * The SMTP server accepted the invitation
      */
     is_sent: boolean;
@@ -786,6 +790,10 @@ export type EmailRecordsDto = {
 export type EmailCreateDto = {
     research_id: string;
     email: string;
+    /**
+     * Language of the client's invitation (subject and body): Polish (default) or English.
+     */
+    lang?: 'pl' | 'en';
 };
 
 export type EmailUpdateDto = {
