@@ -103,7 +103,7 @@ describe('the add rows of the edit page', () => {
     const lang = screen.getByRole('combobox', { name: 'Język zaproszenia' });
     expect(lang).toHaveValue('Polski');
     await user.click(lang);
-    await user.click(await screen.findByRole('option', { name: 'English' }));
+    await user.click(await screen.findByRole('option', { name: 'English', hidden: true }));
     expect(lang).toHaveValue('English');
   });
 
