@@ -290,7 +290,7 @@ test.describe.serial('the temperature history of a test', () => {
     expect(withMeta.name).toBe(`${researchName}.csv`);
     const metaLines = withMeta.bytes.toString('utf8').slice(1).split('\r\n');
     expect(metaLines[0]).toBe(`Badanie;${researchName}`);
-    expect(metaLines).toContain('Norma;EN 1363-1');
+    expect(metaLines).toContain('Norma;EN 1363-1 — element ogólny');
     expect(metaLines[metaLines.findIndex((line) => line.startsWith('Czas [s];')) - 1]).toBe('');
 
     const workbook = await fetchFile('Skoroszyt Excel z kryteriami i termoparami');

@@ -187,16 +187,23 @@ test.describe.serial('a research from creation to invitations', () => {
     await expect(emails.getByText('Email jest wymagany')).toBeVisible();
     const late = uniqueEmail('client-late');
     await newEmail.fill(late);
+    // This client reads English: their invitation is in English, and the list says so.
+    await emails.getByRole('combobox', { name: 'Język zaproszenia' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
     await emails.getByRole('button', { name: 'Dodaj i wyślij' }).click();
     await expect(toast(page, 'Email poprawnie dodany')).toBeVisible();
     await expect(toast(page, 'Email poprawnie wysłany')).toBeVisible();
     await expect(row(late)).toHaveAttribute('data-sent', 'true');
-    await waitForMail(late);
+    await expect(row(late).getByTestId('email-lang')).toHaveText('English');
+    expect((await waitForMail(late)).subject).toMatch(/^Invitation to watch the test: /);
+    // The form is back to Polish for the next address.
+    await expect(emails.getByRole('combobox', { name: 'Język zaproszenia' })).toHaveValue('Polski');
 
     const plain = uniqueEmail('client-plain');
     await newEmail.fill(plain);
     await emails.getByRole('button', { name: 'Dodaj', exact: true }).click();
     await expect(row(plain)).toHaveAttribute('data-sent', 'false');
+    await expect(row(plain).getByTestId('email-lang')).toHaveText('Polski');
 
     await emails.getByRole('button', { name: 'Wyślij wszystkie' }).click();
     await expect(toast(page, 'Emaile poprawnie wysłane')).toBeVisible();

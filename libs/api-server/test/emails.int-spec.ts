@@ -50,6 +50,52 @@ describe('client e-mails and invitations through a real SMTP server', () => {
     expect((await api.http.post(`/api/v1/research/${other.id}/viewer-token`).send({ code })).status).toBe(403);
   });
 
+  it("sends the invitation in the client's language: English when staff chose it, Polish by default", async () => {
+    const r = await createResearch(api, user, {
+      name: 'Door EI2 60',
+      start_at: '2026-01-15T08:00:00Z',
+      end_at: '2026-01-15T10:00:00Z',
+    });
+    const english = await api.http
+      .post('/api/v1/research/emails')
+      .set(auth(user))
+      .send({ research_id: r.id, email: 'client.en@example.com', lang: 'en' });
+    expect(english.status).toBe(200);
+    expect(english.body).toMatchObject({ email: 'client.en@example.com', lang: 'en', is_sent: false });
+    const polish = await addClient(api, user, r.id, 'client.pl@example.com');
+    expect(polish).toMatchObject({ lang: 'pl' });
+    const list = (await api.http.get(`/api/v1/research/${r.id}/emails`).set(auth(user))).body.data;
+    expect(Object.fromEntries(list.map((e: { email: string; lang: string }) => [e.email, e.lang]))).toEqual({
+      'client.en@example.com': 'en',
+      'client.pl@example.com': 'pl',
+    });
+
+    await api.http.post(`/api/v1/research/${r.id}/emails/send`).set(auth(user)).expect(200);
+    const en = (await smtp.next((m) => m.to.includes('client.en@example.com'), 'the English invitation')).parsed;
+    expect(en.subject).toBe('Invitation to watch the test: Door EI2 60');
+    expect(en.text).toContain('you are invited to watch the test “Door EI2 60” live.');
+    expect(en.text).toContain('Start: 15 January 2026 at 09:00. End: 15 January 2026 at 11:00 (Polish time).');
+    expect(en.html).toContain('<html lang="en">');
+    expect(en.html).toContain('Watch the test');
+    expect(en.text).not.toContain('Zaproszenie');
+    const pl = (await smtp.next((m) => m.to.includes('client.pl@example.com'), 'the Polish invitation')).parsed;
+    expect(pl.subject).toBe('Zaproszenie do obserwacji badania: Door EI2 60');
+    expect(pl.text).toContain('Rozpoczęcie: 15 stycznia 2026 09:00');
+  });
+
+  it('refuses a language other than pl or en with a 422 naming lang, and adds nothing', async () => {
+    const r = await createResearch(api, user);
+    for (const lang of ['de', '', null, 1]) {
+      const res = await api.http
+        .post('/api/v1/research/emails')
+        .set(auth(user))
+        .send({ research_id: r.id, email: 'lang@example.com', lang });
+      expect([lang, res.status]).toEqual([lang, 422]);
+      expect(res.body.detail.map((d: { loc: string[] }) => d.loc)).toContainEqual(['body', 'lang']);
+    }
+    expect((await api.http.get(`/api/v1/research/${r.id}/emails`).set(auth(user))).body.data).toEqual([]);
+  });
+
   it('keeps is_sent false and answers 502 when the mail server refuses', async () => {
     const r = await createResearch(api, user);
     smtp.refuse.add('bounce@example.com');

@@ -164,9 +164,9 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     expect(lines.slice(0, 3)).toEqual([
       'Badanie;"Ściana ""A""; EI 60"',
       `Identyfikator;${researchId}`,
-      'Norma;EN 1363-1',
+      'Norma;EN 1363-1 — element ogólny',
     ]);
-    expect(lines).toContain('Krzywa nagrzewania;normowa ISO 834');
+    expect(lines).toContain('Krzywa nagrzewania;Krzywa standardowa ISO 834');
     expect(lines).toContain('Zapłon (Europe/Warsaw);2030-03-31 01:59:00');
     expect(lines).toContain('T0 [°C];21;średnia z 60 s przed zapłonem');
     expect(lines).toContain('Termopara wyłączona;T3 (kanał 3);od 00:05:00;odpadła');
@@ -234,7 +234,11 @@ describe('history exports: CSV and XLSX a lab can file', () => {
     const lines = text(await get('history.csv?meta=1&lang=en'))
       .slice(1)
       .split('\r\n');
-    expect(lines.slice(0, 3)).toEqual(['Test;"Ściana ""A""; EI 60"', `Identifier;${researchId}`, 'Standard;EN 1363-1']);
+    expect(lines.slice(0, 3)).toEqual([
+      'Test;"Ściana ""A""; EI 60"',
+      `Identifier;${researchId}`,
+      'Standard;EN 1363-1 — generic element',
+    ]);
     expect(lines).toContain('T0 [°C];21;mean of the 60 s before ignition');
     expect(lines).toContain('Thermocouple excluded;T3 (channel 3);from 00:05:00;odpadła');
     const header = lines.find((l) => l.startsWith('Time [s];'))!.split(';');

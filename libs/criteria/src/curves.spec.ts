@@ -1,5 +1,5 @@
 import { iso834 } from '@furnace/contracts';
-import { HEATING_CURVES, heatingCurve } from './curves';
+import { HEATING_CURVE_IDS, heatingCurve } from './curves';
 
 describe('heatingCurve', () => {
   // Expected values worked out from each formula (see curves.ts), to 0.1 °C.
@@ -21,7 +21,7 @@ describe('heatingCurve', () => {
   });
 
   it('is at ambient before ignition and NaN for a non-finite time', () => {
-    for (const { id } of HEATING_CURVES) {
+    for (const id of HEATING_CURVE_IDS) {
       expect(heatingCurve(id, -120)).toBe(20);
       expect(heatingCurve(id, 0)).toBe(20);
       expect(heatingCurve(id, Number.NaN)).toBeNaN();

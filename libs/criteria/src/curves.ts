@@ -40,29 +40,13 @@ export function heatingCurve(id: HeatingCurveId, tSeconds: number): number {
   }
 }
 
+/** The curves a profile may name. Each one's name, in Polish and English, is the text catalogue's `criteria.curve`. */
 export const HEATING_CURVE_IDS = Object.freeze([
   'iso834',
   'hydrocarbon',
   'external',
   'slow',
 ] as const) satisfies readonly HeatingCurveId[];
-
-export interface HeatingCurveInfo {
-  readonly id: HeatingCurveId;
-  readonly label_pl: string;
-  readonly label_en: string;
-}
-
-export const HEATING_CURVES: readonly HeatingCurveInfo[] = Object.freeze(
-  (
-    [
-      { id: 'iso834', label_pl: 'Krzywa standardowa ISO 834', label_en: 'ISO 834 standard curve' },
-      { id: 'hydrocarbon', label_pl: 'Krzywa węglowodorowa', label_en: 'Hydrocarbon curve' },
-      { id: 'external', label_pl: 'Krzywa pożaru zewnętrznego', label_en: 'External fire curve' },
-      { id: 'slow', label_pl: 'Krzywa powolnego nagrzewania', label_en: 'Slow heating curve' },
-    ] satisfies HeatingCurveInfo[]
-  ).map((curve) => Object.freeze(curve)),
-);
 
 export function isHeatingCurveId(value: unknown): value is HeatingCurveId {
   return typeof value === 'string' && (HEATING_CURVE_IDS as readonly string[]).includes(value);

@@ -21,11 +21,12 @@ export const TEST_STANDARD_IDS = Object.freeze([
 export const INSULATION_CLASSES = Object.freeze(['I1', 'I2'] as const) satisfies readonly InsulationClass[];
 export const CRITERIA_BASES = Object.freeze(['rise', 'absolute'] as const) satisfies readonly CriteriaBasis[];
 
-/** `door`: a door or shutter (a frame criterion; EN 1634-1's insulation classes I1 / I2). */
+/**
+ * `door`: a door or shutter (a frame criterion; EN 1634-1's insulation classes I1 / I2). Each standard's name, in
+ * Polish and English, is the text catalogue's `criteria.standard` (libs/text, @furnace/text).
+ */
 export interface TestStandardInfo {
   readonly id: TestStandard;
-  readonly label_pl: string;
-  readonly label_en: string;
   readonly door: boolean;
   readonly classes: ClassSystem;
 }
@@ -61,35 +62,31 @@ export const TEST_STANDARDS: readonly TestStandardInfo[] = Object.freeze(
     [
       {
         id: 'EN_1363_1',
-        label_pl: 'EN 1363-1 — element ogólny',
-        label_en: 'EN 1363-1 — generic element',
         door: false,
         classes: { system: 'EN_13501_2', periods: GENERIC_CLASSES },
       },
       {
         id: 'EN_1634_1',
-        label_pl: 'EN 1634-1 — drzwi lub zamknięcie',
-        label_en: 'EN 1634-1 — door or shutter',
         door: true,
         classes: { system: 'EN_13501_2', periods: DOOR_CLASSES },
       },
       {
         id: 'EN_1364_1',
-        label_pl: 'EN 1364-1 — ściana nienośna',
-        label_en: 'EN 1364-1 — non-loadbearing wall',
         door: false,
         classes: { system: 'EN_13501_2', periods: WALL_CLASSES },
       },
       {
         id: 'DIN_4102_5',
-        label_pl: 'DIN 4102-5 — zamknięcie przeciwpożarowe',
-        label_en: 'DIN 4102-5 — fire door or shutter',
         door: true,
         classes: { system: 'DIN_4102_5', periods: DIN_T_CLASSES },
       },
     ] satisfies TestStandardInfo[]
   ).map((standard) => Object.freeze(standard)),
 );
+
+export function isTestStandard(value: unknown): value is TestStandard {
+  return typeof value === 'string' && (TEST_STANDARD_IDS as readonly string[]).includes(value);
+}
 
 function standardInfo(standard: TestStandard): TestStandardInfo {
   return TEST_STANDARDS.find((s) => s.id === standard) ?? (TEST_STANDARDS[0] as TestStandardInfo);

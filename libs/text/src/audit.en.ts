@@ -114,6 +114,7 @@ export const auditEn: AuditTranslation = {
     url: 'Link',
     email: 'E-mail',
     is_sent: 'Sent',
+    lang: 'Invitation language',
     full_name: 'Full name',
     is_active: 'Active',
     is_superuser: 'Superuser',

@@ -115,6 +115,7 @@ export const auditPl = {
     url: 'Link',
     email: 'E-mail',
     is_sent: 'Wysłano',
+    lang: 'Język zaproszenia',
     full_name: 'Imię i nazwisko',
     is_active: 'Aktywne',
     is_superuser: 'Superużytkownik',

@@ -1,3 +1,4 @@
+import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
 import { CATALOGUES, fill, LANGUAGES, texts } from './catalogue';
 
 type Tree = { [key: string]: string | Tree };
@@ -36,6 +37,23 @@ describe('the catalogue', () => {
   it('is what texts() gives', () => {
     expect(texts('en').report.page).toBe('Page {{n}} of {{total}}');
     expect(texts('pl').export.sheet.readings).toBe('Odczyty');
+  });
+});
+
+describe('the names of the test standards and heating curves', () => {
+  // The keys are the criteria's id lists: a standard or a curve added there without a name in both languages
+  // fails here (and is a type error in criteria.pl.ts, whose keys are the contracts' unions).
+  it.each(LANGUAGES)('%s: names every standard and every curve a profile may name, and nothing else', (lang) => {
+    const { standard, curve } = CATALOGUES[lang].criteria;
+    expect(Object.keys(standard).sort()).toEqual([...TEST_STANDARD_IDS].sort());
+    expect(Object.keys(curve).sort()).toEqual([...HEATING_CURVE_IDS].sort());
+  });
+
+  it('names them in each language', () => {
+    expect(texts('pl').criteria.standard.EN_1634_1).toBe('EN 1634-1 — drzwi lub zamknięcie');
+    expect(texts('en').criteria.standard.EN_1634_1).toBe('EN 1634-1 — door or shutter');
+    expect(texts('pl').criteria.curve.hydrocarbon).toBe('Krzywa węglowodorowa');
+    expect(texts('en').criteria.curve.hydrocarbon).toBe('Hydrocarbon curve');
   });
 });
 

@@ -2,6 +2,18 @@ import type { CriteriaTranslation } from './criteria.pl';
 
 /* English texts of the fire-test criteria (namespace "criteria"). */
 export const criteriaEn: CriteriaTranslation = {
+  standard: {
+    EN_1363_1: 'EN 1363-1 — generic element',
+    EN_1634_1: 'EN 1634-1 — door or shutter',
+    EN_1364_1: 'EN 1364-1 — non-loadbearing wall',
+    DIN_4102_5: 'DIN 4102-5 — fire door or shutter',
+  },
+  curve: {
+    iso834: 'ISO 834 standard curve',
+    hydrocarbon: 'Hydrocarbon curve',
+    external: 'External fire curve',
+    slow: 'Slow heating curve',
+  },
   profile: {
     title: 'Test profile',
     standard: 'Standard / element',

@@ -1,8 +1,25 @@
+import type { HeatingCurveId, TestStandard } from '@furnace/contracts';
+
 /*
- * Texts of the fire-test criteria (namespace "criteria"), Polish: the test profile, T0, rises,
- * furnace conformity d_e, observations, exclusions, classification. criteria.en.ts is the English one.
+ * Texts of the fire-test criteria (namespace "criteria"), Polish: the test profile, the test standards'
+ * and heating curves' names, T0, rises, furnace conformity d_e, observations, exclusions, classification.
+ * criteria.en.ts is the English one.
  */
 export const criteriaPl = {
+  /** Each test standard by its id (the criteria's TEST_STANDARD_IDS): a standard without a name is a type error. */
+  standard: {
+    EN_1363_1: 'EN 1363-1 — element ogólny',
+    EN_1634_1: 'EN 1634-1 — drzwi lub zamknięcie',
+    EN_1364_1: 'EN 1364-1 — ściana nienośna',
+    DIN_4102_5: 'DIN 4102-5 — zamknięcie przeciwpożarowe',
+  } satisfies Record<TestStandard, string>,
+  /** Each heating curve by its id (the criteria's HEATING_CURVE_IDS): a curve without a name is a type error. */
+  curve: {
+    iso834: 'Krzywa standardowa ISO 834',
+    hydrocarbon: 'Krzywa węglowodorowa',
+    external: 'Krzywa pożaru zewnętrznego',
+    slow: 'Krzywa powolnego nagrzewania',
+  } satisfies Record<HeatingCurveId, string>,
   profile: {
     title: 'Profil badania',
     standard: 'Norma / element',

@@ -25,7 +25,6 @@ export const exportEn: ExportTranslation = {
     id: 'Identifier',
     standard: 'Standard',
     heatingCurve: 'Heating curve',
-    curve: { iso834: 'ISO 834 standard', hydrocarbon: 'hydrocarbon', external: 'external fire', slow: 'slow heating' },
     basis: 'Criteria basis',
     basisRise: 'rise above T0',
     basisAbsolute: 'absolute °C',

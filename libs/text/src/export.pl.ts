@@ -1,7 +1,8 @@
 /*
  * The words of the history exports a lab files (CSV and XLSX, libs/api-server/src/history), Polish:
  * column headers, the metadata block, the workbook's sheets. export.en.ts is the English one. Units,
- * standards' numbers and identifiers (thermo_3_c) stay as they are in both.
+ * standards' numbers and identifiers (thermo_3_c) stay as they are in both. The test standard's and the heating
+ * curve's names are the `criteria` namespace's, as in the dashboard and the reports.
  */
 export const exportPl = {
   sheet: { readings: 'Odczyty', criteria: 'Kryteria i obserwacje', thermocouples: 'Termopary' },
@@ -27,12 +28,6 @@ export const exportPl = {
     id: 'Identyfikator',
     standard: 'Norma',
     heatingCurve: 'Krzywa nagrzewania',
-    curve: {
-      iso834: 'normowa ISO 834',
-      hydrocarbon: 'węglowodorowa',
-      external: 'zewnętrzna',
-      slow: 'wolnego nagrzewania',
-    },
     basis: 'Podstawa kryteriów',
     basisRise: 'przyrost ponad T0',
     basisAbsolute: 'wartości bezwzględne °C',

@@ -24,7 +24,6 @@ export const historyEn: HistoryTranslation = {
     liveLabel: 'Live charts',
     furnace: 'Furnace temperature [°C]',
     pk: 'Mean furnace temperature',
-    iso834: 'ISO 834 standard curve',
     categories: 'Thermocouple categories [°C]',
     categoryMax: '{{type}} – max',
     categoryMean: '{{type}} – mean',

@@ -25,7 +25,6 @@ export const historyPl = {
     liveLabel: 'Wykresy na żywo',
     furnace: 'Temperatura w piecu [°C]',
     pk: 'Średnia temperatura w piecu',
-    iso834: 'Krzywa normowa ISO 834',
     categories: 'Kategorie termopar [°C]',
     categoryMax: '{{type}} – max',
     categoryMean: '{{type}} – średnia',

@@ -195,6 +195,7 @@ export const translationEn: Translation = {
     configDeleteTitle: 'Delete configuration',
     configDeleteText: 'Are you sure you want to delete the configuration {{name}}?',
     newEmail: 'New email address',
+    invitationLanguage: 'Invitation language',
     sent: 'Sent',
     notSent: 'Not sent',
     send: 'Send',

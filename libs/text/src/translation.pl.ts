@@ -199,6 +199,7 @@ export const translationPl = {
     configDeleteTitle: 'Usuń konfigurację',
     configDeleteText: 'Czy na pewno chcesz usunąć konfigurację {{name}}?',
     newEmail: 'Nowy adres email',
+    invitationLanguage: 'Język zaproszenia',
     sent: 'Wysłano',
     notSent: 'Nie wysłano',
     send: 'Wyślij',

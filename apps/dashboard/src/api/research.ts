@@ -22,6 +22,7 @@ import {
   thermoList,
   thermoReplaceConfig,
 } from '@furnace/api-client';
+import type { Language } from '@furnace/text';
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './errors';
 import { researchKeys, thermoKeys } from './keys';
@@ -97,8 +98,9 @@ export const addResearchUrl = (researchId: string, url: string) =>
   unwrap(researchCreateUrl({ body: { url, research_id: researchId } }));
 export const deleteResearchUrl = (id: string) => unwrap(researchDeleteUrl({ path: { id } }));
 
-export const addResearchEmail = (researchId: string, email: string) =>
-  unwrap(emailsCreate({ body: { research_id: researchId, email } }));
+/** A client's address; `lang`: the language of their invitation (left out, Polish: docs/behaviour.md §1). */
+export const addResearchEmail = (researchId: string, email: string, lang?: Language) =>
+  unwrap(emailsCreate({ body: { research_id: researchId, email, ...(lang ? { lang } : {}) } }));
 export const deleteResearchEmail = (id: string) => unwrap(emailsDelete({ path: { id } }));
 export const sendResearchEmail = (id: string) => unwrap(emailsSend({ path: { id } }));
 export const sendAllResearchEmails = (researchId: string) =>

@@ -1,5 +1,6 @@
 import { isHttpUrl, PASSWORD_MIN_LENGTH, type ThermoConfigError } from '@furnace/contracts';
 import { z } from 'zod';
+import { LANGUAGES } from '@furnace/text';
 import type { ValidationKey } from '../i18n';
 import { testProfileFormSchema } from './profile-form';
 import { testReportFormSchema } from './report-form';
@@ -199,5 +200,8 @@ export type ResearchCreateValues = z.input<typeof researchCreateSchema>;
 export const addUrlSchema = z.object({ url: linkField('validation.clientEmailRequired') });
 export type AddUrlValues = z.input<typeof addUrlSchema>;
 
-export const addEmailSchema = z.object({ email: emailField('validation.clientEmailRequired') });
+export const addEmailSchema = z.object({
+  email: emailField('validation.clientEmailRequired'),
+  lang: z.enum(LANGUAGES),
+});
 export type AddEmailValues = z.input<typeof addEmailSchema>;

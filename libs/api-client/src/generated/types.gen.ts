@@ -812,6 +812,10 @@ export type EmailRecordDto = {
     research_id: string;
     email: string;
     /**
+     * The language of the client's invitation
+     */
+    lang: 'pl' | 'en';
+    /**
      * The SMTP server accepted the invitation
      */
     is_sent: boolean;
@@ -824,6 +828,10 @@ export type EmailRecordsDto = {
 export type EmailCreateDto = {
     research_id: string;
     email: string;
+    /**
+     * Language of the client's invitation (subject and body): Polish (default) or English.
+     */
+    lang?: 'pl' | 'en';
 };
 
 export type EmailUpdateDto = {

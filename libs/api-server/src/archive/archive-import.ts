@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { isUniqueViolation, sqlState } from '../core/errors';
 import { hashRawData, type RawDataRow } from '../review/review.repository';
 import {
   INSERT_READINGS,
@@ -303,9 +304,9 @@ async function insertReadings(
       // database, which serves the others' between two.
       took = await timed(() => repo.run(INSERT_READINGS, [researchId, ...batch]));
     } catch (error) {
-      // A value that is not its column's type (22…), or a time twice (23505).
-      const code = (error as { code?: string }).code ?? '';
-      if (code.startsWith('22') || code === '23505') throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
+      // A value that is not its column's type (22…), or a time twice.
+      if (sqlState(error)?.startsWith('22') || isUniqueViolation(error))
+        throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
       throw error;
     }
     size = resize(size, took, MIN_BATCH, MAX_BATCH);

@@ -94,8 +94,9 @@ export function urlValues(url: string): AuditValues {
 }
 
 /** A client's e-mail record by its address: its id is the client's access code, a secret. */
-export const emailValues = (e: { email: string; isSent: boolean }): AuditValues => ({
+export const emailValues = (e: { email: string; lang: string; isSent: boolean }): AuditValues => ({
   email: e.email,
+  lang: e.lang,
   is_sent: e.isSent,
 });
 

@@ -13,6 +13,18 @@ import { QueryFailedError } from 'typeorm';
 
 /** SQLSTATE object_not_in_prerequisite_state: raised by the triggers that freeze an approved test's record. */
 const FROZEN_RECORD = '55000';
+/** SQLSTATE unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** The SQLSTATE of a database error: TypeORM's QueryFailedError (its driver's error) or the driver's own. */
+export function sqlState(e: unknown): string | undefined {
+  const error = e instanceof QueryFailedError ? (e.driverError as unknown) : e;
+  const code = error && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A write the database refused for a unique constraint or index (a name, an address, a time taken twice). */
+export const isUniqueViolation = (e: unknown): boolean => sqlState(e) === UNIQUE_VIOLATION;
 
 export interface ValidationDetail {
   loc: (string | number)[];
@@ -68,10 +80,7 @@ export class DetailExceptionFilter implements ExceptionFilter {
     }
     // The database's own refusal of a change to an approved test's record (migration PermanentRecord): what the
     // API's check refuses first, met in the moment between that check and the write.
-    if (
-      exception instanceof QueryFailedError &&
-      (exception.driverError as { code?: string } | undefined)?.code === FROZEN_RECORD
-    ) {
+    if (exception instanceof QueryFailedError && sqlState(exception) === FROZEN_RECORD) {
       send(res, HttpStatus.CONFLICT, (exception.driverError as { message: string }).message);
       return;
     }

@@ -12,11 +12,14 @@ const trim = Transform(({ value }) => (typeof value === 'string' ? value.trim() 
  */
 export const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
-/** A `lang` query parameter: one of the catalogue's languages; left out, the installation's (docs/behaviour.md §1). */
+/**
+ * A `lang` query parameter or body field: one of the catalogue's languages; left out, the installation's
+ * (docs/behaviour.md §1); null in a body is refused like any other value that is not a language.
+ */
 export const LanguageField = (description: string) =>
   applyDecorators(
     ApiPropertyOptional({ description, enum: LANGUAGES, default: DEFAULT_LANGUAGE }),
-    IsOptional(),
+    OptionalNotNull(),
     IsIn(LANGUAGES, { message: `lang must be one of ${LANGUAGES.join(', ')}` }),
   );
 

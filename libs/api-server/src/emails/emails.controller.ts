@@ -46,7 +46,7 @@ export class EmailsController {
   @ApiOkResponse({ type: EmailRecordDto })
   @ApiConflictResponse({ description: 'The address is already on the list' })
   async create(@Body() body: EmailCreateDto, @CurrentUser() user: UserEntity): Promise<EmailRecordDto> {
-    return toEmailDto(await this.emails.create(body.research_id, body.email, user.email));
+    return toEmailDto(await this.emails.create(body.research_id, body.email, body.lang, user.email));
   }
 
   @Get('emails/:id')

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResearchEmailEntity } from '@furnace/db';
-import { isUniqueViolation } from '../users/users.repository';
+import type { Language } from '@furnace/text';
+import { isUniqueViolation } from '../core/errors';
 
 export class DuplicateClientEmailError extends Error {}
 
@@ -27,11 +28,11 @@ export class EmailsRepository {
     return this.repo.findOneBy({ id });
   }
 
-  async create(researchId: string, email: string, em: EntityManager): Promise<ResearchEmailEntity> {
+  async create(researchId: string, email: string, lang: Language, em: EntityManager): Promise<ResearchEmailEntity> {
     const repo = em.getRepository(ResearchEmailEntity);
     try {
       return await repo.save(
-        repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), isSent: false, sentAt: null }),
+        repo.create({ id: randomUUID(), researchId, email: email.toLowerCase(), lang, isSent: false, sentAt: null }),
       );
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateClientEmailError();

@@ -7,9 +7,10 @@ import { Revocations } from '../auth/revocations';
 import { APP_CONFIG } from '../core/tokens';
 import { MailDeliveryError, MailService } from '../mail/mail.service';
 import { ResearchService } from '../research/research.service';
+import { emailLanguage } from './email.dto';
 import { DuplicateClientEmailError, EmailsRepository } from './emails.repository';
 import { invitationEmail } from './invitation';
-import { DEFAULT_LANGUAGE } from '@furnace/text';
+import type { Language } from '@furnace/text';
 
 const DUPLICATE = 'This e-mail address is already on the list of this research';
 
@@ -38,11 +39,11 @@ export class EmailsService {
 
   // The audit entries name a record by its address, never by its id: that is the client's access code.
 
-  async create(researchId: string, email: string, by: string): Promise<ResearchEmailEntity> {
+  async create(researchId: string, email: string, lang: Language, by: string): Promise<ResearchEmailEntity> {
     await this.research.get(researchId);
     return this.unique(() =>
       this.audit.transaction(async (em) => {
-        const created = await this.repo.create(researchId, email, em);
+        const created = await this.repo.create(researchId, email, lang, em);
         await this.audit.record(
           { actor: by, researchId, entity: 'email', action: 'create', after: emailValues(created) },
           em,
@@ -140,7 +141,7 @@ export class EmailsService {
     });
   }
 
-  /** In the installation's language: a client's record keeps no language (docs/behaviour.md §1). */
+  /** In the record's language, which staff chose when adding the address (docs/behaviour.md §1). */
   private deliver(research: ResearchEntity, record: ResearchEmailEntity): Promise<void> {
     const link = `${this.config.frontendHost}/view/${research.id}?code=${record.id}`;
     const content = invitationEmail({
@@ -149,7 +150,7 @@ export class EmailsService {
       startAt: research.startAt,
       endAt: research.endAt,
       link,
-      lang: DEFAULT_LANGUAGE,
+      lang: emailLanguage(record),
     });
     return this.mail.send({ to: record.email, ...content, link });
   }

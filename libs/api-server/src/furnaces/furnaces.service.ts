@@ -10,7 +10,7 @@ import {
 import { BUS } from '../core/tokens';
 import { changes, furnaceValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
-import { isUniqueViolation } from '../users/users.repository';
+import { isUniqueViolation } from '../core/errors';
 import type { FurnaceInput } from './furnace.dto';
 import { FurnacesRepository } from './furnaces.repository';
 

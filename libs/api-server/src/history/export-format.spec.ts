@@ -120,8 +120,8 @@ describe('the columns of the history exports', () => {
       [
         'Badanie;Drzwi EI2 60',
         'Identyfikator;r-1',
-        'Norma;EN 1634-1 (I2)',
-        'Krzywa nagrzewania;normowa ISO 834',
+        'Norma;EN 1634-1 — drzwi lub zamknięcie (I2)',
+        'Krzywa nagrzewania;Krzywa standardowa ISO 834',
         'Podstawa kryteriów;przyrost ponad T0',
         'Planowany czas [min];60',
         'Ciśnienie docelowe [Pa];',
@@ -144,8 +144,8 @@ describe('the columns of the history exports', () => {
       [
         'Test,Drzwi EI2 60',
         'Identifier,r-1',
-        'Standard,EN 1634-1 (I2)',
-        'Heating curve,ISO 834 standard',
+        'Standard,EN 1634-1 — door or shutter (I2)',
+        'Heating curve,ISO 834 standard curve',
         'Criteria basis,rise above T0',
         'Planned duration [min],60',
         'Pressure target [Pa],',

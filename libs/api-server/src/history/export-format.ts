@@ -165,13 +165,6 @@ export function wallClockText(wallClock: Date): string {
 
 /* ---------- The metadata: what a filed export says about its test ---------- */
 
-const STANDARD_NAMES: Record<TestProfile['standard'], string> = {
-  EN_1363_1: 'EN 1363-1',
-  EN_1634_1: 'EN 1634-1',
-  EN_1364_1: 'EN 1364-1',
-  DIN_4102_5: 'DIN 4102-5',
-};
-
 export interface ExportMeta {
   research: { id: string; name: string };
   profile: TestProfile;
@@ -184,8 +177,9 @@ export interface ExportMeta {
 /** The metadata block as rows of cells: label, then values. */
 export function metaRows(meta: ExportMeta, lang: Language): ExportCell[][] {
   const m = texts(lang).export.meta;
+  const names = texts(lang).criteria;
   const p = meta.profile;
-  const standard = STANDARD_NAMES[p.standard] + (p.insulation ? ` (${p.insulation})` : '');
+  const standard = names.standard[p.standard] + (p.insulation ? ` (${p.insulation})` : '');
   const who = (id: number, name: string | null) =>
     name ? fill(m.namedChannel, { name, id }) : fill(m.channel, { id });
   const t0Source = (source: string) =>
@@ -194,7 +188,7 @@ export function metaRows(meta: ExportMeta, lang: Language): ExportCell[][] {
     [m.research, meta.research.name],
     [m.id, meta.research.id],
     [m.standard, standard],
-    [m.heatingCurve, m.curve[p.heating_curve]],
+    [m.heatingCurve, names.curve[p.heating_curve]],
     [m.basis, p.criteria_basis === 'rise' ? m.basisRise : m.basisAbsolute],
     [m.planned, p.planned_duration_min],
     [m.pressureTarget, p.pressure_target_pa],

@@ -4,8 +4,9 @@ import { fill, type Language, texts } from '@furnace/text';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-/** A plain, widely rendered HTML e-mail body: a heading, paragraphs and one button. */
+/** A plain, widely rendered HTML e-mail body in `lang`: a heading, paragraphs and one button. */
 export function layout(opts: {
+  lang: Language;
   brand: string;
   title: string;
   paragraphs: string[];
@@ -20,7 +21,7 @@ export function layout(opts: {
   const footer = opts.footer
     ? `<p style="margin:24px 0 0;font-size:12px;color:#777">${escapeHtml(opts.footer)}</p>`
     : '';
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(opts.title)}</title></head>
+  return `<!doctype html><html lang="${opts.lang}"><head><meta charset="utf-8"><title>${escapeHtml(opts.title)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;background:#f4f4f4;padding:24px">
 <div style="max-width:560px;margin:auto;background:#fff;padding:24px;border-radius:6px">
 <h2 style="margin:0 0 16px;color:#00796b">${escapeHtml(opts.brand)}</h2>
@@ -43,6 +44,7 @@ export function resetPasswordEmail(opts: {
   return {
     subject,
     html: layout({
+      lang: opts.lang,
       brand: opts.brand,
       title: t.title,
       paragraphs,
@@ -67,7 +69,13 @@ export function signupApprovalEmail(opts: {
   const paragraphs = [fill(t.created, { who }), t.approve];
   return {
     subject,
-    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link } }),
+    html: layout({
+      lang: opts.lang,
+      brand: opts.brand,
+      title: t.title,
+      paragraphs,
+      button: { label: t.button, href: opts.link },
+    }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
   };
 }

@@ -1,6 +1,6 @@
 import { exportFilename } from '../history/csv';
 import { formatValue } from '@furnace/contracts';
-import { HEATING_CURVES, TEST_STANDARDS } from '@furnace/criteria';
+import { classSystemOf, isHeatingCurveId, isTestStandard } from '@furnace/criteria';
 import { type Catalogue, type Language as ReportLang, texts } from '@furnace/text';
 
 /*
@@ -23,19 +23,19 @@ export function formatCelsius(value: number | null | undefined): string {
   return text === '---' ? text : `${text} °C`;
 }
 
+/** The test standard's name in `lang` (the catalogue's `criteria.standard`); an unknown id as it is. */
 export function standardLabel(id: string, lang: ReportLang): string {
-  const info = TEST_STANDARDS.find((s) => s.id === id);
-  return info ? (lang === 'en' ? info.label_en : info.label_pl) : id;
+  return isTestStandard(id) ? texts(lang).criteria.standard[id] : id;
 }
 
+/** The heating curve's name in `lang` (the catalogue's `criteria.curve`); an unknown id as it is. */
 export function curveLabel(id: string, lang: ReportLang): string {
-  const info = HEATING_CURVES.find((c) => c.id === id);
-  return info ? (lang === 'en' ? info.label_en : info.label_pl) : id;
+  return isHeatingCurveId(id) ? texts(lang).criteria.curve[id] : id;
 }
 
 /** The classification standard an element's class is written in: EN 13501-2, or DIN 4102-5 in its own terms. */
 export function classificationStandard(standard: string): string {
-  return TEST_STANDARDS.find((s) => s.id === standard)?.classes.system === 'DIN_4102_5' ? 'DIN 4102-5' : 'EN 13501-2';
+  return isTestStandard(standard) && classSystemOf(standard).system === 'DIN_4102_5' ? 'DIN 4102-5' : 'EN 13501-2';
 }
 
 /** "2026-03-01" (a calendar date, no zone) as the report writes dates: "01.03.2026". */

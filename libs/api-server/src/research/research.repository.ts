@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, IsNull, Raw } from 'typeorm';
 import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import { DEFAULT_LANGUAGE } from '@furnace/text';
 
 /** Not a research being imported from an archive: hidden until its import is done (docs/behaviour.md, "The archive"). */
 const NOT_IMPORTING = Raw((id) => `NOT EXISTS (SELECT 1 FROM research_import i WHERE i.research_id = ${id})`);
@@ -59,6 +60,7 @@ export class ResearchRepository {
           id: randomUUID(),
           researchId: research.id,
           email,
+          lang: DEFAULT_LANGUAGE,
           isSent: false,
           sentAt: null,
         }),

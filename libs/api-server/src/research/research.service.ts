@@ -3,6 +3,7 @@ import { type EntityManager, QueryFailedError } from 'typeorm';
 import { isHttpUrl } from '@furnace/contracts';
 import type { ApiConfig } from '@furnace/config';
 import type { FurnaceEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import { DEFAULT_LANGUAGE } from '@furnace/text';
 import { FurnacesRepository } from '../furnaces/furnaces.repository';
 import { isApproved } from '../audit/approval';
 import {
@@ -301,7 +302,7 @@ export class ResearchService {
               researchId: research.id,
               entity: 'email',
               action: 'create',
-              after: emailValues({ email, isSent: false }),
+              after: emailValues({ email, lang: DEFAULT_LANGUAGE, isSent: false }),
             },
             em,
           );

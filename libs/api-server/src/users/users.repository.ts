@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { UserEntity } from '@furnace/db';
+import { isUniqueViolation } from '../core/errors';
 
 export class DuplicateEmailError extends Error {}
-
-const UNIQUE_VIOLATION = '23505';
-export const isUniqueViolation = (e: unknown) =>
-  e instanceof QueryFailedError && (e.driverError as { code?: string } | undefined)?.code === UNIQUE_VIOLATION;
 
 /** All database I/O of users. */
 @Injectable()

@@ -1,7 +1,7 @@
 // Revocation on every API instance: two API processes sharing PostgreSQL and Redis, as deployed; a
 // revocation made on one must close the streams on the other.
 import request from 'supertest';
-import { type Bus, createBus } from '@furnace/bus';
+import type { Bus } from '@furnace/bus';
 import { encodeBusMessage, researchChannel } from '@furnace/contracts';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import {
@@ -14,6 +14,7 @@ import {
   startApp,
   streamUrl,
   SUPERUSER,
+  testBus,
   waitFor,
 } from '@furnace/testing';
 import { ACCESS_ENDED, closedWithin, dataTimes, ticketFor, watch } from './stream-support';
@@ -44,7 +45,8 @@ describeIfServices(
         FRONTEND_HOST: 'http://dashboard.test',
       });
       apis.push(...(await Promise.all([startApp('api', env), startApp('api', env)])));
-      bus = await createBus(TEST_REDIS_URL);
+      // The bus the two instances share: TEST_REDIS_URL's (required above).
+      bus = await testBus();
     }, 120_000);
     afterAll(async () => {
       await Promise.all(apis.map((p) => p.stop()));

@@ -1,9 +1,19 @@
-import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  Unique,
+} from 'typeorm';
 import { ResearchEntity } from './research.entity';
 
 /** A client invited to watch a research. The random id is the client's access code. */
 @Entity('research_email')
 @Unique('UQ_research_email_research_id_email', ['researchId', 'email'])
+@Check('CHK_research_email_lang', `"lang" IN ('pl', 'en')`)
 export class ResearchEmailEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -18,6 +28,10 @@ export class ResearchEmailEntity {
   /** Stored lower-cased. */
   @Column({ type: 'varchar', length: 255 })
   email!: string;
+
+  /** pl | en: the language of the client's invitation, chosen by staff (docs/behaviour.md §1). */
+  @Column({ type: 'varchar', length: 2, default: 'pl' })
+  lang!: string;
 
   @Column({ type: 'boolean', default: false })
   isSent!: boolean;

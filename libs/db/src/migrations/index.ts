@@ -15,6 +15,7 @@ import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
 import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
 import { ResearchImport1797300000000 } from './1797300000000-ResearchImport';
 import { Furnaces1797400000000 } from './1797400000000-Furnaces';
+import { ResearchEmailLang1797500000000 } from './1797500000000-ResearchEmailLang';
 import { FurnaceReadings1797600000000 } from './1797600000000-FurnaceReadings';
 import { DaqCredentials1797700000000 } from './1797700000000-DaqCredentials';
 
@@ -37,6 +38,7 @@ export const migrations: (new () => MigrationInterface)[] = [
   PermanentRecord1797200000000,
   ResearchImport1797300000000,
   Furnaces1797400000000,
+  ResearchEmailLang1797500000000,
   FurnaceReadings1797600000000,
   DaqCredentials1797700000000,
 ];

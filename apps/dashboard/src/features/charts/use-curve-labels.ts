@@ -1,5 +1,4 @@
 import { type HeatingCurveId } from '@furnace/contracts';
-import { HEATING_CURVES } from '@furnace/criteria';
 import { useComputedColorScheme } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,12 +6,12 @@ import type { ChartTexts } from './chart-option';
 import { elapsedLabel } from './chart-option';
 import type { CurveLabels } from './curve-specs';
 
-/** The curves' texts in the current language (namespace "history"), and the colour scheme. */
+/** The curves' texts in the current language (namespace "history"; the heating curve's name: "criteria"), and the colour scheme. */
 export function useCurveLabels(
   header?: (ms: number) => string,
   curve: HeatingCurveId = 'iso834',
 ): { labels: CurveLabels; texts: ChartTexts; language: string } {
-  const { t, i18n } = useTranslation('history');
+  const { t, i18n } = useTranslation(['history', 'criteria']);
   const language = i18n.language;
   const dark = useComputedColorScheme('light') === 'dark';
   return useMemo(() => {
@@ -20,7 +19,7 @@ export function useCurveLabels(
       furnace: t('chart.furnace'),
       pk: t('chart.pk'),
       // The profile's heating curve, drawn where ISO 834 is by default.
-      iso834: curve === 'iso834' ? t('chart.iso834') : curveLabel(curve, language),
+      iso834: t(`criteria:curve.${curve}`),
       categories: t('chart.categories'),
       thermocouples: t('chart.thermocouples'),
       scalars: t('chart.scalars'),
@@ -35,9 +34,4 @@ export function useCurveLabels(
     return { labels, texts, language };
     // `language` is listed: a language switch changes what `t` returns without changing `t`.
   }, [t, language, header, dark, curve]);
-}
-
-function curveLabel(curve: HeatingCurveId, language: string): string {
-  const info = HEATING_CURVES.find((c) => c.id === curve);
-  return info ? (language === 'en' ? info.label_en : info.label_pl) : curve;
 }

@@ -1,10 +1,9 @@
 import { type TestStandard } from '@furnace/contracts';
-import { HEATING_CURVES, isDoorStandard, TEST_STANDARDS } from '@furnace/criteria';
+import { HEATING_CURVE_IDS, isDoorStandard, TEST_STANDARD_IDS } from '@furnace/criteria';
 import { Fieldset, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
-import { isLanguage } from '../../i18n';
 import type { ProfileValues } from '../../lib/profile-form';
 
 /**
@@ -12,9 +11,8 @@ import type { ProfileValues } from '../../lib/profile-form';
  * standards only), heating curve, criteria basis, planned duration, pressure target and tolerance.
  */
 export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
-  const { t, i18n } = useTranslation('criteria');
+  const { t } = useTranslation('criteria');
   const errorText = useErrorText();
-  const language = isLanguage(i18n.language) ? i18n.language : 'pl';
   const {
     control,
     setValue,
@@ -22,7 +20,6 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
   } = useFormContext<{ profile: ProfileValues }>();
   const standard = useWatch({ control, name: 'profile.standard' });
   const door = isDoorStandard(standard);
-  const label = (item: { label_pl: string; label_en: string }) => (language === 'en' ? item.label_en : item.label_pl);
   const numberProps = (value: number | '', onChange: (v: number | '') => void) => ({
     value,
     onChange: (next: number | string) =>
@@ -41,7 +38,7 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
             render={({ field }) => (
               <Select
                 label={t('profile.standard')}
-                data={TEST_STANDARDS.map((s) => ({ value: s.id, label: label(s) }))}
+                data={TEST_STANDARD_IDS.map((id) => ({ value: id, label: t(`standard.${id}`) }))}
                 value={field.value}
                 onChange={(value) => {
                   if (!value) return;
@@ -81,7 +78,7 @@ export function ProfileFields({ readOnly = false }: { readOnly?: boolean }) {
             render={({ field }) => (
               <Select
                 label={t('profile.heatingCurve')}
-                data={HEATING_CURVES.map((c) => ({ value: c.id, label: label(c) }))}
+                data={HEATING_CURVE_IDS.map((id) => ({ value: id, label: t(`curve.${id}`) }))}
                 value={field.value}
                 onChange={(value) => value && field.onChange(value)}
                 allowDeselect={false}

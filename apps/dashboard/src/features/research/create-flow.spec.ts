@@ -63,7 +63,7 @@ function fakeApi(overrides: Partial<CreateFlowApi> = {}) {
     }),
     addEmail: jest.fn(async (id, email) => {
       calls.push(`email ${id} ${email}`);
-      return { id: 'e', research_id: id, email, is_sent: false };
+      return { id: 'e', research_id: id, email, lang: 'pl' as const, is_sent: false };
     }),
     ...overrides,
   };

@@ -98,6 +98,15 @@ describe('the add rows of the edit page', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Dodaj i wyślij' })).toBeEnabled());
   });
 
+  it("the new address's invitation language: 'Polski' unless staff choose 'English'", async () => {
+    const { user } = await renderUi(<AddEmailForm researchId={RESEARCH.id} onChanged={noop} />);
+    const lang = screen.getByRole('combobox', { name: 'Język zaproszenia' });
+    expect(lang).toHaveValue('Polski');
+    await user.click(lang);
+    await user.click(await screen.findByRole('option', { name: 'English', hidden: true }));
+    expect(lang).toHaveValue('English');
+  });
+
   it("a photo without its config: 'Nie wybrano plików'", async () => {
     const { user } = await renderUi(<AddThermoForm researchId={RESEARCH.id} onAdded={noop} />);
     await user.upload(screen.getByTestId('thermo-image'), new File(['png'], 'piec.png', { type: 'image/png' }));

@@ -1,9 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ActionIcon, Button, Group, Paper, Skeleton, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Skeleton,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Tooltip,
+} from '@mantine/core';
 import { IconMail, IconMailCheck, IconMailX, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { Language } from '@furnace/text';
 import { isAuthError } from '../../../api/errors';
 import { researchKeys } from '../../../api/keys';
 import {
@@ -19,9 +32,13 @@ import { useErrorText } from '../../../components/use-error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { addEmailSchema, type AddEmailValues } from '../../../lib/validation';
 
-/** Client e-mails: sent/not-sent per address, Send, 'Wyślij wszystkie', 'Dodaj' and 'Dodaj i wyślij'. */
+/**
+ * Client e-mails: sent/not-sent and the invitation's language per address, Send, 'Wyślij wszystkie', 'Dodaj' and
+ * 'Dodaj i wyślij' (with the language chosen for the new address).
+ */
 export function EmailsSection({ researchId }: { researchId: string }) {
   const { t } = useTranslation();
+  const languageName = useLanguageName();
   const queryClient = useQueryClient();
   const { data: emails, isPending } = useQuery(researchEmailsQueryOptions(researchId));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: researchKeys.emails(researchId) });
@@ -90,6 +107,11 @@ export function EmailsSection({ researchId }: { researchId: string }) {
               <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {email.email}
               </Text>
+              <Tooltip label={t('research.invitationLanguage')}>
+                <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }} data-testid="email-lang">
+                  {languageName(email.lang)}
+                </Badge>
+              </Tooltip>
             </Group>
             <Group gap={4} wrap="nowrap" ml="auto">
               <Button
@@ -122,19 +144,30 @@ export function EmailsSection({ researchId }: { researchId: string }) {
   );
 }
 
+/** A language by its own name ('Polski', 'English'), as the language switches show it. */
+function useLanguageName() {
+  const { t } = useTranslation();
+  return (lang: string) => (lang === 'en' ? t('common.languageEn') : t('common.languagePl'));
+}
+
 export function AddEmailForm({ researchId, onChanged }: { researchId: string; onChanged: () => Promise<void> }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const {
     register,
+    control,
     handleSubmit,
     reset,
     formState: { errors, isValid, isSubmitting },
-  } = useForm({ mode: 'onTouched', resolver: zodResolver(addEmailSchema), defaultValues: { email: '' } });
+  } = useForm({
+    mode: 'onTouched',
+    resolver: zodResolver(addEmailSchema),
+    defaultValues: { email: '', lang: 'pl' as Language },
+  });
 
   const add = useMutation({
     mutationFn: async ({ values, andSend }: { values: AddEmailValues; andSend: boolean }) => {
-      const record = await addResearchEmail(researchId, values.email.trim());
+      const record = await addResearchEmail(researchId, values.email.trim(), values.lang);
       notifySuccess(t('research.emailAdded'));
       reset();
       if (andSend) {
@@ -172,6 +205,24 @@ export function AddEmailForm({ researchId, onChanged }: { researchId: string; on
           leftSection={<IconMail size={16} aria-hidden />}
           error={errorText(errors.email)}
           style={{ flex: '1 1 220px' }}
+        />
+        <Controller
+          control={control}
+          name="lang"
+          render={({ field }) => (
+            <Select
+              aria-label={t('research.invitationLanguage')}
+              data={[
+                { value: 'pl', label: t('common.languagePl') },
+                { value: 'en', label: t('common.languageEn') },
+              ]}
+              value={field.value}
+              onChange={(value) => value && field.onChange(value)}
+              allowDeselect={false}
+              w={120}
+              data-testid="email-lang-select"
+            />
+          )}
         />
         <Group gap="xs" wrap="nowrap">
           <Button
