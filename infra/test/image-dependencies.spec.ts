@@ -10,7 +10,6 @@ import { repoFile, ROOT } from './support';
 interface Manifest {
   name: string;
   dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
 }
 
 interface Workspace {
