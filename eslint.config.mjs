@@ -2,7 +2,10 @@ import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import boundariesPlugin from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import jsoncParser from 'jsonc-eslint-parser';
 import tseslint from 'typescript-eslint';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const dashboardLayers = layers();
 
@@ -38,6 +41,30 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries()] },
+  },
+  // Each workspace declares the packages its code imports (docs/architecture.md, "Dependencies and
+  // images"): a library or app whose production files (Nx's `production` input: tests left out) import
+  // a package its package.json's `dependencies` lacks fails here, as does one declaring a package it no
+  // longer imports, since an image installs only its workspaces' dependencies. The @furnace/* libraries
+  // are not declared (each image's Dockerfile names them: infra/test/image-dependencies.spec.ts).
+  // The dashboard is left out: Vite bundles it, no process installs its dependencies. The rule reads
+  // Nx's project graph: run it through `npm run lint`.
+  {
+    files: ['apps/*/package.json', 'libs/*/package.json'],
+    ignores: ['apps/dashboard/package.json'],
+    languageOptions: { parser: jsoncParser },
+    rules: {
+      '@nx/dependency-checks': [
+        'error',
+        {
+          // @swc-node/register: the report renderer's worker registers it only when run from the .ts sources (tests).
+          ignoredDependencies: [...workspacePackages(), '@swc-node/register'],
+          checkMissingDependencies: true,
+          checkObsoleteDependencies: true,
+          checkVersionMismatches: true,
+        },
+      ],
+    },
   },
   // The dashboard's tests and tools run in Node (jest, Playwright, the benchmark, the build's Vite plugin):
   // they may import node libraries (@furnace/testing's research body); the server's packages stay banned.
@@ -220,4 +247,13 @@ function layers() {
       },
     ],
   };
+}
+
+/** The names of the workspace's own packages (apps/*, libs/*: `@furnace/…`). */
+function workspacePackages() {
+  return ['apps', 'libs'].flatMap((parent) =>
+    readdirSync(join(import.meta.dirname, parent))
+      .filter((name) => existsSync(join(import.meta.dirname, parent, name, 'package.json')))
+      .map((name) => JSON.parse(readFileSync(join(import.meta.dirname, parent, name, 'package.json'), 'utf8')).name),
+  );
 }
