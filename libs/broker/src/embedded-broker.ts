@@ -27,7 +27,6 @@ export interface EmbeddedBroker {
   stop(): Promise<void>;
 }
 
-
 /**
  * Who may do what on the embedded broker (docs/behaviour.md, "DAQ credentials"; the same rules as
  * infra/mosquitto):

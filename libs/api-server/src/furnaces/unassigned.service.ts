@@ -6,7 +6,7 @@ import { FurnacesService } from './furnaces.service';
 import { type UnassignedRange, UnassignedRepository } from './unassigned.repository';
 
 /** Readings more than this many scan periods apart are in two ranges. */
-export const RANGE_GAP_SCANS = 10;
+const RANGE_GAP_SCANS = 10;
 
 export interface Attached {
   attached: number;
