@@ -1,3 +1,5 @@
+import { AlarmDeliveryEntity } from './alarm-delivery.entity';
+import { AlarmEntity } from './alarm.entity';
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
 import { FurnaceEntity } from './furnace.entity';
@@ -17,6 +19,8 @@ import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  AlarmDeliveryEntity,
+  AlarmEntity,
   AuditEntryEntity,
   CriteriaStateEntity,
   FurnaceEntity,
@@ -54,4 +58,6 @@ export const entities = [
   StreamTicketEntity,
   ObservationEntity,
   ThermoExclusionEntity,
+  AlarmEntity,
+  AlarmDeliveryEntity,
 ];
