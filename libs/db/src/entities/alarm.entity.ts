@@ -42,7 +42,7 @@ export class AlarmEntity {
   raisedAt!: Date;
 
   /** The value and the limit that raised it (contracts' AlarmDetails). */
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb' })
   details!: Record<string, unknown>;
 
   @Column({ type: 'timestamptz', nullable: true })

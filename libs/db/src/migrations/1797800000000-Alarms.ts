@@ -10,7 +10,7 @@ export class Alarms1797800000000 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "alarm" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "research_id" uuid NOT NULL, "furnace_id" uuid, "kind" character varying(16) NOT NULL, "subject" character varying(64) NOT NULL DEFAULT '', "raised_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "details" jsonb NOT NULL DEFAULT '{}'::jsonb, "acknowledged_at" TIMESTAMP WITH TIME ZONE, "acknowledged_by" character varying(255), "cleared_at" TIMESTAMP WITH TIME ZONE, "last_notified_at" TIMESTAMP WITH TIME ZONE, "next_notify_at" TIMESTAMP WITH TIME ZONE, "notify_count" integer NOT NULL DEFAULT '0', CONSTRAINT "PK_ea806c911b4b0617f2e306094e7" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "alarm" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "research_id" uuid NOT NULL, "furnace_id" uuid, "kind" character varying(16) NOT NULL, "subject" character varying(64) NOT NULL DEFAULT '', "raised_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "details" jsonb NOT NULL, "acknowledged_at" TIMESTAMP WITH TIME ZONE, "acknowledged_by" character varying(255), "cleared_at" TIMESTAMP WITH TIME ZONE, "last_notified_at" TIMESTAMP WITH TIME ZONE, "next_notify_at" TIMESTAMP WITH TIME ZONE, "notify_count" integer NOT NULL DEFAULT '0', CONSTRAINT "PK_ea806c911b4b0617f2e306094e7" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "IDX_alarm_notify_due" ON "alarm"  ("next_notify_at") WHERE "cleared_at" IS NULL AND "next_notify_at" IS NOT NULL`,
