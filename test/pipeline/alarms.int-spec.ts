@@ -24,7 +24,15 @@ import {
 import type { RunningIngest } from '@furnace/ingest';
 import { startSimulator } from '@furnace/simulator';
 import { ingestConfig, startTestIngest } from '@furnace/ingest/testing';
-import { auth, startTestApi, startTestSmtp, type TestApi, type TestSmtp } from '@furnace/api-server/testing';
+import {
+  auth,
+  CriteriaKeeper,
+  startTestApi,
+  startTestSmtp,
+  type TestApi,
+  type TestSmtp,
+  viewerTokenFor,
+} from '@furnace/api-server/testing';
 
 /*
  * Alarms raised by the server (docs/behaviour.md, "Alarms") on simulated tests, with the scale-out layout: two
@@ -121,8 +129,11 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
   };
   const alarmEvents = (viewer: TestViewer) =>
     viewer.messages.filter((m): m is Extract<LiveServerMessage, { event: 'ALARM' }> => m.event === 'ALARM');
+  const deliveryOf = (h: Hook) => String(h.headers['x-furnace-delivery'] ?? '');
   const delivered = (alarmId: string, message: number) =>
-    hooks.filter((h) => h.headers['x-furnace-delivery'] === `${alarmId}:${message}`);
+    hooks.filter((h) => deliveryOf(h) === `${alarmId}:${message}`);
+  const accepted = (alarmId: string) =>
+    hooks.filter((h) => h.status === 200 && deliveryOf(h).startsWith(`${alarmId}:`));
 
   it('silence: raised once after 3 scan periods, sent by e-mail and a signed webhook (retried), repeated until acknowledged, cleared when frames come again', async () => {
     const furnace = await apis[0]!.http
@@ -137,7 +148,11 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
         webhook_secret: SECRET,
       });
     expect(furnace.status).toBe(200);
-    expect(furnace.body).toMatchObject({ watch_emails: ['watch@example.com'], webhook_url: hookUrl, webhook_secret_set: true });
+    expect(furnace.body).toMatchObject({
+      watch_emails: ['watch@example.com'],
+      webhook_url: hookUrl,
+      webhook_secret_set: true,
+    });
     expect(furnace.body).not.toHaveProperty('webhook_secret');
     const created = await apis[1]!.http
       .post('/api/v1/research')
@@ -181,7 +196,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
       expect(raised.details).toMatchObject({ scan_period_s: SCAN_S, missed_scans: 3 });
 
       // The webhook: refused once (500), retried, accepted; every call signed with the furnace's secret.
-      const accepted = await waitFor('the first message accepted by the webhook', () =>
+      const firstAccepted = await waitFor('the first message accepted by the webhook', () =>
         delivered(raised.id, 1).find((h) => h.status === 200),
       );
       const first = delivered(raised.id, 1);
@@ -191,7 +206,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
         expect(hook.headers['x-furnace-signature']).toBe(expected);
         expect(hook.headers['x-furnace-timestamp']).toMatch(/^\d{4}-\d\d-\d\dT/);
       }
-      expect(JSON.parse(accepted.body)).toMatchObject({
+      expect(JSON.parse(firstAccepted.body)).toMatchObject({
         event: 'alarm',
         message: 1,
         alarm: { id: raised.id, kind: 'silence', research_id: researchId },
@@ -202,20 +217,26 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
       const thirdMissed = lastBeforeSilence + 3 * SCAN_S * 1000;
       console.log(
         `Silence → webhook: ${first[0]!.at - thirdMissed} ms after the third missed scan (first call), ` +
-          `${accepted.at - thirdMissed} ms to the accepted retry (bus ${TEST_REDIS_URL ? 'Redis' : 'in-process'}, broker ${broker.shared ? 'Mosquitto' : 'aedes'})`,
+          `${firstAccepted.at - thirdMissed} ms to the accepted retry (bus ${TEST_REDIS_URL ? 'Redis' : 'in-process'}, broker ${broker.shared ? 'Mosquitto' : 'aedes'})`,
       );
       expect(first[0]!.at - thirdMissed).toBeLessThan(5_000);
 
       // The e-mails: the responsible engineer and the furnace's watch list.
       for (const to of [staff.email, 'watch@example.com']) {
-        const mail = await smtp.next((m) => m.to.includes(to) && m.parsed.subject?.includes('ALARM') === true, `the alarm to ${to}`);
+        const mail = await smtp.next(
+          (m) => m.to.includes(to) && m.parsed.subject?.includes('ALARM') === true,
+          `the alarm to ${to}`,
+        );
         expect(mail.parsed.subject).toContain(created.body.name);
         expect(mail.parsed.text).toContain(`/research/${researchId}/view`);
       }
 
       // Unacknowledged, it repeats after the interval, once.
       const repeat = await waitFor('the repeat', () => delivered(raised.id, 2).find((h) => h.status === 200), 10_000);
-      expect(repeat.at - accepted.at).toBeGreaterThanOrEqual(REPEAT_MS - 500);
+      // Claimed (last_notified_at, the database's clock) a whole interval after the first.
+      const claimedAt = (hook: Hook) =>
+        Date.parse((JSON.parse(hook.body) as { alarm: AlarmView }).alarm.last_notified_at!);
+      expect(claimedAt(repeat) - claimedAt(firstAccepted)).toBeGreaterThanOrEqual(REPEAT_MS);
       expect(delivered(raised.id, 2)).toHaveLength(1);
 
       // Acknowledged (through the other instance): no more repeats; the staff stream is told.
@@ -228,7 +249,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
       await waitFor('ALARM acknowledged on the staff stream', () =>
         alarmEvents(staffViewer).some((m) => m.data.id === raised.id && m.data.acknowledged_by === staff.email),
       );
-      const messages = hooks.filter((h) => h.status === 200 && h.headers['x-furnace-delivery']?.startsWith(raised.id)).length;
+      const messages = accepted(raised.id).length;
 
       // Frames again: cleared.
       const cleared = await waitFor(
@@ -243,9 +264,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
       );
       // Well over the interval since the acknowledgement: no message after it.
       expect(Date.now() - repeat.at).toBeGreaterThan(REPEAT_MS);
-      expect(hooks.filter((h) => h.status === 200 && h.headers['x-furnace-delivery']?.startsWith(raised.id))).toHaveLength(
-        messages,
-      );
+      expect(accepted(raised.id)).toHaveLength(messages);
 
       // One row, raised by one instance; every attempt logged.
       const rows: { kind: string }[] = await apis[0]!.dataSource.query(
@@ -331,12 +350,55 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
     );
   }, 60_000);
 
+  it('silence is noticed by another instance when the owner stops during it, from the newest stored frame', async () => {
+    const furnace = await apis[0]!.http
+      .post('/api/v1/furnaces')
+      .set(auth(admin))
+      .send({ name: 'Piec wolny', code: 'alarm-slow', scan_period_s: 3 });
+    const created = await apis[0]!.http
+      .post('/api/v1/research')
+      .set(auth(staff.token))
+      .send(researchBody({ furnace_id: furnace.body.id }));
+    const researchId = created.body.id as string;
+    for (let t = 0; t < 5; t++)
+      await publisher.publishAsync(daqTopic(researchId), JSON.stringify({ time: t, pk: 20 }), { qos: 1 });
+    const owner = await waitFor('an instance to keep the test', () =>
+      apis.find((api) => api.app.get(CriteriaKeeper).keptResearches.includes(researchId)),
+    );
+    const [last] = (await owner.dataSource.query(
+      `SELECT received_at FROM reading WHERE research_id = $1 ORDER BY "time" DESC LIMIT 1`,
+      [researchId],
+    )) as { received_at: Date }[];
+    // The owner stops (9 s of silence are still to come): it hands the lease back, the other takes the test.
+    apis = apis.filter((api) => api !== owner);
+    await owner.close();
+    const other = apis[0]!;
+    const alarm = await waitFor('the silence alarm raised by the other instance', async () =>
+      (await alarmsOf(other, researchId)).find((a) => a.kind === 'silence'),
+    );
+    expect(other.app.get(CriteriaKeeper).keptResearches).toContain(researchId);
+    // Timed from the newest stored frame, not from when the other instance took the test.
+    const after = Date.parse(alarm.raised_at) - new Date(last!.received_at).getTime();
+    expect(after).toBeGreaterThanOrEqual(9_000 - 100);
+    expect(after).toBeLessThan(9_000 + 5_000);
+    expect(await alarmsOf(other, researchId)).toHaveLength(1);
+  }, 60_000);
+
   it('are staff only', async () => {
     const created = await apis[0]!.http.post('/api/v1/research').set(auth(staff.token)).send(researchBody());
     expect((await apis[0]!.http.get(`/api/v1/research/${created.body.id}/alarms`)).status).toBe(401);
+    const client = await apis[0]!.http
+      .post('/api/v1/research/emails')
+      .set(auth(staff.token))
+      .send({ research_id: created.body.id, email: 'client2@example.com' });
+    const viewer = viewerTokenFor(apis[0]!, client.body.id, created.body.id);
+    expect((await apis[0]!.http.get(`/api/v1/research/${created.body.id}/alarms`).set(auth(viewer))).status).toBe(403);
     expect(
-      (await apis[0]!.http.post('/api/v1/alarms/00000000-0000-4000-8000-000000000000/acknowledge').set(auth(staff.token)))
-        .status,
+      (
+        await apis[0]!.http
+          .post('/api/v1/alarms/00000000-0000-4000-8000-000000000000/acknowledge')
+          .set(auth(staff.token))
+      ).status,
     ).toBe(404);
   });
 });
