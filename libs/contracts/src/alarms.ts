@@ -12,7 +12,15 @@ import { researchIdSchema } from './research-id';
  * forecast to fail within 5 minutes (subject: the criterion); failure: a criterion failed (subject: the
  * criterion); overrun: the test's end time passed while its frames still arrive.
  */
-export const ALARM_KINDS = ['silence', 'thermocouple', 'deviation', 'pressure', 'forecast', 'failure', 'overrun'] as const;
+export const ALARM_KINDS = [
+  'silence',
+  'thermocouple',
+  'deviation',
+  'pressure',
+  'forecast',
+  'failure',
+  'overrun',
+] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
 export const alarmViewSchema = z.object({

@@ -83,7 +83,8 @@ function main() {
   const startTime = number('start', args.start, 0, (n) => n >= 0);
   const duration = args.duration === undefined ? undefined : number('duration', args.duration, 0, (n) => n > 0);
   const seed = number('seed', args.seed, 834, (n) => Number.isInteger(n));
-  const silenceAt = args['silence-at'] === undefined ? undefined : number('silence-at', args['silence-at'], 0, (n) => n >= -3600);
+  const silenceAt =
+    args['silence-at'] === undefined ? undefined : number('silence-at', args['silence-at'], 0, (n) => n >= -3600);
   const silenceFor = number('silence-for', args['silence-for'], 60, (n) => n > 0);
   const [faultTime, faultTc] = (args['fault-at'] ?? '').split(':');
   const faultAt =

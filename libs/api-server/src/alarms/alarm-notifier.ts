@@ -14,7 +14,8 @@ import { AlarmsService } from './alarms.service';
 export const SIGNATURE_HEADER = 'X-Furnace-Signature';
 export const TIMESTAMP_HEADER = 'X-Furnace-Timestamp';
 
-export const signBody = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export const signBody = (secret: string, body: string) =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
  * Sends the alarms' messages (docs/behaviour.md, "Alarms"): every instance looks for the messages due every
@@ -72,7 +73,9 @@ export class AlarmNotifier implements OnApplicationBootstrap, OnModuleDestroy {
           return;
         }
         for (const alarm of due) {
-          const sent = this.send(alarm).catch((e: Error) => this.logger.warn(`Alarm ${alarm.id} not sent: ${e.message}`));
+          const sent = this.send(alarm).catch((e: Error) =>
+            this.logger.warn(`Alarm ${alarm.id} not sent: ${e.message}`),
+          );
           this.sending.add(sent);
           void sent.finally(() => this.sending.delete(sent));
         }

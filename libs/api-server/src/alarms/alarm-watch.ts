@@ -79,22 +79,24 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
   adopted(researchId: string): void {
     const w = new Watched(researchId);
     this.watched.set(researchId, w);
-    void w.run(async () => {
-      const [info, lastFrameAt, open] = await Promise.all([
-        this.repo.watched(researchId),
-        this.repo.lastFrameAt(researchId),
-        this.repo.openKeys(researchId),
-      ]);
-      if (!info) return;
-      w.scanPeriodS = info.scanPeriodS ?? this.options.defaultScanPeriodS;
-      w.startAt = info.startAt.getTime();
-      w.endAt = info.endAt.getTime();
-      w.ended = info.stopped || Date.now() >= w.endAt;
-      // A frame heard meanwhile is newer than the stored one.
-      w.lastFrameAt = Math.max(w.lastFrameAt ?? 0, lastFrameAt?.getTime() ?? 0) || null;
-      for (const k of open) w.open.add(k);
-      this.arm(w);
-    }).catch((e: Error) => this.failed(w, e));
+    void w
+      .run(async () => {
+        const [info, lastFrameAt, open] = await Promise.all([
+          this.repo.watched(researchId),
+          this.repo.lastFrameAt(researchId),
+          this.repo.openKeys(researchId),
+        ]);
+        if (!info) return;
+        w.scanPeriodS = info.scanPeriodS ?? this.options.defaultScanPeriodS;
+        w.startAt = info.startAt.getTime();
+        w.endAt = info.endAt.getTime();
+        w.ended = info.stopped || Date.now() >= w.endAt;
+        // A frame heard meanwhile is newer than the stored one.
+        w.lastFrameAt = Math.max(w.lastFrameAt ?? 0, lastFrameAt?.getTime() ?? 0) || null;
+        for (const k of open) w.open.add(k);
+        this.arm(w);
+      })
+      .catch((e: Error) => this.failed(w, e));
   }
 
   frame(researchId: string): void {
@@ -169,8 +171,7 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
       if (f.eta_s < this.options.forecastWithinS)
         add('forecast', f.criterion, { eta_s: f.eta_s, rate_k_per_min: f.rate_k_per_min });
     for (const f of staff.failures)
-      if (!want.has(key('failure', f.criterion)))
-        add('failure', f.criterion, { time: f.time, thermo_id: f.thermo_id });
+      if (!want.has(key('failure', f.criterion))) add('failure', f.criterion, { time: f.time, thermo_id: f.thermo_id });
     for (const [k, a] of want) if (!w.open.has(k)) this.raise(w, a.kind, a.subject, a.details);
     // Cleared when the condition ended; a judgement that cannot be made (d_e before 5 minutes) leaves it.
     for (const k of w.open) {
@@ -231,7 +232,9 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
 
   private clear(w: Watched, kind: AlarmKind, subject: string): void {
     w.open.delete(key(kind, subject));
-    void w.run(async () => void (await this.alarms.clear(w.researchId, kind, subject))).catch((e: Error) => this.failed(w, e));
+    void w
+      .run(async () => void (await this.alarms.clear(w.researchId, kind, subject)))
+      .catch((e: Error) => this.failed(w, e));
   }
 
   private stop(w: Watched): void {

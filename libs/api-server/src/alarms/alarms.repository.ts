@@ -78,7 +78,12 @@ export class AlarmsRepository {
 
   /** The alarm raised, or null when one of the same kind and subject is open already (another instance raised it). */
   async raise(researchId: string, kind: AlarmKind, subject: string, details: object): Promise<AlarmView | null> {
-    const rows: AlarmRow[] = await this.dataSource.query(RAISE_SQL, [researchId, kind, subject, JSON.stringify(details)]);
+    const rows: AlarmRow[] = await this.dataSource.query(RAISE_SQL, [
+      researchId,
+      kind,
+      subject,
+      JSON.stringify(details),
+    ]);
     return rows[0] ? toView(rows[0]) : null;
   }
 

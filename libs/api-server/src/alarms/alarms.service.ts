@@ -72,7 +72,12 @@ export class AlarmsService {
           entity: 'alarm',
           entityId: acknowledged.id,
           action: 'acknowledge',
-          before: { kind: acknowledged.kind, subject: acknowledged.subject, acknowledged_at: null, acknowledged_by: null },
+          before: {
+            kind: acknowledged.kind,
+            subject: acknowledged.subject,
+            acknowledged_at: null,
+            acknowledged_by: null,
+          },
           after: {
             kind: acknowledged.kind,
             subject: acknowledged.subject,
@@ -90,7 +95,10 @@ export class AlarmsService {
 
   private publish(alarm: AlarmView): void {
     void this.bus
-      .publish(researchChannel(alarm.research_id), encodeBusMessage({ type: 'alarm', research_id: alarm.research_id, alarm }))
+      .publish(
+        researchChannel(alarm.research_id),
+        encodeBusMessage({ type: 'alarm', research_id: alarm.research_id, alarm }),
+      )
       .catch((e: Error) => this.logger.warn(`Alarm ${alarm.id} not published: ${e.message}`));
   }
 }

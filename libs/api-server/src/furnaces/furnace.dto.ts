@@ -41,7 +41,8 @@ const AlarmFields = {
       ApiPropertyOptional({
         type: [String],
         maxItems: MAX_WATCH_EMAILS,
-        description: "E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).",
+        description:
+          "E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).",
       }),
       OptionalNotNull(),
       lowerAll,
@@ -55,7 +56,8 @@ const AlarmFields = {
         type: String,
         nullable: true,
         maxLength: 2000,
-        description: 'Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.',
+        description:
+          'Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.',
       }),
       IsOptional(),
       IsUrl(
@@ -73,7 +75,7 @@ const AlarmFields = {
         maxLength: 255,
         writeOnly: true,
         description:
-          'The HMAC-SHA256 key of the webhook\'s signature (16–255 characters); never shown back (webhook_secret_set). null: none.',
+          "The HMAC-SHA256 key of the webhook's signature (16–255 characters); never shown back (webhook_secret_set). null: none.",
       }),
       IsOptional(),
       IsString({ message: 'webhook_secret must be a string' }),

@@ -160,7 +160,12 @@ export class ReportService {
       observations: observations.map((o) => ({ time: o.time, kind: o.kind as ObservationKind, note: o.note })),
       exclusions: exclusions.map((e) => ({ thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason })),
       alarms: alarms
-        .map((a) => ({ raisedAt: new Date(a.raised_at), kind: a.kind, subject: a.subject, acknowledgedBy: a.acknowledged_by }))
+        .map((a) => ({
+          raisedAt: new Date(a.raised_at),
+          kind: a.kind,
+          subject: a.subject,
+          acknowledgedBy: a.acknowledged_by,
+        }))
         .reverse(),
       names,
       photos,

@@ -59,7 +59,7 @@ const ResponsibleField = () =>
       type: String,
       format: 'uuid',
       nullable: true,
-      description: "The member of staff responsible for the test, told of its alarms by e-mail; null for none.",
+      description: 'The member of staff responsible for the test, told of its alarms by e-mail; null for none.',
     }),
     IsOptional(),
     IsUUID('all', { message: 'responsible_user_id must be a UUID' }),
