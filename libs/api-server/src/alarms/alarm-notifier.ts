@@ -11,10 +11,10 @@ import { AlarmsRepository, type Recipients } from './alarms.repository';
 import { AlarmsService } from './alarms.service';
 
 /** The webhook's signature header: `sha256=` and the hex HMAC-SHA256 of the raw body with the furnace's secret. */
-export const SIGNATURE_HEADER = 'X-Furnace-Signature';
-export const TIMESTAMP_HEADER = 'X-Furnace-Timestamp';
+const SIGNATURE_HEADER = 'X-Furnace-Signature';
+const TIMESTAMP_HEADER = 'X-Furnace-Timestamp';
 
-export const signBody = (secret: string, body: string) =>
+const signBody = (secret: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
