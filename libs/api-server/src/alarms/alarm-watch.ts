@@ -69,11 +69,6 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
     for (const w of this.watched.values()) this.stop(w);
   }
 
-  /** Researches watched here now (tests). */
-  get watchedResearches(): string[] {
-    return [...this.watched.keys()];
-  }
-
   // --- KeptListener --------------------------------------------------------------------------------
 
   adopted(researchId: string): void {
