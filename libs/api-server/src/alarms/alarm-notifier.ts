@@ -14,8 +14,7 @@ import { AlarmsService } from './alarms.service';
 const SIGNATURE_HEADER = 'X-Furnace-Signature';
 const TIMESTAMP_HEADER = 'X-Furnace-Timestamp';
 
-const signBody = (secret: string, body: string) =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const signBody = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**
  * Sends the alarms' messages (docs/behaviour.md, "Alarms"): every instance looks for the messages due every
