@@ -10,6 +10,8 @@ import type { ApiConfig } from '@furnace/config';
 import type { Bus } from '@furnace/bus';
 import type { Pino } from '@furnace/logger';
 import { LoggerModule } from 'nestjs-pino';
+import { AlarmsModule } from './alarms/alarms.module';
+import { ALARM_OPTIONS, type AlarmOptions, DEFAULT_ALARM_OPTIONS } from './alarms/alarm-options';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { rateLimits } from './auth/login-throttler.guard';
@@ -45,6 +47,8 @@ export interface ApiDeps {
   throttlerStorage?: ThrottlerStorage;
   /** Timings of the kept criteria (tests shorten them); unset: CriteriaKeeper's defaults. */
   criteriaKeeper?: Partial<KeeperOptions>;
+  /** Timings of the alarms (tests shorten them); unset: AlarmOptions' defaults. */
+  alarms?: Partial<AlarmOptions>;
 }
 
 /** What every module may inject: the configuration, the database and the bus, made outside Nest. */
@@ -57,6 +61,7 @@ class InfraModule {
       { provide: DataSourceToken, useValue: deps.dataSource },
       { provide: BUS, useValue: deps.bus },
       { provide: KEEPER_OPTIONS, useValue: deps.criteriaKeeper ?? null },
+      { provide: ALARM_OPTIONS, useValue: { ...DEFAULT_ALARM_OPTIONS, ...(deps.alarms ?? {}) } },
       // Announces revoked access on the bus: users and e-mail records publish, live streams listen.
       { provide: Revocations, useClass: Revocations },
       ShutdownGate,
@@ -116,6 +121,7 @@ export class AppModule {
         ReviewModule,
         ArchiveModule,
         UnassignedModule,
+        AlarmsModule,
       ],
     };
   }

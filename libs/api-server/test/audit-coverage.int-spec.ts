@@ -714,6 +714,16 @@ const CASES: Record<string, () => Promise<Written>> = {
       before: { name: 'Piec stary' },
       after: { name: 'Piec nowy' },
     });
+    // The webhook's secret never: only whether one is set.
+    const secret = 'a-secret-never-in-the-audit-trail';
+    const withSecret = await change(SUPERUSER.email, () =>
+      api.http.patch(`/api/v1/furnaces/${f.id}`).set(auth(admin)).send({ webhook_secret: secret }),
+    );
+    expect(one(withSecret.entries, 'furnace')).toMatchObject({
+      before: { webhook_secret_set: false },
+      after: { webhook_secret_set: true },
+    });
+    expect(JSON.stringify(withSecret.entries)).not.toContain(secret);
     return w;
   },
   'FurnacesController.delete': async () => {
@@ -780,6 +790,24 @@ const CASES: Record<string, () => Promise<Written>> = {
     });
     // The password it answered is in no entry.
     expect(JSON.stringify(w.entries)).not.toContain(w.res.body.password);
+    return w;
+  },
+  'AlarmsController.acknowledge': async () => {
+    const research = await createResearch(api, staff.token);
+    const [alarm] = (await api.dataSource.query(
+      `INSERT INTO alarm (research_id, kind, subject, details, next_notify_at) VALUES ($1, 'silence', '', '{}', now()) RETURNING id`,
+      [research.id],
+    )) as { id: string }[];
+    const w = await change(staff.email, () =>
+      api.http.post(`/api/v1/alarms/${alarm!.id}/acknowledge`).set(auth(staff.token)),
+    );
+    expect(one(w.entries, 'alarm')).toMatchObject({
+      action: 'acknowledge',
+      research_id: research.id,
+      entity_id: alarm!.id,
+      before: { kind: 'silence', acknowledged_by: null },
+      after: { kind: 'silence', acknowledged_by: staff.email },
+    });
     return w;
   },
   'AuthController.reset': async () => {

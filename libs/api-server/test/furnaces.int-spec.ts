@@ -113,6 +113,11 @@ describe('furnaces', () => {
       [newFurnace({ standard: 'ISO_834' }), ['body', 'standard']],
       [newFurnace({ pressure_tolerance_pa: -1 }), ['body', 'pressure_tolerance_pa']],
       [{ ...newFurnace(), owner: 'me' }, ['body', 'owner']],
+      // Who is told of its tests' alarms (docs/behaviour.md, "Alarms").
+      [newFurnace({ watch_emails: ['not-an-address'] }), ['body', 'watch_emails']],
+      [newFurnace({ watch_emails: 'a@example.com' }), ['body', 'watch_emails']],
+      [newFurnace({ webhook_url: 'ftp://example.com/x' }), ['body', 'webhook_url']],
+      [newFurnace({ webhook_secret: 'short' }), ['body', 'webhook_secret']],
     ];
     for (const [body, loc] of cases) {
       const res = await api.http.post(FURNACES).set(auth(admin)).send(body);
@@ -122,6 +127,27 @@ describe('furnaces', () => {
     expect((await api.http.get(FURNACES).set(auth(admin))).body.count).toBe(before);
     expect((await api.http.patch(`${FURNACES}/${NO_SUCH_ID}`).set(auth(admin)).send({ name: 'x' })).status).toBe(404);
     expect((await api.http.get(`${FURNACES}/not-a-uuid`).set(auth(admin))).status).toBe(422);
+  });
+
+  it("names a research's responsible engineer, refused when no such account is active", async () => {
+    const me = (await api.http.get('/api/v1/users/me').set(auth(admin))).body as { id: string };
+    const bad = await api.http
+      .post('/api/v1/research')
+      .set(auth(staff))
+      .send(researchBody({ responsible_user_id: NO_SUCH_ID }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: string[] }) => d.loc)).toContainEqual(['body', 'responsible_user_id']);
+    const created = await api.http
+      .post('/api/v1/research')
+      .set(auth(staff))
+      .send(researchBody({ responsible_user_id: me.id }));
+    expect(created.status).toBe(200);
+    expect(created.body.responsible_user_id).toBe(me.id);
+    const cleared = await api.http
+      .put(`/api/v1/research/${created.body.id}`)
+      .set(auth(staff))
+      .send({ responsible_user_id: null });
+    expect(cleared.body.responsible_user_id).toBeNull();
   });
 
   it('refuses a second furnace with the same code, on create and on change', async () => {

@@ -13,6 +13,7 @@ import type { FurnaceLogger } from '@furnace/logger';
 import { login, SUPERUSER } from '@furnace/testing';
 import { createApiApp } from '../src/app';
 import type { KeeperOptions } from '../src/criteria/criteria-keeper';
+import type { AlarmOptions } from '../src/alarms/alarm-options';
 
 export interface TestApi {
   app: NestExpressApplication;
@@ -38,6 +39,7 @@ export async function startTestApi(
     dashboardDir?: string;
     logger?: FurnaceLogger;
     criteriaKeeper?: Partial<KeeperOptions>;
+    alarms?: Partial<AlarmOptions>;
   } = {},
 ): Promise<TestApi> {
   const db = options.db ?? (await createTestDatabase());
@@ -70,6 +72,7 @@ export async function startTestApi(
       bus,
       throttlerStorage: new ThrottlerStorageService(),
       criteriaKeeper: options.criteriaKeeper,
+      alarms: options.alarms,
     },
     { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger },
   );

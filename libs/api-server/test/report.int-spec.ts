@@ -146,7 +146,15 @@ describe('GET /research/{id}/report.pdf', () => {
   });
 
   it('writes the same report in English with ?lang=en', async () => {
+    // An alarm raised during the test, acknowledged: in the report's events (docs/behaviour.md §17).
+    await api.dataSource.query(
+      `INSERT INTO alarm (research_id, kind, subject, details, raised_at, acknowledged_at, acknowledged_by)
+       VALUES ($1, 'thermocouple', '3', '{}', '2026-03-01T08:37:00Z', '2026-03-01T08:38:00Z', 'lab@example.com')`,
+      [researchId],
+    );
     const { res, pages, text } = await report('en');
+    expect(text).toContain('Alarms');
+    expect(text).toMatch(/01\.03\.2026, 09:37:00 Thermocouple faulted or suspect 3 lab@example\.com/);
     expect(res.headers['content-disposition']).toMatch(/filename="report-Drzwi-/);
     expect(pages[0]).toContain('Fire test report');
     expect(pages[0]).toContain('EN 1634-1 — door or shutter');

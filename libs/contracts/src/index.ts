@@ -3,6 +3,7 @@ export * from './shared-rules';
 export * from './research-id';
 export * from './daq';
 export * from './furnace';
+export * from './alarms';
 export * from './live';
 export * from './thermo-config';
 export * from './http-url';

@@ -3,6 +3,7 @@ import { DAQ_BOUNDS, daqPayloadSchema } from './daq';
 import { describeValue, formatPath } from './describe-value';
 import { normaliseResearchId, researchIdSchema } from './research-id';
 import type { CriteriaView } from './criteria/types';
+import { alarmViewSchema } from './alarms';
 
 /*
  * Live stream contract (WebSocket /api/v1/research/dane/stream/{researchId}), see docs/architecture.md
@@ -61,18 +62,23 @@ export const criteriaViewSchema = z
 /** CRITERIA: sent once when the stream opens (when the server has criteria for the research) and whenever they change. */
 export const liveCriteriaMessageSchema = z.object({ event: z.literal('CRITERIA'), data: criteriaViewSchema });
 
+/** ALARM: an alarm of the research raised, acknowledged or cleared (docs/behaviour.md, "Alarms"); staff's streams only. */
+export const liveAlarmMessageSchema = z.object({ event: z.literal('ALARM'), data: alarmViewSchema });
+
 /** Every message the server sends on the live socket. */
 export const liveServerMessageSchema = z.discriminatedUnion('event', [
   liveStatusMessageSchema,
   liveDataMessageSchema,
   liveUpdateMessageSchema,
   liveCriteriaMessageSchema,
+  liveAlarmMessageSchema,
 ]);
 export type LiveServerMessage = z.output<typeof liveServerMessageSchema>;
 export type LiveStatusMessage = z.output<typeof liveStatusMessageSchema>;
 export type LiveDataMessage = z.output<typeof liveDataMessageSchema>;
 export type LiveUpdateMessage = z.output<typeof liveUpdateMessageSchema>;
 export type LiveCriteriaMessage = z.output<typeof liveCriteriaMessageSchema>;
+export type LiveAlarmMessage = z.output<typeof liveAlarmMessageSchema>;
 export type LiveEvent = LiveServerMessage['event'];
 
 export function encodeLiveMessage(message: LiveServerMessage): string {
@@ -138,15 +144,23 @@ export const busCriteriaMessageSchema = z.object({
   staff: criteriaViewSchema,
   client: criteriaViewSchema,
 });
+/** An alarm of the research raised, acknowledged or cleared, published by the instance that changed it; staff only. */
+export const busAlarmMessageSchema = z.object({
+  type: z.literal('alarm'),
+  research_id: researchIdSchema,
+  alarm: alarmViewSchema,
+});
 export const busMessageSchema = z.discriminatedUnion('type', [
   busFrameMessageSchema,
   busUpdateMessageSchema,
   busCriteriaMessageSchema,
+  busAlarmMessageSchema,
 ]);
 
 export type BusFrameMessage = z.output<typeof busFrameMessageSchema>;
 export type BusUpdateMessage = z.output<typeof busUpdateMessageSchema>;
 export type BusCriteriaMessage = z.output<typeof busCriteriaMessageSchema>;
+export type BusAlarmMessage = z.output<typeof busAlarmMessageSchema>;
 export type BusMessage = z.output<typeof busMessageSchema>;
 
 /** Typed event map of the bus: message type → message. */
@@ -154,6 +168,7 @@ export interface BusEventMap {
   frame: BusFrameMessage;
   update: BusUpdateMessage;
   criteria: BusCriteriaMessage;
+  alarm: BusAlarmMessage;
 }
 export type BusMessageType = keyof BusEventMap;
 
@@ -187,6 +202,8 @@ export function busToLiveMessage(message: BusMessage, audience: 'staff' | 'clien
       return { event: 'UPDATE', data: message.kind };
     case 'criteria':
       return { event: 'CRITERIA', data: audience === 'staff' ? message.staff : message.client };
+    case 'alarm':
+      return { event: 'ALARM', data: message.alarm };
   }
 }
 

@@ -22,6 +22,9 @@ ${SPECIMEN_PROFILES.map((p) => `                        ${p.id.padEnd(12)} ${p.l
   --duration <s>      stop after this much test time (default: run until Ctrl+C)
   --mqtt <url>        broker (default mqtt://127.0.0.1:1883; npm start's embedded broker listens on MQTT_PORT)
   --seed <n>          random seed (default 834)
+  --silence-at <s>    the DAQ goes silent at this test time: no frame for --silence-for seconds (an alarm)
+  --silence-for <s>   how long it stays silent, seconds of test time (default 60)
+  --fault-at <s>[:TC] from this test time thermocouple TC (default 1) reads over-range, its fault flag (an alarm)
 
 Signs in as MQTT_USERNAME / MQTT_PASSWORD from the environment, or as the --mqtt URL's user
 (mqtt://user:password@host:port); \`npm run simulate\` finds \`npm start\`'s DAQ account by itself.
@@ -55,6 +58,9 @@ function main() {
         duration: { type: 'string' },
         mqtt: { type: 'string' },
         seed: { type: 'string' },
+        'silence-at': { type: 'string' },
+        'silence-for': { type: 'string' },
+        'fault-at': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -89,6 +95,17 @@ function main() {
   const startTime = number('start', args.start, 0, (n) => n >= 0);
   const duration = args.duration === undefined ? undefined : number('duration', args.duration, 0, (n) => n > 0);
   const seed = number('seed', args.seed, 834, (n) => Number.isInteger(n));
+  const silenceAt =
+    args['silence-at'] === undefined ? undefined : number('silence-at', args['silence-at'], 0, (n) => n >= -3600);
+  const silenceFor = number('silence-for', args['silence-for'], 60, (n) => n > 0);
+  const [faultTime, faultTc] = (args['fault-at'] ?? '').split(':');
+  const faultAt =
+    args['fault-at'] === undefined
+      ? undefined
+      : {
+          time: number('fault-at', faultTime, 0, (n) => n >= -3600),
+          thermoId: number('fault-at', faultTc, 1, (n) => Number.isInteger(n) && n >= 1 && n <= MAX_CHANNELS),
+        };
 
   let lastReport = 0;
   let lastError = '';
@@ -109,6 +126,8 @@ function main() {
     startTime,
     duration,
     seed,
+    silence: silenceAt === undefined ? undefined : { at: silenceAt, for: silenceFor },
+    faultAt,
     onFrame: (time) => {
       frames++;
       const now = Date.now();

@@ -73,6 +73,14 @@ describe('createFrameGenerator', () => {
     expect(frame.pk).not.toBeNull();
   });
 
+  it('--fault-at: a chosen thermocouple reads over-range (its fault flag) from the time given', () => {
+    const generate = createFrameGenerator({ seed: 834, channels: 3, faultAt: { time: 30, thermoId: 3 } });
+    expect(generate(29).thermocouples_out![2]).not.toBe(OVER_RANGE);
+    expect(generate(30).thermocouples_out![2]).toBe(OVER_RANGE);
+    expect(generate(31).thermocouples_out![2]).toBe(OVER_RANGE);
+    expect(generate(32).thermocouples_out![1]).not.toBe(OVER_RANGE);
+  });
+
   it.each(SPECIMEN_PROFILES.map((p) => [p.id, p] as const))(
     '%s: the unexposed face stays cool for 10 minutes and then warms',
     (_id, profile) => {

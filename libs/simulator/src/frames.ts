@@ -16,6 +16,8 @@ export interface FrameGeneratorOptions {
   startedAt?: Date;
   /** Probability that a channel has no reading in a frame (null), as a loose connector gives. */
   dropoutRate?: number;
+  /** From `time` (s) on, thermocouple `thermoId` reads over-range, the DAQ's fault flag (docs/behaviour.md, "Alarms"). */
+  faultAt?: { time: number; thermoId: number };
 }
 
 interface Channel {
@@ -77,6 +79,7 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
   const failing = profile.failing.thermo_id - 1;
   const failsAt = profile.failing.at_min * 60;
   const dropoutRate = options.dropoutRate ?? 0.001;
+  const faultAt = options.faultAt;
   let furnaceNoise = 0;
 
   return (time: number): DaqPayload => {
@@ -102,6 +105,7 @@ export function createFrameGenerator(options: FrameGeneratorOptions = {}): (time
       sum += value;
       count++;
       if (i === failing && time >= failsAt) thermocouples.push(OVER_RANGE);
+      else if (faultAt && i === faultAt.thermoId - 1 && time >= faultAt.time) thermocouples.push(OVER_RANGE);
       else thermocouples.push(random() < dropoutRate ? null : round(value, 1));
     }
     const faceMean = count > 0 ? sum / count : ISO834_AMBIENT_C;

@@ -30,6 +30,10 @@ export interface SimulatorOptions {
   /** Stop after this many seconds of test time; runs until stop() when unset. */
   duration?: number;
   seed?: number;
+  /** The DAQ goes silent: no frame of test time [at, at + for) s is published (the test's clock goes on). */
+  silence?: { at: number; for: number };
+  /** From this test time (s) on, a thermocouple (default 1) reads over-range: its fault flag. */
+  faultAt?: { time: number; thermoId: number };
   clientId?: string;
   username?: string;
   password?: string;
@@ -70,6 +74,7 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
     channels: options.channels,
     seed: options.seed,
     // A furnace's DAQ stamps each frame when it sends it (below), whatever the simulation's speed.
+    faultAt: options.faultAt,
     startedAt: furnace === undefined ? new Date(Date.now() - first * 1000) : undefined,
   });
   const client: MqttClient = mqtt.connect(options.url, {
@@ -116,7 +121,8 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
         void Promise.all(pendingAcks).then(() => resolveDone());
         return;
       }
-      send(time);
+      const silence = options.silence;
+      if (!silence || time < silence.at || time >= silence.at + silence.for) send(time);
       index++;
     }
     const nextDueMs = (index * step * 1000) / speed - (performance.now() - startedAt);

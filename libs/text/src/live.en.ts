@@ -71,4 +71,22 @@ export const liveEn: LiveTranslation = {
     back: 'Back to the live view',
     categories: 'Thermocouple categories',
   },
+  alarms: {
+    title: 'Alarms',
+    none: 'No alarms',
+    acknowledge: 'Acknowledge',
+    acknowledged: 'Acknowledged: {{by}}, {{at}}',
+    cleared: 'Cleared: {{at}}',
+    raisedAt: 'Raised: {{at}}',
+    failed: 'The alarm could not be acknowledged',
+    kinds: {
+      silence: 'DAQ silent',
+      thermocouple: 'Thermocouple faulted or suspect',
+      deviation: 'd_e outside its tolerance',
+      pressure: 'Pressure outside its band',
+      forecast: 'Failure forecast within 5 minutes',
+      failure: 'Criterion failed',
+      overrun: 'Test running past its end time',
+    },
+  },
 };

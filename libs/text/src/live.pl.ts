@@ -72,6 +72,24 @@ export const livePl = {
     back: 'Powrót do podglądu',
     categories: 'Kategorie termopar',
   },
+  alarms: {
+    title: 'Alarmy',
+    none: 'Brak alarmów',
+    acknowledge: 'Potwierdź',
+    acknowledged: 'Potwierdzony: {{by}}, {{at}}',
+    cleared: 'Ustąpił: {{at}}',
+    raisedAt: 'Podniesiony: {{at}}',
+    failed: 'Nie udało się potwierdzić alarmu',
+    kinds: {
+      silence: 'DAQ milczy',
+      thermocouple: 'Termopara uszkodzona lub podejrzana',
+      deviation: 'd_e poza tolerancją',
+      pressure: 'Ciśnienie poza pasmem',
+      forecast: 'Prognoza przekroczenia w ciągu 5 minut',
+      failure: 'Przekroczenie kryterium',
+      overrun: 'Badanie trwa po planowanym końcu',
+    },
+  },
 };
 
 export type LiveTranslation = typeof livePl;

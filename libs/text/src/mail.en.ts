@@ -21,6 +21,16 @@ export const mailEn: MailTranslation = {
       'The link is valid for {{hours}} hours and works once. If you did not request a password recovery, you can ignore this e-mail.',
     button: 'Reset password',
   },
+  alarm: {
+    subject: '{{brand}} - ALARM: {{kind}} — {{research}}',
+    title: 'Test alarm',
+    raised: 'Test “{{research}}”{{furnace}}: {{kind}}{{subject}}.',
+    since: 'Raised: {{at}} (Polish time).',
+    details: 'Details: {{details}}.',
+    repeat: 'Repeat no. {{count}}: the alarm has not been acknowledged yet.',
+    acknowledge: "Acknowledge the alarm in the test's live view to stop the repeats.",
+    button: 'Open the live view',
+  },
   signup: {
     subject: '{{brand}} - {{email}} signed up and waits for approval',
     title: 'New account awaiting approval',

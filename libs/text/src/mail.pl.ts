@@ -22,6 +22,16 @@ export const mailPl = {
       'Link jest ważny przez {{hours}} godz. i działa jeden raz. Jeśli nie prosiłeś(-aś) o odzyskanie hasła, zignoruj tę wiadomość.',
     button: 'Ustaw nowe hasło',
   },
+  alarm: {
+    subject: '{{brand}} - ALARM: {{kind}} — {{research}}',
+    title: 'Alarm badania',
+    raised: 'Badanie „{{research}}”{{furnace}}: {{kind}}{{subject}}.',
+    since: 'Podniesiony: {{at}} (czas polski).',
+    details: 'Szczegóły: {{details}}.',
+    repeat: 'To powtórzenie nr {{count}}: alarm nie został jeszcze potwierdzony.',
+    acknowledge: 'Potwierdź alarm w widoku na żywo badania, aby zatrzymać powtórzenia.',
+    button: 'Otwórz widok na żywo',
+  },
   signup: {
     subject: '{{brand}} - {{email}} zarejestrował(a) się i czeka na zatwierdzenie',
     title: 'Nowe konto czeka na zatwierdzenie',

@@ -1,4 +1,5 @@
 import { criteriaEn } from './criteria.en';
+import { liveEn } from './live.en';
 import type { ReportTranslation } from './report.pl';
 import { translationEn } from './translation.en';
 
@@ -83,6 +84,12 @@ export const reportEn: ReportTranslation = {
   observations: 'Observations',
   noObservations: 'No observations',
   observation: criteriaEn.observation,
+  alarms: 'Alarms',
+  alarmRaised: 'Raised',
+  alarmKind: liveEn.alarms.kinds,
+  alarmSubject: 'Concerns',
+  alarmAcknowledgedBy: 'Acknowledged by',
+  alarmNotAcknowledged: 'not acknowledged',
   kind: 'Kind',
   note: 'Remarks',
   excluded: 'Thermocouples excluded from the criteria',

@@ -1,4 +1,5 @@
 import { criteriaPl } from './criteria.pl';
+import { livePl } from './live.pl';
 import { translationPl } from './translation.pl';
 
 /*
@@ -82,6 +83,12 @@ export const reportPl = {
   observations: 'Obserwacje',
   noObservations: 'Brak obserwacji',
   observation: criteriaPl.observation,
+  alarms: 'Alarmy',
+  alarmRaised: 'Podniesiony',
+  alarmKind: livePl.alarms.kinds,
+  alarmSubject: 'Dotyczy',
+  alarmAcknowledgedBy: 'Potwierdził(a)',
+  alarmNotAcknowledged: 'niepotwierdzony',
   kind: 'Rodzaj',
   note: 'Uwagi',
   excluded: 'Termopary wyłączone z kryteriów',

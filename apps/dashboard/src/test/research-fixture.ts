@@ -11,6 +11,7 @@ export const PROFILE_FIELDS = {
   insulation: 'I2',
   classification_to_clients: true,
   furnace_id: null,
+  responsible_user_id: null,
   ...NEW_RESEARCH_REPORT,
   state: 'running',
   ...NEW_RESEARCH_REVIEW,

@@ -148,6 +148,8 @@ export async function restoreArchive(
         ...research,
         ...Object.fromEntries(APPROVAL.map((c) => [c, null])),
         id,
+        // Who is responsible is an account of the lab it came from, not of this one.
+        responsible_user_id: null,
         archived_at: new Date().toISOString(),
         archived_by: importer,
       },

@@ -28,6 +28,7 @@ const researchValues = (r: ResearchEntity): AuditValues => ({
   is_pressure: r.isPressure,
   classification_to_clients: r.classificationToClients,
   furnace_id: r.furnaceId,
+  responsible_user_id: r.responsibleUserId,
 });
 
 const profileValues = (r: ResearchEntity): AuditValues => ({
@@ -192,4 +193,8 @@ export const furnaceValues = (f: FurnaceEntity): AuditValues => ({
   heating_curve: f.heatingCurve,
   pressure_target_pa: f.pressureTargetPa,
   pressure_tolerance_pa: f.pressureTolerancePa,
+  watch_emails: f.watchEmails,
+  webhook_url: f.webhookUrl,
+  // The secret itself never: only whether one is set.
+  webhook_secret_set: f.webhookSecret !== null,
 });

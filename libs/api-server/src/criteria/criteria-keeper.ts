@@ -60,6 +60,23 @@ export interface KeeperOptions {
 
 export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
 
+/**
+ * What the owner of a research tells another part of the api as it keeps it (the alarms: docs/architecture.md,
+ * "Alarms: raised once"). Called on the owner only, synchronously; a listener does its own work off the call.
+ */
+export interface KeptListener {
+  /** This instance took the research's lease and keeps it from now on. */
+  adopted(researchId: string): void;
+  /** A frame of the kept research was stored (heard on the bus). */
+  frame(researchId: string): void;
+  /** The kept views were made again (new frames or other inputs); `research` as the inputs read it. */
+  views(researchId: string, staff: CriteriaView, research: ResearchEntity): void;
+  /** This instance keeps the research no longer (released, lost, or the research is gone). */
+  dropped(researchId: string): void;
+  /** True while the research must stay kept though no frame and no reader came (a running test watched for silence). */
+  holds(researchId: string): boolean;
+}
+
 const DEFAULT_OPTIONS: KeeperOptions = {
   leaseMs: 20_000,
   tickMs: 5_000,
@@ -195,6 +212,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private stopping = false;
   /** Full passes run (for tests and metrics). */
   fullPassCount = 0;
+  private readonly listeners: KeptListener[] = [];
 
   constructor(
     private readonly repo: CriteriaRepository,
@@ -255,6 +273,33 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     return this.viewsOf(engine, inputs, await this.ignitionAt(researchId))[audience];
   }
 
+  /** Told of what this instance keeps (see KeptListener). Register before the application starts. */
+  listen(listener: KeptListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Takes the research's lease when it is free (a running test nobody keeps: its silence must be noticed though no
+   * frame comes) and brings it up to date; false when another instance keeps it.
+   */
+  async keep(researchId: string): Promise<boolean> {
+    const kept = await this.adopt(researchId);
+    if (!kept) return false;
+    kept.lastActive = Date.now();
+    await kept.requestSync(() => this.sync(kept));
+    return true;
+  }
+
+  private tell(call: (listener: KeptListener) => void): void {
+    for (const listener of this.listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.logger.warn(`A listener of the kept criteria failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
   /** Researches this instance keeps now (tests, metrics). */
   get keptResearches(): string[] {
     return [...this.kept.keys()];
@@ -271,6 +316,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (!parsed.ok) return;
     const bus = parsed.value;
     if (bus.type === 'frame') return this.frameStored(researchId);
+    if (bus.type === 'alarm') return;
     if (bus.type === 'update') {
       this.forgetInputs(researchId);
       const kept = this.kept.get(researchId);
@@ -288,6 +334,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     const kept = this.kept.get(researchId);
     if (kept) {
       kept.lastActive = Date.now();
+      this.tell((l) => l.frame(researchId));
       void kept.requestSync(() => this.sync(kept)).catch((e: Error) => this.failed(kept, e));
       return;
     }
@@ -396,6 +443,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (again) return again;
     const kept = new Kept(researchId);
     this.kept.set(researchId, kept);
+    this.tell((l) => l.adopted(researchId));
     // Restored in the first sync, once the inputs are known (a state of other inputs is computed again).
     if (row.state !== '') {
       kept.checkpoint = { state: row.state, covered: row.coveredTime, frames: row.frameCount };
@@ -447,6 +495,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       engine.setEnded(inputs.ended);
       kept.views = this.viewsOf(engine, inputs, kept.ignitionAt);
       kept.viewsMadeOf = made;
+      const staff = kept.views.staff;
+      this.tell((l) => l.views(id, staff, inputs.research));
     }
     // Saved at once when it rests on other inputs than the saved one (an owner that dies then leaves a
     // state the next one can go on from), else when new frames came and the last save is saveMs old.
@@ -688,7 +738,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
         this.lost(kept);
         continue;
       }
-      if (now - kept.lastActive >= this.options.idleMs) {
+      if (now - kept.lastActive >= this.options.idleMs && !this.listeners.some((l) => l.holds(kept.researchId))) {
         void this.release(kept);
         continue;
       }
@@ -727,7 +777,10 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   private drop(kept: Kept): void {
     kept.dropped = true;
     if (kept.publishTimer) clearTimeout(kept.publishTimer);
-    if (this.kept.get(kept.researchId) === kept) this.kept.delete(kept.researchId);
+    if (this.kept.get(kept.researchId) === kept) {
+      this.kept.delete(kept.researchId);
+      this.tell((l) => l.dropped(kept.researchId));
+    }
   }
 
   private failed(kept: Kept, error: Error): void {

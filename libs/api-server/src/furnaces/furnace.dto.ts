@@ -1,7 +1,22 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import type { FurnaceDaqCredentialEntity, FurnaceEntity } from '@furnace/db';
 import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
 import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
@@ -12,6 +27,62 @@ const finite = { allowNaN: false, allowInfinity: false };
 /** One scan an hour is the slowest DAQ worth calling live; the DAQ contract's frames come every second or faster. */
 const MAX_SCAN_PERIOD_S = 3600;
 const MAX_PRESSURE_PA = 1_000;
+
+/** At most this many addresses on a furnace's watch list. */
+const MAX_WATCH_EMAILS = 50;
+const lowerAll = Transform(({ value }) =>
+  Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value,
+);
+
+/** Who is told of the alarms of a test on the furnace (docs/behaviour.md, "Alarms"). */
+const AlarmFields = {
+  watchEmails: () =>
+    applyDecorators(
+      ApiPropertyOptional({
+        type: [String],
+        maxItems: MAX_WATCH_EMAILS,
+        description:
+          "E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).",
+      }),
+      OptionalNotNull(),
+      lowerAll,
+      IsArray({ message: 'watch_emails must be a list of e-mail addresses' }),
+      ArrayMaxSize(MAX_WATCH_EMAILS, { message: `watch_emails must hold at most ${MAX_WATCH_EMAILS} addresses` }),
+      IsEmail({}, { each: true, message: 'watch_emails must hold e-mail addresses only' }),
+    ),
+  webhookUrl: () =>
+    applyDecorators(
+      ApiPropertyOptional({
+        type: String,
+        nullable: true,
+        maxLength: 2000,
+        description:
+          'Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.',
+      }),
+      IsOptional(),
+      IsUrl(
+        { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+        { message: 'webhook_url must be an http or https URL' },
+      ),
+      MaxLength(2000, { message: 'webhook_url must be at most 2000 characters' }),
+    ),
+  webhookSecret: () =>
+    applyDecorators(
+      ApiPropertyOptional({
+        type: String,
+        nullable: true,
+        minLength: 16,
+        maxLength: 255,
+        writeOnly: true,
+        description:
+          "The HMAC-SHA256 key of the webhook's signature (16–255 characters); never shown back (webhook_secret_set). null: none.",
+      }),
+      IsOptional(),
+      IsString({ message: 'webhook_secret must be a string' }),
+      MinLength(16, { message: 'webhook_secret must be at least 16 characters' }),
+      MaxLength(255, { message: 'webhook_secret must be at most 255 characters' }),
+    ),
+};
 
 const Fields = {
   name: () => applyDecorators(trim, IsString(), IsNotEmpty({ message: 'name must not be empty' }), MaxLength(255)),
@@ -85,6 +156,9 @@ export class FurnaceCreateDto {
   @ApiPropertyOptional({ type: Number, nullable: true, description: '± Pa around pressure_target_pa.' })
   @Fields.pressure('pressure_tolerance_pa', 0)
   pressure_tolerance_pa?: number | null;
+  @AlarmFields.watchEmails() watch_emails?: string[];
+  @AlarmFields.webhookUrl() webhook_url?: string | null;
+  @AlarmFields.webhookSecret() webhook_secret?: string | null;
 }
 
 /** PATCH: only the fields given change. */
@@ -102,6 +176,9 @@ export class FurnaceUpdateDto {
   @ApiPropertyOptional({ type: Number, nullable: true })
   @Fields.pressure('pressure_tolerance_pa', 0)
   pressure_tolerance_pa?: number | null;
+  @AlarmFields.watchEmails() watch_emails?: string[];
+  @AlarmFields.webhookUrl() webhook_url?: string | null;
+  @AlarmFields.webhookSecret() webhook_secret?: string | null;
 }
 
 /** Whether the furnace's DAQ has a credential, never the secret (docs/behaviour.md, "DAQ credentials"). */
@@ -127,6 +204,9 @@ export class FurnaceDto {
   @ApiProperty({ enum: HEATING_CURVE_IDS }) heating_curve!: string;
   @ApiProperty({ type: Number, nullable: true }) pressure_target_pa!: number | null;
   @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
+  @ApiProperty({ type: [String] }) watch_emails!: string[];
+  @ApiProperty({ type: String, nullable: true }) webhook_url!: string | null;
+  @ApiProperty({ description: 'A webhook secret is set (it is never shown back)' }) webhook_secret_set!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
   @ApiProperty({
@@ -151,6 +231,9 @@ export const toFurnaceDto = (f: FurnaceEntity, credential: FurnaceDaqCredentialE
   heating_curve: f.heatingCurve,
   pressure_target_pa: f.pressureTargetPa,
   pressure_tolerance_pa: f.pressureTolerancePa,
+  watch_emails: f.watchEmails,
+  webhook_url: f.webhookUrl,
+  webhook_secret_set: f.webhookSecret !== null,
   created_at: f.createdAt.toISOString(),
   updated_at: f.updatedAt.toISOString(),
   daq_credential: credential && { username: credential.username, issued_at: credential.issuedAt.toISOString() },
@@ -159,7 +242,16 @@ export const toFurnaceDto = (f: FurnaceEntity, credential: FurnaceDaqCredentialE
 export type FurnaceInput = Partial<
   Pick<
     FurnaceEntity,
-    'name' | 'code' | 'scanPeriodS' | 'standard' | 'heatingCurve' | 'pressureTargetPa' | 'pressureTolerancePa'
+    | 'name'
+    | 'code'
+    | 'scanPeriodS'
+    | 'standard'
+    | 'heatingCurve'
+    | 'pressureTargetPa'
+    | 'pressureTolerancePa'
+    | 'watchEmails'
+    | 'webhookUrl'
+    | 'webhookSecret'
   >
 >;
 
@@ -172,4 +264,7 @@ export const fromFurnaceDto = (b: FurnaceCreateDto | FurnaceUpdateDto): FurnaceI
   heatingCurve: b.heating_curve,
   pressureTargetPa: b.pressure_target_pa,
   pressureTolerancePa: b.pressure_tolerance_pa,
+  watchEmails: b.watch_emails === undefined ? undefined : [...new Set(b.watch_emails)],
+  webhookUrl: b.webhook_url,
+  webhookSecret: b.webhook_secret,
 });

@@ -105,6 +105,9 @@ export class FurnacesService {
       heatingCurve: input.heatingCurve ?? 'iso834',
       pressureTargetPa: input.pressureTargetPa ?? null,
       pressureTolerancePa: input.pressureTolerancePa ?? null,
+      watchEmails: input.watchEmails ?? [],
+      webhookUrl: input.webhookUrl ?? null,
+      webhookSecret: input.webhookSecret ?? null,
     };
     try {
       return await this.audit.transaction(async (em) => {

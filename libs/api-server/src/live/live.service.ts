@@ -319,12 +319,12 @@ export class LiveService {
 
   private forward(channel: Channel, message: BusMessage): void {
     // Encoded once (once per audience for criteria); every viewer gets these bytes. A change to what
-    // clients are not shown (a hidden observation) reaches staff only.
+    // clients are not shown (a hidden observation) and the alarms (docs/behaviour.md, "Alarms") reach staff only.
     const data = Buffer.from(encodeLiveMessage(busToLiveMessage(message)));
     const forClients =
       message.type === 'criteria'
         ? Buffer.from(encodeLiveMessage(busToLiveMessage(message, 'client')))
-        : message.type === 'update' && message.staff_only === true
+        : (message.type === 'update' && message.staff_only === true) || message.type === 'alarm'
           ? null
           : data;
     let sent = 0;

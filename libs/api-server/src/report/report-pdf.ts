@@ -7,6 +7,7 @@ import {
   formatTestTime,
   formatValue,
   formatWarsawDateTime,
+  type AlarmKind,
   type ObservationKind,
   type PressureView,
   type TolerancePeriod,
@@ -115,6 +116,8 @@ export interface ReportData {
   criteria: CriteriaView;
   history: HistoryDto;
   observations: { time: number; kind: ObservationKind; note: string | null }[];
+  /** The alarms raised during the test (docs/behaviour.md §17), oldest first; the section is left out when none. */
+  alarms?: { raisedAt: Date; kind: AlarmKind; subject: string; acknowledgedBy: string | null }[];
   exclusions: { thermo_id: number; from_time: number; reason: string }[];
   names: ReadonlyMap<number, string>;
   photos: ReportPhoto[];
@@ -167,6 +170,7 @@ export function renderReport(data: ReportData): Doc {
   criteriaSection(doc, data, t);
   chartsSection(doc, data, t, end, marks);
   observationsSection(doc, data, t);
+  alarmsSection(doc, data, t);
   thermocouplesSection(doc, data, t);
   photosSection(doc, data, t);
   footers(doc, { lab: data.lab, name: data.research.name, generatedAt: data.generatedAt, issued: data.issued }, t);
@@ -565,6 +569,28 @@ function observationsSection(doc: Doc, data: ReportData, t: ReportTexts): void {
     ],
     data.observations.map((o) => [formatTestTime(o.time), t.observation[o.kind], o.note ?? '']),
     t.noObservations,
+  );
+}
+
+function alarmsSection(doc: Doc, data: ReportData, t: ReportTexts): void {
+  const alarms = data.alarms ?? [];
+  if (alarms.length === 0) return;
+  heading(doc, t.alarms);
+  listOf(
+    doc,
+    [
+      { title: t.alarmRaised, width: 0.24 },
+      { title: t.kind, width: 0.36 },
+      { title: t.alarmSubject, width: 0.12 },
+      { title: t.alarmAcknowledgedBy, width: 0.28 },
+    ],
+    alarms.map((a) => [
+      formatWarsawDateTime(a.raisedAt),
+      t.alarmKind[a.kind],
+      a.subject,
+      a.acknowledgedBy ?? t.alarmNotAcknowledged,
+    ]),
+    '',
   );
 }
 

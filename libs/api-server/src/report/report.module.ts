@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlarmsModule } from '../alarms/alarms.module';
 import { CriteriaModule } from '../criteria/criteria.module';
 import { DrawingsModule } from '../drawings/drawings.module';
 import { HistoryModule } from '../history/history.module';
@@ -10,7 +11,7 @@ import { ReportService } from './report.service';
 
 /** The test report and the classification report as PDFs, from the research, criteria, history, thermocouple and drawings services. */
 @Module({
-  imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule, DrawingsModule],
+  imports: [ResearchModule, CriteriaModule, HistoryModule, ThermoModule, DrawingsModule, AlarmsModule],
   controllers: [ReportController],
   providers: [ReportService, ReportRenderer],
   exports: [ReportService],

@@ -16,6 +16,7 @@ import { ThermoService } from '../thermo/thermo.service';
 import type { ClassificationData } from './classification-pdf';
 import type { IssuedStamp } from './report-layout';
 import type { ReportData, ReportPhoto, TestReportFields } from './report-pdf';
+import { AlarmsService } from '../alarms/alarms.service';
 import { ReportRenderer } from './report-renderer';
 import { type ReportLang, reportFilename } from './report-text';
 
@@ -75,6 +76,7 @@ export class ReportService {
     private readonly thermo: ThermoService,
     private readonly drawings: DrawingsService,
     private readonly renderer: ReportRenderer,
+    private readonly alarms: AlarmsService,
   ) {}
 
   /**
@@ -101,13 +103,14 @@ export class ReportService {
   ): Promise<{ filename: { ascii: string; utf8: string }; pdf: Buffer }> {
     const research = await this.research.get(researchId);
     signal?.throwIfAborted();
-    const [criteria, history, observations, exclusions, configs, drawings] = await Promise.all([
+    const [criteria, history, observations, exclusions, configs, drawings, alarms] = await Promise.all([
       this.criteria.criteria(researchId, principal),
       this.history.history(researchId, Object.assign(new HistoryQueryDto(), { points: REPORT_POINTS })),
       this.criteria.observations(researchId, principal),
       this.criteria.exclusions(researchId),
       this.thermo.list(researchId),
       this.drawings.list(researchId),
+      this.alarms.list(researchId),
     ]);
     const names = new Map<number, string>();
     const photos: ReportPhoto[] = [];
@@ -156,6 +159,14 @@ export class ReportService {
       history,
       observations: observations.map((o) => ({ time: o.time, kind: o.kind as ObservationKind, note: o.note })),
       exclusions: exclusions.map((e) => ({ thermo_id: e.thermoId, from_time: e.fromTime, reason: e.reason })),
+      alarms: alarms
+        .map((a) => ({
+          raisedAt: new Date(a.raised_at),
+          kind: a.kind,
+          subject: a.subject,
+          acknowledgedBy: a.acknowledged_by,
+        }))
+        .reverse(),
       names,
       photos,
       drawings: drawings.map((d) => ({ filename: d.filename, mime: d.mime, size: d.size })),

@@ -52,6 +52,19 @@ const FurnaceField = () =>
     IsUUID('all', { message: 'furnace_id must be a UUID' }),
   );
 
+/** The engineer responsible for the test (docs/behaviour.md, "Alarms"): told of its alarms. */
+const ResponsibleField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      format: 'uuid',
+      nullable: true,
+      description: 'The member of staff responsible for the test, told of its alarms by e-mail; null for none.',
+    }),
+    IsOptional(),
+    IsUUID('all', { message: 'responsible_user_id must be a UUID' }),
+  );
+
 const finite = { allowNaN: false, allowInfinity: false };
 /** Bounds of a T0 typed by hand: the laboratory's ambient temperature, not a furnace reading. */
 const T0_OVERRIDE_BOUNDS = { min: -50, max: 100 };
@@ -282,6 +295,13 @@ export class ResearchDto {
     description: 'The furnace the test is scheduled on (null when none, and for clients)',
   })
   furnace_id!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The member of staff responsible for the test, told of its alarms (null when none, and for clients)',
+  })
+  responsible_user_id!: string | null;
   @ApiProperty({ enum: TEST_STANDARD_IDS }) standard!: string;
   @ApiProperty({ enum: INSULATION_CLASSES, nullable: true, type: String }) insulation!: string | null;
   @ApiProperty({ enum: HEATING_CURVE_IDS }) heating_curve!: string;
@@ -473,6 +493,7 @@ export const toResearchDto = (r: ResearchEntity, forViewer = false): ResearchDto
   is_furnance: r.isFurnance,
   is_pressure: r.isPressure,
   furnace_id: forViewer ? null : r.furnaceId,
+  responsible_user_id: forViewer ? null : r.responsibleUserId,
   classification_to_clients: r.classificationToClients,
   standard: r.standard,
   insulation: r.insulation,
@@ -508,6 +529,7 @@ export class ResearchCreateDto {
   @ApiPropertyOptional({ default: false }) @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
   @ApiPropertyOptional({ default: true }) @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
   @FurnaceField() furnace_id?: string | null;
+  @ResponsibleField() responsible_user_id?: string | null;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];
@@ -546,6 +568,7 @@ export class ResearchUpdateDto {
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() is_pressure?: boolean;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() classification_to_clients?: boolean;
   @FurnaceField() furnace_id?: string | null;
+  @ResponsibleField() responsible_user_id?: string | null;
   @ProfileFields.standard() standard?: TestStandardId;
   @ProfileFields.insulation() insulation?: 'I1' | 'I2' | null;
   @ProfileFields.heatingCurve() heating_curve?: (typeof HEATING_CURVE_IDS)[number];

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, IsNull, Raw } from 'typeorm';
-import { findResearchHeader, queryOn, ResearchEmailEntity, ResearchEntity, ResearchUrlEntity } from '@furnace/db';
+import {
+  findResearchHeader,
+  queryOn,
+  ResearchEmailEntity,
+  ResearchEntity,
+  ResearchUrlEntity,
+  UserEntity,
+} from '@furnace/db';
 import { DEFAULT_LANGUAGE } from '@furnace/text';
 
 /** Not a research being imported from an archive: hidden until its import is done (docs/behaviour.md, "The archive"). */
@@ -82,6 +89,11 @@ export class ResearchRepository {
   /** The foreign keys cascade: links, e-mails, configs, markers and readings go with it. */
   async delete(id: string, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.getRepository(ResearchEntity).delete({ id });
+  }
+
+  /** An account that exists and is active (a member of staff a research may name as responsible). */
+  staffExists(id: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    return em.getRepository(UserEntity).existsBy({ id, isActive: true });
   }
 
   async exists(id: string): Promise<boolean> {

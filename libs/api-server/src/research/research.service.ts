@@ -33,6 +33,8 @@ export interface ResearchInput {
   classificationToClients?: boolean;
   /** The furnace it is scheduled on (docs/behaviour.md, "Furnaces"); null: none, undefined leaves it. */
   furnaceId?: string | null;
+  /** The member of staff responsible for the test, told of its alarms (docs/behaviour.md, "Alarms"); null: none. */
+  responsibleUserId?: string | null;
   /** The test profile; null clears a nullable field, undefined leaves it. */
   standard?: string;
   insulation?: string | null;
@@ -209,6 +211,14 @@ export class ResearchService {
     return furnace;
   }
 
+  /** The member of staff a body names as responsible, or a 422 on `responsible_user_id` when there is none. */
+  private async responsibleOf(id: string, em?: EntityManager): Promise<void> {
+    if (!(await this.repo.staffExists(id, em)))
+      throw validationException([
+        { loc: ['body', 'responsible_user_id'], msg: `user ${id} does not exist`, type: 'user' },
+      ]);
+  }
+
   /**
    * Runs a change of a research's schedule; when the database's exclusion constraint finds it overlapping another
    * test on the same furnace, a 409 that names that test.
@@ -255,6 +265,7 @@ export class ResearchService {
   ): Promise<ResearchEntity> {
     if (input.endAt <= input.startAt) throw timeWindowError();
     const furnace = input.furnaceId ? await this.furnaceOf(input.furnaceId) : null;
+    if (input.responsibleUserId) await this.responsibleOf(input.responsibleUserId);
     const profile = resolveProfile(furnace ? furnaceProfile(furnace) : NEW_RESEARCH_PROFILE, input);
     const t0 =
       input.t0Override === undefined || input.t0Override === null
@@ -271,6 +282,7 @@ export class ResearchService {
       isPressure: input.isPressure ?? false,
       classificationToClients: input.classificationToClients ?? true,
       furnaceId: furnace?.id ?? null,
+      responsibleUserId: input.responsibleUserId ?? null,
       ...profile,
       ...newReportFields(input),
       t0Override: null,
@@ -333,6 +345,7 @@ export class ResearchService {
         const endAt = input.endAt ?? research.endAt;
         if (endAt <= startAt) throw timeWindowError();
         if (input.furnaceId) await this.furnaceOf(input.furnaceId, em);
+        if (input.responsibleUserId) await this.responsibleOf(input.responsibleUserId, em);
         wanted = {
           id,
           furnaceId: input.furnaceId === undefined ? research.furnaceId : input.furnaceId,

@@ -36,6 +36,18 @@ export class FurnaceEntity {
   @Column({ type: 'real', nullable: true })
   pressureTolerancePa!: number | null;
 
+  /** Who is told of the alarms of a test on this furnace, besides its responsible engineer (docs/behaviour.md, "Alarms"). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  watchEmails!: string[];
+
+  /** Where an alarm is POSTed, signed with webhookSecret; null: no webhook. */
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  webhookUrl!: string | null;
+
+  /** The HMAC key of the webhook's signature; never shown back. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  webhookSecret!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,3 +1,5 @@
+import { AlarmDeliveryEntity } from './alarm-delivery.entity';
+import { AlarmEntity } from './alarm.entity';
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CriteriaStateEntity } from './criteria-state.entity';
 import { FurnaceReadingEntity } from './furnace-reading.entity';
@@ -19,6 +21,8 @@ import { ThermoMarkerEntity } from './thermo-marker.entity';
 import { UserEntity } from './user.entity';
 
 export {
+  AlarmDeliveryEntity,
+  AlarmEntity,
   AuditEntryEntity,
   CriteriaStateEntity,
   FurnaceDaqCredentialEntity,
@@ -60,4 +64,6 @@ export const entities = [
   StreamTicketEntity,
   ObservationEntity,
   ThermoExclusionEntity,
+  AlarmEntity,
+  AlarmDeliveryEntity,
 ];

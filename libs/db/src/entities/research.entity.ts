@@ -11,6 +11,7 @@ import {
   VirtualColumn,
 } from 'typeorm';
 import { FurnaceEntity } from './furnace.entity';
+import { UserEntity } from './user.entity';
 
 @Entity('research')
 // Two tests never overlap on one furnace (docs/behaviour.md, "Furnaces"): [start_at, end_at) windows of the
@@ -204,6 +205,15 @@ export class ResearchEntity {
   @ManyToOne(() => FurnaceEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'furnace_id' })
   furnace?: FurnaceEntity;
+
+  /** The engineer responsible for the test: told of its alarms (docs/behaviour.md, "Alarms"); null: nobody named. */
+  @Index('IDX_research_responsible_user_id')
+  @Column({ type: 'uuid', nullable: true })
+  responsibleUserId!: string | null;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'responsible_user_id' })
+  responsibleUser?: UserEntity;
 
   /** E-mail of who archived it. */
   @Column({ type: 'varchar', length: 255, nullable: true })

@@ -18,6 +18,7 @@ import { Furnaces1797400000000 } from './1797400000000-Furnaces';
 import { ResearchEmailLang1797500000000 } from './1797500000000-ResearchEmailLang';
 import { FurnaceReadings1797600000000 } from './1797600000000-FurnaceReadings';
 import { DaqCredentials1797700000000 } from './1797700000000-DaqCredentials';
+import { Alarms1797800000000 } from './1797800000000-Alarms';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -41,4 +42,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   ResearchEmailLang1797500000000,
   FurnaceReadings1797600000000,
   DaqCredentials1797700000000,
+  Alarms1797800000000,
 ];

@@ -2,6 +2,7 @@ import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { lazy, type ReactNode, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ObservationList } from '../criteria/ObservationList';
+import { AlarmList } from '../live/AlarmList';
 import { useFrozenReason } from '../../components/frozen';
 import { useCriteriaLists } from '../criteria/use-criteria-inputs';
 import classes from '../live/live.module.css';
@@ -72,6 +73,7 @@ export function LiveScreen({
           />
         </aside>
       </div>
+      {staff ? <AlarmList researchId={research.id} /> : null}
       {staff ? (
         <Suspense fallback={null}>
           <StaffTools

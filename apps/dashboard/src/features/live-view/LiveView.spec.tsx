@@ -31,6 +31,8 @@ jest.mock('@furnace/api-client', () => ({
   criteriaObservations: jest.fn(),
   criteriaExclusions: jest.fn(),
   criteriaCriteriaOf: jest.fn(),
+  alarmsList: jest.fn(),
+  alarmsAcknowledge: jest.fn(),
 }));
 
 // The curves are the charts feature's (ECharts); here only what the live view hands them matters.
@@ -55,7 +57,9 @@ const mocked = api as unknown as Record<
   | 'historyRead'
   | 'criteriaObservations'
   | 'criteriaExclusions'
-  | 'criteriaCriteriaOf',
+  | 'criteriaCriteriaOf'
+  | 'alarmsList'
+  | 'alarmsAcknowledge',
   jest.Mock
 >;
 
@@ -186,6 +190,7 @@ function serve({
   mocked.criteriaObservations.mockImplementation(() => ok({ data: observations }));
   mocked.criteriaExclusions.mockImplementation(() => ok({ data: [] }));
   mocked.criteriaCriteriaOf.mockImplementation(() => fail(404));
+  mocked.alarmsList.mockImplementation(() => ok({ data: [], count: 0 }));
 }
 
 /** d_e outside its tolerance since 12:00, still. */
@@ -445,7 +450,8 @@ describe('opening a live screen: one request for everything it shows first', () 
     act(() => FakeSocket.latest().open());
     expect(await screen.findByTestId('live-curves')).toBeInTheDocument();
     await settle();
-    expect(calledApi()).toEqual(['liveViewLiveView', 'thermoImage']);
+    // And the alarms, staff's only (docs/behaviour.md §17).
+    expect(calledApi()).toEqual(['alarmsList', 'liveViewLiveView', 'thermoImage']);
     expect(mocked.liveViewLiveView).toHaveBeenCalledWith(
       expect.objectContaining({ path: { id: RESEARCH_ID }, query: { points: 750 }, headers: undefined }),
     );
@@ -734,6 +740,43 @@ describe('the live layout', () => {
   });
 });
 
+describe('the alarms (staff)', () => {
+  const alarm = {
+    id: 'a1a1a1a1-0000-4000-8000-000000000001',
+    research_id: RESEARCH_ID,
+    furnace_id: null,
+    kind: 'silence' as const,
+    subject: '',
+    raised_at: '2026-01-01T10:00:00.000Z',
+    details: {},
+    acknowledged_at: null,
+    acknowledged_by: null,
+    cleared_at: null,
+    last_notified_at: '2026-01-01T10:00:00.000Z',
+    notify_count: 1,
+  };
+
+  it('lists the open alarms; ALARM on the stream refetches them; acknowledge sends the acknowledgement', async () => {
+    serve();
+    const { user } = await renderUi(<StaffLiveView researchId={RESEARCH_ID} />);
+    expect(await screen.findByRole('heading', { name: 'Drzwi EI60 – próba 7' })).toBeInTheDocument();
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    const socket = FakeSocket.latest();
+    act(() => socket.open());
+    expect(await screen.findByText('Brak alarmów')).toBeInTheDocument();
+    mocked.alarmsList.mockImplementation(() => ok({ data: [alarm], count: 1 }));
+    act(() => socket.receive({ event: 'ALARM', data: alarm }));
+    expect(await screen.findByText('DAQ milczy')).toBeInTheDocument();
+    mocked.alarmsAcknowledge.mockImplementation(() =>
+      ok({ ...alarm, acknowledged_at: '2026-01-01T10:01:00.000Z', acknowledged_by: 'lab@example.com' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Potwierdź' }));
+    await waitFor(() =>
+      expect(mocked.alarmsAcknowledge).toHaveBeenCalledWith(expect.objectContaining({ path: { alarm_id: alarm.id } })),
+    );
+  });
+});
+
 describe('the monitor', () => {
   it("shows T0 and d_e of the CRITERIA the stream sends (the lab's), with no engine run in the browser", async () => {
     serve();
@@ -744,7 +787,7 @@ describe('the monitor', () => {
     act(() => socket.open());
     // One request for what it shows, the photo, the stream with the bootstrap's ticket.
     await settle();
-    expect(calledApi()).toEqual(['liveViewLiveView', 'thermoImage']);
+    expect(calledApi()).toEqual(['alarmsList', 'liveViewLiveView', 'thermoImage']);
     expect(socket.url).toContain('?ticket=ticket-0');
     expect(screen.getByTestId('monitor-t0-value')).toHaveTextContent('---');
     expect(screen.getByTestId('monitor-de-value')).toHaveTextContent('---');

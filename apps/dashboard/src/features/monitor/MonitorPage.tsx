@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { Marker } from '../../api/research-types';
 import { ButtonLink } from '../../components/ButtonLink';
 import { Logo } from '../../components/Logo';
+import { AlarmList } from '../live/AlarmList';
 import { overallStats } from '../live/categories';
 import { ConnectionIndicator } from '../live/ConnectionIndicator';
 import { LanguageSelect } from '../live/LanguageSelect';
@@ -269,6 +270,9 @@ function MonitorScreen({ data }: { data: LiveData }) {
               <ThermoSummary frames={stream.frames} markers={data.markers} which="mean" />
             </Tile>
           </SimpleGrid>
+          <Box mt="sm">
+            <AlarmList researchId={research.id} />
+          </Box>
           <Paper withBorder radius="md" p="sm" mt="sm">
             <Text fw={700} size="sm" mb="xs">
               {t('monitor.categories')}

@@ -19,6 +19,8 @@ export const liveKeys = {
   observations: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'observations'] as const,
   /** Thermocouple exclusions: refetched on UPDATE RESEARCH with the research. */
   exclusions: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'exclusions'] as const,
+  /** The research's alarms (staff only): refetched on every ALARM message. */
+  alarms: (auth: ReadAuth, researchId: string) => [...liveKeys.scope(auth, researchId), 'alarms'] as const,
   /** A config's photo never changes (a new photo is a new config): outside the 'thermo' prefix. */
   image: (auth: ReadAuth, researchId: string, configId: string) =>
     [...liveKeys.scope(auth, researchId), 'image', configId] as const,

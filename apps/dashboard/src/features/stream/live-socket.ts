@@ -1,4 +1,5 @@
 import {
+  type AlarmView,
   CLIENT_STATUS_MESSAGE,
   type CriteriaView,
   type DaqPayload,
@@ -41,6 +42,8 @@ export interface LiveSocketOptions {
    * whenever they change; optional, a caller that shows no criteria ignores them.
    */
   onCriteria?: (view: CriteriaView) => void;
+  /** An ALARM message (staff's streams only): an alarm of the research raised, acknowledged or cleared. */
+  onAlarm?: (alarm: AlarmView) => void;
   /**
    * The socket closed without ever opening (refused upgrade, server down), or its URL could not be
    * had (`error`: why, e.g. the ticket request's 403).
@@ -185,6 +188,9 @@ export function connectLiveSocket(options: LiveSocketOptions): LiveSocket {
           break;
         case 'CRITERIA':
           options.onCriteria?.(message.data);
+          break;
+        case 'ALARM':
+          options.onAlarm?.(message.data);
           break;
       }
     };

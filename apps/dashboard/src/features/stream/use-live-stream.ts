@@ -102,6 +102,7 @@ export function useLiveStream(
       onUpdate: (kind) => void invalidateFor(queryClient, latest.current.auth, researchId, kind),
       // At most about once a second: React state, the page re-renders with the new numbers.
       onCriteria: (view) => setPushed({ researchId, view }),
+      onAlarm: () => void queryClient.invalidateQueries({ queryKey: liveKeys.alarms(latest.current.auth, researchId) }),
       onRefused: (error) => latest.current.onRefused?.(error),
     });
     socket.current = live;
