@@ -186,6 +186,10 @@ export type ResearchDto = {
      * The furnace the test is scheduled on (null when none, and for clients)
      */
     furnace_id: string | null;
+    /**
+     * The member of staff responsible for the test, told of its alarms (null when none, and for clients)
+     */
+    responsible_user_id: string | null;
     standard: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
     insulation: 'I1' | 'I2';
     heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
@@ -496,6 +500,12 @@ export type FurnaceDto = {
     heating_curve: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
     pressure_target_pa: number | null;
     pressure_tolerance_pa: number | null;
+    watch_emails: Array<string>;
+    webhook_url: string | null;
+    /**
+     * A webhook secret is set (it is never shown back)
+     */
+    webhook_secret_set: boolean;
     created_at: string;
     updated_at: string;
     /**
@@ -535,6 +545,14 @@ export type FurnaceCreateDto = {
      * ± Pa around pressure_target_pa.
      */
     pressure_tolerance_pa?: number | null;
+    /**
+     * E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).
+     */
+    watch_emails?: Array<string>;
+    /**
+     * Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.
+     */
+    webhook_url?: string | null;
 };
 
 export type FurnaceUpdateDto = {
@@ -545,6 +563,14 @@ export type FurnaceUpdateDto = {
     heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
     pressure_target_pa?: number | null;
     pressure_tolerance_pa?: number | null;
+    /**
+     * E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).
+     */
+    watch_emails?: Array<string>;
+    /**
+     * Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.
+     */
+    webhook_url?: string | null;
 };
 
 export type DaqCredentialIssuedDto = {
@@ -592,6 +618,10 @@ export type ResearchCreateDto = {
      * The furnace it is scheduled on; null for none. A new test takes the profile fields it is not given from the furnace's defaults.
      */
     furnace_id?: string | null;
+    /**
+     * The member of staff responsible for the test, told of its alarms by e-mail; null for none.
+     */
+    responsible_user_id?: string | null;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -698,6 +728,10 @@ export type ResearchUpdateDto = {
      * The furnace it is scheduled on; null for none. A new test takes the profile fields it is not given from the furnace's defaults.
      */
     furnace_id?: string | null;
+    /**
+     * The member of staff responsible for the test, told of its alarms by e-mail; null for none.
+     */
+    responsible_user_id?: string | null;
     /**
      * EN 1363-1 generic, EN 1634-1 door or shutter, EN 1364-1 wall, DIN 4102-5. Default EN_1363_1.
      */
@@ -1441,6 +1475,102 @@ export type AttachedDto = {
     message: string;
 };
 
+export type AlarmDto = {
+    id: string;
+    research_id: string;
+    furnace_id: string | null;
+    kind: 'silence' | 'thermocouple' | 'deviation' | 'pressure' | 'forecast' | 'failure' | 'overrun';
+    /**
+     * A thermocouple's id, a criterion; '' for the test as a whole
+     */
+    subject: string;
+    raised_at: string;
+    /**
+     * What raised it: the value and its limit, the newest frame, …
+     */
+    details: {
+        [key: string]: unknown;
+    };
+    acknowledged_at: string | null;
+    /**
+     * E-mail of who acknowledged it
+     */
+    acknowledged_by: string | null;
+    cleared_at: string | null;
+    last_notified_at: string | null;
+    /**
+     * Messages sent: the first and each repeat
+     */
+    notify_count: number;
+};
+
+export type AlarmsDto = {
+    data: Array<AlarmDto>;
+    count: number;
+};
+
+export type FurnaceCreateDtoWritable = {
+    name: string;
+    /**
+     * Unique; lowercase letters, digits and hyphens (1–16).
+     */
+    code: string;
+    /**
+     * Seconds between two frames of the furnace's DAQ.
+     */
+    scan_period_s?: number;
+    /**
+     * The standard a new test on this furnace starts from.
+     */
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    /**
+     * The heating curve a new test on this furnace starts from.
+     */
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    /**
+     * Furnace pressure a new test aims at, Pa.
+     */
+    pressure_target_pa?: number | null;
+    /**
+     * ± Pa around pressure_target_pa.
+     */
+    pressure_tolerance_pa?: number | null;
+    /**
+     * E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).
+     */
+    watch_emails?: Array<string>;
+    /**
+     * Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.
+     */
+    webhook_url?: string | null;
+    /**
+     * The HMAC-SHA256 key of the webhook's signature (16–255 characters); never shown back (webhook_secret_set). null: none.
+     */
+    webhook_secret?: string | null;
+};
+
+export type FurnaceUpdateDtoWritable = {
+    name?: string;
+    code?: string;
+    scan_period_s?: number;
+    standard?: 'EN_1363_1' | 'EN_1634_1' | 'EN_1364_1' | 'DIN_4102_5';
+    heating_curve?: 'iso834' | 'hydrocarbon' | 'external' | 'slow';
+    pressure_target_pa?: number | null;
+    pressure_tolerance_pa?: number | null;
+    /**
+     * E-mail addresses told of every alarm of a test on this furnace (besides the test's responsible engineer).
+     */
+    watch_emails?: Array<string>;
+    /**
+     * Where every alarm of a test on this furnace is POSTed (JSON, signed: X-Furnace-Signature); null: none.
+     */
+    webhook_url?: string | null;
+    /**
+     * The HMAC-SHA256 key of the webhook's signature (16–255 characters); never shown back (webhook_secret_set). null: none.
+     */
+    webhook_secret?: string | null;
+};
+
 export type AuditResearchData = {
     body?: never;
     path: {
@@ -2063,7 +2193,7 @@ export type FurnacesListResponses = {
 export type FurnacesListResponse = FurnacesListResponses[keyof FurnacesListResponses];
 
 export type FurnacesCreateData = {
-    body: FurnaceCreateDto;
+    body: FurnaceCreateDtoWritable;
     path?: never;
     query?: never;
     url: '/api/v1/furnaces';
@@ -2120,7 +2250,7 @@ export type FurnacesGetResponses = {
 export type FurnacesGetResponse = FurnacesGetResponses[keyof FurnacesGetResponses];
 
 export type FurnacesUpdateData = {
-    body: FurnaceUpdateDto;
+    body: FurnaceUpdateDtoWritable;
     path: {
         furnace_id: string;
     };
@@ -3388,3 +3518,55 @@ export type UnassignedAttachResponses = {
 };
 
 export type UnassignedAttachResponse = UnassignedAttachResponses[keyof UnassignedAttachResponses];
+
+export type AlarmsListData = {
+    body?: never;
+    path: {
+        research_id: string;
+    };
+    query?: never;
+    url: '/api/v1/research/{research_id}/alarms';
+};
+
+export type AlarmsListErrors = {
+    /**
+     * Clients cannot read the alarms
+     */
+    403: unknown;
+    /**
+     * Research not found
+     */
+    404: unknown;
+};
+
+export type AlarmsListResponses = {
+    200: AlarmsDto;
+};
+
+export type AlarmsListResponse = AlarmsListResponses[keyof AlarmsListResponses];
+
+export type AlarmsAcknowledgeData = {
+    body?: never;
+    path: {
+        alarm_id: string;
+    };
+    query?: never;
+    url: '/api/v1/alarms/{alarm_id}/acknowledge';
+};
+
+export type AlarmsAcknowledgeErrors = {
+    /**
+     * Alarm not found
+     */
+    404: unknown;
+    /**
+     * Already acknowledged (by whom, when)
+     */
+    409: unknown;
+};
+
+export type AlarmsAcknowledgeResponses = {
+    200: AlarmDto;
+};
+
+export type AlarmsAcknowledgeResponse = AlarmsAcknowledgeResponses[keyof AlarmsAcknowledgeResponses];

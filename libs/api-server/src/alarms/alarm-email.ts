@@ -36,7 +36,13 @@ export function alarmEmail(opts: {
   ];
   return {
     subject,
-    html: layout({ brand: opts.brand, title: t.title, paragraphs, button: { label: t.button, href: opts.link } }),
+    html: layout({
+      lang: opts.lang,
+      brand: opts.brand,
+      title: t.title,
+      paragraphs,
+      button: { label: t.button, href: opts.link },
+    }),
     text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
   };
 }

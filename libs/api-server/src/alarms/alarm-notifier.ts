@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { AlarmView } from '@furnace/contracts';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { DEFAULT_LANGUAGE } from '@furnace/text';
 import { APP_CONFIG } from '../core/tokens';
 import { MailService } from '../mail/mail.service';
@@ -36,7 +36,7 @@ export class AlarmNotifier implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly repo: AlarmsRepository,
     private readonly mail: MailService,
     alarms: AlarmsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
     @Inject(ALARM_OPTIONS) private readonly options: AlarmOptions,
   ) {
     alarms.onRaised(() => this.sweep());
