@@ -18,6 +18,7 @@ import { Route as LayoutIndexRouteImport } from './routes/_layout/index'
 import { Route as LayoutAdminRouteImport } from './routes/_layout/admin'
 import { Route as LayoutAuditRouteImport } from './routes/_layout/audit'
 import { Route as LayoutFurnacesRouteImport } from './routes/_layout/furnaces'
+import { Route as LayoutLabRouteImport } from './routes/_layout/lab'
 import { Route as LayoutSettingsRouteImport } from './routes/_layout/settings'
 import { Route as ViewResearchIdRouteImport } from './routes/view/$researchId'
 import { Route as LayoutResearchIndexRouteImport } from './routes/_layout/research/index'
@@ -69,6 +70,11 @@ const LayoutAuditRoute = LayoutAuditRouteImport.update({
 const LayoutFurnacesRoute = LayoutFurnacesRouteImport.update({
   id: '/furnaces',
   path: '/furnaces',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutLabRoute = LayoutLabRouteImport.update({
+  id: '/lab',
+  path: '/lab',
   getParentRoute: () => LayoutRoute,
 } as any)
 const LayoutSettingsRoute = LayoutSettingsRouteImport.update({
@@ -125,6 +131,7 @@ export interface FileRoutesByFullPath {
   '/admin': typeof LayoutAdminRoute
   '/audit': typeof LayoutAuditRoute
   '/furnaces': typeof LayoutFurnacesRoute
+  '/lab': typeof LayoutLabRoute
   '/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/research/add': typeof LayoutResearchAddRoute
@@ -142,6 +149,7 @@ export interface FileRoutesByTo {
   '/admin': typeof LayoutAdminRoute
   '/audit': typeof LayoutAuditRoute
   '/furnaces': typeof LayoutFurnacesRoute
+  '/lab': typeof LayoutLabRoute
   '/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/': typeof LayoutIndexRoute
@@ -162,6 +170,7 @@ export interface FileRoutesById {
   '/_layout/admin': typeof LayoutAdminRoute
   '/_layout/audit': typeof LayoutAuditRoute
   '/_layout/furnaces': typeof LayoutFurnacesRoute
+  '/_layout/lab': typeof LayoutLabRoute
   '/_layout/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/_layout/': typeof LayoutIndexRoute
@@ -183,6 +192,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/audit'
     | '/furnaces'
+    | '/lab'
     | '/settings'
     | '/view/$researchId'
     | '/research/add'
@@ -200,6 +210,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/audit'
     | '/furnaces'
+    | '/lab'
     | '/settings'
     | '/view/$researchId'
     | '/'
@@ -219,6 +230,7 @@ export interface FileRouteTypes {
     | '/_layout/admin'
     | '/_layout/audit'
     | '/_layout/furnaces'
+    | '/_layout/lab'
     | '/_layout/settings'
     | '/view/$researchId'
     | '/_layout/'
@@ -305,6 +317,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutFurnacesRouteImport
       parentRoute: typeof LayoutRoute
     }
+    '/_layout/lab': {
+      id: '/_layout/lab'
+      path: '/lab'
+      fullPath: '/lab'
+      preLoaderRoute: typeof LayoutLabRouteImport
+      parentRoute: typeof LayoutRoute
+    }
     '/_layout/settings': {
       id: '/_layout/settings'
       path: '/settings'
@@ -368,6 +387,7 @@ interface LayoutRouteChildren {
   LayoutAdminRoute: typeof LayoutAdminRoute
   LayoutAuditRoute: typeof LayoutAuditRoute
   LayoutFurnacesRoute: typeof LayoutFurnacesRoute
+  LayoutLabRoute: typeof LayoutLabRoute
   LayoutSettingsRoute: typeof LayoutSettingsRoute
   LayoutIndexRoute: typeof LayoutIndexRoute
   LayoutResearchAddRoute: typeof LayoutResearchAddRoute
@@ -381,6 +401,7 @@ const LayoutRouteChildren: LayoutRouteChildren = {
   LayoutAdminRoute: LayoutAdminRoute,
   LayoutAuditRoute: LayoutAuditRoute,
   LayoutFurnacesRoute: LayoutFurnacesRoute,
+  LayoutLabRoute: LayoutLabRoute,
   LayoutSettingsRoute: LayoutSettingsRoute,
   LayoutIndexRoute: LayoutIndexRoute,
   LayoutResearchAddRoute: LayoutResearchAddRoute,

@@ -4,6 +4,7 @@ export * from './research-id';
 export * from './daq';
 export * from './furnace';
 export * from './live';
+export * from './lab';
 export * from './thermo-config';
 export * from './http-url';
 export * from './iso834';

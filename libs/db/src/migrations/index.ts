@@ -15,6 +15,7 @@ import { ResearchArchive1797100000000 } from './1797100000000-ResearchArchive';
 import { PermanentRecord1797200000000 } from './1797200000000-PermanentRecord';
 import { ResearchImport1797300000000 } from './1797300000000-ResearchImport';
 import { Furnaces1797400000000 } from './1797400000000-Furnaces';
+import { LabStreamTickets1797900000000 } from './1797900000000-LabStreamTickets';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -35,4 +36,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   PermanentRecord1797200000000,
   ResearchImport1797300000000,
   Furnaces1797400000000,
+  LabStreamTickets1797900000000,
 ];

@@ -1,8 +1,8 @@
-import { IconFlame, IconFlask, IconHome, IconPlus, type Icon } from '@tabler/icons-react';
+import { IconBuildingFactory2, IconFlame, IconFlask, IconHome, IconPlus, type Icon } from '@tabler/icons-react';
 import type { Translation } from '@furnace/text';
 
 export interface NavItem {
-  to: '/' | '/research' | '/research/add' | '/furnaces';
+  to: '/' | '/research' | '/research/add' | '/lab' | '/furnaces';
   label: `nav.${keyof Translation['nav']}`;
   icon: Icon;
   exact: boolean;
@@ -15,6 +15,7 @@ const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'nav.home', icon: IconHome, exact: true },
   { to: '/research', label: 'nav.research', icon: IconFlask, exact: true },
   { to: '/research/add', label: 'nav.addResearch', icon: IconPlus, exact: true },
+  { to: '/lab', label: 'nav.lab', icon: IconBuildingFactory2, exact: true },
   { to: '/furnaces', label: 'nav.furnaces', icon: IconFlame, exact: true, superuser: true },
 ];
 
