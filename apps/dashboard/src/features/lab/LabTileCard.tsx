@@ -1,5 +1,5 @@
 import { Anchor, type AnchorProps, Badge, Card, Divider, Group, Progress, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconEye } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { createLink, type LinkComponent } from '@tanstack/react-router';
 import type { LabTile } from '@furnace/contracts';
 import type { ComponentPropsWithRef, ReactNode } from 'react';
@@ -32,7 +32,7 @@ function Row({
   testId?: string;
 }) {
   return (
-    <Group justify="space-between" wrap="nowrap" gap="xs" data-testid={testId}>
+    <Group justify="space-between" wrap="nowrap" gap="xs">
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -42,6 +42,7 @@ function Row({
         ta="right"
         c={tone === 'bad' ? 'red' : tone === 'warn' ? 'orange' : tone === 'ok' ? 'teal' : undefined}
         className={classes.value}
+        data-testid={testId}
       >
         {children}
       </Text>
@@ -82,7 +83,7 @@ export function LabTileCard({ tile, serverNow }: { tile: LabTile; serverNow: num
             {tile.furnace.code}
           </Text>
         </Stack>
-        <Group gap={6} wrap="nowrap">
+        <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
           {tile.alarms.open > 0 ? (
             <Badge color="red" variant="filled" leftSection={<IconAlertTriangle size={12} aria-hidden />}>
               {tile.alarms.open}
@@ -175,10 +176,7 @@ export function LabTileCard({ tile, serverNow }: { tile: LabTile; serverNow: num
             {tile.alarms.open}
           </Row>
           <Row label={t('overview.viewers')} testId="lab-tile-viewers">
-            <Group component="span" gap={4} wrap="nowrap" justify="flex-end">
-              <IconEye size={14} aria-hidden />
-              {tile.viewers}
-            </Group>
+            {tile.viewers}
           </Row>
         </Stack>
       ) : (
