@@ -103,7 +103,11 @@ describe('the lab overview stream', () => {
     sockets.push(lab.ws);
     const first = await waitFor('the LAB message', () => lab.messages.find((m) => m.event === 'LAB'), 10_000);
     expect(first.event).toBe('LAB');
-    const busy = await waitFor('the running tile', () => lab.tiles.get('lab-hot'), 10_000);
+    const busy = await waitFor(
+      'the running tile',
+      () => lab.tiles.get('lab-hot')?.running && lab.tiles.get('lab-hot'),
+      10_000,
+    );
     expect(busy).toMatchObject({
       furnace: { name: 'Piec poziomy', code: 'lab-hot', scan_period_s: 1 },
       running: { research_id: running.id, name: 'Ściana EI 60 na żywo' },
@@ -124,6 +128,21 @@ describe('the lab overview stream', () => {
     );
     const framed = await waitFor('the frame on the tile', () => lab.tiles.get('lab-hot')?.last_frame_at, 5_000);
     expect(Date.parse(framed)).toBeGreaterThanOrEqual(before - 1000);
+
+    // Thirty frames in a burst (10 Hz and faster): the tile goes out at most once a second, not once a frame.
+    const from = lab.messages.length;
+    const burstStart = Date.now();
+    for (let time = 13; time < 43; time++)
+      await api.bus.publish(
+        researchChannel(running.id),
+        encodeBusMessage({ type: 'frame', research_id: running.id, payload: frame(time) }),
+      );
+    await new Promise((r) => setTimeout(r, 2500));
+    const tilesSent = lab.messages
+      .slice(from)
+      .filter((m) => m.event === 'TILE' && m.data.tile.furnace.code === 'lab-hot').length;
+    expect(tilesSent).toBeGreaterThanOrEqual(1);
+    expect(tilesSent).toBeLessThanOrEqual(Math.ceil((Date.now() - burstStart) / 1000) + 1);
 
     // A live viewer of the running test is counted on its tile.
     const viewer = new WebSocket(streamUrl(api, running.id, { token: admin }));

@@ -11,7 +11,7 @@ import { parseJsonWith, type ParseResult } from './live';
 
 const iso = z.iso.datetime({ offset: true });
 
-export const labTileSchema = z.object({
+const labTileSchema = z.object({
   furnace: z.object({
     id: z.string(),
     name: z.string(),
@@ -63,15 +63,15 @@ export const labTileSchema = z.object({
 });
 export type LabTile = z.output<typeof labTileSchema>;
 
-export const labSnapshotMessageSchema = z.object({
+const labSnapshotMessageSchema = z.object({
   event: z.literal('LAB'),
   data: z.object({ server_time: iso, tiles: z.array(labTileSchema) }),
 });
-export const labTileMessageSchema = z.object({
+const labTileMessageSchema = z.object({
   event: z.literal('TILE'),
   data: z.object({ server_time: iso, tile: labTileSchema }),
 });
-export const labServerMessageSchema = z.discriminatedUnion('event', [labSnapshotMessageSchema, labTileMessageSchema]);
+const labServerMessageSchema = z.discriminatedUnion('event', [labSnapshotMessageSchema, labTileMessageSchema]);
 export type LabServerMessage = z.output<typeof labServerMessageSchema>;
 
 export function encodeLabMessage(message: LabServerMessage): string {

@@ -15,13 +15,13 @@ import { LabRepository, type FurnaceSchedule } from './lab.repository';
 import { LabViewers } from './lab-viewers';
 
 /** What the overview needs of a subscriber's socket. */
-export interface LabSocket {
+interface LabSocket {
   readonly bufferedAmount: number;
   send(data: Buffer): void;
   terminate(): void;
 }
 
-export interface LabOptions {
+interface LabOptions {
   /** A tile is sent at most once per this many ms (its changes in between go out together). */
   flushMs: number;
   /** The schedule (furnaces, running and next tests) is read again this often, besides after every change heard. */
@@ -39,7 +39,7 @@ type CriteriaFields = Pick<LabTile, 'deviation' | 'hottest' | 'forecast'> & { ig
 const NO_CRITERIA: CriteriaFields = { deviation: null, hottest: null, forecast: null, ignition_at: null };
 
 /** The tile's fields of a staff view of the criteria. */
-export function criteriaFields(view: CriteriaView): CriteriaFields {
+function criteriaFields(view: CriteriaView): CriteriaFields {
   let hottest: LabTile['hottest'] = null;
   for (const c of view.categories) {
     if (!c.role.max || c.max_rise === null) continue;
@@ -150,7 +150,10 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Adds an overview socket and sends it every tile; returns the function that removes it. */
   async subscribe(socket: LabSocket): Promise<() => void> {
+    // The schedule as it is now (a furnace added a moment ago is heard of only by the next reload otherwise).
     await this.loaded;
+    await this.loading;
+    await this.reload();
     this.sockets.add(socket);
     socket.send(Buffer.from(this.snapshot()));
     return () => void this.sockets.delete(socket);

@@ -25,7 +25,7 @@ import { StreamTickets } from '../live/stream-tickets';
 import { UsersRepository } from '../users/users.repository';
 import { LabOverview } from './lab-overview.service';
 
-export const LAB_STREAM_PATH = new RegExp(`^/${API_PREFIX}/lab/stream/?$`);
+const LAB_STREAM_PATH = new RegExp(`^/${API_PREFIX}/lab/stream/?$`);
 /** A socket that answers no ping for this long is gone. */
 const IDLE_MS = 30_000;
 const CLOSE_ACCESS_ENDED = 4401;

@@ -58,7 +58,7 @@ export function toFurnaceBody(values: FurnaceFormValues): FurnaceCreateDto {
   };
 }
 
-export interface FurnaceFormProps {
+interface FurnaceFormProps {
   furnace?: Furnace;
   onSubmit: (values: FurnaceFormValues) => Promise<boolean>;
   onCancel: () => void;

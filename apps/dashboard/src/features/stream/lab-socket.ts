@@ -8,7 +8,7 @@ import type { SocketLike } from './live-socket';
 const SERVICE_RESTART_CLOSE_CODE = 1012;
 const RESTART_RECONNECT_MS = 250;
 
-export interface LabState {
+interface LabState {
   /** Every furnace's tile, in the server's order (by code); null before the first LAB message. */
   tiles: LabTile[] | null;
   /** The server's clock minus this browser's (ms), from the newest message: the tiles' ages are reckoned with it. */
@@ -16,7 +16,7 @@ export interface LabState {
   connected: boolean;
 }
 
-export interface LabSocketOptions {
+interface LabSocketOptions {
   url: () => Promise<string>;
   onState: (state: LabState) => void;
   createSocket?: (url: string) => SocketLike;
@@ -24,7 +24,7 @@ export interface LabSocketOptions {
 }
 
 /** The lab overview's stream URL: same host, ws(s) after the page's protocol, with a single-use ticket. */
-export function labStreamUrl(location: Pick<Location, 'protocol' | 'host'>, ticket: string): string {
+function labStreamUrl(location: Pick<Location, 'protocol' | 'host'>, ticket: string): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}/api/v1/lab/stream?ticket=${encodeURIComponent(ticket)}`;
 }
@@ -34,7 +34,7 @@ export function labStreamUrl(location: Pick<Location, 'protocol' | 'host'>, tick
  * connects again with a new ticket (at once when the server said it was restarting, else after 5 s) and the
  * LAB message that opens the new stream puts every tile right. Returns the function that closes it for good.
  */
-export function connectLabSocket(options: LabSocketOptions): () => void {
+function connectLabSocket(options: LabSocketOptions): () => void {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const reconnectMs = options.reconnectMs ?? RECONNECT_DELAY_MS;
   let state: LabState = { tiles: null, clockOffsetMs: 0, connected: false };
