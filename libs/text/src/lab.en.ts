@@ -15,7 +15,7 @@ export const labEn: LabTranslation = {
     loadError: 'The furnaces could not be read',
     name: 'Name',
     code: 'Code',
-    codeHint: '1–16 lowercase letters, digits or hyphens, starting with a letter or digit. DAQ topic: lab/{code}/data.',
+    codeHint: '1–16 lowercase letters, digits or hyphens, starting with a letter or digit. DAQ topic: lab/<code>/data.',
     scanPeriod: 'DAQ scan period',
     seconds: 's',
     standard: 'Standard',

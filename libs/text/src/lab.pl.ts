@@ -16,7 +16,7 @@ export const labPl = {
     loadError: 'Nie udało się wczytać pieców',
     name: 'Nazwa',
     code: 'Kod',
-    codeHint: '1–16 małych liter, cyfr lub łączników; zaczyna się od litery lub cyfry. Temat DAQ: lab/{kod}/data.',
+    codeHint: '1–16 małych liter, cyfr lub łączników; zaczyna się od litery lub cyfry. Temat DAQ: lab/<kod>/data.',
     scanPeriod: 'Okres skanowania DAQ',
     seconds: 's',
     standard: 'Norma',
