@@ -8,7 +8,7 @@ import type { SocketLike } from './live-socket';
 const SERVICE_RESTART_CLOSE_CODE = 1012;
 const RESTART_RECONNECT_MS = 250;
 
-interface LabState {
+export interface LabState {
   /** Every furnace's tile, in the server's order (by code); null before the first LAB message. */
   tiles: LabTile[] | null;
   /** The server's clock minus this browser's (ms), from the newest message: the tiles' ages are reckoned with it. */
@@ -34,7 +34,7 @@ function labStreamUrl(location: Pick<Location, 'protocol' | 'host'>, ticket: str
  * connects again with a new ticket (at once when the server said it was restarting, else after 5 s) and the
  * LAB message that opens the new stream puts every tile right. Returns the function that closes it for good.
  */
-function connectLabSocket(options: LabSocketOptions): () => void {
+export function connectLabSocket(options: LabSocketOptions): () => void {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const reconnectMs = options.reconnectMs ?? RECONNECT_DELAY_MS;
   let state: LabState = { tiles: null, clockOffsetMs: 0, connected: false };
