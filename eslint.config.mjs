@@ -225,7 +225,7 @@ function layers() {
     ['criteria', `${src}/features/criteria`],
     ['live', `${src}/features/live`],
     ['section', `${src}/features/{replay,review,audit}`],
-    ['page', `${src}/features/{live-view,monitor,history,research,auth,settings,users}`],
+    ['page', `${src}/features/{live-view,monitor,history,research,auth,settings,users,furnaces,lab}`],
     ['frame', `${src}/features/layout`],
     ['routes', `${src}/routes`],
   ];

@@ -17,6 +17,8 @@ import { Route as SignupRouteImport } from './routes/signup'
 import { Route as LayoutIndexRouteImport } from './routes/_layout/index'
 import { Route as LayoutAdminRouteImport } from './routes/_layout/admin'
 import { Route as LayoutAuditRouteImport } from './routes/_layout/audit'
+import { Route as LayoutFurnacesRouteImport } from './routes/_layout/furnaces'
+import { Route as LayoutLabRouteImport } from './routes/_layout/lab'
 import { Route as LayoutSettingsRouteImport } from './routes/_layout/settings'
 import { Route as ViewResearchIdRouteImport } from './routes/view/$researchId'
 import { Route as LayoutResearchIndexRouteImport } from './routes/_layout/research/index'
@@ -63,6 +65,16 @@ const LayoutAdminRoute = LayoutAdminRouteImport.update({
 const LayoutAuditRoute = LayoutAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutFurnacesRoute = LayoutFurnacesRouteImport.update({
+  id: '/furnaces',
+  path: '/furnaces',
+  getParentRoute: () => LayoutRoute,
+} as any)
+const LayoutLabRoute = LayoutLabRouteImport.update({
+  id: '/lab',
+  path: '/lab',
   getParentRoute: () => LayoutRoute,
 } as any)
 const LayoutSettingsRoute = LayoutSettingsRouteImport.update({
@@ -118,6 +130,8 @@ export interface FileRoutesByFullPath {
   '/signup': typeof SignupRoute
   '/admin': typeof LayoutAdminRoute
   '/audit': typeof LayoutAuditRoute
+  '/furnaces': typeof LayoutFurnacesRoute
+  '/lab': typeof LayoutLabRoute
   '/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/research/add': typeof LayoutResearchAddRoute
@@ -134,6 +148,8 @@ export interface FileRoutesByTo {
   '/signup': typeof SignupRoute
   '/admin': typeof LayoutAdminRoute
   '/audit': typeof LayoutAuditRoute
+  '/furnaces': typeof LayoutFurnacesRoute
+  '/lab': typeof LayoutLabRoute
   '/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/': typeof LayoutIndexRoute
@@ -153,6 +169,8 @@ export interface FileRoutesById {
   '/signup': typeof SignupRoute
   '/_layout/admin': typeof LayoutAdminRoute
   '/_layout/audit': typeof LayoutAuditRoute
+  '/_layout/furnaces': typeof LayoutFurnacesRoute
+  '/_layout/lab': typeof LayoutLabRoute
   '/_layout/settings': typeof LayoutSettingsRoute
   '/view/$researchId': typeof ViewResearchIdRoute
   '/_layout/': typeof LayoutIndexRoute
@@ -173,6 +191,8 @@ export interface FileRouteTypes {
     | '/signup'
     | '/admin'
     | '/audit'
+    | '/furnaces'
+    | '/lab'
     | '/settings'
     | '/view/$researchId'
     | '/research/add'
@@ -189,6 +209,8 @@ export interface FileRouteTypes {
     | '/signup'
     | '/admin'
     | '/audit'
+    | '/furnaces'
+    | '/lab'
     | '/settings'
     | '/view/$researchId'
     | '/'
@@ -207,6 +229,8 @@ export interface FileRouteTypes {
     | '/signup'
     | '/_layout/admin'
     | '/_layout/audit'
+    | '/_layout/furnaces'
+    | '/_layout/lab'
     | '/_layout/settings'
     | '/view/$researchId'
     | '/_layout/'
@@ -286,6 +310,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LayoutAuditRouteImport
       parentRoute: typeof LayoutRoute
     }
+    '/_layout/furnaces': {
+      id: '/_layout/furnaces'
+      path: '/furnaces'
+      fullPath: '/furnaces'
+      preLoaderRoute: typeof LayoutFurnacesRouteImport
+      parentRoute: typeof LayoutRoute
+    }
+    '/_layout/lab': {
+      id: '/_layout/lab'
+      path: '/lab'
+      fullPath: '/lab'
+      preLoaderRoute: typeof LayoutLabRouteImport
+      parentRoute: typeof LayoutRoute
+    }
     '/_layout/settings': {
       id: '/_layout/settings'
       path: '/settings'
@@ -348,6 +386,8 @@ declare module '@tanstack/react-router' {
 interface LayoutRouteChildren {
   LayoutAdminRoute: typeof LayoutAdminRoute
   LayoutAuditRoute: typeof LayoutAuditRoute
+  LayoutFurnacesRoute: typeof LayoutFurnacesRoute
+  LayoutLabRoute: typeof LayoutLabRoute
   LayoutSettingsRoute: typeof LayoutSettingsRoute
   LayoutIndexRoute: typeof LayoutIndexRoute
   LayoutResearchAddRoute: typeof LayoutResearchAddRoute
@@ -360,6 +400,8 @@ interface LayoutRouteChildren {
 const LayoutRouteChildren: LayoutRouteChildren = {
   LayoutAdminRoute: LayoutAdminRoute,
   LayoutAuditRoute: LayoutAuditRoute,
+  LayoutFurnacesRoute: LayoutFurnacesRoute,
+  LayoutLabRoute: LayoutLabRoute,
   LayoutSettingsRoute: LayoutSettingsRoute,
   LayoutIndexRoute: LayoutIndexRoute,
   LayoutResearchAddRoute: LayoutResearchAddRoute,

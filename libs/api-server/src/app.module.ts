@@ -27,6 +27,7 @@ import { EmailsModule } from './emails/emails.module';
 import { APP_CONFIG, BUS } from './core/tokens';
 import { HealthModule } from './health/health.module';
 import { HistoryModule } from './history/history.module';
+import { LabModule } from './lab/lab.module';
 import { LiveModule } from './live/live.module';
 import { MailModule } from './mail/mail.module';
 import { KEEPER_OPTIONS, type KeeperOptions } from './criteria/criteria-keeper';
@@ -107,6 +108,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         LiveModule,
+        LabModule,
         HistoryModule,
         MetricsModule,
         FurnacesModule,

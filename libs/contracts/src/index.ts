@@ -5,6 +5,7 @@ export * from './daq';
 export * from './furnace';
 export * from './alarms';
 export * from './live';
+export * from './lab';
 export * from './thermo-config';
 export * from './http-url';
 export * from './iso834';

@@ -207,7 +207,7 @@ export function busToLiveMessage(message: BusMessage, audience: 'staff' | 'clien
   }
 }
 
-function parseJsonWith<S extends z.ZodType>(schema: S, text: string): ParseResult<z.output<S>> {
+export function parseJsonWith<S extends z.ZodType>(schema: S, text: string): ParseResult<z.output<S>> {
   let json: unknown;
   try {
     json = JSON.parse(text);

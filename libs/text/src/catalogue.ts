@@ -8,6 +8,8 @@ import { exportEn } from './export.en';
 import { exportPl } from './export.pl';
 import { historyEn } from './history.en';
 import { historyPl } from './history.pl';
+import { labEn } from './lab.en';
+import { labPl } from './lab.pl';
 import { liveEn } from './live.en';
 import { livePl } from './live.pl';
 import { mailEn } from './mail.en';
@@ -45,6 +47,7 @@ const pl = {
   editor: editorPl,
   audit: auditPl,
   review: reviewPl,
+  lab: labPl,
   report: reportPl,
   export: exportPl,
   mail: mailPl,
@@ -61,6 +64,7 @@ const en: Catalogue = {
   editor: editorEn,
   audit: auditEn,
   review: reviewEn,
+  lab: labEn,
   report: reportEn,
   export: exportEn,
   mail: mailEn,

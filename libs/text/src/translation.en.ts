@@ -119,6 +119,8 @@ export const translationEn: Translation = {
     settings: 'User Settings',
     admin: 'Admin',
     logout: 'Log Out',
+    lab: 'Lab',
+    furnaces: 'Furnaces',
   },
   home: {
     greeting: 'Hi, {{name}}',

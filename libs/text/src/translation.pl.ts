@@ -121,6 +121,8 @@ export const translationPl = {
     settings: 'User Settings',
     admin: 'Admin',
     logout: 'Log Out',
+    lab: 'Laboratorium',
+    furnaces: 'Piece',
   },
   home: {
     greeting: 'Hi, {{name}}',

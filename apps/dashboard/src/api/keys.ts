@@ -22,3 +22,8 @@ export const thermoKeys = {
   coords: (configId: string) => [...thermoKeys.all, configId, 'coords'] as const,
   image: (configId: string) => [...thermoKeys.all, configId, 'image'] as const,
 };
+
+export const furnaceKeys = {
+  all: ['furnaces'] as const,
+  list: () => [...furnaceKeys.all, 'list'] as const,
+};

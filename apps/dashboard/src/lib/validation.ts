@@ -130,6 +130,8 @@ const researchBasicShape = {
   is_radiance: z.boolean(),
   is_furnance: z.boolean(),
   is_pressure: z.boolean(),
+  /** The furnace the test is scheduled on, or null (docs/behaviour.md §15). */
+  furnace_id: z.string().nullable(),
   /** The test profile (standard, heating curve, criteria basis…): see profile-form.ts. */
   profile: testProfileFormSchema,
   classification_to_clients: z.boolean(),

@@ -2022,6 +2022,19 @@ export type LiveViewLiveViewResponses = {
 
 export type LiveViewLiveViewResponse = LiveViewLiveViewResponses[keyof LiveViewLiveViewResponses];
 
+export type LabIssueData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/lab/stream-ticket';
+};
+
+export type LabIssueResponses = {
+    200: StreamTicketDto;
+};
+
+export type LabIssueResponse = LabIssueResponses[keyof LabIssueResponses];
+
 export type HistoryReadData = {
     body?: never;
     path: {

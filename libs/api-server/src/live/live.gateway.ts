@@ -23,7 +23,7 @@ import { httpError, LiveAccessService, type StreamAccess } from './live-access.s
 import { liveMetrics } from './live.metrics';
 import { type LiveLease, LiveService } from './live.service';
 
-const STREAM_PATH = new RegExp(`^/${API_PREFIX}/research/dane/stream/([^/]+)/?$`);
+export const STREAM_PATH = new RegExp(`^/${API_PREFIX}/research/dane/stream/([^/]+)/?$`);
 /** A viewer that sends nothing (STATUS every 5 s) and answers no ping for this long is gone. */
 const IDLE_MS = 30_000;
 /** Close code of a stream whose access was revoked or expired (4000–4999: the application's own). */

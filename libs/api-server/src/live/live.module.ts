@@ -21,6 +21,6 @@ import { StreamTickets } from './stream-tickets';
   imports: [UsersModule, CriteriaModule, ResearchModule, ThermoModule, HistoryModule],
   controllers: [StreamTicketController, LiveViewController],
   providers: [LiveRepository, LiveService, LiveAccessService, LiveGateway, StreamTickets, LiveViewService],
-  exports: [LiveService],
+  exports: [LiveService, StreamTickets],
 })
 export class LiveModule {}

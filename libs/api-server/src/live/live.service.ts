@@ -189,6 +189,14 @@ export class LiveService {
     };
   }
 
+  /** Viewers of each research connected to this instance (the lab overview adds up every instance's). */
+  viewersByResearch(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [researchId, channel] of this.channels)
+      if (channel.viewers.size > 0) counts.set(researchId, channel.viewers.size);
+    return counts;
+  }
+
   /** Viewers connected to this instance. */
   get viewerCount(): number {
     let n = 0;

@@ -28,7 +28,7 @@ type TicketRow = Pick<
 >;
 type RedeemedRow = {
   id: string;
-  research_id: string;
+  research_id: string | null;
   user_id: string | null;
   email_id: string | null;
   credential_expires_at: Date | string;
@@ -61,7 +61,8 @@ export class StreamTickets {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async issue(researchId: string, principal: Principal): Promise<{ ticket: string; expiresIn: number }> {
+  /** `researchId` null: a ticket to the lab overview's stream (a staff user's only: its route says so). */
+  async issue(researchId: string | null, principal: Principal): Promise<{ ticket: string; expiresIn: number }> {
     const ticket = randomBytes(32).toString('base64url');
     // Expired tickets are dropped as new ones are issued (at most every few seconds per instance, not per
     // ticket: a crowd would double its statements): the table holds the last half minute's.
@@ -81,8 +82,8 @@ export class StreamTickets {
     return { ticket, expiresIn: STREAM_TICKET_SECONDS };
   }
 
-  /** Redeems a ticket for this research: who it was issued to, or null (unknown, used, expired or another research's). */
-  async redeem(ticket: string, researchId: string): Promise<TicketHolder | null> {
+  /** Redeems a ticket for this research (null: the lab overview): who it was issued to, or null (unknown, used, expired or another stream's). */
+  async redeem(ticket: string, researchId: string | null): Promise<TicketHolder | null> {
     if (!/^[\w-]{20,100}$/.test(ticket)) return null;
     const row = await this.take(digest(ticket));
     if (!row || row.research_id !== researchId) return null;

@@ -11,8 +11,9 @@ export class StreamTicketEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   id!: string;
 
-  @Column({ type: 'uuid' })
-  researchId!: string;
+  /** The research whose stream it opens; null: the lab overview's (staff only). */
+  @Column({ type: 'uuid', nullable: true })
+  researchId!: string | null;
 
   @ManyToOne(() => ResearchEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'research_id' })

@@ -19,6 +19,7 @@ import { ResearchEmailLang1797500000000 } from './1797500000000-ResearchEmailLan
 import { FurnaceReadings1797600000000 } from './1797600000000-FurnaceReadings';
 import { DaqCredentials1797700000000 } from './1797700000000-DaqCredentials';
 import { Alarms1797800000000 } from './1797800000000-Alarms';
+import { LabStreamTickets1797900000000 } from './1797900000000-LabStreamTickets';
 
 // Migrations are the only way the schema changes; list each new one here, in order.
 // `npm run db:migration:generate -- <Name>` writes one from the entities' difference.
@@ -43,4 +44,5 @@ export const migrations: (new () => MigrationInterface)[] = [
   FurnaceReadings1797600000000,
   DaqCredentials1797700000000,
   Alarms1797800000000,
+  LabStreamTickets1797900000000,
 ];

@@ -9,7 +9,7 @@ import { currentUserQueryOptions } from '../../api/users';
 import { Logo } from '../../components/Logo';
 import { ForcedPasswordChange } from './ForcedPasswordChange';
 import classes from './AppLayout.module.css';
-import { NAV_ITEMS } from './nav-items';
+import { navItemsFor } from './nav-items';
 import { UserMenu } from './UserMenu';
 
 /** The authenticated layout: top bar (links from 768 px up, a menu below), user menu, page. */
@@ -19,6 +19,7 @@ export function AppLayout() {
   const { data: user } = useQuery(currentUserQueryOptions());
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const navItems = navItemsFor(user);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
 
   useEffect(close, [pathname, close]);
@@ -49,7 +50,7 @@ export function AppLayout() {
               <Logo inverted />
             </Link>
             <Group component="nav" aria-label={t('nav.mainNavigation')} gap={4} visibleFrom="sm" ml="md" wrap="nowrap">
-              {NAV_ITEMS.map((item) => (
+              {navItems.map((item) => (
                 <Link key={item.to} to={item.to} activeOptions={{ exact: item.exact }} className={classes.navLink}>
                   <item.icon size={16} aria-hidden />
                   {t(item.label)}
@@ -68,7 +69,7 @@ export function AppLayout() {
         hiddenFrom="sm"
         style={opened ? undefined : { visibility: 'hidden' }}
       >
-        {NAV_ITEMS.map((item) => (
+        {navItems.map((item) => (
           <NavLink
             key={item.to}
             component={Link}

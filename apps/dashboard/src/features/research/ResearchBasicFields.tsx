@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../components/use-error-text';
 import type { ResearchBasicValues } from '../../lib/validation';
 import { ProfileFields } from '../criteria/ProfileFields';
+import { FurnaceSelect } from './FurnaceSelect';
 import { TestReportFields } from './TestReportFields';
 
 /**
@@ -15,9 +16,12 @@ import { TestReportFields } from './TestReportFields';
 export function ResearchBasicFields({
   readOnly = false,
   shownDates,
+  fillProfileFromFurnace = false,
 }: {
   readOnly?: boolean;
   shownDates?: { start: string; end: string };
+  /** The create form: picking a furnace fills the profile with its defaults. */
+  fillProfileFromFurnace?: boolean;
 }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
@@ -67,6 +71,7 @@ export function ResearchBasicFields({
           <Checkbox {...register('is_pressure')} label={t('research.isPressure')} />
         </Group>
       </Fieldset>
+      <FurnaceSelect readOnly={readOnly} fillProfile={fillProfileFromFurnace} />
       <ProfileFields readOnly={readOnly} />
       <Checkbox
         {...register('classification_to_clients')}

@@ -10,6 +10,7 @@ import { useLiveValidity } from '../../components/use-live-validity';
 import { defaultResearchTimes } from '../../lib/dates';
 import { researchCreateSchema, type ResearchCreateValues } from '../../lib/validation';
 import { ResearchBasicFields } from './ResearchBasicFields';
+import type { FieldRefusal } from './furnace-refusal';
 import { ThermoFilesFields } from './ThermoFilesFields';
 import { toProfileValues } from '../../lib/profile-form';
 import { toTestReportValues } from '../../lib/report-form';
@@ -21,6 +22,7 @@ function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
     is_radiance: false,
     is_furnance: false,
     is_pressure: false,
+    furnace_id: null,
     profile: toProfileValues(null),
     classification_to_clients: true,
     report: toTestReportValues(null),
@@ -31,8 +33,11 @@ function emptyResearchForm(now: Date = new Date()): ResearchCreateValues {
 }
 
 export interface ResearchCreateFormProps {
-  /** Resolves true when the research was created (the form then resets). */
-  onSubmit: (values: ResearchCreateValues) => Promise<boolean>;
+  /**
+   * Resolves true when the research was created (the form then resets); a refusal that names a field (the furnace's
+   * schedule) is shown on it.
+   */
+  onSubmit: (values: ResearchCreateValues) => Promise<boolean | FieldRefusal>;
   /** Upload progress of the photos and configs, 0–100; null when nothing is uploading. */
   progress: number | null;
 }
@@ -52,6 +57,7 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
     register,
     handleSubmit,
     reset,
+    setError,
     trigger,
     formState: { errors, isSubmitting },
   } = form;
@@ -61,7 +67,10 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
   const emails = useFieldArray({ control, name: 'emails' });
 
   const submit = async (values: ResearchCreateValues) => {
-    if (await onSubmit(values)) reset(emptyResearchForm());
+    const result = await onSubmit(values);
+    if (result === true) reset(emptyResearchForm());
+    else if (result !== false)
+      setError(result.field, { type: 'server', message: result.message }, { shouldFocus: true });
   };
 
   return (
@@ -69,7 +78,7 @@ export function ResearchCreateForm({ onSubmit, progress }: ResearchCreateFormPro
       <form onSubmit={handleSubmit(submit)} noValidate aria-label={t('research.createTitle')}>
         <Stack gap="lg">
           <Section title={t('research.basicInfo')}>
-            <ResearchBasicFields />
+            <ResearchBasicFields fillProfileFromFurnace />
           </Section>
 
           <Section

@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import type { ResearchCreateValues } from '../../lib/validation';
 import { runCreateFlow, type CreateStepFailure } from './create-flow';
 import { ResearchCreateForm } from './ResearchCreateForm';
+import { furnaceRefusal } from './furnace-refusal';
 
 const STEP_ERRORS = {
   url: 'research.urlAddError',
@@ -42,8 +43,8 @@ export function ResearchCreatePage() {
       const research = await create.mutateAsync(values);
       void navigate({ to: '/research/$researchId/edit', params: { researchId: research.id } });
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      return furnaceRefusal(error, values.furnace_id) ?? false;
     }
   };
 

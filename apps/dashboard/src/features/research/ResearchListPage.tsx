@@ -2,6 +2,7 @@ import { Button, Card, Group, Paper, Skeleton, Stack, Table, Text, Tooltip } fro
 import { IconChartLine, IconEye, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { furnacesQueryOptions } from '../../api/furnaces';
 import { researchKeys } from '../../api/keys';
 import { deleteResearch } from '../../api/research';
 import type { Research } from '../../api/research-types';
@@ -22,6 +23,9 @@ export function ResearchListPage() {
   const { data: list, isPending, showArchived, setShowArchived } = useResearchList();
   const { data: me } = useQuery(currentUserQueryOptions());
   const canDelete = me?.is_superuser === true;
+  const { data: furnaces } = useQuery(furnacesQueryOptions());
+  const furnaceName = (research: Research) =>
+    research.furnace_id === null ? null : (furnaces?.find((f) => f.id === research.furnace_id)?.name ?? null);
 
   const remove = useMutation({
     mutationFn: (research: Research) => deleteResearch(research.id),
@@ -124,6 +128,7 @@ export function ResearchListPage() {
                 <Table.Tr>
                   <Table.Th>{t('research.name')}</Table.Th>
                   <Table.Th>{t('state.label', { ns: 'review' })}</Table.Th>
+                  <Table.Th>{t('research.furnaceColumn', { ns: 'lab' })}</Table.Th>
                   <Table.Th>{t('research.startAt')}</Table.Th>
                   <Table.Th>{t('research.endAt')}</Table.Th>
                   <Table.Th ta="right">{t('research.actions')}</Table.Th>
@@ -139,6 +144,7 @@ export function ResearchListPage() {
                     <Table.Td>
                       <StateBadge research={research} />
                     </Table.Td>
+                    <Table.Td data-testid="research-furnace-cell">{furnaceName(research) ?? '—'}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.start_at)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(research.end_at)}</Table.Td>
                     <Table.Td>{actions(research)}</Table.Td>
@@ -157,6 +163,11 @@ export function ResearchListPage() {
                   </Text>
                   <StateBadge research={research} />
                 </Group>
+                {furnaceName(research) ? (
+                  <Text size="sm" c="dimmed" mt={4}>
+                    {t('research.furnaceColumn', { ns: 'lab' })}: {furnaceName(research)}
+                  </Text>
+                ) : null}
                 <Text size="sm" c="dimmed" mt={4}>
                   {t('research.startAt')}: {formatDateTime(research.start_at)}
                 </Text>

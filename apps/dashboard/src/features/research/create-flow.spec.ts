@@ -27,6 +27,7 @@ function values(overrides: Partial<ResearchCreateValues> = {}): ResearchCreateVa
     is_radiance: false,
     is_furnance: false,
     is_pressure: true,
+    furnace_id: null,
     profile: toProfileValues(null),
     classification_to_clients: true,
     report: toTestReportValues(null),

@@ -37,6 +37,7 @@ export function toResearchCreate(values: ResearchCreateValues): ResearchCreate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
+    furnace_id: values.furnace_id,
     ...toProfileBody(values.profile),
     classification_to_clients: values.classification_to_clients,
     ...toTestReportBody(values.report),

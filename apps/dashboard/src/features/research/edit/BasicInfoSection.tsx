@@ -14,6 +14,7 @@ import { settle } from '../../../lib/settle';
 import { researchBasicSchema, type ResearchBasicValues } from '../../../lib/validation';
 import { Section } from '../../../components/Section';
 import { ResearchBasicFields } from '../ResearchBasicFields';
+import { furnaceRefusal } from '../furnace-refusal';
 import { toProfileValues, toProfileBody } from '../../../lib/profile-form';
 import { toTestReportBody, toTestReportValues } from '../../../lib/report-form';
 
@@ -25,6 +26,7 @@ function toBasicValues(research: Research): ResearchBasicValues {
     is_radiance: research.is_radiance,
     is_furnance: research.is_furnance,
     is_pressure: research.is_pressure,
+    furnace_id: research.furnace_id,
     profile: toProfileValues(research),
     classification_to_clients: research.classification_to_clients,
     report: toTestReportValues(research),
@@ -39,6 +41,7 @@ function toResearchUpdate(values: ResearchBasicValues): ResearchUpdate {
     is_radiance: values.is_radiance,
     is_furnance: values.is_furnance,
     is_pressure: values.is_pressure,
+    furnace_id: values.furnace_id,
     ...toProfileBody(values.profile),
     classification_to_clients: values.classification_to_clients,
     ...toTestReportBody(values.report),
@@ -58,6 +61,7 @@ export function BasicInfoSection({ research, frozen = null }: { research: Resear
   const {
     handleSubmit,
     reset,
+    setError,
     formState: { isValid, isSubmitting, isDirty },
   } = form;
 
@@ -74,7 +78,11 @@ export function BasicInfoSection({ research, frozen = null }: { research: Resear
       setEditing(false);
       notifySuccess(t('research.updated'));
     },
-    onError: (error) => notifyError(error, t('research.updateError')),
+    onError: (error, values) => {
+      notifyError(error, t('research.updateError'));
+      const refusal = furnaceRefusal(error, values.furnace_id);
+      if (refusal) setError(refusal.field, { type: 'server', message: refusal.message });
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: researchKeys.all }),
   });
 

@@ -1,0 +1,231 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Code,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { HEATING_CURVES, TEST_STANDARDS } from '@furnace/criteria';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createFurnace, deleteFurnace, furnacesQueryOptions, updateFurnace, type Furnace } from '../../api/furnaces';
+import { furnaceKeys } from '../../api/keys';
+import { confirmDestructive } from '../../components/confirm';
+import { PageHeader } from '../../components/PageHeader';
+import { isLanguage } from '../../i18n';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { FurnaceForm, toFurnaceBody, type FurnaceFormValues } from './FurnaceForm';
+
+type Dialog = { kind: 'create' } | { kind: 'edit'; furnace: Furnace } | null;
+
+/** The superusers' page of the lab's furnaces (docs/behaviour.md §15): list, add, change, delete. */
+export function FurnacesPage() {
+  const { t, i18n } = useTranslation('lab');
+  const english = isLanguage(i18n.language) && i18n.language === 'en';
+  const queryClient = useQueryClient();
+  const { data: furnaces, isPending, isError } = useQuery(furnacesQueryOptions());
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: furnaceKeys.all });
+  const ok = (promise: Promise<unknown>) =>
+    promise.then(
+      () => true,
+      () => false,
+    );
+
+  const create = useMutation({
+    mutationFn: (values: FurnaceFormValues) => createFurnace(toFurnaceBody(values)),
+    onSuccess: () => {
+      notifySuccess(t('furnaces.created'));
+      setDialog(null);
+    },
+    onError: (error) => notifyError(error),
+    onSettled: invalidate,
+  });
+  const update = useMutation({
+    mutationFn: ({ furnace, values }: { furnace: Furnace; values: FurnaceFormValues }) =>
+      updateFurnace(furnace.id, toFurnaceBody(values)),
+    onSuccess: () => {
+      notifySuccess(t('furnaces.updated'));
+      setDialog(null);
+    },
+    onError: (error) => notifyError(error),
+    onSettled: invalidate,
+  });
+  // A furnace with tests is refused (409): the toast shows the API's reason under the failure.
+  const remove = useMutation({
+    mutationFn: (furnace: Furnace) => deleteFurnace(furnace.id),
+    onSuccess: () => notifySuccess(t('furnaces.deleted')),
+    onError: (error) => notifyError(error, t('furnaces.deleteError')),
+    onSettled: invalidate,
+  });
+  const askDelete = (furnace: Furnace) =>
+    confirmDestructive({
+      title: t('furnaces.delete'),
+      text: t('furnaces.deleteText', { name: furnace.name }),
+      confirmLabel: t('furnaces.delete'),
+      cancelLabel: t('furnaces.cancel'),
+      onConfirm: () => remove.mutate(furnace),
+    });
+
+  const standardName = (id: string) => {
+    const s = TEST_STANDARDS.find((x) => x.id === id);
+    return s ? (english ? s.label_en : s.label_pl) : id;
+  };
+  const curveName = (id: string) => {
+    const c = HEATING_CURVES.find((x) => x.id === id);
+    return c ? (english ? c.label_en : c.label_pl) : id;
+  };
+  const pressure = (f: Furnace) =>
+    f.pressure_target_pa === null
+      ? t('furnaces.none')
+      : `${f.pressure_target_pa}${f.pressure_tolerance_pa === null ? '' : ` ± ${f.pressure_tolerance_pa}`} ${t('furnaces.pa')}`;
+  const actions = (furnace: Furnace) => (
+    <FurnaceActions
+      furnace={furnace}
+      onEdit={() => setDialog({ kind: 'edit', furnace })}
+      onDelete={() => askDelete(furnace)}
+    />
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={t('furnaces.title')}
+        subtitle={t('furnaces.hint')}
+        actions={
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'create' })}>
+            {t('furnaces.add')}
+          </Button>
+        }
+      />
+      {isError ? <Alert color="red">{t('furnaces.loadError')}</Alert> : null}
+      {furnaces?.length === 0 ? <Text c="dimmed">{t('furnaces.empty')}</Text> : null}
+
+      <Paper withBorder radius="lg" style={{ overflow: 'hidden' }} visibleFrom="sm">
+        <Table.ScrollContainer minWidth={720} type="native">
+          <Table verticalSpacing="sm" horizontalSpacing="md" striped highlightOnHover data-testid="furnaces-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('furnaces.name')}</Table.Th>
+                <Table.Th>{t('furnaces.code')}</Table.Th>
+                <Table.Th>{t('furnaces.scanPeriod')}</Table.Th>
+                <Table.Th>{t('furnaces.standard')}</Table.Th>
+                <Table.Th>{t('furnaces.heatingCurve')}</Table.Th>
+                <Table.Th>{t('furnaces.pressureTarget')}</Table.Th>
+                <Table.Th w={90}>{t('furnaces.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {isPending
+                ? Array.from({ length: 3 }, (_, i) => (
+                    <Table.Tr key={i}>
+                      {Array.from({ length: 7 }, (_, j) => (
+                        <Table.Td key={j}>
+                          <Skeleton height={18} />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))
+                : furnaces?.map((f) => (
+                    <Table.Tr key={f.id} data-testid="furnace-row">
+                      <Table.Td fw={500}>{f.name}</Table.Td>
+                      <Table.Td>
+                        <Code>{f.code}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        {f.scan_period_s} {t('furnaces.seconds')}
+                      </Table.Td>
+                      <Table.Td>{standardName(f.standard)}</Table.Td>
+                      <Table.Td>{curveName(f.heating_curve)}</Table.Td>
+                      <Table.Td>{pressure(f)}</Table.Td>
+                      <Table.Td>{actions(f)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+
+      {/* Phones: one card per furnace. */}
+      <Stack gap="sm" hiddenFrom="sm" data-testid="furnaces-cards">
+        {isPending
+          ? Array.from({ length: 3 }, (_, i) => <Skeleton key={i} height={86} radius="lg" />)
+          : furnaces?.map((f) => (
+              <Card key={f.id} withBorder radius="lg" padding="md">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Group gap={6}>
+                      <Text fw={600}>{f.name}</Text>
+                      <Code>{f.code}</Code>
+                    </Group>
+                    <Text size="sm" c="dimmed">
+                      {standardName(f.standard)} · {curveName(f.heating_curve)}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {t('furnaces.scanPeriod')}: {f.scan_period_s} {t('furnaces.seconds')} ·{' '}
+                      {t('furnaces.pressureTarget')}: {pressure(f)}
+                    </Text>
+                  </Stack>
+                  {actions(f)}
+                </Group>
+              </Card>
+            ))}
+      </Stack>
+
+      <Modal
+        opened={dialog !== null}
+        onClose={() => setDialog(null)}
+        title={dialog?.kind === 'edit' ? t('furnaces.edit') : t('furnaces.add')}
+        centered
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('common.close', { ns: 'translation' }) }}
+      >
+        {dialog?.kind === 'create' ? (
+          <FurnaceForm onCancel={() => setDialog(null)} onSubmit={(values) => ok(create.mutateAsync(values))} />
+        ) : null}
+        {dialog?.kind === 'edit' ? (
+          <FurnaceForm
+            key={dialog.furnace.id}
+            furnace={dialog.furnace}
+            onCancel={() => setDialog(null)}
+            onSubmit={(values) => ok(update.mutateAsync({ furnace: dialog.furnace, values }))}
+          />
+        ) : null}
+      </Modal>
+    </>
+  );
+}
+
+/** Edit and delete; the DAQ credential's action goes here too (docs/behaviour.md §16). */
+function FurnaceActions({ furnace, onEdit, onDelete }: { furnace: Furnace; onEdit: () => void; onDelete: () => void }) {
+  const { t } = useTranslation('lab');
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={t('furnaces.rowActions', { name: furnace.name })}>
+          <IconDots size={18} aria-hidden />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={onEdit}>
+          {t('furnaces.edit')}
+        </Menu.Item>
+        {/* DAQ CREDENTIAL: the item that issues or rotates this furnace's DAQ credential (POST
+            /furnaces/{id}/daq-credential, shown once) goes here, label t('furnaces.daqCredential'). */}
+        <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={onDelete}>
+          {t('furnaces.delete')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
