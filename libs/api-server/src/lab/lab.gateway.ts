@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { AppConfig } from '@furnace/config';
+import type { ApiConfig } from '@furnace/config';
 import { PASSWORD_CHANGE_REQUIRED } from '../auth/access.guard';
 import { bearerToken, CallerService } from '../auth/caller.service';
 import { type Revocation, Revocations } from '../auth/revocations';
@@ -61,7 +61,7 @@ export class LabGateway implements OnApplicationBootstrap, OnModuleDestroy, OnAp
     private readonly tickets: StreamTickets,
     private readonly usersRepository: UsersRepository,
     private readonly revocations: Revocations,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
     private readonly gate: ShutdownGate,
   ) {}
 

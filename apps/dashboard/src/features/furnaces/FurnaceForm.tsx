@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
-import { HEATING_CURVE_IDS, HEATING_CURVES, TEST_STANDARD_IDS, TEST_STANDARDS } from '@furnace/criteria';
+import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
 import type { FurnaceCreateDto } from '@furnace/api-client';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { Furnace } from '../../api/furnaces';
-import { isLanguage } from '../../i18n';
 
 /*
  * A furnace's fields as the superusers' page edits them (docs/behaviour.md §15); the messages are keys of the
@@ -65,9 +64,8 @@ interface FurnaceFormProps {
 }
 
 export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
-  const { t, i18n } = useTranslation('lab');
-  const english = isLanguage(i18n.language) && i18n.language === 'en';
-  const label = (item: { label_pl: string; label_en: string }) => (english ? item.label_en : item.label_pl);
+  const { t } = useTranslation('lab');
+  const { t: tc } = useTranslation('criteria');
   const {
     register,
     handleSubmit,
@@ -129,7 +127,7 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
             render={({ field }) => (
               <Select
                 label={t('furnaces.standard')}
-                data={TEST_STANDARDS.map((s) => ({ value: s.id, label: label(s) }))}
+                data={TEST_STANDARD_IDS.map((id) => ({ value: id, label: tc(`standard.${id}`) }))}
                 value={field.value}
                 onChange={(value) => value && field.onChange(value)}
                 allowDeselect={false}
@@ -142,7 +140,7 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
             render={({ field }) => (
               <Select
                 label={t('furnaces.heatingCurve')}
-                data={HEATING_CURVES.map((c) => ({ value: c.id, label: label(c) }))}
+                data={HEATING_CURVE_IDS.map((id) => ({ value: id, label: tc(`curve.${id}`) }))}
                 value={field.value}
                 onChange={(value) => value && field.onChange(value)}
                 allowDeselect={false}

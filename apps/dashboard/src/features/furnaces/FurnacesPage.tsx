@@ -14,7 +14,7 @@ import {
   Text,
 } from '@mantine/core';
 import { IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { HEATING_CURVES, TEST_STANDARDS } from '@furnace/criteria';
+import { isHeatingCurveId, isTestStandard } from '@furnace/criteria';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,6 @@ import { createFurnace, deleteFurnace, furnacesQueryOptions, updateFurnace, type
 import { furnaceKeys } from '../../api/keys';
 import { confirmDestructive } from '../../components/confirm';
 import { PageHeader } from '../../components/PageHeader';
-import { isLanguage } from '../../i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { FurnaceForm, toFurnaceBody, type FurnaceFormValues } from './FurnaceForm';
 
@@ -30,8 +29,8 @@ type Dialog = { kind: 'create' } | { kind: 'edit'; furnace: Furnace } | null;
 
 /** The superusers' page of the lab's furnaces (docs/behaviour.md §15): list, add, change, delete. */
 export function FurnacesPage() {
-  const { t, i18n } = useTranslation('lab');
-  const english = isLanguage(i18n.language) && i18n.language === 'en';
+  const { t } = useTranslation('lab');
+  const { t: tc } = useTranslation('criteria');
   const queryClient = useQueryClient();
   const { data: furnaces, isPending, isError } = useQuery(furnacesQueryOptions());
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -77,14 +76,8 @@ export function FurnacesPage() {
       onConfirm: () => remove.mutate(furnace),
     });
 
-  const standardName = (id: string) => {
-    const s = TEST_STANDARDS.find((x) => x.id === id);
-    return s ? (english ? s.label_en : s.label_pl) : id;
-  };
-  const curveName = (id: string) => {
-    const c = HEATING_CURVES.find((x) => x.id === id);
-    return c ? (english ? c.label_en : c.label_pl) : id;
-  };
+  const standardName = (id: string) => (isTestStandard(id) ? tc(`standard.${id}`) : id);
+  const curveName = (id: string) => (isHeatingCurveId(id) ? tc(`curve.${id}`) : id);
   const pressure = (f: Furnace) =>
     f.pressure_target_pa === null
       ? t('furnaces.none')
