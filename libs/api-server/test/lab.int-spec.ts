@@ -144,6 +144,34 @@ describe('the lab overview stream', () => {
     expect(tilesSent).toBeGreaterThanOrEqual(1);
     expect(tilesSent).toBeLessThanOrEqual(Math.ceil((Date.now() - burstStart) / 1000) + 1);
 
+    // An alarm raised on the running test (docs/behaviour.md §17) is counted on its tile when its ALARM is heard.
+    await api.dataSource.query(
+      `INSERT INTO alarm (research_id, kind, subject, details, next_notify_at) VALUES ($1, 'pressure', '', '{}', now())`,
+      [running.id],
+    );
+    const [alarm] = (await api.http.get(`/api/v1/research/${running.id}/alarms`).set(auth(admin)).expect(200)).body
+      .data;
+    await api.bus.publish(
+      researchChannel(running.id),
+      encodeBusMessage({ type: 'alarm', research_id: running.id, alarm }),
+    );
+    const open = async () =>
+      Number(
+        (
+          await api.dataSource.query(`SELECT count(*) AS n FROM alarm WHERE research_id = $1 AND cleared_at IS NULL`, [
+            running.id,
+          ])
+        )[0].n,
+      );
+    await waitFor(
+      'the open alarm on the tile',
+      async () => {
+        const n = await open();
+        return n >= 1 && lab.tiles.get('lab-hot')?.alarms.open === n;
+      },
+      5_000,
+    );
+
     // A live viewer of the running test is counted on its tile.
     const viewer = new WebSocket(streamUrl(api, running.id, { token: admin }));
     sockets.push(viewer);

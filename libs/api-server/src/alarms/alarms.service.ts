@@ -31,6 +31,11 @@ export class AlarmsService {
   }
 
   /** Raises the alarm unless one of its kind and subject is open; the alarm raised, or null. */
+  /** How many alarms of the research are open (raised, not cleared; acknowledged or not). */
+  async openCount(researchId: string): Promise<number> {
+    return (await this.repo.openKeys(researchId)).size;
+  }
+
   async raise(researchId: string, kind: AlarmKind, subject: string, details: object): Promise<AlarmView | null> {
     const alarm = await this.repo.raise(researchId, kind, subject, details);
     if (!alarm) return null;

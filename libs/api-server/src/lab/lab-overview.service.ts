@@ -7,6 +7,7 @@ import {
   type LabTile,
   parseBusMessage,
 } from '@furnace/contracts';
+import { AlarmsService } from '../alarms/alarms.service';
 import { CriteriaKeeper } from '../criteria/criteria-keeper';
 import { BUS } from '../core/tokens';
 import { LiveService } from '../live/live.service';
@@ -76,6 +77,8 @@ interface Slot {
   /** ms: when a frame of the running test last reached this instance (or its criteria dated the newest). */
   lastFrameAt: number | null;
   viewers: number;
+  /** Open alarms of the running test: counted when it starts running here and at each of its ALARM messages. */
+  openAlarms: number;
   /** The tile as last sent (JSON), to send only what changed. */
   sent: string | null;
 }
@@ -112,6 +115,7 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly live: LiveService,
     private readonly viewers: LabViewers,
     private readonly keeper: CriteriaKeeper,
+    private readonly alarms: AlarmsService,
     @Inject(BUS) private readonly bus: Bus,
     events: ResearchEvents,
     @Inject(LAB_OPTIONS) options: Partial<LabOptions> | null,
@@ -183,6 +187,10 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
       this.dirty.add(furnaceId);
       return;
     }
+    if (message.startsWith('{"type":"alarm"')) {
+      this.readAlarms(channel.slice(BUS_CHANNEL_PREFIX.length));
+      return;
+    }
     if (!message.startsWith('{"type":"criteria"')) return;
     const parsed = parseBusMessage(message);
     if (!parsed.ok || parsed.value.type !== 'criteria') return;
@@ -208,6 +216,20 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
         if (furnaceId !== undefined) this.applyCriteria(furnaceId, researchId, view);
       })
       .catch((e: Error) => this.logger.warn(`Criteria of ${researchId} not read for the lab overview: ${e.message}`));
+  }
+
+  /** Counts the running test's open alarms (rare: when it starts running here and at each ALARM, not per frame). */
+  private readAlarms(researchId: string): void {
+    this.alarms
+      .openCount(researchId)
+      .then((open) => {
+        const furnaceId = this.running.get(researchId);
+        const slot = furnaceId === undefined ? undefined : this.slots.get(furnaceId);
+        if (!slot || slot.schedule.running?.research_id !== researchId || slot.openAlarms === open) return;
+        slot.openAlarms = open;
+        this.dirty.add(furnaceId!);
+      })
+      .catch((e: Error) => this.logger.warn(`Alarms of ${researchId} not counted for the lab overview: ${e.message}`));
   }
 
   // --- The schedule -----------------------------------------------------------------------------
@@ -246,12 +268,16 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
         criteria: before && same ? before.criteria : NO_CRITERIA,
         lastFrameAt: before && same ? before.lastFrameAt : null,
         viewers: before && same ? before.viewers : 0,
+        openAlarms: before && same ? before.openAlarms : 0,
         sent: before?.sent ?? null,
       };
       slots.set(id, slot);
       if (schedule.running) {
         running.set(schedule.running.research_id, id);
-        if (!same || !before) this.readCriteria(schedule.running.research_id);
+        if (!same || !before) {
+          this.readCriteria(schedule.running.research_id);
+          this.readAlarms(schedule.running.research_id);
+        }
       }
       this.dirty.add(id);
     }
@@ -288,8 +314,8 @@ export class LabOverview implements OnApplicationBootstrap, OnModuleDestroy {
       deviation: running ? slot.criteria.deviation : null,
       hottest: running ? slot.criteria.hottest : null,
       forecast: running ? slot.criteria.forecast : null,
-      // Filled by the alarms (docs/behaviour.md §17) once they are kept; none until then.
-      alarms: { open: 0 },
+      // The running test's open alarms (docs/behaviour.md §17).
+      alarms: { open: running ? slot.openAlarms : 0 },
       viewers: running ? slot.viewers : 0,
       next,
     };

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlarmsModule } from '../alarms/alarms.module';
 import { CriteriaModule } from '../criteria/criteria.module';
 import { LiveModule } from '../live/live.module';
 import { ResearchModule } from '../research/research.module';
@@ -11,7 +12,7 @@ import { LabViewers } from './lab-viewers';
 
 /** The lab overview: WebSocket /api/v1/lab/stream, one tile per furnace, and its tickets (docs/behaviour.md §18). */
 @Module({
-  imports: [LiveModule, CriteriaModule, ResearchModule, UsersModule],
+  imports: [LiveModule, CriteriaModule, AlarmsModule, ResearchModule, UsersModule],
   controllers: [LabController],
   providers: [LabRepository, LabViewers, LabOverview, LabGateway, { provide: LAB_OPTIONS, useValue: null }],
 })
