@@ -1,11 +1,13 @@
 import {
   furnacesCreate,
   furnacesDelete,
+  furnacesIssueDaqCredential,
   furnacesList,
   furnacesUpdate,
-  type FurnaceCreateDto,
+  type DaqCredentialIssuedDto,
+  type FurnaceCreateDtoWritable,
   type FurnaceDto,
-  type FurnaceUpdateDto,
+  type FurnaceUpdateDtoWritable,
 } from '@furnace/api-client';
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from './errors';
@@ -22,7 +24,12 @@ export const furnacesQueryOptions = () =>
     staleTime: 30_000,
   });
 
-export const createFurnace = (body: FurnaceCreateDto) => unwrap(furnacesCreate({ body }));
-export const updateFurnace = (id: string, body: FurnaceUpdateDto) =>
+export const createFurnace = (body: FurnaceCreateDtoWritable) => unwrap(furnacesCreate({ body }));
+export const updateFurnace = (id: string, body: FurnaceUpdateDtoWritable) =>
   unwrap(furnacesUpdate({ path: { furnace_id: id }, body }));
 export const deleteFurnace = (id: string) => unwrap(furnacesDelete({ path: { furnace_id: id } }));
+
+export type IssuedDaqCredential = DaqCredentialIssuedDto;
+
+/** Issues the furnace's DAQ credential, or rotates it (docs/behaviour.md §16): the password is in this answer only. */
+export const issueDaqCredential = (id: string) => unwrap(furnacesIssueDaqCredential({ path: { furnace_id: id } }));

@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Divider, Group, NumberInput, Select, SimpleGrid, Stack, TagsInput, TextInput } from '@mantine/core';
 import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
 import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
-import type { FurnaceCreateDto } from '@furnace/api-client';
+import type { FurnaceCreateDtoWritable } from '@furnace/api-client';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import type { Furnace } from '../../api/furnaces';
+import { PasswordField } from '../../components/PasswordField';
 
 /*
  * A furnace's fields as the superusers' page edits them (docs/behaviour.md §15); the messages are keys of the
@@ -26,6 +27,17 @@ const furnaceFormSchema = z.object({
   heating_curve: z.enum(HEATING_CURVE_IDS),
   pressure_target_pa: optional(-1000, 1000, 'furnaces.pressureInvalid'),
   pressure_tolerance_pa: optional(0, 1000, 'furnaces.toleranceInvalid'),
+  // Who is told of the alarms of a test on the furnace (docs/behaviour.md §17).
+  watch_emails: z.array(z.email('furnaces.watchInvalid')).max(50, 'furnaces.watchInvalid'),
+  webhook_url: z.union([
+    z.literal(''),
+    z.url({ protocol: /^https?$/, error: 'furnaces.webhookUrlInvalid' }).max(2000, 'furnaces.webhookUrlInvalid'),
+  ]),
+  /** Empty: the secret stays as it is (it is never shown back). */
+  webhook_secret: z.union([
+    z.literal(''),
+    z.string().min(16, 'furnaces.webhookSecretInvalid').max(255, 'furnaces.webhookSecretInvalid'),
+  ]),
 });
 export type FurnaceFormValues = z.input<typeof furnaceFormSchema>;
 
@@ -41,11 +53,14 @@ function furnaceFormDefaults(furnace?: Furnace): FurnaceFormValues {
     heating_curve: furnace?.heating_curve ?? 'iso834',
     pressure_target_pa: orEmpty(furnace?.pressure_target_pa),
     pressure_tolerance_pa: orEmpty(furnace?.pressure_tolerance_pa),
+    watch_emails: furnace?.watch_emails ?? [],
+    webhook_url: furnace?.webhook_url ?? '',
+    webhook_secret: '',
   };
 }
 
 /** The create body; a change sends the same fields (PATCH takes any of them). */
-export function toFurnaceBody(values: FurnaceFormValues): FurnaceCreateDto {
+export function toFurnaceBody(values: FurnaceFormValues): FurnaceCreateDtoWritable {
   return {
     name: values.name.trim(),
     code: values.code,
@@ -54,6 +69,9 @@ export function toFurnaceBody(values: FurnaceFormValues): FurnaceCreateDto {
     heating_curve: values.heating_curve,
     pressure_target_pa: orNull(values.pressure_target_pa),
     pressure_tolerance_pa: orNull(values.pressure_tolerance_pa),
+    watch_emails: values.watch_emails,
+    webhook_url: values.webhook_url === '' ? null : values.webhook_url,
+    ...(values.webhook_secret === '' ? {} : { webhook_secret: values.webhook_secret }),
   };
 }
 
@@ -175,6 +193,40 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
             )}
           />
         </SimpleGrid>
+        <Divider label={t('furnaces.alarmsSection')} labelPosition="left" />
+        <Controller
+          control={control}
+          name="watch_emails"
+          render={({ field }) => (
+            <TagsInput
+              value={field.value}
+              onChange={(next) => field.onChange(next.map((e) => e.trim().toLowerCase()))}
+              onBlur={field.onBlur}
+              label={t('furnaces.watchEmails')}
+              description={t('furnaces.watchEmailsHint')}
+              splitChars={[',', ' ', ';']}
+              clearable
+              error={error(
+                Array.isArray(errors.watch_emails) ? errors.watch_emails.find(Boolean) : errors.watch_emails,
+              )}
+            />
+          )}
+        />
+        <TextInput
+          {...register('webhook_url')}
+          label={t('furnaces.webhookUrl')}
+          description={t('furnaces.webhookUrlHint')}
+          placeholder="https://"
+          error={error(errors.webhook_url)}
+          autoComplete="off"
+        />
+        <PasswordField
+          {...register('webhook_secret')}
+          label={t('furnaces.webhookSecret')}
+          description={furnace?.webhook_secret_set ? t('furnaces.webhookSecretSet') : t('furnaces.webhookSecretHint')}
+          error={error(errors.webhook_secret)}
+          autoComplete="new-password"
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
             {t('furnaces.cancel')}

@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   Code,
+  CopyButton,
   Group,
   Menu,
   Modal,
@@ -13,15 +14,24 @@ import {
   Table,
   Text,
 } from '@mantine/core';
-import { IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconKey, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { isHeatingCurveId, isTestStandard } from '@furnace/criteria';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createFurnace, deleteFurnace, furnacesQueryOptions, updateFurnace, type Furnace } from '../../api/furnaces';
+import {
+  createFurnace,
+  deleteFurnace,
+  furnacesQueryOptions,
+  issueDaqCredential,
+  updateFurnace,
+  type Furnace,
+  type IssuedDaqCredential,
+} from '../../api/furnaces';
 import { furnaceKeys } from '../../api/keys';
 import { confirmDestructive } from '../../components/confirm';
 import { PageHeader } from '../../components/PageHeader';
+import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { FurnaceForm, toFurnaceBody, type FurnaceFormValues } from './FurnaceForm';
 
@@ -67,6 +77,31 @@ export function FurnacesPage() {
     onError: (error) => notifyError(error, t('furnaces.deleteError')),
     onSettled: invalidate,
   });
+  // The password is in this answer only (docs/behaviour.md §16): shown once in a dialog, never fetched again.
+  const [issued, setIssued] = useState<{ furnace: Furnace; credential: IssuedDaqCredential } | null>(null);
+  const issue = useMutation({
+    mutationFn: (furnace: Furnace) => issueDaqCredential(furnace.id),
+    onSuccess: (credential, furnace) => setIssued({ furnace, credential }),
+    onError: (error) => notifyError(error, t('furnaces.daqError')),
+    onSettled: invalidate,
+  });
+  const askIssue = (furnace: Furnace) =>
+    furnace.daq_credential === null
+      ? issue.mutate(furnace)
+      : confirmDestructive({
+          title: t('furnaces.daqRotate'),
+          text: t('furnaces.daqRotateText', { name: furnace.name }),
+          confirmLabel: t('furnaces.daqRotate'),
+          cancelLabel: t('furnaces.cancel'),
+          onConfirm: () => issue.mutate(furnace),
+        });
+  const daqState = (f: Furnace) =>
+    f.daq_credential === null
+      ? t('furnaces.daqNone')
+      : t('furnaces.daqIssued', {
+          username: f.daq_credential.username,
+          at: formatDateTime(f.daq_credential.issued_at),
+        });
   const askDelete = (furnace: Furnace) =>
     confirmDestructive({
       title: t('furnaces.delete'),
@@ -86,6 +121,7 @@ export function FurnacesPage() {
     <FurnaceActions
       furnace={furnace}
       onEdit={() => setDialog({ kind: 'edit', furnace })}
+      onIssue={() => askIssue(furnace)}
       onDelete={() => askDelete(furnace)}
     />
   );
@@ -115,6 +151,7 @@ export function FurnacesPage() {
                 <Table.Th>{t('furnaces.standard')}</Table.Th>
                 <Table.Th>{t('furnaces.heatingCurve')}</Table.Th>
                 <Table.Th>{t('furnaces.pressureTarget')}</Table.Th>
+                <Table.Th>{t('furnaces.daqColumn')}</Table.Th>
                 <Table.Th w={90}>{t('furnaces.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -122,7 +159,7 @@ export function FurnacesPage() {
               {isPending
                 ? Array.from({ length: 3 }, (_, i) => (
                     <Table.Tr key={i}>
-                      {Array.from({ length: 7 }, (_, j) => (
+                      {Array.from({ length: 8 }, (_, j) => (
                         <Table.Td key={j}>
                           <Skeleton height={18} />
                         </Table.Td>
@@ -133,7 +170,7 @@ export function FurnacesPage() {
                     <Table.Tr key={f.id} data-testid="furnace-row">
                       <Table.Td fw={500}>{f.name}</Table.Td>
                       <Table.Td>
-                        <Code>{f.code}</Code>
+                        <Code style={{ whiteSpace: 'nowrap' }}>{f.code}</Code>
                       </Table.Td>
                       <Table.Td>
                         {f.scan_period_s} {t('furnaces.seconds')}
@@ -141,6 +178,7 @@ export function FurnacesPage() {
                       <Table.Td>{standardName(f.standard)}</Table.Td>
                       <Table.Td>{curveName(f.heating_curve)}</Table.Td>
                       <Table.Td>{pressure(f)}</Table.Td>
+                      <Table.Td data-testid="furnace-daq">{daqState(f)}</Table.Td>
                       <Table.Td>{actions(f)}</Table.Td>
                     </Table.Tr>
                   ))}
@@ -167,6 +205,9 @@ export function FurnacesPage() {
                     <Text size="sm" c="dimmed">
                       {t('furnaces.scanPeriod')}: {f.scan_period_s} {t('furnaces.seconds')} ·{' '}
                       {t('furnaces.pressureTarget')}: {pressure(f)}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {t('furnaces.daqColumn')}: {daqState(f)}
                     </Text>
                   </Stack>
                   {actions(f)}
@@ -195,12 +236,68 @@ export function FurnacesPage() {
           />
         ) : null}
       </Modal>
+
+      <Modal
+        opened={issued !== null}
+        onClose={() => setIssued(null)}
+        title={`${t('furnaces.daqCredential')}: ${issued?.furnace.name ?? ''}`}
+        centered
+        size="lg"
+        closeOnClickOutside={false}
+        closeButtonProps={{ 'aria-label': t('common.close', { ns: 'translation' }) }}
+      >
+        {issued ? (
+          <Stack gap="sm" data-testid="daq-credential">
+            <Alert color="yellow">{t('furnaces.daqShownOnce')}</Alert>
+            <CredentialLine label={t('furnaces.daqUsername')} value={issued.credential.username} />
+            <CredentialLine label={t('furnaces.daqPassword')} value={issued.credential.password} />
+            <CredentialLine label={t('furnaces.daqTopic')} value={issued.credential.topic} />
+            <Group justify="flex-end">
+              <Button onClick={() => setIssued(null)}>{t('furnaces.daqDone')}</Button>
+            </Group>
+          </Stack>
+        ) : null}
+      </Modal>
     </>
   );
 }
 
-/** Edit and delete; the DAQ credential's action goes here too (docs/behaviour.md §16). */
-function FurnaceActions({ furnace, onEdit, onDelete }: { furnace: Furnace; onEdit: () => void; onDelete: () => void }) {
+/** One value of an issued credential, with a button that copies it. */
+function CredentialLine({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation('lab');
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={500}>
+        {label}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Code block style={{ flex: 1, wordBreak: 'break-all' }} aria-label={label}>
+          {value}
+        </Code>
+        <CopyButton value={value}>
+          {({ copied, copy }) => (
+            <Button variant="light" size="xs" onClick={copy} aria-label={`${t('furnaces.daqCopy')}: ${label}`}>
+              {copied ? t('furnaces.daqCopied') : t('furnaces.daqCopy')}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+    </Stack>
+  );
+}
+
+/** Edit, the DAQ credential (issue, or rotate: docs/behaviour.md §16) and delete. */
+function FurnaceActions({
+  furnace,
+  onEdit,
+  onIssue,
+  onDelete,
+}: {
+  furnace: Furnace;
+  onEdit: () => void;
+  onIssue: () => void;
+  onDelete: () => void;
+}) {
   const { t } = useTranslation('lab');
   return (
     <Menu position="bottom-end" withinPortal>
@@ -213,8 +310,9 @@ function FurnaceActions({ furnace, onEdit, onDelete }: { furnace: Furnace; onEdi
         <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={onEdit}>
           {t('furnaces.edit')}
         </Menu.Item>
-        {/* DAQ CREDENTIAL: the item that issues or rotates this furnace's DAQ credential (POST
-            /furnaces/{id}/daq-credential, shown once) goes here, label t('furnaces.daqCredential'). */}
+        <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={onIssue}>
+          {furnace.daq_credential === null ? t('furnaces.daqIssue') : t('furnaces.daqRotate')}
+        </Menu.Item>
         <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={onDelete}>
           {t('furnaces.delete')}
         </Menu.Item>
