@@ -1,4 +1,4 @@
-// The ack gate against the MQTT.js version package.json pins and a real broker (TEST_MQTT_URL's
+// The ack gate against the MQTT.js version this library's package.json pins and a real broker (TEST_MQTT_URL's
 // Mosquitto, or an embedded aedes): it wraps a private method of MQTT.js, so this is what tells an
 // upgrade of `mqtt` that broke it.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { connectPublisher, dropSession, startTestBroker, type TestBroker, unique
 import { type Ack, AckGate } from '../src/ack-gate';
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
-const pinned: string = readJson(join(__dirname, '..', '..', '..', 'package.json')).dependencies.mqtt;
+const pinned: string = readJson(join(__dirname, '..', 'package.json')).dependencies.mqtt;
 const installed: string = readJson(require.resolve('mqtt/package.json')).version;
 
 /** A persistent session (clean off, like the ingest's) whose PUBACKs go through an AckGate. */
