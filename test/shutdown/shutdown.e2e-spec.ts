@@ -123,6 +123,9 @@ describe('stopping a process while viewers watch and requests arrive', () => {
       MQTT_URL: broker.url,
       MQTT_CLIENT_ID: clientId,
       MQTT_SHARED_SUBSCRIPTION: broker.shared ? 'true' : 'false',
+      // A group of its own: a persistent session another run left in the default group on the machine's
+      // Mosquitto would be given every other frame (README, "Scaling": a stopped ingest keeps its share).
+      MQTT_SHARED_GROUP: clientId,
       DEMO: 'false',
     });
     apps.push(app);
