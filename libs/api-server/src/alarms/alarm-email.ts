@@ -1,11 +1,8 @@
 import type { AlarmView } from '@furnace/contracts';
 import { fill, type Language, texts } from '@furnace/text';
-import { layout } from '../mail/templates';
+import { buttonEmail, warsawDates } from '../mail/templates';
 
-const WARSAW: Record<Language, Intl.DateTimeFormat> = {
-  pl: new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'medium' }),
-  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'medium' }),
-};
+const WARSAW = warsawDates('medium');
 
 /** An alarm's message (docs/behaviour.md, "Alarms"), in `lang`: what, of which test, since when, and the link to its live view. */
 export function alarmEmail(opts: {
@@ -34,15 +31,12 @@ export function alarmEmail(opts: {
     ...(opts.alarm.notify_count > 1 ? [fill(t.repeat, { count: opts.alarm.notify_count - 1 })] : []),
     t.acknowledge,
   ];
-  return {
+  return buttonEmail({
+    lang: opts.lang,
+    brand: opts.brand,
     subject,
-    html: layout({
-      lang: opts.lang,
-      brand: opts.brand,
-      title: t.title,
-      paragraphs,
-      button: { label: t.button, href: opts.link },
-    }),
-    text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
-  };
+    title: t.title,
+    paragraphs,
+    button: { label: t.button, href: opts.link },
+  });
 }

@@ -1,11 +1,7 @@
 import { fill, type Language, texts } from '@furnace/text';
-import { layout } from '../mail/templates';
+import { buttonEmail, warsawDates } from '../mail/templates';
 
-/** The dates as each language writes them, in Polish time (the lab's). */
-const WARSAW: Record<Language, Intl.DateTimeFormat> = {
-  pl: new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'short' }),
-  en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle: 'short' }),
-};
+const WARSAW = warsawDates('short');
 
 /** The invitation a client receives, in `lang`: the research, its time window in Polish time, and their link. */
 export function invitationEmail(opts: {
@@ -26,15 +22,12 @@ export function invitationEmail(opts: {
     fill(t.window, { start, end }),
     t.private,
   ];
-  return {
+  return buttonEmail({
+    lang: opts.lang,
+    brand: opts.brand,
     subject,
-    html: layout({
-      lang: opts.lang,
-      brand: opts.brand,
-      title: t.title,
-      paragraphs,
-      button: { label: t.button, href: opts.link },
-    }),
-    text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
-  };
+    title: t.title,
+    paragraphs,
+    button: { label: t.button, href: opts.link },
+  });
 }

@@ -5,7 +5,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** A plain, widely rendered HTML e-mail body in `lang`: a heading, paragraphs and one button. */
-export function layout(opts: {
+function layout(opts: {
   lang: Language;
   brand: string;
   title: string;
@@ -29,6 +29,32 @@ export function layout(opts: {
 </div></body></html>`;
 }
 
+/** Dates as each language writes them, in Polish time (the lab's). */
+export function warsawDates(timeStyle: 'short' | 'medium'): Record<Language, Intl.DateTimeFormat> {
+  return {
+    pl: new Intl.DateTimeFormat('pl-PL', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle }),
+    en: new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Warsaw', dateStyle: 'long', timeStyle }),
+  };
+}
+
+/** An e-mail with one button: its subject, the HTML body (layout) and the same words as plain text, the link after them. */
+export function buttonEmail(opts: {
+  lang: Language;
+  brand: string;
+  subject: string;
+  title: string;
+  paragraphs: string[];
+  button: { label: string; href: string };
+  footer?: string;
+}) {
+  const { subject, paragraphs, button, footer } = opts;
+  return {
+    subject,
+    html: layout(opts),
+    text: `${paragraphs.join('\n\n')}\n\n${button.href}\n${footer ? `\n${footer}\n` : ''}`,
+  };
+}
+
 /** Which language each e-mail is written in: docs/behaviour.md §1; its words are the catalogue's `mail` namespace. */
 export function resetPasswordEmail(opts: {
   brand: string;
@@ -41,18 +67,15 @@ export function resetPasswordEmail(opts: {
   const subject = fill(t.subject, { brand: opts.brand, email: opts.email });
   const paragraphs = [fill(t.greeting, { email: opts.email }), t.request];
   const footer = fill(t.footer, { hours: opts.validHours });
-  return {
+  return buttonEmail({
+    lang: opts.lang,
+    brand: opts.brand,
     subject,
-    html: layout({
-      lang: opts.lang,
-      brand: opts.brand,
-      title: t.title,
-      paragraphs,
-      button: { label: t.button, href: opts.link },
-      footer,
-    }),
-    text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n\n${footer}\n`,
-  };
+    title: t.title,
+    paragraphs,
+    button: { label: t.button, href: opts.link },
+    footer,
+  });
 }
 
 /** To the superusers: someone signed up and waits for approval in /admin. */
@@ -67,15 +90,12 @@ export function signupApprovalEmail(opts: {
   const who = opts.fullName ? `${opts.fullName} <${opts.email}>` : opts.email;
   const subject = fill(t.subject, { brand: opts.brand, email: opts.email });
   const paragraphs = [fill(t.created, { who }), t.approve];
-  return {
+  return buttonEmail({
+    lang: opts.lang,
+    brand: opts.brand,
     subject,
-    html: layout({
-      lang: opts.lang,
-      brand: opts.brand,
-      title: t.title,
-      paragraphs,
-      button: { label: t.button, href: opts.link },
-    }),
-    text: `${paragraphs.join('\n\n')}\n\n${opts.link}\n`,
-  };
+    title: t.title,
+    paragraphs,
+    button: { label: t.button, href: opts.link },
+  });
 }
