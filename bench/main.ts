@@ -1,6 +1,7 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
-// Options: --only=fanout,ingest,history,replay,exports,bundle,report,join,archive  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
+// Options: --only=fanout,ingest,history,replay,exports,bundle,report,join,archive,lab  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
 //          --hours=4,24  --export-hours=24  --archive-hours=24
+//          --lab-furnaces=10  --lab-rate=10  --lab-seconds=15  --lab-silences=3
 //          --clients=1,100,1000  --join-hours=4  --join-long-hours=24 (0: none)  --join-client=new|separate|old (separate: before the live-view request; old: before the kept criteria)
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
@@ -16,6 +17,7 @@ import { exportsReport, type ExportsResult, runExports } from './exports';
 import { historyReport, runHistory, type HistoryResult } from './history';
 import { ingestReport, runIngest, type IngestResult } from './ingest';
 import { joinReport, type JoinResult, runJoin } from './join';
+import { labReport, type LabResult, runLab } from './lab';
 import type { ClientKind } from './lib/live-client';
 import { openFileLimit } from './lib/process-stats';
 import { replayReport, runReplay, type ReplayResult } from './replay';
@@ -41,6 +43,7 @@ async function main() {
     'report',
     'join',
     'archive',
+    'lab',
   ];
   const started = performance.now();
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -71,6 +74,7 @@ async function main() {
   let report: ReportResult | undefined;
   let joined: JoinResult | undefined;
   let archive: ArchiveResult | undefined;
+  let lab: LabResult | undefined;
   const profile = (option('cpu-prof')?.split(',') ?? []) as ServerName[];
   const profileDir = join(ROOT, 'tmp', 'bench-profiles');
   if (profile.length) mkdirSync(profileDir, { recursive: true });
@@ -151,6 +155,20 @@ async function main() {
       log('\nArchive: export and import of a long test');
       archive = await runArchive(services, { channels: CHANNELS, hours: Number(option('archive-hours') ?? 24) }, log);
     }
+    if (only.includes('lab')) {
+      log('\nLab overview and alarms');
+      lab = await runLab(
+        services,
+        {
+          furnaces: Number(option('lab-furnaces') ?? 10),
+          rate: Number(option('lab-rate') ?? 10),
+          channels: CHANNELS,
+          seconds: Number(option('lab-seconds') ?? 15),
+          silences: Number(option('lab-silences') ?? 3),
+        },
+        log,
+      );
+    }
   } finally {
     await services.close();
   }
@@ -175,6 +193,7 @@ async function main() {
   if (report) sections.push(reportReport(report));
   if (joined) sections.push(joinReport(joined));
   if (archive) sections.push(archiveReport(archive));
+  if (lab) sections.push(labReport(lab));
   sections.push(
     `Total ${((performance.now() - started) / 1000).toFixed(0)} s. Ratios compare figures measured in this run, on this machine, minutes apart.`,
   );
@@ -183,7 +202,7 @@ async function main() {
   writeFileSync(join(ROOT, 'tmp', 'bench-results.md'), `${text}\n`);
   writeFileSync(
     join(ROOT, 'tmp', 'bench-results.json'),
-    JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined, archive }, null, 2),
+    JSON.stringify({ fanout, ingest, history, replay, exports, bundle, report, join: joined, archive, lab }, null, 2),
   );
   log(`\n${text}\n\n(also in tmp/bench-results.md and tmp/bench-results.json)`);
 }

@@ -135,7 +135,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
   const accepted = (alarmId: string) =>
     hooks.filter((h) => h.status === 200 && deliveryOf(h).startsWith(`${alarmId}:`));
 
-  it('silence: raised once after 3 scan periods, sent by e-mail and a signed webhook (retried), repeated until acknowledged, cleared when frames come again', async () => {
+  it('silence: raised once after 3 scan periods (at least 2 s), sent by e-mail and a signed webhook (retried), repeated until acknowledged, cleared when frames come again', async () => {
     const furnace = await apis[0]!.http
       .post('/api/v1/furnaces')
       .set(auth(admin))
@@ -193,7 +193,7 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
         (await alarmsOf(apis[1]!, researchId)).find((a) => a.kind === 'silence'),
       );
       expect(raised).toMatchObject({ kind: 'silence', subject: '', furnace_id: furnace.body.id, cleared_at: null });
-      expect(raised.details).toMatchObject({ scan_period_s: SCAN_S, missed_scans: 3 });
+      expect(raised.details).toMatchObject({ scan_period_s: SCAN_S, missed_scans: 3, silence_s: 2 });
 
       // The webhook: refused once (500), retried, accepted; every call signed with the furnace's secret.
       const firstAccepted = await waitFor('the first message accepted by the webhook', () =>
@@ -213,10 +213,10 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
         research: { id: researchId, name: created.body.name },
         furnace: { id: furnace.body.id, code: 'alarm-1' },
       });
-      // A DAQ going silent → the alarm at the webhook, from the third scan missed.
-      const thirdMissed = lastBeforeSilence + 3 * SCAN_S * 1000;
+      // A DAQ going silent → the alarm at the webhook, from the moment it counts as silent (3 × 0.5 s < 2 s).
+      const thirdMissed = lastBeforeSilence + 2_000;
       console.log(
-        `Silence → webhook: ${first[0]!.at - thirdMissed} ms after the third missed scan (first call), ` +
+        `Silence → webhook: ${first[0]!.at - thirdMissed} ms after 2 s of silence (first call), ` +
           `${firstAccepted.at - thirdMissed} ms to the accepted retry (bus ${TEST_REDIS_URL ? 'Redis' : 'in-process'}, broker ${broker.shared ? 'Mosquitto' : 'aedes'})`,
       );
       expect(first[0]!.at - thirdMissed).toBeLessThan(5_000);
@@ -290,6 +290,42 @@ describe('alarms: simulator → two ingests → bus → two API instances → e-
       await simulator.stop();
     }
   }, 90_000);
+
+  it('a 10 Hz DAQ pausing 1 s is not silent (3 scans are 0.3 s, the floor is 2 s); stopped, it is after 2 s', async () => {
+    const furnace = await apis[0]!.http
+      .post('/api/v1/furnaces')
+      .set(auth(admin))
+      .send({ name: 'Piec szybki', code: 'alarm-fast', scan_period_s: 0.1 });
+    expect(furnace.status).toBe(200);
+    const created = await apis[0]!.http
+      .post('/api/v1/research')
+      .set(auth(staff.token))
+      .send(researchBody({ furnace_id: furnace.body.id }));
+    const researchId = created.body.id as string;
+    let lastFrame = 0;
+    const simulator = startSimulator({
+      url: broker.url,
+      researchId,
+      rate: 10,
+      channels: 3,
+      duration: 5,
+      silence: { at: 2, for: 1 },
+      onFrame: () => (lastFrame = Date.now()),
+    });
+    try {
+      await simulator.done;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Frames went on after the pause, and none of the alarms is a silence.
+      expect((await alarmsOf(apis[0]!, researchId)).filter((a) => a.kind === 'silence')).toEqual([]);
+      const raised = await waitFor('the silence alarm after the DAQ stopped', async () =>
+        (await alarmsOf(apis[1]!, researchId)).find((a) => a.kind === 'silence'),
+      );
+      expect(raised.details).toMatchObject({ scan_period_s: 0.1, silence_s: 2 });
+      expect(Date.parse(raised.raised_at) - lastFrame).toBeGreaterThanOrEqual(2_000 - 50);
+    } finally {
+      await simulator.stop();
+    }
+  }, 60_000);
 
   it('a faulted thermocouple raises its alarm; excluding it clears it', async () => {
     const created = await apis[0]!.http.post('/api/v1/research').set(auth(staff.token)).send(researchBody());

@@ -82,3 +82,17 @@ export function encodeLabMessage(message: LabServerMessage): string {
 export function parseLabMessage(text: string): ParseResult<LabServerMessage> {
   return parseJsonWith(labServerMessageSchema, text);
 }
+
+/**
+ * How long without a frame a running test's DAQ is silent (docs/behaviour.md §17): `missedScans` of its scan periods,
+ * and never less than `minSeconds` — a fast DAQ's frames reach the server in bursts when it is busy, and the overview's
+ * tiles are sent once a second. The server's alarm and the overview's tile judge by the same rule.
+ */
+export const SILENCE_RULE = { missedScans: 3, minSeconds: 2 } as const;
+
+export function silenceSeconds(
+  scanPeriodS: number,
+  rule: { missedScans: number; minSeconds: number } = SILENCE_RULE,
+): number {
+  return Math.max(rule.missedScans * scanPeriodS, rule.minSeconds);
+}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { AlarmKind, CriteriaView } from '@furnace/contracts';
+import { type AlarmKind, type CriteriaView, silenceSeconds } from '@furnace/contracts';
 import type { ResearchEntity } from '@furnace/db';
 import { CriteriaKeeper, type KeptListener } from '../criteria/criteria-keeper';
 import { ALARM_OPTIONS, type AlarmOptions } from './alarm-options';
@@ -181,12 +181,20 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
     }
   }
 
-  /** Silence: missedScans scan periods after the newest frame; after the end, frames stopping ends an overrun. */
+  /** How long without a frame is silence: missedScans scan periods, at least minSilenceS. */
+  private silenceS(w: Watched): number {
+    return silenceSeconds(w.scanPeriodS, {
+      missedScans: this.options.missedScans,
+      minSeconds: this.options.minSilenceS,
+    });
+  }
+
+  /** Silence: silenceS after the newest frame; after the end, frames stopping ends an overrun. */
   private arm(w: Watched): void {
     if (w.timer) clearTimeout(w.timer);
     w.timer = null;
     if (w.dropped || w.lastFrameAt === null) return;
-    const due = w.lastFrameAt + this.options.missedScans * w.scanPeriodS * 1000;
+    const due = w.lastFrameAt + this.silenceS(w) * 1000;
     w.timer = setTimeout(() => this.silent(w), Math.max(0, due - Date.now()));
     w.timer.unref();
   }
@@ -209,6 +217,7 @@ export class AlarmWatch implements KeptListener, OnApplicationBootstrap, OnModul
       last_frame_at: new Date(w.lastFrameAt ?? now).toISOString(),
       scan_period_s: w.scanPeriodS,
       missed_scans: this.options.missedScans,
+      silence_s: this.silenceS(w),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { LabTile } from '@furnace/contracts';
+import { type LabTile, silenceSeconds } from '@furnace/contracts';
 
 /** "1:02:03" (hours not padded) or "02:03" for a span of seconds; negative spans count as 0. */
 export function formatSpan(seconds: number): string {
@@ -20,11 +20,11 @@ export function frameAgeSeconds(tile: LabTile, serverNow: number): number | null
   return tile.last_frame_at === null ? null : Math.max(0, (serverNow - Date.parse(tile.last_frame_at)) / 1000);
 }
 
-/** The DAQ is silent: no frame for 3 of its scan periods (docs/behaviour.md §17), or none yet once the test is on. */
+/** The DAQ is silent: no frame for 3 of its scan periods, at least 2 s (docs/behaviour.md §17). */
 export function daqSilent(tile: LabTile, serverNow: number): boolean {
   if (!tile.running) return false;
   const age = frameAgeSeconds(tile, serverNow);
-  return age === null ? false : age > 3 * tile.furnace.scan_period_s;
+  return age === null ? false : age > silenceSeconds(tile.furnace.scan_period_s);
 }
 
 /** One decimal, or the placeholder. */
