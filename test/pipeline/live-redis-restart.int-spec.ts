@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { MqttClient } from 'mqtt';
 import { type Bus, createBus } from '@furnace/bus';
 import { daqTopic } from '@furnace/contracts';
@@ -16,41 +16,16 @@ import {
   type TestViewer,
   waitFor,
   freePort,
+  killProcess as kill,
+  redisServerInstalled,
+  startRedisServer as startRedis,
 } from '@furnace/testing';
 import type { RunningIngest } from '@furnace/ingest';
 import { ingestConfig, metricValue, startTestIngest } from '@furnace/ingest/testing';
 import { startTestApi, type TestApi } from '@furnace/api-server/testing';
 
-// A Redis of this test's own, on its own port: the machine's shared Redis is never stopped.
-const redisInstalled = !spawnSync('redis-server', ['--version']).error;
 // Skipped, not failed, where redis-server is not installed: the test needs a Redis it may kill.
-const itWithRedis = redisInstalled ? it : it.skip;
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!out.includes('Ready to accept connections')) return;
-      child.removeAllListeners('exit');
-      resolve(child);
-    });
-  });
-}
-
-function kill(child: ChildProcess | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const itWithRedis = redisServerInstalled ? it : it.skip;
 
 describe('live stream across a Redis restart', () => {
   let db: TestDatabase;
@@ -75,7 +50,7 @@ describe('live stream across a Redis restart', () => {
     await db?.drop();
   });
 
-  if (!redisInstalled)
+  if (!redisServerInstalled)
     console.warn('live-redis-restart: redis-server is not installed, the Redis restart test is skipped');
 
   itWithRedis(

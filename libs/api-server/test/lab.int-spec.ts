@@ -1,18 +1,12 @@
 // The lab overview's stream (docs/behaviour.md §18): staff only, refused before the handshake otherwise; one
 // tile per furnace on open, and a tile that follows the running test's frames, criteria and viewers.
 import { WebSocket } from 'ws';
-import { encodeBusMessage, type LabServerMessage, type LabTile, researchChannel } from '@furnace/contracts';
-import { frame, login, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
+import { encodeBusMessage, researchChannel } from '@furnace/contracts';
+import { frame, labUrl, login, openLab, streamUrl, SUPERUSER, waitFor } from '@furnace/testing';
 import { addClient, createResearch, viewerToken } from './factories';
 import { auth, startTestApi, type TestApi } from './harness';
 
 const FURNACES = '/api/v1/furnaces';
-
-function labUrl(api: TestApi, query: Record<string, string> = {}): string {
-  const url = new URL('/api/v1/lab/stream', api.url.replace(/^http/, 'ws'));
-  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  return url.toString();
-}
 
 /** The status an upgrade is answered with: 101 when the socket opens, else the HTTP refusal's. */
 function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -28,26 +22,6 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
     });
     ws.on('error', () => undefined);
   });
-}
-
-/** An overview socket and every tile as its messages leave it. */
-async function openLab(url: string) {
-  const ws = new WebSocket(url);
-  const tiles = new Map<string, LabTile>();
-  const messages: LabServerMessage[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as LabServerMessage;
-    messages.push(message);
-    if (message.event === 'LAB') {
-      tiles.clear();
-      for (const tile of message.data.tiles) tiles.set(tile.furnace.code, tile);
-    } else tiles.set(message.data.tile.furnace.code, message.data.tile);
-  });
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  return { ws, tiles, messages };
 }
 
 describe('the lab overview stream', () => {

@@ -13,3 +13,5 @@ export * from './viewer-client';
 export * from './wait';
 export * from './research-body';
 export * from './comparable';
+export * from './redis-server';
+export * from './lab-client';
