@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createLogger } from '@furnace/logger';
-import { login, mosquittoMissing, type OwnMosquitto, startOwnMosquitto, SUPERUSER, waitFor } from '@furnace/testing';
+import {
+  freePort,
+  login,
+  mosquittoMissing,
+  type OwnMosquitto,
+  startOwnMosquitto,
+  SUPERUSER,
+  waitFor,
+} from '@furnace/testing';
 import { auth, startTestApi, type TestApi } from './harness';
 import { DYNSEC_RESPONSE_TOPIC, DYNSEC_TOPIC } from '../src/furnaces/mosquitto-dynsec';
 
@@ -267,6 +275,28 @@ const missing = mosquittoMissing();
         (await connect(rotated.username, rotated.password)).end(true);
       } finally {
         await second.close();
+      }
+    });
+
+    it('answers the issue when the broker is unreachable, and warns without the password', async () => {
+      logs = '';
+      const down = await startTestApi(
+        { ...dynsecEnv(), MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` },
+        { db: api.db, logger: createLogger({ logFormat: 'json', env: 'production' }, 'furnace', sink()) },
+      );
+      try {
+        const token = await login(down, SUPERUSER.email, SUPERUSER.password);
+        const furnace = await down.http.post(FURNACES).set(auth(token)).send({ name: 'Piec mq-8', code: 'mq-8' });
+        const res = await down.http.post(`${FURNACES}/${furnace.body.id}/daq-credential`).set(auth(token));
+        expect(res.status).toBe(200);
+        const warning = logs.split('\n').find((l) => l.includes('daq-mq-8'));
+        expect(JSON.parse(warning!)).toMatchObject({
+          level: 'warn',
+          msg: 'Could not give daq-mq-8 to the broker: not connected to the broker',
+        });
+        expect(logs).not.toContain(res.body.password);
+      } finally {
+        await down.close();
       }
     });
   },

@@ -47,14 +47,21 @@ export class DynsecClient {
       queueQoSZero: false,
       resubscribe: false,
     });
+    // Each failure once until the next connection: a broker down for an hour is one warning, not 1800.
+    let lastError: string | undefined;
+    const report = (message: string) => {
+      if (message !== lastError) onError(message);
+      lastError = message;
+    };
     this.client.on('connect', () => {
+      lastError = undefined;
       this.client.subscribe(DYNSEC_RESPONSE_TOPIC, { qos: 1 }, (error, granted) => {
         if (error || granted?.[0]?.qos === 128)
           onError(`cannot read ${DYNSEC_RESPONSE_TOPIC}: ${error?.message ?? 'refused'}`);
         else onConnect();
       });
     });
-    this.client.on('error', (error) => onError(error.message));
+    this.client.on('error', (error) => report(error.message));
     this.client.on('message', (topic, payload) => {
       if (topic !== DYNSEC_RESPONSE_TOPIC) return;
       let responses: unknown;
@@ -73,10 +80,6 @@ export class DynsecClient {
         }
       }
     });
-  }
-
-  get connected(): boolean {
-    return this.client.connected;
   }
 
   /**
