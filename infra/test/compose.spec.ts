@@ -49,6 +49,7 @@ function dummyDotenv(): Record<string, string> {
     FRONTEND_HOST: 'https://furnace.example.com',
     MQTT_DAQ_PASSWORD: 'daq'.repeat(10),
     MQTT_INGEST_PASSWORD: 'ingest'.repeat(5),
+    MQTT_DYNSEC_PASSWORD: 'dynsec'.repeat(5),
   });
   return env;
 }

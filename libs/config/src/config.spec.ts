@@ -267,6 +267,29 @@ describe('loadApiConfig (apps/api)', () => {
     expect(c).not.toHaveProperty('mqttClientId');
     expect(c).not.toHaveProperty('demo');
   });
+
+  it('administers Mosquitto’s dynamic security only with a broker URL and both credentials; off by default', () => {
+    const base = { ...SERVICES, SECRET_KEY: SECRET, FIRST_SUPERUSER_PASSWORD: 'a-real-password' };
+    expect(loadApiConfig(base).dynsec).toBeUndefined();
+    expect(
+      loadApiConfig({
+        ...base,
+        MQTT_URL: 'mqtt://mosquitto:1883',
+        MQTT_DYNSEC_USERNAME: 'furnace-api',
+        MQTT_DYNSEC_PASSWORD: 'admin-pw',
+      }).dynsec,
+    ).toEqual({ url: 'mqtt://mosquitto:1883', username: 'furnace-api', password: 'admin-pw' });
+    expect(problemsOf(() => loadApiConfig({ ...base, MQTT_DYNSEC_USERNAME: 'furnace-api' }))).toEqual([
+      'MQTT_DYNSEC_PASSWORD: required with MQTT_DYNSEC_USERNAME',
+    ]);
+    expect(
+      problemsOf(() => loadApiConfig({ ...base, MQTT_DYNSEC_USERNAME: 'furnace-api', MQTT_DYNSEC_PASSWORD: 'pw' })),
+    ).toEqual([
+      'MQTT_DYNSEC_USERNAME: applies to a broker named by MQTT_URL (Mosquitto); the embedded broker needs none',
+    ]);
+    // Inside `npm start` with the embedded broker there is no Mosquitto to administer.
+    expect(() => standalone({ MQTT_DYNSEC_USERNAME: 'a', MQTT_DYNSEC_PASSWORD: 'b' })).toThrow(/MQTT_URL/);
+  });
 });
 
 describe('loadIngestConfig (apps/ingest)', () => {

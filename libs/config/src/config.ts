@@ -12,6 +12,10 @@ import {
   databaseFields,
   dataDirOf,
   demoFields,
+  dynsecConfig,
+  type DynsecConfig,
+  dynsecFields,
+  dynsecWithBroker,
   mqttConfig,
   type MqttConfig,
   mqttCredentialsTogether,
@@ -32,6 +36,8 @@ export interface ApiConfig extends ProcessConfig, ApiSettings {
   databaseUrl?: string;
   /** Unset: the bus is in-process (one process runs ingest and API). */
   redisUrl?: string;
+  /** Set: the API mirrors the furnace DAQ credentials into Mosquitto's dynamic security plugin. */
+  dynsec?: DynsecConfig;
 }
 
 /** What the ingest (libs/ingest) runs with, in its own process or inside `npm start`. */
@@ -59,7 +65,14 @@ const bySeparate = (process: string) =>
 const BY_API_PROCESS = bySeparate('API');
 const BY_INGEST_PROCESS = bySeparate('ingest');
 
-const apiProcessFields = { ...processFields, ...databaseFields, ...busFields, ...secretFields, ...apiFields };
+const apiProcessFields = {
+  ...processFields,
+  ...databaseFields,
+  ...busFields,
+  ...secretFields,
+  ...apiFields,
+  ...dynsecFields,
+};
 
 /** The API as its own process (apps/api): a database server and Redis are required, and a secret of its own. */
 export function loadApiConfig(env: Env = process.env): ApiConfig & { databaseUrl: string; redisUrl: string } {
@@ -69,8 +82,15 @@ export function loadApiConfig(env: Env = process.env): ApiConfig & { databaseUrl
     secretRequired,
     ownSuperuserPassword,
     senderWithSmtp,
+    dynsecWithBroker,
   ]);
-  return { ...processConfig(e), ...apiSettings(e), databaseUrl: e.DATABASE_URL!, redisUrl: e.REDIS_URL! };
+  return {
+    ...processConfig(e),
+    ...apiSettings(e),
+    ...dynsecConfig(e),
+    databaseUrl: e.DATABASE_URL!,
+    redisUrl: e.REDIS_URL!,
+  };
 }
 
 // SECRET_KEY is required of every separate process alike (docker-compose.yml gives it to all), though the
@@ -116,12 +136,14 @@ export function loadStandaloneConfig(env: Env = process.env): StandaloneConfig {
     ownSuperuserPassword,
     senderWithSmtp,
     mqttCredentialsTogether,
+    dynsecWithBroker,
   ]);
   const embeddedDatabase = !e.DATABASE_URL;
   return {
     ...processConfig(e),
     ...apiSettings(e),
     ...mqttConfig(e),
+    ...dynsecConfig(e),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     mqttPort: e.MQTT_PORT,

@@ -151,6 +151,41 @@ export const mqttConfig = (e: Values<typeof mqttFields>): MqttConfig => ({
   ingestBufferFrames: e.INGEST_BUFFER_FRAMES,
 });
 
+// ---- dynsec: the API as administrator of Mosquitto's dynamic security plugin ----
+
+// A broker named by MQTT_URL (Mosquitto) learns each furnace's DAQ credential from the API, which
+// signs in as this administrator (docs/behaviour.md §16). Unset: the API tells no broker (the embedded
+// aedes reads the credentials from the database itself).
+export const dynsecFields = {
+  MQTT_URL: mqttFields.MQTT_URL,
+  MQTT_DYNSEC_USERNAME: optionalString,
+  MQTT_DYNSEC_PASSWORD: optionalString,
+};
+
+export interface DynsecConfig {
+  /** The broker whose dynamic security plugin holds the furnace DAQs' clients. */
+  url: string;
+  username: string;
+  password: string;
+}
+
+export const dynsecWithBroker: Rule<Values<typeof dynsecFields>> = {
+  uses: ['MQTT_URL', 'MQTT_DYNSEC_USERNAME', 'MQTT_DYNSEC_PASSWORD'],
+  check: (e) =>
+    !!e.MQTT_DYNSEC_USERNAME !== !!e.MQTT_DYNSEC_PASSWORD
+      ? e.MQTT_DYNSEC_USERNAME
+        ? 'MQTT_DYNSEC_PASSWORD: required with MQTT_DYNSEC_USERNAME'
+        : 'MQTT_DYNSEC_USERNAME: required with MQTT_DYNSEC_PASSWORD'
+      : e.MQTT_DYNSEC_USERNAME && !e.MQTT_URL
+        ? 'MQTT_DYNSEC_USERNAME: applies to a broker named by MQTT_URL (Mosquitto); the embedded broker needs none'
+        : undefined,
+};
+
+export const dynsecConfig = (e: Values<typeof dynsecFields>): { dynsec?: DynsecConfig } =>
+  e.MQTT_URL && e.MQTT_DYNSEC_USERNAME && e.MQTT_DYNSEC_PASSWORD
+    ? { dynsec: { url: e.MQTT_URL, username: e.MQTT_DYNSEC_USERNAME, password: e.MQTT_DYNSEC_PASSWORD } }
+    : {};
+
 // ---- broker: the embedded aedes of `npm start` ----
 
 export const brokerFields = {

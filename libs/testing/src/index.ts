@@ -7,6 +7,7 @@ export * from './frames';
 export * from './ids';
 export * from './logger';
 export * from './mqtt';
+export * from './mosquitto';
 export * from './ports';
 export * from './research-rows';
 export * from './viewer-client';

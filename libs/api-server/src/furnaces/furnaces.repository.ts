@@ -65,6 +65,11 @@ export class FurnacesRepository {
     await em.getRepository(FurnaceDaqCredentialEntity).upsert(credential, ['furnaceId']);
   }
 
+  /** Withdraws the furnace's credential. */
+  async deleteCredential(furnaceId: string, em: EntityManager): Promise<void> {
+    await em.getRepository(FurnaceDaqCredentialEntity).delete({ furnaceId });
+  }
+
   /** Renames the credential with its furnace (its username names the code). */
   async renameCredential(furnaceId: string, username: string, em: EntityManager): Promise<void> {
     await em.getRepository(FurnaceDaqCredentialEntity).update({ furnaceId }, { username });

@@ -11,6 +11,7 @@ import { BUS } from '../core/tokens';
 import { changes, furnaceValues } from '../audit/audit-values';
 import { AuditService } from '../audit/audit.service';
 import { isUniqueViolation } from '../core/errors';
+import { DaqBrokerAccounts } from './daq-broker-accounts';
 import type { FurnaceInput } from './furnace.dto';
 import { FurnacesRepository } from './furnaces.repository';
 
@@ -36,6 +37,7 @@ export class FurnacesService {
     private readonly repo: FurnacesRepository,
     private readonly audit: AuditService,
     @Inject(BUS) private readonly bus: Bus,
+    private readonly brokerAccounts: DaqBrokerAccounts,
   ) {}
 
   list(): Promise<FurnaceEntity[]> {
@@ -54,7 +56,8 @@ export class FurnacesService {
   /**
    * Issues the furnace DAQ's MQTT credential, or replaces it (docs/behaviour.md, "DAQ credentials"): a new
    * random password whose hash alone is kept. The one replaced stops working at once: its open connections are
-   * closed (the broker hears it on the bus) and its next sign-in is refused.
+   * closed (the embedded broker hears it on the bus; Mosquitto is told by DaqBrokerAccounts) and its next
+   * sign-in is refused.
    */
   async issueDaqCredential(id: string, by: string): Promise<IssuedDaqCredential> {
     const password = newDaqPassword();
@@ -80,6 +83,9 @@ export class FurnacesService {
       return { credential, password, code: furnace.code, rotated: before !== null, previous: before?.username };
     });
     if (issued.previous) await this.revokeDaq(issued.previous);
+    if (issued.previous && issued.previous !== issued.credential.username)
+      await this.brokerAccounts.removed(issued.previous);
+    await this.brokerAccounts.issued(issued.credential.username, issued.code, password);
     return issued;
   }
 
@@ -133,6 +139,7 @@ export class FurnacesService {
 
   async update(id: string, input: FurnaceInput, by: string): Promise<FurnaceEntity> {
     let renamed: string | undefined;
+    let withdrawn: string | undefined;
     try {
       const updated = await this.audit.transaction(async (em) => {
         const before = await this.repo.findForUpdate(id, em);
@@ -142,7 +149,27 @@ export class FurnacesService {
         if (after.code !== before.code) {
           // Its DAQ's username and topic name the code: the DAQ signs in again under the new ones.
           const credential = await this.repo.findCredential(id, em);
-          if (credential) {
+          if (credential && this.brokerAccounts.enabled) {
+            // Mosquitto cannot rename a client, and the password is kept only hashed: the credential is
+            // withdrawn and must be issued again (docs/behaviour.md §16).
+            await this.repo.deleteCredential(id, em);
+            await this.audit.record(
+              {
+                actor: by,
+                researchId: null,
+                entity: 'furnace',
+                entityId: id,
+                action: 'daq-credential',
+                before: {
+                  daq_username: credential.username,
+                  daq_credential_issued_at: credential.issuedAt.toISOString(),
+                },
+                after: null,
+              },
+              em,
+            );
+            withdrawn = credential.username;
+          } else if (credential) {
             await this.repo.renameCredential(id, daqUsername(after.code), em);
             renamed = credential.username;
           }
@@ -156,6 +183,7 @@ export class FurnacesService {
         return after;
       });
       if (renamed) await this.revokeDaq(renamed);
+      if (withdrawn) await this.brokerAccounts.removed(withdrawn);
       return updated;
     } catch (error) {
       if (isUniqueViolation(error) && input.code !== undefined) throw codeTaken(input.code);
@@ -196,6 +224,9 @@ export class FurnacesService {
       return credential;
     });
     // The credential went with the furnace (ON DELETE CASCADE); so do its DAQ's connections.
-    if (credential) await this.revokeDaq(credential.username);
+    if (credential) {
+      await this.revokeDaq(credential.username);
+      await this.brokerAccounts.removed(credential.username);
+    }
   }
 }
