@@ -36,10 +36,14 @@ export interface LabOptions {
   seconds: number;
   /** Furnaces whose DAQ goes silent at the end, one after another. */
   silences: number;
+  /** How many overview sockets, then how many live viewers of one test, are measured (one phase each). */
+  sockets: number[];
 }
 
 interface Phase {
   label: string;
+  /** Sockets open: overview sockets, or viewers of the one test's live stream. */
+  sockets: number;
   usage: Usage;
   /** The API's CPU per second beyond the mean of the quiet windows either side, ms. */
   extraMsPerS: number;
@@ -175,7 +179,8 @@ export async function runLab(
       await sleep(options.seconds * 1000);
       return m.stop();
     };
-    const openOverview = () =>
+    // Only a socket that reads its tiles parses them: a crowd of them would spend the benchmark's CPU, not the API's.
+    const openOverview = (read = true) =>
       new Promise<{
         ws: WebSocket;
         messages: number;
@@ -190,6 +195,7 @@ export async function runLab(
         ws.on('message', (data: Buffer) => {
           state.messages++;
           state.bytes += data.length;
+          if (!read) return;
           const parsed = parseLabMessage(data.toString());
           if (!parsed.ok) return;
           const at = performance.now();
@@ -206,11 +212,16 @@ export async function runLab(
     const quiet: Usage[] = [await measure()];
     const phases: Phase[] = [];
     const cpuMsPerS = (u: Usage) => (1000 * u.cpuSeconds) / u.wallSeconds;
-    const between = async (label: string, usage: Usage, extra: Omit<Phase, 'label' | 'usage' | 'extraMsPerS'>) => {
+    const between = async (
+      label: string,
+      sockets: number,
+      usage: Usage,
+      extra: Omit<Phase, 'label' | 'sockets' | 'usage' | 'extraMsPerS'>,
+    ) => {
       const after = await measure();
       const base = (cpuMsPerS(quiet.at(-1)!) + cpuMsPerS(after)) / 2;
       quiet.push(after);
-      const phase: Phase = { label, usage, extraMsPerS: cpuMsPerS(usage) - base, ...extra };
+      const phase: Phase = { label, sockets, usage, extraMsPerS: cpuMsPerS(usage) - base, ...extra };
       phases.push(phase);
       log(
         `  ${label}: API ${fmt(cpuMsPerS(usage))} CPU-ms/s, ${fmt(phase.extraMsPerS)} beyond quiet (${fmt(base)})` +
@@ -221,8 +232,8 @@ export async function runLab(
       );
     };
 
-    for (const count of [1, 10]) {
-      const opened = await Promise.all(Array.from({ length: count }, openOverview));
+    for (const count of options.sockets) {
+      const opened = await Promise.all(Array.from({ length: count }, (_, i) => openOverview(i === 0)));
       await sleep(2_000);
       const first = opened[0]!;
       const [m0, b0] = [first.messages, first.bytes];
@@ -230,15 +241,24 @@ export async function runLab(
       const messagesPerS = (first.messages - m0) / usage.wallSeconds;
       const bytesPerS = (first.bytes - b0) / usage.wallSeconds;
       await closeAll(opened.map((o) => o.ws));
-      await between(`overview, ${count} socket${count === 1 ? '' : 's'}`, usage, { messagesPerS, bytesPerS });
+      await between(`the overview, ${count} socket${count === 1 ? '' : 's'}`, count, usage, {
+        messagesPerS,
+        bytesPerS,
+      });
     }
-    {
+    for (const count of options.sockets) {
+      // One staff viewer timed (its frames' latency), the others as many more browsers on the same test.
       const watcher = await watchLive(system.api, furnaces[0]!.researchId, token, published);
+      const others = await Promise.all(
+        Array.from({ length: count - 1 }, () =>
+          connectViewer(streamUrl(system.api, furnaces[0]!.researchId, { token }), { timesOnly: true }),
+        ),
+      );
       await sleep(2_000);
       const usage = await watcher.phase('quiet', measure);
       const { quiet: latency } = watcher.holds('quiet');
-      await watcher.close();
-      await between('one test’s live stream, 1 staff viewer', usage, {
+      await Promise.all([watcher.close(), ...others.map((o) => o.close())]);
+      await between(`one test’s live stream, ${count} viewer${count === 1 ? '' : 's'}`, count, usage, {
         latency: { p50: latency.p50, p99: latency.p99 },
       });
     }
@@ -337,15 +357,30 @@ async function closeAll(list: WebSocket[]): Promise<void> {
 export function labReport(result: LabResult): string {
   const { options } = result;
   const cpu = (u: Usage) => (1000 * u.cpuSeconds) / u.wallSeconds;
-  const live = result.phases.find((p) => p.latency);
-  const rows = result.phases.map((p) => [
-    p.label,
-    fmt(cpu(p.usage)),
-    fmt(p.extraMsPerS),
-    live ? ratio(p.extraMsPerS, live.extraMsPerS) : '–',
-    p.messagesPerS !== undefined ? `${fmt(p.messagesPerS, 1)} msg/s, ${fmt(p.bytesPerS! / 1024, 1)} KiB/s` : '',
-  ]);
   const quiet = sortedCopy(result.quiet.map(cpu));
+  const spread = percentile(quiet, 100) - percentile(quiet, 0);
+  // A phase's extra CPU counts only beyond the quiet windows' spread; below it, it is noise.
+  const measured = (p: Phase) => p.extraMsPerS > spread;
+  const perSocket = (p: Phase) => (measured(p) ? `${fmt(p.extraMsPerS / p.sockets, 2)}` : 'within noise');
+  const rows = result.phases.map((p) => {
+    const live = result.phases.find((l) => l.latency && l.sockets === p.sockets);
+    return [
+      p.label,
+      fmt(cpu(p.usage)),
+      fmt(p.extraMsPerS),
+      perSocket(p),
+      !p.latency && live && measured(live)
+        ? measured(p)
+          ? ratio(p.extraMsPerS, live.extraMsPerS)
+          : '< noise ÷ it'
+        : '–',
+      p.messagesPerS !== undefined
+        ? `${fmt(p.messagesPerS, 1)} msg/s, ${fmt(p.bytesPerS! / 1024, 1)} KiB/s`
+        : p.latency
+          ? `frames p50 ${fmt(p.latency.p50)}, p99 ${fmt(p.latency.p99)} ms`
+          : '',
+    ];
+  });
   const ms = (v: number | null) => (v === null ? 'not seen' : fmt(v));
   const silenceRows = result.silences.map((s) => [s.code, ms(s.tileMs), ms(s.streamMs), ms(s.webhookMs)]);
   const worst = Math.max(...result.silences.flatMap((s) => [s.tileMs ?? Infinity, s.webhookMs ?? Infinity]));
@@ -358,7 +393,10 @@ export function labReport(result: LabResult): string {
       `The overview showed ${result.live.running} running tests, ${result.live.fresh} with a frame in the last 3 s, ` +
       `${result.live.criteria} with the hottest category's rise.`,
     '',
-    table(['open', 'API CPU-ms/s', 'beyond quiet', '÷ one live viewer', 'on one socket'], rows),
+    table(
+      ['open', 'API CPU-ms/s', 'beyond quiet', 'a socket', '÷ the live stream, as many sockets', 'on one socket'],
+      rows,
+    ),
     '',
     `A DAQ going silent (scan period ${SCAN_S_OF(options.rate)} s: silent after ${silenceSeconds(SCAN_S_OF(options.rate))} s, 3 scans and at least 2 s), ` +
       `from then, ms (goal ≤ 5 000 to the screen and the webhook; ` +

@@ -1,7 +1,7 @@
 // `npm run bench` (bench/run.js builds, raises the open-file limit, then runs this file).
 // Options: --only=fanout,ingest,history,replay,exports,bundle,report,join,archive,lab  --viewers=1,1000  --rates=10,25  --seconds=10  --servers=ws,socketio,furnace
 //          --hours=4,24  --export-hours=24  --archive-hours=24
-//          --lab-furnaces=10  --lab-rate=10  --lab-seconds=15  --lab-silences=3
+//          --lab-furnaces=10  --lab-rate=10  --lab-seconds=15  --lab-silences=3  --lab-sockets=1,100
 //          --clients=1,100,1000  --join-hours=4  --join-long-hours=24 (0: none)  --join-client=new|separate|old (separate: before the live-view request; old: before the kept criteria)
 //          --cpu-prof=furnace,ws,socketio  (CPU profiles of those fan-out servers during each measured
 //          case, into tmp/bench-profiles; read them with bench/profile-summary.ts or Chrome's DevTools)
@@ -165,6 +165,7 @@ async function main() {
           channels: CHANNELS,
           seconds: Number(option('lab-seconds') ?? 15),
           silences: Number(option('lab-silences') ?? 3),
+          sockets: list(option('lab-sockets'), [1, 100]),
         },
         log,
       );
