@@ -165,7 +165,7 @@ function AttachForm({ target, onClose }: { target: AttachTarget; onClose: () => 
           </Text>
         </Stack>
         {refusal ? (
-          <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />} data-testid="attach-error" role="alert">
+          <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />} data-testid="attach-error">
             {refusal}
           </Alert>
         ) : null}
