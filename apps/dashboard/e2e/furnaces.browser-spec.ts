@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
+import { violations } from './support/axe';
 import { warsaw } from './support/dates';
 import {
   ADMIN,
@@ -192,6 +193,8 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     const to = warsaw(new Date(base + (FRAMES - 1) * 1000));
     await expect(range).toContainText(`${from} – ${to}`);
     await expect(range.getByTestId('unassigned-frames')).toHaveText(`Odczyty: ${FRAMES}`);
+    // WCAG 2.1 AA (axe-core), dark, as a11y.browser-spec.ts asks it of the other pages.
+    expect(await violations(page), 'the furnaces page, dark').toEqual([]);
     await shoot(page, 'furnaces-unassigned-dark', { width: 1920, height: 1080 });
     await shoot(page, 'furnaces-unassigned-dark', { width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -209,6 +212,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     await expect(dialog.getByTestId('attach-error')).toContainText('nothing to attach');
     await expect(dialog).toBeVisible();
     await shoot(page, 'furnaces-attach-refused-dark', { width: 1280, height: 800 });
+    expect(await violations(page), 'the attach dialog with its refusal, dark').toEqual([]);
     await dialog.getByRole('button', { name: 'Anuluj' }).click();
     await expect(dialog).toBeHidden();
     expect(await stored()).toBe(0);
@@ -252,6 +256,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     // A fifth tile, when the lab has one, starts the next row.
     if (wall[4]) expect(wall[4].y).toBeGreaterThan(row[0]!.y + row[0]!.height - 1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
+    expect(await violations(page), 'the lab overview, dark').toEqual([]);
     await shoot(page, 'lab-wall-dark', { width: 1920, height: 1080 });
 
     await page.setViewportSize({ width: 390, height: 844 });
