@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   ADMIN,
@@ -11,6 +10,7 @@ import {
   test,
   uniqueEmail,
 } from './support/fixtures';
+import { violations } from './support/axe';
 
 /*
  * Accessibility: axe-core's WCAG 2.1 A and AA rules on the pages staff, clients and the wall display
@@ -23,42 +23,8 @@ import {
  */
 skipWithoutChromium();
 
-type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
-type NodeResult = AxeResults['violations'][number]['nodes'][number];
-
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
 const SCHEMES = ['light', 'dark'] as const;
 type Scheme = (typeof SCHEMES)[number];
-
-interface ContrastData {
-  fgColor?: string;
-  bgColor?: string;
-  contrastRatio?: number;
-  expectedContrastRatio?: string;
-  fontSize?: string;
-  fontWeight?: string;
-}
-
-/** One line per element: the rule, where, and for colour contrast the numbers axe measured. */
-function describeNode(id: string, node: NodeResult): string {
-  const where = node.target.map(String).join(' ');
-  const contrast = node.any.find((check) => check.id === 'color-contrast')?.data as ContrastData | undefined;
-  if (!contrast?.contrastRatio) return `${id} ${where}: ${node.failureSummary?.replace(/\s+/g, ' ') ?? ''}`;
-  return `${id} ${where}: ${contrast.fgColor} on ${contrast.bgColor} = ${contrast.contrastRatio}:1, needs ${contrast.expectedContrastRatio} (${contrast.fontSize}, weight ${contrast.fontWeight})`;
-}
-
-/** The page's serious and critical violations, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  const results: AxeResults = await new AxeBuilder({ page })
-    .withTags(WCAG_21_AA)
-    // WCAG 2.5.3 "Label in Name": axe ships the rule as experimental, off unless asked for.
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
-  return results.violations
-    .filter((v) => FAILING_IMPACTS.has(v.impact ?? ''))
-    .flatMap((v) => v.nodes.map((node) => describeNode(v.id, node)));
-}
 
 /** Every page opened by the test shows the given colour scheme (the choice a user saves in Settings → Appearance). */
 async function useScheme(page: Page, scheme: Scheme): Promise<void> {

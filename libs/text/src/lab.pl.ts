@@ -1,5 +1,5 @@
 /*
- * Texts of the lab's furnaces (docs/behaviour.md §15: the superusers' page /furnaces) and of the lab overview
+ * Texts of the lab's furnaces (docs/behaviour.md §15: the page /furnaces, its unassigned readings) and of the lab overview
  * (§18: /lab, one tile per furnace); namespace "lab". lab.en.ts is the English translation.
  */
 export const labPl = {
@@ -64,6 +64,38 @@ export const labPl = {
     daqCopied: 'Skopiowano',
     daqDone: 'Zapisałem hasło',
     daqError: 'Nie udało się wydać danych logowania DAQ',
+  },
+  unassigned: {
+    title: 'Nieprzypisane odczyty',
+    hint: 'Ramki DAQ pieca, dla których w ich chwili nie zaplanowano na nim żadnego badania. Nie przepadają: dołącz je do badania, do którego należą.',
+    none: 'Żaden piec nie ma nieprzypisanych odczytów.',
+    loadError: 'Nie udało się wczytać nieprzypisanych odczytów pieca {{name}}',
+    furnaceTotal: 'odczyty: {{count}}, zakresy: {{ranges}}',
+    from: 'Od',
+    to: 'Do',
+    frames: 'Odczyty',
+    range: '{{from}} – {{to}}',
+    attach: 'Dołącz do badania…',
+    attachRange: 'Dołącz do badania odczyty od {{from}} do {{to}}',
+    dialogTitle: 'Dołącz odczyty pieca {{name}}',
+    dialogRange: 'Zakres: {{from}} – {{to}}, odczyty: {{frames}}.',
+    test: 'Badanie',
+    testHint:
+      'Tylko badania zaplanowane na tym piecu. Dołączone zostaną odczyty z okna badania; pozostałe zostaną nieprzypisane.',
+    testPlaceholder: 'Wybierz badanie',
+    testOption: '{{name}} ({{from}} – {{to}})',
+    noTests:
+      'Na tym piecu nie zaplanowano badania, które mogłoby przyjąć odczyty. Zaplanuj je na ten piec w oknie tych odczytów.',
+    testRequired: 'Wybierz badanie',
+    narrowHint: 'Możesz zawęzić zakres: od początku sekundy „Od” do końca sekundy „Do”.',
+    fromInvalid: 'Podaj datę i godzinę początku',
+    toInvalid: 'Podaj datę i godzinę końca',
+    toBeforeFrom: 'Koniec nie może być przed początkiem',
+    confirm: 'Dołącz',
+    cancel: 'Anuluj',
+    attached: 'Do badania „{{name}}” dołączono odczyty: {{attached}}.',
+    skipped: 'Pominięte, bo badanie ma już odczyty w tych chwilach (zostają nieprzypisane): {{skipped}}.',
+    failed: 'Nie udało się dołączyć odczytów',
   },
   research: {
     furnace: 'Piec',

@@ -26,4 +26,5 @@ export const thermoKeys = {
 export const furnaceKeys = {
   all: ['furnaces'] as const,
   list: () => [...furnaceKeys.all, 'list'] as const,
+  unassigned: (id: string) => [...furnaceKeys.all, 'unassigned', id] as const,
 };

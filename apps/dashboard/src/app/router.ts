@@ -21,4 +21,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
   }
+  interface StaticDataRouteOption {
+    /** The page uses the whole width of the window, not the layout's container (the lab overview on a wall display). */
+    fullWidth?: boolean;
+  }
 }

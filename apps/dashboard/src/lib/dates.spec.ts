@@ -23,4 +23,11 @@ describe('dates', () => {
     expect(datetimeLocalToIso('')).toBeNull();
     expect(datetimeLocalToIso('2025-13-45T99:99')).toBeNull();
   });
+
+  it('gives the seconds when asked (a range of readings narrowed to the second)', () => {
+    const date = new Date(2025, 2, 3, 4, 5, 6, 789);
+    expect(toDatetimeLocal(date, true)).toBe('2025-03-03T04:05:06');
+    expect(isoToDatetimeLocal(date.toISOString(), true)).toBe('2025-03-03T04:05:06');
+    expect(datetimeLocalToIso('2025-03-03T04:05:06')).toBe(new Date(2025, 2, 3, 4, 5, 6).toISOString());
+  });
 });

@@ -8,15 +8,16 @@ export function formatDateTime(iso: string): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A date as a datetime-local input value ('2025-11-22T14:03') in the browser's time zone. */
-export function toDatetimeLocal(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+/** A date as a datetime-local input value ('2025-11-22T14:03', with seconds '2025-11-22T14:03:05') in the browser's time zone. */
+export function toDatetimeLocal(date: Date, withSeconds = false): string {
+  const minutes = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return withSeconds ? `${minutes}:${pad(date.getSeconds())}` : minutes;
 }
 
-/** An ISO date-time from the API as a datetime-local input value. */
-export function isoToDatetimeLocal(iso: string): string {
+/** An ISO date-time from the API as a datetime-local input value (to the minute, or to the second). */
+export function isoToDatetimeLocal(iso: string, withSeconds = false): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : toDatetimeLocal(date);
+  return Number.isNaN(date.getTime()) ? '' : toDatetimeLocal(date, withSeconds);
 }
 
 /** A datetime-local value (browser time zone) as an ISO instant for the API; null when unreadable. */

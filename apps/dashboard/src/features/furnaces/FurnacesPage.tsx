@@ -29,20 +29,27 @@ import {
   type IssuedDaqCredential,
 } from '../../api/furnaces';
 import { furnaceKeys } from '../../api/keys';
+import { currentUserQueryOptions } from '../../api/users';
 import { confirmDestructive } from '../../components/confirm';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/dates';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { FurnaceForm, toFurnaceBody, type FurnaceFormValues } from './FurnaceForm';
+import { UnassignedReadings } from './UnassignedReadings';
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; furnace: Furnace } | null;
 
-/** The superusers' page of the lab's furnaces (docs/behaviour.md §15): list, add, change, delete. */
+/**
+ * The lab's furnaces (docs/behaviour.md §15): staff see the list and the unassigned readings, and attach them;
+ * superusers also add, change and delete furnaces and issue their DAQ credentials.
+ */
 export function FurnacesPage() {
   const { t } = useTranslation('lab');
   const { t: tc } = useTranslation('criteria');
   const queryClient = useQueryClient();
   const { data: furnaces, isPending, isError } = useQuery(furnacesQueryOptions());
+  const { data: me } = useQuery(currentUserQueryOptions());
+  const superuser = me?.is_superuser === true;
   const [dialog, setDialog] = useState<Dialog>(null);
   const invalidate = () => queryClient.invalidateQueries({ queryKey: furnaceKeys.all });
   const ok = (promise: Promise<unknown>) =>
@@ -117,14 +124,15 @@ export function FurnacesPage() {
     f.pressure_target_pa === null
       ? t('furnaces.none')
       : `${f.pressure_target_pa}${f.pressure_tolerance_pa === null ? '' : ` ± ${f.pressure_tolerance_pa}`} ${t('furnaces.pa')}`;
-  const actions = (furnace: Furnace) => (
-    <FurnaceActions
-      furnace={furnace}
-      onEdit={() => setDialog({ kind: 'edit', furnace })}
-      onIssue={() => askIssue(furnace)}
-      onDelete={() => askDelete(furnace)}
-    />
-  );
+  const actions = (furnace: Furnace) =>
+    superuser ? (
+      <FurnaceActions
+        furnace={furnace}
+        onEdit={() => setDialog({ kind: 'edit', furnace })}
+        onIssue={() => askIssue(furnace)}
+        onDelete={() => askDelete(furnace)}
+      />
+    ) : null;
 
   return (
     <>
@@ -132,9 +140,11 @@ export function FurnacesPage() {
         title={t('furnaces.title')}
         subtitle={t('furnaces.hint')}
         actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'create' })}>
-            {t('furnaces.add')}
-          </Button>
+          superuser ? (
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'create' })}>
+              {t('furnaces.add')}
+            </Button>
+          ) : undefined
         }
       />
       {isError ? <Alert color="red">{t('furnaces.loadError')}</Alert> : null}
@@ -152,14 +162,14 @@ export function FurnacesPage() {
                 <Table.Th>{t('furnaces.heatingCurve')}</Table.Th>
                 <Table.Th>{t('furnaces.pressureTarget')}</Table.Th>
                 <Table.Th>{t('furnaces.daqColumn')}</Table.Th>
-                <Table.Th w={90}>{t('furnaces.actions')}</Table.Th>
+                {superuser ? <Table.Th w={90}>{t('furnaces.actions')}</Table.Th> : null}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {isPending
                 ? Array.from({ length: 3 }, (_, i) => (
                     <Table.Tr key={i}>
-                      {Array.from({ length: 8 }, (_, j) => (
+                      {Array.from({ length: superuser ? 8 : 7 }, (_, j) => (
                         <Table.Td key={j}>
                           <Skeleton height={18} />
                         </Table.Td>
@@ -179,7 +189,7 @@ export function FurnacesPage() {
                       <Table.Td>{curveName(f.heating_curve)}</Table.Td>
                       <Table.Td>{pressure(f)}</Table.Td>
                       <Table.Td data-testid="furnace-daq">{daqState(f)}</Table.Td>
-                      <Table.Td>{actions(f)}</Table.Td>
+                      {superuser ? <Table.Td>{actions(f)}</Table.Td> : null}
                     </Table.Tr>
                   ))}
             </Table.Tbody>
@@ -215,6 +225,8 @@ export function FurnacesPage() {
               </Card>
             ))}
       </Stack>
+
+      {furnaces && furnaces.length > 0 ? <UnassignedReadings furnaces={furnaces} /> : null}
 
       <Modal
         opened={dialog !== null}

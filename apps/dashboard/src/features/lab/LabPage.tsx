@@ -1,9 +1,10 @@
-import { Alert, Loader, SimpleGrid, Text } from '@mantine/core';
+import { Alert, Box, Loader, Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { useLabStream } from '../stream/lab-socket';
+import classes from './LabPage.module.css';
 import { LabTileCard } from './LabTileCard';
 
 /** The lab overview, /lab (docs/behaviour.md §18): one tile per furnace, live over one socket. */
@@ -39,11 +40,11 @@ export function LabPage() {
       ) : tiles.length === 0 ? (
         <Text c="dimmed">{t('overview.empty')}</Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} spacing="md" data-testid="lab-tiles">
+        <Box className={classes.tiles} data-testid="lab-tiles">
           {tiles.map((tile) => (
             <LabTileCard key={tile.furnace.id} tile={tile} serverNow={serverNow} />
           ))}
-        </SimpleGrid>
+        </Box>
       )}
     </>
   );

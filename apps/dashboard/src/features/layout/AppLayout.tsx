@@ -1,7 +1,7 @@
 import { AppShell, Burger, Container, Group, NavLink } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useMatches, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { removeToken } from '../../api/auth-token';
@@ -21,6 +21,8 @@ export function AppLayout() {
   const queryClient = useQueryClient();
   const navItems = navItemsFor(user);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // A page may take the whole width (its route's staticData.fullWidth): the lab overview on a wall display.
+  const fullWidth = useMatches({ select: (matches) => matches.some((match) => match.staticData.fullWidth === true) });
 
   useEffect(close, [pathname, close]);
 
@@ -83,7 +85,13 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main className={classes.main}>
-        <Container size="xl" px={{ base: 'sm', sm: 'md', lg: 'xl' }} py={{ base: 'md', sm: 'xl' }}>
+        <Container
+          size="xl"
+          fluid={fullWidth}
+          px={{ base: 'sm', sm: 'md', lg: 'xl' }}
+          py={{ base: 'md', sm: 'xl' }}
+          data-full-width={fullWidth || undefined}
+        >
           {/* The API refuses every other route until a default password is changed. */}
           {user?.must_change_password ? <ForcedPasswordChange user={user} /> : <Outlet />}
         </Container>

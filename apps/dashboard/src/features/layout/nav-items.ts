@@ -16,7 +16,7 @@ const NAV_ITEMS: readonly NavItem[] = [
   { to: '/research', label: 'nav.research', icon: IconFlask, exact: true },
   { to: '/research/add', label: 'nav.addResearch', icon: IconPlus, exact: true },
   { to: '/lab', label: 'nav.lab', icon: IconBuildingFactory2, exact: true },
-  { to: '/furnaces', label: 'nav.furnaces', icon: IconFlame, exact: true, superuser: true },
+  { to: '/furnaces', label: 'nav.furnaces', icon: IconFlame, exact: true },
 ];
 
 /** The links a user is shown: the superusers' pages only to superusers. */

@@ -1,12 +1,10 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
-import { currentUserQueryOptions } from '../../api/users';
+import { createFileRoute } from '@tanstack/react-router';
 import { FurnacesPage } from '../../features/furnaces/FurnacesPage';
 
+/**
+ * The lab's furnaces, for staff (the layout requires a signed-in user): they read the furnaces and attach their
+ * unassigned readings; the superusers' controls are shown to superusers only (docs/behaviour.md §15, §18).
+ */
 export const Route = createFileRoute('/_layout/furnaces')({
-  // Superusers only (docs/behaviour.md §15): others are sent home.
-  beforeLoad: async ({ context }) => {
-    const me = await context.queryClient.ensureQueryData(currentUserQueryOptions());
-    if (!me.is_superuser) throw redirect({ to: '/' });
-  },
   component: FurnacesPage,
 });
