@@ -76,6 +76,24 @@ describe('furnaces', () => {
     });
   });
 
+  it("shows staff where alarms go without the webhook URL's path (it may be a secret); superusers see it whole", async () => {
+    const url = 'https://hooks.example.com/services/T000/B000/a-secret-path?token=xyz';
+    const created = await api.http
+      .post(FURNACES)
+      .set(auth(admin))
+      .send(newFurnace({ webhook_url: url, webhook_secret: 'a-webhook-secret-1234' }));
+    expect(created.status).toBe(200);
+    expect(created.body.webhook_url).toBe(url);
+    const one = await api.http.get(`${FURNACES}/${created.body.id}`).set(auth(staff));
+    expect(one.body).toMatchObject({ webhook_url: 'https://hooks.example.com/…', webhook_secret_set: true });
+    const listed = (await api.http.get(FURNACES).set(auth(staff))).body.data.find(
+      (f: { id: string }) => f.id === created.body.id,
+    );
+    expect(listed.webhook_url).toBe('https://hooks.example.com/…');
+    expect(JSON.stringify(listed)).not.toContain('a-secret-path');
+    expect((await api.http.get(`${FURNACES}/${created.body.id}`).set(auth(admin))).body.webhook_url).toBe(url);
+  });
+
   it('lists furnaces by code for staff, and keeps their management to superusers', async () => {
     const b = await create({ code: 'zz-list' });
     const a = await create({ code: 'aa-list' });

@@ -501,6 +501,9 @@ export type FurnaceDto = {
     pressure_target_pa: number | null;
     pressure_tolerance_pa: number | null;
     watch_emails: Array<string>;
+    /**
+     * The whole URL for superusers; its origin only (https://host/…) for other staff
+     */
     webhook_url: string | null;
     /**
      * A webhook secret is set (it is never shown back)

@@ -205,7 +205,12 @@ export class FurnaceDto {
   @ApiProperty({ type: Number, nullable: true }) pressure_target_pa!: number | null;
   @ApiProperty({ type: Number, nullable: true }) pressure_tolerance_pa!: number | null;
   @ApiProperty({ type: [String] }) watch_emails!: string[];
-  @ApiProperty({ type: String, nullable: true }) webhook_url!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The whole URL for superusers; its origin only (https://host/…) for other staff',
+  })
+  webhook_url!: string | null;
   @ApiProperty({ description: 'A webhook secret is set (it is never shown back)' }) webhook_secret_set!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
@@ -222,7 +227,21 @@ export class FurnacesDto {
   @ApiProperty() count!: number;
 }
 
-export const toFurnaceDto = (f: FurnaceEntity, credential: FurnaceDaqCredentialEntity | null): FurnaceDto => ({
+/**
+ * What a reader may see of where the furnace's alarms go (docs/behaviour.md §17): superusers the webhook's URL whole,
+ * other staff its origin only (`https://host/…`): a webhook's path is often a secret of its own.
+ */
+function webhookUrlFor(url: string | null, superuser: boolean): string | null {
+  if (url === null || superuser) return url;
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}/…`;
+}
+
+export const toFurnaceDto = (
+  f: FurnaceEntity,
+  credential: FurnaceDaqCredentialEntity | null,
+  reader: { isSuperuser: boolean },
+): FurnaceDto => ({
   id: f.id,
   name: f.name,
   code: f.code,
@@ -232,7 +251,7 @@ export const toFurnaceDto = (f: FurnaceEntity, credential: FurnaceDaqCredentialE
   pressure_target_pa: f.pressureTargetPa,
   pressure_tolerance_pa: f.pressureTolerancePa,
   watch_emails: f.watchEmails,
-  webhook_url: f.webhookUrl,
+  webhook_url: webhookUrlFor(f.webhookUrl, reader.isSuperuser),
   webhook_secret_set: f.webhookSecret !== null,
   created_at: f.createdAt.toISOString(),
   updated_at: f.updatedAt.toISOString(),

@@ -27,9 +27,9 @@ export class FurnacesController {
   @Get()
   @SignedIn()
   @ApiOkResponse({ type: FurnacesDto, description: 'Every furnace, by code' })
-  async list(): Promise<FurnacesDto> {
+  async list(@CurrentUser() me: UserEntity): Promise<FurnacesDto> {
     const [data, credentials] = await Promise.all([this.furnaces.list(), this.furnaces.credentials()]);
-    return { data: data.map((f) => toFurnaceDto(f, credentials.get(f.id) ?? null)), count: data.length };
+    return { data: data.map((f) => toFurnaceDto(f, credentials.get(f.id) ?? null, me)), count: data.length };
   }
 
   @Post()
@@ -42,15 +42,16 @@ export class FurnacesController {
     return toFurnaceDto(
       await this.furnaces.create({ ...fromFurnaceDto(body), name: body.name, code: body.code }, me.email),
       null,
+      me,
     );
   }
 
   @Get(':furnace_id')
   @SignedIn()
   @ApiOkResponse({ type: FurnaceDto })
-  async get(@Param('furnace_id', UuidParamPipe) id: string): Promise<FurnaceDto> {
+  async get(@Param('furnace_id', UuidParamPipe) id: string, @CurrentUser() me: UserEntity): Promise<FurnaceDto> {
     const [furnace, credential] = await Promise.all([this.furnaces.get(id), this.furnaces.credential(id)]);
-    return toFurnaceDto(furnace, credential);
+    return toFurnaceDto(furnace, credential, me);
   }
 
   @Patch(':furnace_id')
@@ -64,7 +65,7 @@ export class FurnacesController {
     @CurrentUser() me: UserEntity,
   ): Promise<FurnaceDto> {
     const furnace = await this.furnaces.update(id, fromFurnaceDto(body), me.email);
-    return toFurnaceDto(furnace, await this.furnaces.credential(id));
+    return toFurnaceDto(furnace, await this.furnaces.credential(id), me);
   }
 
   @Post(':furnace_id/daq-credential')
