@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import {
+  FurnaceEntity,
   ReadingEntity,
   REBUILD_ROLLUPS_SQL,
   ResearchEntity,
@@ -68,7 +69,7 @@ export async function startDemo(options: {
       options.log(`The demo research was deleted; delete ${marker} to have it created again`);
       return null;
     }
-    await createDemoResearch(dataSource, now, end);
+    await createDemoResearch(dataSource, now, end, await ensureDemoFurnaces(dataSource));
     mkdirSync(options.dataDir, { recursive: true });
     writeFileSync(marker, `${DEMO_RESEARCH_ID}\n`);
   } else if (research.endAt.getTime() <= now.getTime()) {
@@ -93,9 +94,43 @@ export async function startDemo(options: {
   return { researchId: DEMO_RESEARCH_ID, stop: () => simulator.stop() };
 }
 
-async function createDemoResearch(dataSource: DataSource, start: Date, end: Date): Promise<void> {
+/**
+ * The demo lab's two furnaces (docs/behaviour.md §15), made with the demo research when neither code is taken: the
+ * horizontal one runs the demo test, the vertical one is idle, so the overview (/lab) shows both kinds of tile.
+ * Returns the id of the furnace the demo test runs on (null when staff already had furnaces of those codes).
+ */
+async function ensureDemoFurnaces(dataSource: DataSource): Promise<string | null> {
+  const furnaces = dataSource.getRepository(FurnaceEntity);
+  if ((await furnaces.countBy([{ code: 'demo-h' }, { code: 'demo-v' }])) > 0) return null;
+  const common = { scanPeriodS: 1, standard: SPECIMEN.standard, heatingCurve: 'iso834' };
+  const [horizontal] = await furnaces.save([
+    furnaces.create({
+      ...common,
+      name: 'Demo: piec poziomy',
+      code: 'demo-h',
+      pressureTargetPa: 17.5,
+      pressureTolerancePa: 3,
+    }),
+    furnaces.create({
+      ...common,
+      name: 'Demo: piec pionowy',
+      code: 'demo-v',
+      pressureTargetPa: 20,
+      pressureTolerancePa: 3,
+    }),
+  ]);
+  return horizontal!.id;
+}
+
+async function createDemoResearch(
+  dataSource: DataSource,
+  start: Date,
+  end: Date,
+  furnaceId: string | null,
+): Promise<void> {
   await dataSource.getRepository(ResearchEntity).insert({
     id: DEMO_RESEARCH_ID,
+    furnaceId,
     name: 'Demo: drzwi EI 60, symulacja ISO 834',
     startAt: start,
     endAt: end,

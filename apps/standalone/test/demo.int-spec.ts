@@ -51,6 +51,20 @@ describe('the demo of npm start', () => {
         ).rows[0],
     );
     expect(frame.n).toBe(24);
+    // The demo lab's two furnaces: the test runs on the horizontal one, the vertical one is idle.
+    const furnaces = await withPg(
+      env.db.url,
+      async (c) =>
+        (
+          await c.query(
+            'SELECT f.code, (SELECT count(*)::int FROM research r WHERE r.furnace_id = f.id) AS tests FROM furnace f ORDER BY f.code',
+          )
+        ).rows,
+    );
+    expect(furnaces).toEqual([
+      { code: 'demo-h', tests: 1 },
+      { code: 'demo-v', tests: 0 },
+    ]);
 
     // A second start continues the same research; once staff delete it, it stays deleted.
     const again = await startDemo({ dataSource, brokerUrl: env.broker.url, dataDir, log: (m) => logs.push(m) });

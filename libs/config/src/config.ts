@@ -2,6 +2,7 @@
 // the environment in, the configuration or one ConfigError naming every problem out. Nothing else in
 // the system reads process.env. See docs/architecture.md, "Configuration".
 import { join } from 'node:path';
+import { redactUrl } from '@furnace/contracts';
 import { type Env, readEnv } from './env';
 import {
   apiFields,
@@ -172,16 +173,7 @@ export function embeddedSecretDir(env: Env = process.env): string | undefined {
 
 /** The configuration without its secrets, for a start-up log line. */
 export function describeConfig(c: StandaloneConfig): Record<string, unknown> {
-  const redact = (url?: string) => {
-    if (!url) return undefined;
-    try {
-      const u = new URL(url);
-      if (u.password) u.password = '***';
-      return u.toString();
-    } catch {
-      return '***';
-    }
-  };
+  const redact = (url?: string) => (url ? redactUrl(url) : undefined);
   return {
     port: c.port,
     dataDir: c.dataDir,

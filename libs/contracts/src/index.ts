@@ -12,3 +12,4 @@ export * from './iso834';
 export * from './format';
 export * from './live-order';
 export * from './criteria';
+export * from './redact';

@@ -2,7 +2,15 @@
 // publishes realistic furnace frames for one research, as a lab's DAQ would; `--furnace <code>` instead of
 // `--research`: to the furnace's topic, as a DAQ configured per furnace.
 import { parseArgs } from 'node:util';
-import { daqTopic, FURNACE_CODE_PATTERN, furnaceTopic, isResearchId, MAX_CHANNELS } from '@furnace/contracts';
+import {
+  daqTopic,
+  FURNACE_CODE_PATTERN,
+  furnaceTopic,
+  isResearchId,
+  MAX_CHANNELS,
+  redactUrl,
+} from '@furnace/contracts';
+import { formatTestTime } from './test-time';
 import { startSimulator } from './publisher';
 import { DEFAULT_SPECIMEN, SPECIMEN_PROFILES, specimenProfile } from './specimens';
 
@@ -17,7 +25,7 @@ ${SPECIMEN_PROFILES.map((p) => `                        ${p.id.padEnd(12)} ${p.l
   --channels <n>      thermocouple channels per frame (default the specimen's, at most ${MAX_CHANNELS})
   --pre-ignition <s>  seconds of frames before ignition sent first, for T0 (default 60; 0: none)
   --rate <hz>         DAQ samples per second of test time (default 1)
-  --speed <x>         test seconds per real second (default 10)
+  --speed <x>         test seconds per real second (default 10; with --furnace 1)
   --start <s>         test time of the first frame, seconds (default 0)
   --duration <s>      stop after this much test time (default: run until Ctrl+C)
   --mqtt <url>        broker (default mqtt://127.0.0.1:1883; npm start's embedded broker listens on MQTT_PORT)
@@ -91,7 +99,8 @@ function main() {
   );
   const preIgnition = number('pre-ignition', args['pre-ignition'], 60, (n) => n >= 0 && n <= 3600);
   const rate = number('rate', args.rate, 1, (n) => n > 0 && n <= 1000);
-  const speed = number('speed', args.speed, 10, (n) => n > 0 && n <= 10_000);
+  // A furnace's DAQ stamps each frame when it sends it: it runs in real time unless told otherwise.
+  const speed = number('speed', args.speed, args.furnace ? 1 : 10, (n) => n > 0 && n <= 10_000);
   const startTime = number('start', args.start, 0, (n) => n >= 0);
   const duration = args.duration === undefined ? undefined : number('duration', args.duration, 0, (n) => n > 0);
   const seed = number('seed', args.seed, 834, (n) => Number.isInteger(n));
@@ -133,10 +142,7 @@ function main() {
       const now = Date.now();
       if (now - lastReport < 5000) return;
       lastReport = now;
-      const t = Math.round(time);
-      process.stdout.write(
-        `  t = ${String(Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}  (${frames} frames)\n`,
-      );
+      process.stdout.write(`  t = ${formatTestTime(time)}  (${frames} frames)\n`);
     },
     onError: (error) => {
       if (error.message === lastError) return;
@@ -146,7 +152,7 @@ function main() {
   });
   process.stdout.write(
     `Simulating ${profile.label} (the research's profile: standard ${profile.standard}${profile.insulation ? `, insulation ${profile.insulation}` : ''}, ` +
-      `planned ${profile.planned_duration_min} min): ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${url}, topic ${topic}. Ctrl+C stops.\n`,
+      `planned ${profile.planned_duration_min} min): ${channels} channels at ${rate} Hz × speed ${speed} (${rate * speed} frames/s) to ${redactUrl(url)}, topic ${topic}. Ctrl+C stops.\n`,
   );
   const stop = () => void simulator.stop().then(() => process.exit(0));
   process.on('SIGINT', stop);
