@@ -1,18 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { connectAsync } from 'mqtt';
 import { violations } from './support/axe';
-import { warsaw } from './support/dates';
+import { warsaw, warsawLocal } from './support/dates';
 import {
   ADMIN,
+  adminHeaders,
   API,
-  apiToken,
   createUser,
   daqSignIn,
   expect,
   newUser,
+  shootAt,
   signInWithToken,
   skipWithoutChromium,
   test,
@@ -27,7 +25,6 @@ import {
  */
 skipWithoutChromium();
 
-const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-results', 'screenshots');
 const suffix = Math.random().toString(36).slice(2, 7);
 const FRAMES = 60;
 
@@ -35,43 +32,6 @@ interface Furnace {
   id: string;
   name: string;
   code: string;
-}
-
-async function headers(request: APIRequestContext) {
-  return { Authorization: `Bearer ${await apiToken(request, ADMIN.email, ADMIN.password)}` };
-}
-
-async function shoot(page: Page, name: string, viewport: { width: number; height: number }) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.setViewportSize(viewport);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(400);
-  await page.screenshot({
-    path: join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`),
-    fullPage: true,
-    animations: 'disabled',
-  });
-}
-
-/** A datetime-local value ('2026-11-26T14:03:05', '2026-11-26T14:03') of an instant in Europe/Warsaw, the browser's zone here. */
-function warsawLocal(ms: number): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Warsaw',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, p.value]),
-  );
-  // The browser's own form of the value: without the seconds when they are 0.
-  const seconds = parts.second === '00' ? '' : `:${parts.second}`;
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}${seconds}`;
 }
 
 /** The furnace's DAQ sends one frame a second, stamped by its clock from `base` on, to the furnace's topic. */
@@ -119,7 +79,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
   const testName = `Ściana EI 60 – odczyty pieca ${suffix}`;
 
   test.beforeAll(async ({ request }) => {
-    const h = await headers(request);
+    const h = await adminHeaders(request);
     // Four furnaces at least: the wall display's row.
     for (const n of [1, 2, 3, 4]) {
       const res = await request.post(`${API}/furnaces`, {
@@ -137,7 +97,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
   }) => {
     test.setTimeout(180_000);
     const furnace = furnaces[0]!;
-    const h = await headers(request);
+    const h = await adminHeaders(request);
     await publishOnFurnace(furnace.code, base);
     await expect
       .poll(
@@ -195,8 +155,8 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     await expect(range.getByTestId('unassigned-frames')).toHaveText(`Odczyty: ${FRAMES}`);
     // WCAG 2.1 AA (axe-core), dark, as a11y.browser-spec.ts asks it of the other pages.
     expect(await violations(page), 'the furnaces page, dark').toEqual([]);
-    await shoot(page, 'furnaces-unassigned-dark', { width: 1920, height: 1080 });
-    await shoot(page, 'furnaces-unassigned-dark', { width: 390, height: 844 });
+    await shootAt(page, 'furnaces-unassigned-dark', { width: 1920, height: 1080 });
+    await shootAt(page, 'furnaces-unassigned-dark', { width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -211,7 +171,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     await dialog.getByRole('button', { name: 'Dołącz' }).click();
     await expect(dialog.getByTestId('attach-error')).toContainText('nothing to attach');
     await expect(dialog).toBeVisible();
-    await shoot(page, 'furnaces-attach-refused-dark', { width: 1280, height: 800 });
+    await shootAt(page, 'furnaces-attach-refused-dark', { width: 1280, height: 800 });
     expect(await violations(page), 'the attach dialog with its refusal, dark').toEqual([]);
     await dialog.getByRole('button', { name: 'Anuluj' }).click();
     await expect(dialog).toBeHidden();
@@ -257,7 +217,7 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     if (wall[4]) expect(wall[4].y).toBeGreaterThan(row[0]!.y + row[0]!.height - 1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
     expect(await violations(page), 'the lab overview, dark').toEqual([]);
-    await shoot(page, 'lab-wall-dark', { width: 1920, height: 1080 });
+    await shootAt(page, 'lab-wall-dark', { width: 1920, height: 1080 });
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(300);
@@ -268,6 +228,6 @@ test.describe('the furnaces’ unassigned readings and the lab overview', () => 
     }
     for (const box of phone) expect(box.x + box.width).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await shoot(page, 'lab-wall-dark', { width: 390, height: 844 });
+    await shootAt(page, 'lab-wall-dark', { width: 390, height: 844 });
   });
 });

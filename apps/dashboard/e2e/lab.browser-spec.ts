@@ -1,9 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Page } from '@playwright/test';
 import { connectAsync } from 'mqtt';
-import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, test, toast } from './support/fixtures';
+import {
+  ADMIN,
+  adminHeaders,
+  API,
+  expect,
+  shootAt,
+  signInWithToken,
+  skipWithoutChromium,
+  test,
+  toast,
+} from './support/fixtures';
 
 /*
  * The lab (docs/behaviour.md §15 and §18) over the real stack of `npm start`: two furnaces, the demo test (live
@@ -13,7 +19,6 @@ import { ADMIN, API, apiToken, expect, signInWithToken, skipWithoutChromium, tes
  */
 skipWithoutChromium();
 
-const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-results', 'screenshots');
 const suffix = Math.random().toString(36).slice(2, 7);
 const HOT = { name: `Piec poziomy ${suffix}`, code: `p1-${suffix}` };
 const IDLE = {
@@ -30,27 +35,13 @@ interface Furnace {
   code: string;
 }
 
-async function headers(request: APIRequestContext) {
-  return { Authorization: `Bearer ${await apiToken(request, ADMIN.email, ADMIN.password)}` };
-}
-
-async function shoot(page: Page, name: string, viewport: { width: number; height: number }) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.setViewportSize(viewport);
-  await page.waitForTimeout(400);
-  await page.screenshot({
-    path: join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`),
-    fullPage: true,
-  });
-}
-
 test.describe('the lab', () => {
   let hot: Furnace;
   let idle: Furnace;
   let demoName: string;
 
   test.beforeAll(async ({ request }) => {
-    const h = await headers(request);
+    const h = await adminHeaders(request);
     const make = async (body: object) => {
       const res = await request.post(`${API}/furnaces`, { headers: h, data: body });
       expect(res.ok(), `furnace: ${res.status()} ${await res.text()}`).toBeTruthy();
@@ -113,8 +104,8 @@ test.describe('the lab', () => {
     await expect(waiting).toHaveAttribute('data-state', 'idle');
     await expect(waiting.getByTestId('lab-tile-next')).toHaveText(TOMORROW_TEST);
 
-    await shoot(page, 'lab-overview-dark', { width: 1920, height: 1080 });
-    await shoot(page, 'lab-overview-dark', { width: 390, height: 844 });
+    await shootAt(page, 'lab-overview-dark', { width: 1920, height: 1080 });
+    await shootAt(page, 'lab-overview-dark', { width: 390, height: 844 });
     // On a phone: one tile a row, nothing wider than the screen.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
@@ -214,7 +205,7 @@ test.describe('the lab', () => {
     await expect(row.getByTestId('furnace-daq')).toContainText(`daq-${IDLE.code} (od `);
     await signIn(first);
     // Never shown again: the list and the furnace's own answer give the username and the time, not the password.
-    const listed = await request.get(`${API}/furnaces`, { headers: await headers(request) });
+    const listed = await request.get(`${API}/furnaces`, { headers: await adminHeaders(request) });
     expect(await listed.text()).not.toContain(first);
 
     // Rotating asks first, then shows the new password; the old one is refused by the broker at once.
@@ -226,6 +217,6 @@ test.describe('the lab', () => {
     expect(second).not.toBe(first);
     await expect(signIn(first)).rejects.toThrow(/Bad username or password|Not authorized/i);
     await signIn(second);
-    await shoot(page, 'furnaces-daq', { width: 1280, height: 800 });
+    await shootAt(page, 'furnaces-daq', { width: 1280, height: 800 });
   });
 });

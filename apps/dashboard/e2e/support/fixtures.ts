@@ -103,24 +103,37 @@ export async function snap(
   name: string,
   options: { fullPage?: boolean; only?: 'desktop' | 'mobile' } = {},
 ): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const original = page.viewportSize();
   const viewports = VIEWPORTS.filter((v) => !options.only || (options.only === 'mobile') === v.width < 768);
-  for (const viewport of viewports) {
-    await page.setViewportSize(viewport);
-    // A full-page shot of a scrolled page draws the fixed top bar where the viewport was.
-    if (options.fullPage ?? true) await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(350); // Layout and Mantine transitions settle.
-    await page.screenshot({
-      path: join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`),
-      fullPage: options.fullPage ?? true,
-      animations: 'disabled',
-    });
-  }
+  for (const viewport of viewports) await shootAt(page, name, viewport, options.fullPage ?? true);
   if (original && !options.only) await page.setViewportSize(original);
 }
 
+/** Saves the page at one viewport (which it keeps) as test-results/screenshots/<name>-<w>x<h>.png. */
+export async function shootAt(
+  page: Page,
+  name: string,
+  viewport: { width: number; height: number },
+  fullPage = true,
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize(viewport);
+  // A full-page shot of a scrolled page draws the fixed top bar where the viewport was.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(350); // Layout and Mantine transitions settle.
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`),
+    fullPage,
+    animations: 'disabled',
+  });
+}
+
 // --- Accounts ----------------------------------------------------------------------------------
+
+/** The first superuser's Authorization header, for the API's own requests in a test. */
+export async function adminHeaders(request: APIRequestContext): Promise<{ Authorization: string }> {
+  return { Authorization: `Bearer ${await apiToken(request, ADMIN.email, ADMIN.password)}` };
+}
 
 export async function apiToken(request: APIRequestContext, email: string, password: string): Promise<string> {
   const response = await request.post(`${API}/login/access-token`, { form: { username: email, password } });

@@ -75,8 +75,8 @@ export class FurnacesService {
           entity: 'furnace',
           entityId: id,
           action: 'daq-credential',
-          before: before && { daq_username: before.username, daq_credential_issued_at: before.issuedAt.toISOString() },
-          after: { daq_username: credential.username, daq_credential_issued_at: credential.issuedAt.toISOString() },
+          before: before && credentialAudited(before),
+          after: credentialAudited(credential),
         },
         em,
       );
@@ -160,10 +160,7 @@ export class FurnacesService {
                 entity: 'furnace',
                 entityId: id,
                 action: 'daq-credential',
-                before: {
-                  daq_username: credential.username,
-                  daq_credential_issued_at: credential.issuedAt.toISOString(),
-                },
+                before: credentialAudited(credential),
                 after: null,
               },
               em,
@@ -229,4 +226,9 @@ export class FurnacesService {
       await this.brokerAccounts.removed(credential.username);
     }
   }
+}
+
+/** What the audit trail keeps of a DAQ credential: who it signs in as and since when, never the secret. */
+function credentialAudited(c: { username: string; issuedAt: Date }) {
+  return { daq_username: c.username, daq_credential_issued_at: c.issuedAt.toISOString() };
 }

@@ -1,10 +1,11 @@
 import type { LabTile } from '@furnace/contracts';
+import { labTile } from '../stream/testing/lab-tile';
 import { daqSilent } from './lab-format';
 
 /** A running test's tile whose last frame reached the server `ageS` seconds before `NOW`. */
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 function tile(scanPeriodS: number, ageS: number | null): LabTile {
-  return {
+  return labTile('p1', {
     furnace: { id: 'f', name: 'Piec 1', code: 'p1', scan_period_s: scanPeriodS },
     running: {
       research_id: 'r',
@@ -14,13 +15,7 @@ function tile(scanPeriodS: number, ageS: number | null): LabTile {
       ignition_at: '2026-11-26T11:01:00Z',
     },
     last_frame_at: ageS === null ? null : new Date(NOW - ageS * 1000).toISOString(),
-    deviation: null,
-    hottest: null,
-    forecast: null,
-    alarms: { open: 0 },
-    viewers: 0,
-    next: null,
-  };
+  });
 }
 
 describe('daqSilent (docs/behaviour.md §17: 3 scan periods, at least 2 s)', () => {

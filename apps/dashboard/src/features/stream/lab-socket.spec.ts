@@ -1,19 +1,8 @@
-import type { LabTile } from '@furnace/contracts';
 import { connectLabSocket, type LabState } from './lab-socket';
 import { FakeSocket } from './testing/fake-socket';
+import { labTile } from './testing/lab-tile';
 
-const tile = (code: string, overrides: Partial<LabTile> = {}): LabTile => ({
-  furnace: { id: `id-${code}`, name: `Piec ${code}`, code, scan_period_s: 1 },
-  running: null,
-  last_frame_at: null,
-  deviation: null,
-  hottest: null,
-  forecast: null,
-  alarms: { open: 0 },
-  viewers: 0,
-  next: null,
-  ...overrides,
-});
+const tile = labTile;
 const serverTime = '2030-01-01T10:00:00.000Z';
 
 describe('the lab overview socket', () => {
