@@ -278,7 +278,7 @@ const missing = mosquittoMissing();
       }
     });
 
-    it('answers the issue when the broker is unreachable, and warns without the password', async () => {
+    it('refuses the issue with 503 when the broker is unreachable and changes nothing; the warning has no password', async () => {
       logs = '';
       const down = await startTestApi(
         { ...dynsecEnv(), MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` },
@@ -288,13 +288,21 @@ const missing = mosquittoMissing();
         const token = await login(down, SUPERUSER.email, SUPERUSER.password);
         const furnace = await down.http.post(FURNACES).set(auth(token)).send({ name: 'Piec mq-8', code: 'mq-8' });
         const res = await down.http.post(`${FURNACES}/${furnace.body.id}/daq-credential`).set(auth(token));
-        expect(res.status).toBe(200);
+        expect(res.status).toBe(503);
+        expect(res.body.detail).toContain('nothing was changed');
+        expect(res.body).not.toHaveProperty('password');
+        // No credential kept, no audit entry of one.
+        expect((await down.http.get(`${FURNACES}/${furnace.body.id}`).set(auth(token))).body.daq_credential).toBeNull();
+        const audited: unknown[] = await down.dataSource.query(
+          `SELECT 1 FROM audit_entry WHERE entity_id = $1 AND action = 'daq-credential'`,
+          [furnace.body.id],
+        );
+        expect(audited).toEqual([]);
         const warning = logs.split('\n').find((l) => l.includes('daq-mq-8'));
         expect(JSON.parse(warning!)).toMatchObject({
           level: 'warn',
-          msg: 'Could not give daq-mq-8 to the broker: not connected to the broker',
+          msg: 'The broker was not given daq-mq-8: not connected to the broker; nothing changed',
         });
-        expect(logs).not.toContain(res.body.password);
       } finally {
         await down.close();
       }

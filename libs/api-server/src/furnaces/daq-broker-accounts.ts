@@ -67,36 +67,37 @@ export class DaqBrokerAccounts implements OnApplicationBootstrap, OnModuleDestro
   /**
    * The credential `username` (of the furnace coded `code`) now has `password`: creates its client and
    * role, or sets the password of the existing client and closes the connections signed in with it
-   * (`disableClient` then `enableClient`, in the same message: nothing signs in between).
+   * (`disableClient` then `enableClient`, in the same message: nothing signs in between). Throws when the
+   * broker cannot be reached or refuses (its message names no secret): the caller changes nothing then.
    */
   async issued(username: string, code: string, password: string): Promise<void> {
-    await this.run(`give ${username} to the broker`, async (client) => {
-      const created = await client.send([
-        { command: 'createRole', rolename: username },
-        {
-          command: 'addRoleACL',
-          rolename: username,
-          acltype: 'publishClientSend',
-          topic: furnaceTopic(code),
-          allow: true,
-          priority: 0,
-        },
-        // Reads nothing, whatever the plugin's defaults: what it subscribes to delivers nothing.
-        { command: 'addRoleACL', rolename: username, acltype: 'publishClientReceive', topic: '#', allow: false },
-        { command: 'addRoleACL', rolename: username, acltype: 'subscribePattern', topic: '#', allow: false },
-        { command: 'createClient', username, password, roles: [{ rolename: username, priority: 0 }] },
-      ]);
-      failures(created);
-      if (created.at(-1)?.error === 'Client already exists') {
-        failures(
-          await client.send([
-            { command: 'setClientPassword', username, password },
-            { command: 'disableClient', username },
-            { command: 'enableClient', username },
-          ]),
-        );
-      }
-    });
+    const client = this.client;
+    if (!client) return;
+    const created = await client.send([
+      { command: 'createRole', rolename: username },
+      {
+        command: 'addRoleACL',
+        rolename: username,
+        acltype: 'publishClientSend',
+        topic: furnaceTopic(code),
+        allow: true,
+        priority: 0,
+      },
+      // Reads nothing, whatever the plugin's defaults: what it subscribes to delivers nothing.
+      { command: 'addRoleACL', rolename: username, acltype: 'publishClientReceive', topic: '#', allow: false },
+      { command: 'addRoleACL', rolename: username, acltype: 'subscribePattern', topic: '#', allow: false },
+      { command: 'createClient', username, password, roles: [{ rolename: username, priority: 0 }] },
+    ]);
+    failures(created);
+    if (created.at(-1)?.error === 'Client already exists') {
+      failures(
+        await client.send([
+          { command: 'setClientPassword', username, password },
+          { command: 'disableClient', username },
+          { command: 'enableClient', username },
+        ]),
+      );
+    }
   }
 
   /** The credential `username` is withdrawn: its client and role are deleted, which closes its connections. */

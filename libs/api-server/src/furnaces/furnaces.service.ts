@@ -1,4 +1,11 @@
-import { ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import type { Bus } from '@furnace/bus';
 import {
   DAQ_REVOCATIONS_CHANNEL,
@@ -80,12 +87,19 @@ export class FurnacesService {
         },
         em,
       );
+      // Mosquitto takes the credential before it is committed: a broker that cannot take it leaves everything as
+      // it was (503), rather than a password shown once that the broker refuses (docs/behaviour.md §16).
+      await this.brokerAccounts.issued(credential.username, furnace.code, password).catch((e: Error) => {
+        this.logger.warn(`The broker was not given ${credential.username}: ${e.message}; nothing changed`);
+        throw new ServiceUnavailableException(
+          `The MQTT broker could not take the DAQ credential (${e.message}); nothing was changed: try again once it is reachable`,
+        );
+      });
       return { credential, password, code: furnace.code, rotated: before !== null, previous: before?.username };
     });
     if (issued.previous) await this.revokeDaq(issued.previous);
     if (issued.previous && issued.previous !== issued.credential.username)
       await this.brokerAccounts.removed(issued.previous);
-    await this.brokerAccounts.issued(issued.credential.username, issued.code, password);
     return issued;
   }
 
