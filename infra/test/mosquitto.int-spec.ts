@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER } from '@furnace/contracts';
-import { mosquittoMissing, type OwnMosquitto, startOwnMosquitto, withSbin } from '@furnace/testing';
+import { mosquittoMissing, type OwnMosquitto, startOwnMosquitto, withSbin } from '@furnace/testing/mosquitto';
 import { loadCompose, parseAcl, repoFile } from './support';
 
 const acl = parseAcl(repoFile('infra/mosquitto/acl'));
