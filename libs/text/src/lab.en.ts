@@ -16,6 +16,8 @@ export const labEn: LabTranslation = {
     name: 'Name',
     code: 'Code',
     codeHint: '1–16 lowercase letters, digits or hyphens, starting with a letter or digit. DAQ topic: lab/<code>/data.',
+    codeChangeDaq:
+      'A new code changes the DAQ topic (lab/{{code}}/data) and its credential’s username (daq-{{code}}): the DAQ must be reconfigured. With a Mosquitto broker the credential is withdrawn and a new one must be issued.',
     scanPeriod: 'DAQ scan period',
     seconds: 's',
     standard: 'Standard',

@@ -17,6 +17,8 @@ export const labPl = {
     name: 'Nazwa',
     code: 'Kod',
     codeHint: '1–16 małych liter, cyfr lub łączników; zaczyna się od litery lub cyfry. Temat DAQ: lab/<kod>/data.',
+    codeChangeDaq:
+      'Nowy kod zmienia temat DAQ (lab/{{code}}/data) i użytkownika jego poświadczenia (daq-{{code}}): DAQ trzeba skonfigurować ponownie. Przy brokerze Mosquitto poświadczenie zostanie wycofane i trzeba wydać nowe.',
     scanPeriod: 'Okres skanowania DAQ',
     seconds: 's',
     standard: 'Norma',

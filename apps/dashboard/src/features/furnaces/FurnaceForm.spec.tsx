@@ -60,4 +60,20 @@ describe('FurnaceForm: who is told of the alarms (docs/behaviour.md §17)', () =
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(2));
     expect(toFurnaceBody(onSubmit.mock.calls[1]![0]).webhook_secret).toBe('a-new-secret-of-24-chars');
   });
+
+  it('warns that a new code changes the DAQ topic and username of a furnace whose DAQ has a credential', async () => {
+    const { user } = await setup({
+      ...FURNACE,
+      daq_credential: { username: 'daq-p1', issued_at: '2026-11-26T10:00:00Z' },
+    });
+    expect(screen.queryByTestId('furnace-code-daq')).not.toBeInTheDocument();
+    await user.clear(screen.getByLabelText(/^Kod/));
+    await user.type(screen.getByLabelText(/^Kod/), 'p9');
+    expect(screen.getByTestId('furnace-code-daq')).toHaveTextContent(
+      'Nowy kod zmienia temat DAQ (lab/p9/data) i użytkownika jego poświadczenia (daq-p9)',
+    );
+    await user.clear(screen.getByLabelText(/^Kod/));
+    await user.type(screen.getByLabelText(/^Kod/), 'p1');
+    expect(screen.queryByTestId('furnace-code-daq')).not.toBeInTheDocument();
+  });
 });

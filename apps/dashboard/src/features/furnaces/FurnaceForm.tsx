@@ -1,5 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Divider, Group, NumberInput, Select, SimpleGrid, Stack, TagsInput, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Divider,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  TextInput,
+} from '@mantine/core';
 import { FURNACE_CODE_PATTERN } from '@furnace/contracts';
 import { HEATING_CURVE_IDS, TEST_STANDARD_IDS } from '@furnace/criteria';
 import type { FurnaceCreateDtoWritable } from '@furnace/api-client';
@@ -88,6 +99,7 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
     register,
     handleSubmit,
     control,
+    watch,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<FurnaceFormValues>({
     mode: 'onTouched',
@@ -97,6 +109,9 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
   // The schema's messages are keys of this namespace.
   const error = (e: { message?: string } | undefined) =>
     e?.message ? t(e.message as 'furnaces.codeInvalid') : undefined;
+  // A furnace whose DAQ has a credential: its code names the DAQ's topic and username (docs/behaviour.md §16).
+  const code = watch('code');
+  const codeChangesDaq = furnace?.daq_credential != null && code !== furnace.code && FURNACE_CODE_PATTERN.test(code);
   const number = (value: number | '', onChange: (v: number | '') => void) => ({
     value,
     onChange: (next: number | string) =>
@@ -121,6 +136,11 @@ export function FurnaceForm({ furnace, onSubmit, onCancel }: FurnaceFormProps) {
           autoComplete="off"
           required
         />
+        {codeChangesDaq ? (
+          <Alert color="yellow" variant="light" data-testid="furnace-code-daq">
+            {t('furnaces.codeChangeDaq', { code })}
+          </Alert>
+        ) : null}
         <Controller
           control={control}
           name="scan_period_s"
