@@ -4,9 +4,15 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { DAQ_TOPIC_FILTER, FURNACE_TOPIC_FILTER } from '@furnace/contracts';
-import { mosquittoMissing, type OwnMosquitto, startOwnMosquitto, withSbin } from '@furnace/testing/mosquitto';
+import {
+  connectClient,
+  mosquittoMissing,
+  type OwnMosquitto,
+  startOwnMosquitto,
+  withSbin,
+} from '@furnace/testing/mosquitto';
 import { loadCompose, parseAcl, repoFile } from './support';
 
 const acl = parseAcl(repoFile('infra/mosquitto/acl'));
@@ -114,25 +120,10 @@ withBroker(missing ? `the broker (skipped: ${missing})` : 'the broker, started w
     await broker?.stop();
   });
 
-  function connect(username?: string, password?: string): Promise<MqttClient> {
-    return new Promise((resolve, reject) => {
-      const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-        username,
-        password,
-        clientId: `furnace-infra-test-${username ?? 'anonymous'}-${Math.random().toString(16).slice(2, 8)}`,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-      });
-      client.once('connect', () => {
-        clients.push(client);
-        resolve(client);
-      });
-      client.once('error', (error) => {
-        client.end(true);
-        reject(error);
-      });
-    });
+  async function connect(username?: string, password?: string): Promise<MqttClient> {
+    const client = await connectClient(`mqtt://127.0.0.1:${port}`, username, password);
+    clients.push(client);
+    return client;
   }
 
   /** Subscribes and collects the topics of what arrives. */

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createLogger } from '@furnace/logger';
 import {
+  connectClient,
   freePort,
   login,
   mosquittoMissing,
@@ -77,25 +78,10 @@ const missing = mosquittoMissing();
       return res.body as { username: string; password: string; topic: string; rotated: boolean };
     };
 
-    function connect(username: string, password: string): Promise<MqttClient> {
-      return new Promise((resolve, reject) => {
-        const client = mqtt.connect(broker.url, {
-          username,
-          password,
-          clientId: `daq-test-${Math.random().toString(16).slice(2, 10)}`,
-          protocolVersion: 4,
-          reconnectPeriod: 0,
-          connectTimeout: 5000,
-        });
-        client.once('connect', () => {
-          clients.push(client);
-          resolve(client);
-        });
-        client.once('error', (error) => {
-          client.end(true);
-          reject(error);
-        });
-      });
+    async function connect(username: string, password: string): Promise<MqttClient> {
+      const client = await connectClient(broker.url, username, password);
+      clients.push(client);
+      return client;
     }
 
     /** The ingest's account, reading the DAQ topics: what it receives is what the ingest would store. */

@@ -152,3 +152,25 @@ function substitute(text: string, replacements: [string | RegExp, string][]): st
     return next;
   }, text);
 }
+
+/**
+ * An MQTT client signed in to `url` (none without a username): resolves once connected, rejects with the broker's
+ * refusal (e.g. "Not authorized"); never reconnects. The caller ends it.
+ */
+export function connectClient(url: string, username?: string, password?: string): Promise<mqtt.MqttClient> {
+  return new Promise((resolve, reject) => {
+    const client = mqtt.connect(url, {
+      username,
+      password,
+      clientId: `furnace-test-${username ?? 'anonymous'}-${Math.random().toString(16).slice(2, 10)}`,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+    });
+    client.once('connect', () => resolve(client));
+    client.once('error', (error) => {
+      client.end(true);
+      reject(error);
+    });
+  });
+}

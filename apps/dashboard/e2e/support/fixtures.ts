@@ -73,7 +73,7 @@ export const test = base.extend<{ cspViolations: string[] }>({
 export function skipWithoutChromium(): void {
   if (CHROMIUM_MISSING && process.env.REQUIRE_CHROMIUM === '1') throw new Error(CHROMIUM_REASON);
   // Skipped only without Debian's Chromium (a fresh machine's `npm test`); the reason is printed with each skip.
-  test.skip(CHROMIUM_MISSING, CHROMIUM_REASON);
+  test.skip(CHROMIUM_MISSING, CHROMIUM_REASON); // reason: no browser on this machine; CI requires one (above)
 }
 
 /**

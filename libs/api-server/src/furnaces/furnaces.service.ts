@@ -6,6 +6,7 @@ import {
   NotFoundException,
   ServiceUnavailableException,
 } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Bus } from '@furnace/bus';
 import {
   DAQ_REVOCATIONS_CHANNEL,
@@ -75,18 +76,7 @@ export class FurnacesService {
       const before = await this.repo.findCredential(id, em);
       const credential = { furnaceId: id, username: daqUsername(furnace.code), passwordHash, issuedAt: new Date() };
       await this.repo.saveCredential(credential, em);
-      await this.audit.record(
-        {
-          actor: by,
-          researchId: null,
-          entity: 'furnace',
-          entityId: id,
-          action: 'daq-credential',
-          before: before && credentialAudited(before),
-          after: credentialAudited(credential),
-        },
-        em,
-      );
+      await this.auditCredential(em, by, id, before, credential);
       // Mosquitto takes the credential before it is committed: a broker that cannot take it leaves everything as
       // it was (503), rather than a password shown once that the broker refuses (docs/behaviour.md §16).
       await this.brokerAccounts.issued(credential.username, furnace.code, password).catch((e: Error) => {
@@ -101,6 +91,30 @@ export class FurnacesService {
     if (issued.previous && issued.previous !== issued.credential.username)
       await this.brokerAccounts.removed(issued.previous);
     return issued;
+  }
+
+  /** The audit entry of a DAQ credential issued, rotated or withdrawn: who it signs in as and since when, never the secret. */
+  private auditCredential(
+    em: EntityManager,
+    by: string,
+    furnaceId: string,
+    before: AuditedCredential | null,
+    after: AuditedCredential | null,
+  ): Promise<void> {
+    const values = (c: AuditedCredential | null) =>
+      c && { daq_username: c.username, daq_credential_issued_at: c.issuedAt.toISOString() };
+    return this.audit.record(
+      {
+        actor: by,
+        researchId: null,
+        entity: 'furnace',
+        entityId: furnaceId,
+        action: 'daq-credential',
+        before: values(before),
+        after: values(after),
+      },
+      em,
+    );
   }
 
   /** Tells the broker to close the connections signed in with this username (best effort: logged on failure). */
@@ -167,18 +181,7 @@ export class FurnacesService {
             // Mosquitto cannot rename a client, and the password is kept only hashed: the credential is
             // withdrawn and must be issued again (docs/behaviour.md §16).
             await this.repo.deleteCredential(id, em);
-            await this.audit.record(
-              {
-                actor: by,
-                researchId: null,
-                entity: 'furnace',
-                entityId: id,
-                action: 'daq-credential',
-                before: credentialAudited(credential),
-                after: null,
-              },
-              em,
-            );
+            await this.auditCredential(em, by, id, credential, null);
             withdrawn = credential.username;
           } else if (credential) {
             await this.repo.renameCredential(id, daqUsername(after.code), em);
@@ -242,7 +245,4 @@ export class FurnacesService {
   }
 }
 
-/** What the audit trail keeps of a DAQ credential: who it signs in as and since when, never the secret. */
-function credentialAudited(c: { username: string; issuedAt: Date }) {
-  return { daq_username: c.username, daq_credential_issued_at: c.issuedAt.toISOString() };
-}
+type AuditedCredential = { username: string; issuedAt: Date };
