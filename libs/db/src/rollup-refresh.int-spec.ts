@@ -124,4 +124,31 @@ describe('queued refresh of the category rollups', () => {
     await dataSource.query('SELECT reading_rollup_rebuild($1, true)', [researchId]);
     expect(await rows()).toEqual(refreshed);
   });
+
+  it('waits before each hour for the work it yields to, and rebuilds nothing while that runs', async () => {
+    await dataSource.query(`UPDATE thermo_exclusion SET from_time = 7300 WHERE research_id = $1`, [researchId]);
+    const before = await rows();
+    let release!: () => void;
+    let waits = 0;
+    let blocked = true;
+    const yieldTo = () => {
+      waits++;
+      return blocked ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+    };
+    const running = refreshQueuedCategoryRollups(dataSource, { owner: 'this', yieldTo });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Held before its first hour (from 3600 s: the exclusion's old start): nothing rebuilt, still queued.
+    expect(waits).toBe(1);
+    expect(await rows()).toEqual(before);
+    expect(await dataSource.query('SELECT from_time FROM rollup_refresh')).toEqual([{ from_time: 3600 }]);
+    blocked = false;
+    release();
+    expect(await running).toEqual([researchId]);
+    // The hours from 3600, 7200 and 10800 s (the last frame at 11 000 s): asked before each.
+    expect(waits).toBe(3);
+    expect(await rows()).not.toEqual(before);
+    const refreshed = await rows();
+    await dataSource.query('SELECT reading_rollup_rebuild($1, true)', [researchId]);
+    expect(await rows()).toEqual(refreshed);
+  });
 });

@@ -47,6 +47,8 @@ export interface RollupRefreshOptions {
   claimMs?: number;
   /** Stops between chunks (the queue rows stay: another call goes on). */
   signal?: AbortSignal;
+  /** Awaited before each chunk: work that goes first (the API's passes of the criteria over a whole test). */
+  yieldTo?: () => Promise<void>;
 }
 
 /**
@@ -88,6 +90,7 @@ async function refreshResearch(
         from <= span.last;
         from += CHUNK_S
       ) {
+        await options.yieldTo?.();
         if (options.signal?.aborted || !(await claim())) return false;
         await dataSource.transaction(async (manager) => {
           await manager.query("SET LOCAL work_mem = '64MB'");

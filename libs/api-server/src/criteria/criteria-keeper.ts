@@ -23,6 +23,7 @@ import type { Bus } from '@furnace/bus';
 import type { ResearchEntity } from '@furnace/db';
 import { RealArrayReader } from '../history/real-array';
 import { toCriteriaFrame } from '../history/stored-frame';
+import { keysetPages } from '../core/keyset-pages';
 import { BUS } from '../core/tokens';
 import { ResearchEvents } from '../research/research-events';
 import { CriteriaRepository } from './criteria.repository';
@@ -56,6 +57,11 @@ export interface KeeperOptions {
    * it (CriteriaEngine.restore) instead of reading the whole test.
    */
   copyEveryS: number;
+  /**
+   * Frames read from the database at a time: 1 000 frames of 300 thermocouples are ~2 MB of text, which
+   * dies young in the garbage collector; larger pages made a day-long pass barely faster (docs/performance.md).
+   */
+  framesPage: number;
 }
 
 export const KEEPER_OPTIONS = Symbol('KEEPER_OPTIONS');
@@ -86,10 +92,8 @@ const DEFAULT_OPTIONS: KeeperOptions = {
   waitMs: 5_000,
   sliceMs: 8,
   copyEveryS: 3_600,
+  framesPage: 1_000,
 };
-
-/** Frames read at a time from the database (small pages die young in the garbage collector: docs/performance.md). */
-const FRAMES_PAGE = 500;
 /**
  * A non-owner answers with the owner's views when they include the frames stored up to this many seconds
  * (of test time) before the newest: the owner pushes at most once per pushMs, so during a running test the
@@ -207,6 +211,8 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
   >();
   /** Full passes over a test's frames run one at a time per instance. */
   private readonly fullPasses = pLimit(1);
+  /** Told when the last full pass running or waiting here ends (see fullPassesIdle). */
+  private passesIdle: (() => void)[] = [];
   private stopBus: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -592,14 +598,12 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
     const reader = new RealArrayReader();
     const scratch: number[] = [];
     // The next page is read while this one goes through the engine (the database works on the other core).
-    let page = this.repo.frames(researchId, engine.lastFrameTime, FRAMES_PAGE);
-    for (;;) {
-      const rows = await page;
-      const more = rows.length === FRAMES_PAGE;
-      if (more) page = this.repo.frames(researchId, rows[rows.length - 1]!.time, FRAMES_PAGE);
-      await this.pushSliced(engine, rows, reader, scratch, kept);
-      if (!more) return;
-    }
+    const size = this.options.framesPage;
+    const pages = keysetPages((after) => this.repo.frames(researchId, after ?? engine.lastFrameTime, size), {
+      size,
+      keyOf: (row) => row.time,
+    });
+    for await (const rows of pages) await this.pushSliced(engine, rows, reader, scratch, kept);
   }
 
   /** A fresh engine over every stored frame; one full pass at a time per instance, yielding between slices. */
@@ -613,7 +617,22 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
       if (kept) kept.copies = [];
       await this.catchUp(researchId, engine);
       return engine;
+    }).finally(() => {
+      if (this.fullPasses.activeCount + this.fullPasses.pendingCount > 0) return;
+      const idle = this.passesIdle;
+      this.passesIdle = [];
+      for (const resolve of idle) resolve();
     });
+  }
+
+  /**
+   * Resolves once no pass over a whole test runs or waits on this instance. The category rollups' rebuild
+   * after an exclusion waits for it before each hour it rebuilds (RollupRefresher): the viewers wait for
+   * the criteria, a history chart can wait for the rollups.
+   */
+  fullPassesIdle(): Promise<void> {
+    if (this.fullPasses.activeCount + this.fullPasses.pendingCount === 0) return Promise.resolve();
+    return new Promise((resolve) => this.passesIdle.push(resolve));
   }
 
   private async pushSliced(

@@ -3,6 +3,7 @@ import { type CriteriaEngineInput, type CriteriaSnapshot, type TestProfile } fro
 import { CriteriaEngine, heatingCurve } from '@furnace/criteria';
 import type { ObservationEntity, ThermoExclusionEntity } from '@furnace/db';
 import { validationException } from '../core/errors';
+import { keysetPages } from '../core/keyset-pages';
 import { profileOf, toExclusion, toObservation, withoutClassification } from '../criteria/criteria-inputs';
 import {
   type ChannelLabel,
@@ -229,30 +230,13 @@ export class ExportService {
     return snapshot.t0 === null ? null : { value: snapshot.t0, source: snapshot.t0_source ?? 'auto' };
   }
 
-  /**
-   * Pages of frames in time order; the next page is read while the caller works on this one. Once
-   * `signal` fires no further page is read: the generator throws its reason (the client has gone).
-   */
-  private async *pages(
-    researchId: string,
-    from: number,
-    to: number,
-    signal?: AbortSignal,
-  ): AsyncGenerator<ExportFrameRow[]> {
+  /** Pages of frames in time order (see keysetPages); once `signal` fires no further page is read. */
+  private pages(researchId: string, from: number, to: number, signal?: AbortSignal): AsyncGenerator<ExportFrameRow[]> {
     const lower = Number.isFinite(from) ? from : -Number.MAX_VALUE;
-    signal?.throwIfAborted();
-    let page = this.repository.frames(researchId, lower, to, null, EXPORT_PAGE);
-    for (;;) {
-      const rows = await page;
-      signal?.throwIfAborted();
-      const more = rows.length === EXPORT_PAGE;
-      if (more) {
-        page = this.repository.frames(researchId, lower, to, rows[rows.length - 1]!.time, EXPORT_PAGE);
-        // A caller that stops early never awaits it: its failure must not go unhandled (awaited, it still throws).
-        page.catch(() => undefined);
-      }
-      yield rows;
-      if (!more) return;
-    }
+    return keysetPages((after) => this.repository.frames(researchId, lower, to, after, EXPORT_PAGE), {
+      size: EXPORT_PAGE,
+      keyOf: (row) => row.time,
+      signal,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CriteriaModule } from '../criteria/criteria.module';
 import { ResearchModule } from '../research/research.module';
 import { ExportRepository } from './export.repository';
 import { ExportService } from './export.service';
@@ -9,7 +10,7 @@ import { RollupRefresher } from './rollup-refresher';
 
 /** A research's stored readings: downsampled series for charts, the CSV and XLSX exports, the category rollups' refresh. */
 @Module({
-  imports: [ResearchModule],
+  imports: [ResearchModule, CriteriaModule],
   controllers: [HistoryController],
   providers: [HistoryRepository, HistoryService, ExportRepository, ExportService, RollupRefresher],
   exports: [HistoryService],

@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { validationException } from '../core/errors';
+import { keysetPages } from '../core/keyset-pages';
 import type { HistoryDto, HistoryQueryDto } from './history.dto';
 import { ROLLUP_WIDTHS } from '@furnace/db';
 import { type Bucketing, type CategoryMember, Downsampler } from './downsample';
@@ -164,18 +165,18 @@ export class HistoryService {
   ): Promise<number> {
     const reader = new RealArrayReader();
     let count = 0;
-    let page = this.repository.frames(researchId, range, null, HISTORY_PAGE);
-    for (;;) {
-      const rows = await page;
-      const more = rows.length === HISTORY_PAGE;
-      if (more) page = this.repository.frames(researchId, range, rows[rows.length - 1]!.time, HISTORY_PAGE);
+    const pages = keysetPages((after) => this.repository.frames(researchId, range, after, HISTORY_PAGE), {
+      size: HISTORY_PAGE,
+      keyOf: (row) => row.time,
+    });
+    for await (const rows of pages) {
       for (const row of rows) {
         if (!keep(row.time)) continue;
         downsampler.add({ ...row, thermocouples: row.thermocouples === null ? null : reader.read(row.thermocouples) });
         count++;
       }
-      if (!more) return count;
     }
+    return count;
   }
 
   /** See FACTS_MS; a research that does not exist is a 404 (and is not kept). */

@@ -3,17 +3,24 @@ import { hostname } from 'node:os';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { refreshQueuedCategoryRollups } from '@furnace/db';
+import { CriteriaKeeper } from '../criteria/criteria-keeper';
 import { ResearchEvents } from '../research/research-events';
 import { HistoryService } from './history.service';
 
 /** How often the queue is looked at when nothing here announced a change (ms). */
 const POLL_MS = 1_000;
+/**
+ * After a change made here, how long the drain waits (ms): the criteria keeper hears the change on the bus
+ * within a few milliseconds and starts its pass over the test, which the rebuild then lets go first.
+ */
+const AFTER_CHANGE_MS = 200;
 
 /**
  * Drains the queue of category-rollup refreshes (an exclusion changed: @furnace/db rollup-refresh.ts)
- * off the request that made the change: at once after a change made through this instance, and every
+ * off the request that made the change: shortly after a change made through this instance, and every
  * second for those made through another. A history read meanwhile shows the category series as they
- * were in the hours not yet rebuilt (docs/architecture.md, "Category rollups after an exclusion").
+ * were in the hours not yet rebuilt (docs/architecture.md, "Category rollups after an exclusion"). A
+ * pass of the criteria over a whole test on this instance goes first: each hour's rebuild waits for it.
  */
 @Injectable()
 export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,10 +34,11 @@ export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy 
   constructor(
     private readonly dataSource: DataSource,
     private readonly history: HistoryService,
+    private readonly criteria: CriteriaKeeper,
     events: ResearchEvents,
   ) {
     events.onLocalChange((_, kind) => {
-      if (kind === 'RESEARCH') this.kick();
+      if (kind === 'RESEARCH') setTimeout(() => void this.kick(), AFTER_CHANGE_MS).unref();
     });
   }
 
@@ -60,6 +68,7 @@ export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy 
           const refreshed = await refreshQueuedCategoryRollups(this.dataSource, {
             owner: this.owner,
             signal: this.stop.signal,
+            yieldTo: () => this.criteria.fullPassesIdle(),
           });
           for (const researchId of refreshed) this.history.forget(researchId);
           if (refreshed.length > 0)
