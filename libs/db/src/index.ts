@@ -5,4 +5,5 @@ export * from './naming-strategy';
 export * from './rollups';
 export * from './research.queries';
 export * from './rollup-refresh';
+export * from './statement-size';
 export * from './daq-credentials.queries';

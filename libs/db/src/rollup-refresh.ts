@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { categoryRollupCtes } from './rollups';
+import { categoryRollupCtes, ROLLUP_WIDTHS } from './rollups';
+import { nextStatementSize, timed } from './statement-size';
 
 /**
  * The queued refreshes of category rollups (rollup_refresh, filled by the thermo_exclusion triggers:
  * migration RollupRefreshQueue1796600000000). A refresh rebuilds a research's category rollups from
- * the hour of the earliest time its queued changes touch, an hour of frames per transaction: a long
+ * the ten minutes of the earliest time its queued changes touch, a few minutes of frames per transaction: a long
  * test never holds one transaction (nor the ingest's next write into the same rollup rows) for more
  * than a chunk, and the staff request that changed an exclusion returned long before.
  *
@@ -13,13 +14,22 @@ import { categoryRollupCtes } from './rollups';
  * it runs out; no connection is held between chunks). The queue rows a refresh covers are those
  * committed before it started reading; a change committed meanwhile leaves its own row for the next.
  *
- * While the rebuild runs, the hours not yet rebuilt still show the exclusions as they were. The ingest's
+ * While the rebuild runs, the chunks not yet rebuilt still show the exclusions as they were. The ingest's
  * statement reads the exclusions as of its own start: a batch written in the same instant as the change
- * may fold one batch of frames under the old rule until the next refresh of that hour.
+ * may fold one batch of frames under the old rule until the next refresh of those ten minutes.
  */
 
-/** Frames per transaction: an hour, a multiple of every rollup width, so each bucket is rebuilt whole. */
-const CHUNK_S = 3600;
+/**
+ * A transaction rebuilds whole minutes, from one to sixty, sized to STATEMENT_MS (statement-size.ts): on the
+ * embedded database, one session for every connection, a chunk holds the ingest's writes while it runs (an hour of
+ * 300 thermocouples at 1 Hz held a live viewer's frames 1.4 s, ten minutes ~0.3 s: docs/performance.md). The
+ * rebuild starts at a ten-minute boundary; a chunk deletes the rows of every width whose bucket starts inside it,
+ * and its upsert adds to a row that a chunk before it began (a ten-minute row is rebuilt over up to ten chunks,
+ * and shows only their frames in between).
+ */
+const CHUNK_UNIT_S = ROLLUP_WIDTHS[1]!;
+const CHUNK_UNITS_MAX = 60;
+const START_S = ROLLUP_WIDTHS[ROLLUP_WIDTHS.length - 1]!;
 
 const PENDING_SQL = 'SELECT research_id FROM rollup_refresh GROUP BY research_id ORDER BY min(id) LIMIT $1';
 /** Claims (or renews) research $1 for owner $2 for $3 ms; a row back: held. */
@@ -32,7 +42,7 @@ const QUEUED_SQL =
   'SELECT max(id)::text AS upto, min(from_time) AS from_time FROM rollup_refresh WHERE research_id = $1';
 const SPAN_SQL = 'SELECT min("time") AS first, max("time") AS last FROM reading WHERE research_id = $1';
 const DELETE_CHUNK_SQL = `DELETE FROM reading_rollup_category
-  WHERE research_id = $1 AND bucket >= floor($2::float8 / width)::bigint AND bucket < floor($3::float8 / width)::bigint`;
+  WHERE research_id = $1 AND bucket >= ceil($2::float8 / width)::bigint AND bucket < ceil($3::float8 / width)::bigint`;
 const REBUILD_CHUNK_SQL = `WITH src AS (SELECT research_id, "time", thermocouples FROM reading WHERE research_id = $1 AND "time" >= $2::float8 AND "time" < $3::float8),
   ${categoryRollupCtes('src', true)}
   SELECT count(*)::int AS n FROM rollup_category_write`;
@@ -85,18 +95,21 @@ async function refreshResearch(
     if (!queued || queued.upto === null || queued.from_time === null) return false;
     const [span] = (await dataSource.query(SPAN_SQL, [researchId])) as { first: number | null; last: number | null }[];
     if (span && span.first !== null && span.last !== null) {
-      for (
-        let from = Math.floor(Math.max(span.first, queued.from_time) / CHUNK_S) * CHUNK_S;
-        from <= span.last;
-        from += CHUNK_S
-      ) {
+      let from = Math.floor(Math.max(span.first, queued.from_time) / START_S) * START_S;
+      let units = 1;
+      while (from <= span.last) {
         await options.yieldTo?.();
         if (options.signal?.aborted || !(await claim())) return false;
-        await dataSource.transaction(async (manager) => {
-          await manager.query("SET LOCAL work_mem = '64MB'");
-          await manager.query(DELETE_CHUNK_SQL, [researchId, from, from + CHUNK_S]);
-          await manager.query(REBUILD_CHUNK_SQL, [researchId, from, from + CHUNK_S]);
-        });
+        const to = from + units * CHUNK_UNIT_S;
+        const took = await timed(() =>
+          dataSource.transaction(async (manager) => {
+            await manager.query("SET LOCAL work_mem = '64MB'");
+            await manager.query(DELETE_CHUNK_SQL, [researchId, from, to]);
+            await manager.query(REBUILD_CHUNK_SQL, [researchId, from, to]);
+          }),
+        );
+        units = nextStatementSize(units, took, 1, CHUNK_UNITS_MAX);
+        from = to;
       }
     }
     await dataSource.query(DONE_SQL, [researchId, queued.upto]);

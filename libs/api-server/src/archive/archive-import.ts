@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { nextStatementSize, timed } from '@furnace/db';
 import { isUniqueViolation, sqlState } from '../core/errors';
 import { hashRawData, type RawDataRow } from '../review/review.repository';
 import {
@@ -112,11 +113,7 @@ export const importHooks: { firstBatch: number; afterBatch?: (researchId: string
   firstBatch: 100,
 };
 
-/**
- * The time one statement of readings should take: on the embedded PGlite it holds every other connection (the
- * ingest's) while it runs, so it stays well under the live view's 100 ms (docs/architecture.md, "Inside the api").
- */
-const BATCH_MS = 30;
+/** Readings a statement writes, at least and at most (sized to STATEMENT_MS in between: @furnace/db statement-size.ts). */
 const MIN_BATCH = 10;
 const MAX_BATCH = 2000;
 /** Readings a page of the raw data hash's check reads (each its own short transaction). */
@@ -128,7 +125,7 @@ export const STALE_IMPORT_S = 600;
 /**
  * Writes the archive's record as a new test `id` (docs/behaviour.md, "The archive") in short transactions: first the
  * research with its mark as importing (hidden: not listed, not readable, no stream), then the rest of its record, the
- * readings a batch at a time sized to BATCH_MS, then their rollups (in statements sized to BATCH_MS too) and the check of the raw data hash (with the
+ * readings a batch at a time sized to STATEMENT_MS (@furnace/db), then their rollups (in statements sized so too) and the check of the raw data hash (with the
  * hash's own code, a page at a time), and last, in one short transaction, the approval, the audit trail's copy,
  * `finish`'s rows, and the mark's removal: the test appears whole or not at all. Every row's id is new, the rest as
  * it was; archived, by `importer`, now. On a refusal or any failure the caller deletes what was written (`discard`).
@@ -203,7 +200,7 @@ export async function restoreArchive(
     const to = from + width;
     const took = await timed(() => repo.transaction((em) => em.query(ROLLUP_RANGE, [id, from, to])));
     from = to;
-    width = ROLLUP_STEP_S * resize(width / ROLLUP_STEP_S, took, 1, 360);
+    width = ROLLUP_STEP_S * nextStatementSize(width / ROLLUP_STEP_S, took, 1, 360);
     await alive();
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -252,18 +249,6 @@ export async function restoreArchive(
   });
 }
 
-/** How long `work` took, ms. */
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-/** The next size of a statement's work, from the last one's and how long it took: toward BATCH_MS, at most doubled or halved. */
-function resize(size: number, took: number, min: number, max: number): number {
-  return Math.round(Math.min(max, Math.max(min, (size * BATCH_MS) / Math.max(took, 1), size / 2), size * 2));
-}
-
 /** A call that touches the import's mark at most every TOUCH_MS. */
 function heartbeat(repo: ArchiveRepository, id: string): () => Promise<void> {
   let last = Date.now();
@@ -285,7 +270,7 @@ const hex = (data: Buffer) => `\\x${data.toString('hex')}`;
 
 /**
  * The readings file, a batch at a time in a statement of its own (never the whole test in memory): each batch sized
- * so that its statement takes about BATCH_MS, the next read only after the event loop has turned.
+ * so that its statement takes about STATEMENT_MS, the next read only after the event loop has turned.
  */
 async function insertReadings(
   archive: CheckedArchive,
@@ -311,7 +296,7 @@ async function insertReadings(
         throw refuse(`${READINGS_FILE}: ${(error as Error).message}`);
       throw error;
     }
-    size = resize(size, took, MIN_BATCH, MAX_BATCH);
+    size = nextStatementSize(size, took, MIN_BATCH, MAX_BATCH);
     batch = columns.map(() => []);
     await alive();
     await importHooks.afterBatch?.(researchId);

@@ -14,9 +14,11 @@ const CHUNK = 256 * 1024;
 /**
  * Readings read, hashed and handed to the compressor at a time: a page is one turn of the event loop that also sends
  * the live frames, and lives in the heap until the next one is read (docs/architecture.md, "Inside the api"); 500 of
- * 300 thermocouples are about 1 MB of text.
+ * 300 thermocouples are about 1 MB of text. The first page is the smallest; each next one is sized to how long the
+ * last one's statement took (STATEMENT_MS, @furnace/db statement-size.ts: on the embedded database a page's
+ * statement holds the ingest's writes while it runs), up to the largest.
  */
-const READINGS_PAGE_SIZE = 500;
+const READINGS_PAGE_SIZE = { min: 50, max: 500 };
 
 /**
  * Writes the whole record of a test as one zip (docs/behaviour.md, "The archive"), as it is read: the JSON of each
@@ -89,7 +91,8 @@ export async function writeArchive(
     await write(`${READINGS_HEADER}\n`);
     const raw = await hashRawData(snapshot.query, researchId, {
       pageQuery: READINGS_PAGE,
-      pageSize: READINGS_PAGE_SIZE,
+      pageSize: READINGS_PAGE_SIZE.min,
+      sized: READINGS_PAGE_SIZE,
       signal: stop,
       page: (rows) => write(rows.map((r) => `${r.line};${r.rest}\n`).join('')),
     });

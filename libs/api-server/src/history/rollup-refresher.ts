@@ -19,8 +19,8 @@ const AFTER_CHANGE_MS = 200;
  * Drains the queue of category-rollup refreshes (an exclusion changed: @furnace/db rollup-refresh.ts)
  * off the request that made the change: shortly after a change made through this instance, and every
  * second for those made through another. A history read meanwhile shows the category series as they
- * were in the hours not yet rebuilt (docs/architecture.md, "Category rollups after an exclusion"). A
- * pass of the criteria over a whole test on this instance goes first: each hour's rebuild waits for it.
+ * were in the chunks not yet rebuilt (docs/architecture.md, "Category rollups after an exclusion"). A
+ * pass of the criteria over a whole test on this instance goes first: each chunk's rebuild waits for it.
  */
 @Injectable()
 export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy {

@@ -8,6 +8,7 @@ import {
   ResearchDocumentEntity,
   ResearchEntity,
   ResearchRevisionEntity,
+  nextStatementSize,
 } from '@furnace/db';
 import { PART_RESEARCH, RAW_DATA_PAGE, WITHDRAW_REVIEW } from './review.queries';
 
@@ -208,19 +209,31 @@ export async function hashRawData(
     signal,
     pageQuery = RAW_DATA_PAGE,
     page,
-  }: { pageSize?: number; signal?: AbortSignal; pageQuery?: string; page?: (rows: RawDataRow[]) => Promise<void> } = {},
+    sized,
+  }: {
+    pageSize?: number;
+    signal?: AbortSignal;
+    pageQuery?: string;
+    page?: (rows: RawDataRow[]) => Promise<void>;
+    /** Each page's size after the first follows how long the last one's statement took (STATEMENT_MS), within these bounds. */
+    sized?: { min: number; max: number };
+  } = {},
 ): Promise<RawDataHash> {
   const hash = createHash('sha256');
   let after = '-Infinity';
   let readings = 0;
+  let size = pageSize;
   for (;;) {
     signal?.throwIfAborted();
-    const rows = await query(pageQuery, [researchId, after, pageSize]);
+    const started = performance.now();
+    const rows = await query(pageQuery, [researchId, after, size]);
+    const took = performance.now() - started;
     for (const row of rows) hash.update(`${row.line}\n`);
     readings += rows.length;
     if (page && rows.length > 0) await page(rows);
-    if (rows.length < pageSize) break;
+    if (rows.length < size) break;
     after = rows[rows.length - 1]!.t;
+    if (sized) size = nextStatementSize(size, took, sized.min, sized.max);
   }
   return { sha256: hash.digest('hex'), readings };
 }
