@@ -627,7 +627,7 @@ export class CriteriaKeeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Resolves once no pass over a whole test runs or waits on this instance. The category rollups' rebuild
-   * after an exclusion waits for it before each hour it rebuilds (RollupRefresher): the viewers wait for
+   * after an exclusion waits for it before each chunk it rebuilds (RollupRefresher): the viewers wait for
    * the criteria, a history chart can wait for the rollups.
    */
   fullPassesIdle(): Promise<void> {

@@ -29,6 +29,10 @@ export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy 
   private running: Promise<void> | null = null;
   private again = false;
   private readonly stop = new AbortController();
+  /** Settles when the instance stops: a rebuild waiting for the criteria's passes stops waiting then. */
+  private readonly stopped = new Promise<void>((resolve) =>
+    this.stop.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(
@@ -68,7 +72,7 @@ export class RollupRefresher implements OnApplicationBootstrap, OnModuleDestroy 
           const refreshed = await refreshQueuedCategoryRollups(this.dataSource, {
             owner: this.owner,
             signal: this.stop.signal,
-            yieldTo: () => this.criteria.fullPassesIdle(),
+            yieldTo: () => Promise.race([this.criteria.fullPassesIdle(), this.stopped]),
           });
           for (const researchId of refreshed) this.history.forget(researchId);
           if (refreshed.length > 0)
