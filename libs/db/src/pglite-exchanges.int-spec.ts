@@ -66,4 +66,28 @@ describe('the embedded database with many connections', () => {
     const res = await pool.query('SELECT $1::int + $2::int AS sum', [2, 3]);
     expect(res.rows).toEqual([{ sum: 5 }]);
   });
+
+  it('says which connection holds the others when its transaction stays open, and serves them once it ends', async () => {
+    let stderr = '';
+    const own = await spawnEmbeddedDatabase({ stallMs: 300, stderr: (text) => (stderr += text) });
+    const ownPool = new Pool({ connectionString: own.url, max: 4 });
+    try {
+      const holder = await ownPool.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1');
+      const waiting = ownPool.query('SELECT $1::int AS x', [7]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(stderr).toMatch(
+        /pglite-exchanges: connections #\d+ have waited \d+ s for connection #\d+ \(a transaction open\)/,
+      );
+      // Said once per stall.
+      expect(stderr.match(/have waited/g)).toHaveLength(1);
+      await holder.query('COMMIT');
+      holder.release();
+      expect((await waiting).rows).toEqual([{ x: 7 }]);
+    } finally {
+      await ownPool.end();
+      await own.stop();
+    }
+  });
 });

@@ -24,6 +24,9 @@
 /** Message types that leave an exchange open until its Sync: Parse, Bind, Describe, Execute, Close, Flush. */
 const OPENS = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
 
+/** Others waiting this long (ms) for one connection's next message is reported as a stall (by default). */
+const STALL_MS = 30_000;
+
 /**
  * @typedef {{ handlerId: number, message: Uint8Array, resolve: (bytes: number) => void, reject: (error: unknown) => void, onData: (data: Uint8Array) => void }} QueuedMessage
  * @typedef {{ isInTransaction(): boolean, runExclusive<T>(fn: () => Promise<T>): Promise<T>, execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void }): Promise<unknown> }} Session
@@ -32,9 +35,11 @@ const OPENS = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0))
 
 /**
  * @param {object} server a started or new PGLiteSocketServer
+ * @param {{ stallMs?: number }} [options] `stallMs`: after how long others waiting for one connection is reported
  * @returns {void}
  */
-function serializeExchanges(server) {
+function serializeExchanges(server, options = {}) {
+  const stallMs = options.stallMs ?? STALL_MS;
   const queue = /** @type {{ queryQueue?: QueryQueue }} */ (server).queryQueue;
   if (
     !queue ||
@@ -51,6 +56,24 @@ function serializeExchanges(server) {
   }
   /** The connection whose exchange is open (served alone until it ends). */
   let open = /** @type {number | null} */ (null);
+  /** Since when others' messages have waited for one connection's next (null: not waiting). */
+  let waitingSince = /** @type {number | null} */ (null);
+  /** The owner a stall was reported for (once per stall). */
+  let reported = /** @type {number | null} */ (null);
+  // Every other connection waits while one holds an exchange or a transaction open: a connection whose next message
+  // never comes stops the whole database. Said once per such stall, naming who holds it, so that it can be found.
+  const watchdog = setInterval(() => {
+    if (waitingSince === null || q.queue.length === 0 || Date.now() - waitingSince < stallMs) return;
+    const owner = open ?? q.lastHandlerId;
+    if (reported === owner) return;
+    reported = owner;
+    const waiting = [...new Set(q.queue.map((m) => m.handlerId))].join(', ');
+    console.warn(
+      `pglite-exchanges: connections #${waiting} have waited ${Math.round((Date.now() - waitingSince) / 1000)} s for ` +
+        `connection #${owner} (${open !== null ? 'an exchange open' : 'a transaction open'}): its next message has not come`,
+    );
+  }, stallMs / 2);
+  watchdog.unref();
 
   const q = queue;
   q.processQueue = async () => {
@@ -61,7 +84,12 @@ function serializeExchanges(server) {
         const owner = open ?? (q.db.isInTransaction() ? q.lastHandlerId : null);
         const at = owner === null ? 0 : q.queue.findIndex((m) => m.handlerId === owner);
         // That connection's next message has not come yet: the others wait for it.
-        if (at === -1) return;
+        if (at === -1) {
+          waitingSince ??= Date.now();
+          return;
+        }
+        waitingSince = null;
+        reported = null;
         const [item] = q.queue.splice(at, 1);
         if (!item) return;
         let bytes = 0;

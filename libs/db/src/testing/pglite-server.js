@@ -9,7 +9,8 @@ const { pgliteExtensions } = require('../pglite-extensions.js');
 (async () => {
   const db = await PGlite.create({ extensions: pgliteExtensions });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-  serializeExchanges(server);
+  const stallMs = Number(process.env.PGLITE_STALL_MS);
+  serializeExchanges(server, Number.isFinite(stallMs) && stallMs > 0 ? { stallMs } : {});
   await server.start();
   process.stdout.write(`postgres://postgres:postgres@${server.getServerConn()}/postgres\n`);
   const stop = async () => {

@@ -48,13 +48,24 @@ async function ensureTemplate(admin: Client, adminUrl: string, name: string): Pr
   }
 }
 
-/** An in-memory PGlite served over the wire protocol by a child process (see pglite-server.js); not migrated. */
-export function spawnEmbeddedDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(__dirname, 'pglite-server.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * An in-memory PGlite served over the wire protocol by a child process (see pglite-server.js); not migrated.
+ * `stallMs`: after how long the server reports a connection that holds the others (pglite-exchanges.js); `stderr`:
+ * given what the server writes there (else it goes to this process's).
+ */
+export function spawnEmbeddedDatabase(
+  options: { stallMs?: number; stderr?: (text: string) => void } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(__dirname, 'pglite-server.js')], {
+    stdio: ['pipe', 'pipe', options.stderr ? 'pipe' : 'inherit'],
+    env: { ...process.env, ...(options.stallMs !== undefined ? { PGLITE_STALL_MS: String(options.stallMs) } : {}) },
+  });
+  const stderr = options.stderr;
+  if (stderr) child.stderr!.on('data', (chunk: Buffer) => stderr(chunk.toString()));
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`embedded database exited with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n')[0];
       if (!out.includes('\n')) return;
@@ -64,7 +75,7 @@ export function spawnEmbeddedDatabase(): Promise<{ url: string; stop(): Promise<
         stop: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());
-            child.stdin.end();
+            child.stdin!.end();
           }),
       });
     });
