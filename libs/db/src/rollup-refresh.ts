@@ -22,7 +22,7 @@ import { nextStatementSize, timed } from './statement-size';
 /**
  * A transaction rebuilds whole minutes, from one to sixty, sized to STATEMENT_MS (statement-size.ts): on the
  * embedded database, one session for every connection, a chunk holds the ingest's writes while it runs (an hour of
- * 300 thermocouples at 1 Hz held a live viewer's frames 1.4 s, ten minutes ~0.3 s: docs/performance.md). The
+ * 300 thermocouples at 1 Hz held a live viewer's frames 1.4 s, a ten-minute chunk takes ~0.3 s: docs/performance.md). The
  * rebuild starts at a ten-minute boundary; a chunk deletes the rows of every width whose bucket starts inside it,
  * and its upsert adds to a row that a chunk before it began (a ten-minute row is rebuilt over up to ten chunks,
  * and shows only their frames in between).
