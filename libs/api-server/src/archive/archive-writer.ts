@@ -91,7 +91,6 @@ export async function writeArchive(
     await write(`${READINGS_HEADER}\n`);
     const raw = await hashRawData(snapshot.query, researchId, {
       pageQuery: READINGS_PAGE,
-      pageSize: READINGS_PAGE_SIZE.min,
       sized: READINGS_PAGE_SIZE,
       signal: stop,
       page: (rows) => write(rows.map((r) => `${r.line};${r.rest}\n`).join('')),

@@ -215,14 +215,17 @@ export async function hashRawData(
     signal?: AbortSignal;
     pageQuery?: string;
     page?: (rows: RawDataRow[]) => Promise<void>;
-    /** Each page's size after the first follows how long the last one's statement took (STATEMENT_MS), within these bounds. */
+    /**
+     * Instead of `pageSize`: the first page is `min`, each next one sized to how long the last one's statement took
+     * (STATEMENT_MS), within these bounds.
+     */
     sized?: { min: number; max: number };
   } = {},
 ): Promise<RawDataHash> {
   const hash = createHash('sha256');
   let after = '-Infinity';
   let readings = 0;
-  let size = pageSize;
+  let size = sized?.min ?? pageSize;
   for (;;) {
     signal?.throwIfAborted();
     const started = performance.now();
