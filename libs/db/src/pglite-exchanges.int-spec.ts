@@ -67,18 +67,18 @@ describe('the embedded database with many connections', () => {
     expect(res.rows).toEqual([{ sum: 5 }]);
   });
 
-  it('says which connection holds the others when its transaction stays open, and serves them once it ends', async () => {
+  it('says which connection holds the others when its transaction stays open, and its last statement, and serves them once it ends', async () => {
     let stderr = '';
     const own = await spawnEmbeddedDatabase({ stallMs: 300, stderr: (text) => (stderr += text) });
     const ownPool = new Pool({ connectionString: own.url, max: 4 });
     try {
       const holder = await ownPool.connect();
       await holder.query('BEGIN');
-      await holder.query('SELECT 1');
+      await holder.query('SELECT $1::text AS held', ['by the holder']);
       const waiting = ownPool.query('SELECT $1::int AS x', [7]);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(stderr).toMatch(
-        /pglite-exchanges: connections #\d+ have waited \d+ s for connection #\d+ \(a transaction open\)/,
+        /pglite-exchanges: connections #\d+ have waited \d+ s for connection #\d+ \(a transaction open\): its next message has not come; its last statement: SELECT \$1::text AS held\n/,
       );
       // Said once per stall.
       expect(stderr.match(/have waited/g)).toHaveLength(1);

@@ -60,6 +60,8 @@ function serializeExchanges(server, options = {}) {
   let waitingSince = /** @type {number | null} */ (null);
   /** The owner a stall was reported for (once per stall). */
   let reported = /** @type {number | null} */ (null);
+  /** Each connection's last statement (its start), said with a stall it causes. */
+  const lastStatement = /** @type {Map<number, string>} */ (new Map());
   // Every other connection waits while one holds an exchange or a transaction open: a connection whose next message
   // never comes stops the whole database. Said once per such stall, naming who holds it, so that it can be found.
   const watchdog = setInterval(() => {
@@ -68,9 +70,11 @@ function serializeExchanges(server, options = {}) {
     if (reported === owner) return;
     reported = owner;
     const waiting = [...new Set(q.queue.map((m) => m.handlerId))].join(', ');
+    const last = owner === null ? undefined : lastStatement.get(owner);
     console.warn(
       `pglite-exchanges: connections #${waiting} have waited ${Math.round((Date.now() - waitingSince) / 1000)} s for ` +
-        `connection #${owner} (${open !== null ? 'an exchange open' : 'a transaction open'}): its next message has not come`,
+        `connection #${owner} (${open !== null ? 'an exchange open' : 'a transaction open'}): its next message has not come` +
+        (last ? `; its last statement: ${last}` : ''),
     );
   }, stallMs / 2);
   watchdog.unref();
@@ -108,6 +112,8 @@ function serializeExchanges(server, options = {}) {
           continue;
         }
         q.lastHandlerId = item.handlerId;
+        const statement = statementOf(item.message);
+        if (statement) lastStatement.set(item.handlerId, statement);
         open = OPENS.has(item.message[0] ?? 0) ? item.handlerId : null;
         item.resolve(bytes);
       }
@@ -119,9 +125,30 @@ function serializeExchanges(server, options = {}) {
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (id) => {
     clear(id);
+    lastStatement.delete(id);
     if (open === id) open = null;
     void queue.processQueue();
   };
+}
+
+const QUERY = 'Q'.charCodeAt(0);
+const PARSE = 'P'.charCodeAt(0);
+
+/**
+ * The SQL of a simple Query (type, length, the text) or of a Parse (type, length, the statement's name, the
+ * text), its first 160 characters on one line; else undefined.
+ * @param {Uint8Array} message
+ * @returns {string | undefined}
+ */
+function statementOf(message) {
+  const type = message[0];
+  if (type !== QUERY && type !== PARSE) return undefined;
+  let start = 5;
+  if (type === PARSE) start = message.indexOf(0, start) + 1;
+  if (start === 0) return undefined;
+  const end = message.indexOf(0, start);
+  const text = Buffer.from(message.subarray(start, end === -1 ? message.length : end)).toString('utf8');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 160);
 }
 
 module.exports = { serializeExchanges };

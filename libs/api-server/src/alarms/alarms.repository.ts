@@ -106,8 +106,8 @@ export class AlarmsRepository {
     return rows.map(toView);
   }
 
-  async find(id: string): Promise<AlarmView | null> {
-    const rows: AlarmRow[] = await this.dataSource.query(FIND_SQL, [id]);
+  async find(id: string, run = this.dataSource.manager): Promise<AlarmView | null> {
+    const rows: AlarmRow[] = await run.query(FIND_SQL, [id]);
     return rows[0] ? toView(rows[0]) : null;
   }
 

@@ -64,7 +64,7 @@ export class AlarmsService {
     const alarm = await this.audit.transaction(async (em) => {
       const acknowledged = await this.repo.acknowledge(id, by, em);
       if (!acknowledged) {
-        const existing = await this.repo.find(id);
+        const existing = await this.repo.find(id, em);
         if (!existing) throw new NotFoundException('Alarm not found');
         throw new ConflictException(
           `The alarm was already acknowledged by ${existing.acknowledged_by} at ${existing.acknowledged_at}`,
