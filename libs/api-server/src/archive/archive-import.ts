@@ -108,9 +108,17 @@ async function streamSha256(zip: Buffer, entry: ZipEntry): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Test hooks (archive.int-spec.ts): the readings' first batch, and a wait after each batch of readings is written. */
-export const importHooks: { firstBatch: number; afterBatch?: (researchId: string) => Promise<void> } = {
+/**
+ * Test hooks (archive.int-spec.ts): the readings' first batch, a wait after each batch of readings is written, and
+ * how often the import tells it is alive (ArchiveRepository.touch; one not touched for STALE_IMPORT_S died).
+ */
+export const importHooks: {
+  firstBatch: number;
+  afterBatch?: (researchId: string) => Promise<void>;
+  touchMs: number;
+} = {
   firstBatch: 100,
+  touchMs: 10_000,
 };
 
 /** Readings a statement writes, at least and at most (sized to STATEMENT_MS in between: @furnace/db statement-size.ts). */
@@ -118,8 +126,6 @@ const MIN_BATCH = 10;
 const MAX_BATCH = 2000;
 /** Readings a page of the raw data hash's check reads (each its own short transaction). */
 const HASH_PAGE = 100;
-/** How often the import tells it is alive (ArchiveRepository.touch); one not touched for STALE_IMPORT_S died. */
-const TOUCH_MS = 10_000;
 export const STALE_IMPORT_S = 600;
 
 /**
@@ -204,12 +210,12 @@ export async function restoreArchive(
     await alive();
     await new Promise((resolve) => setImmediate(resolve));
   }
+  // Told before each page's transaction, not inside it: the touch is another connection's statement.
   const raw = await hashRawData(
-    (sql, params) =>
-      repo.short(async (run) => {
-        await alive();
-        return run(sql, params) as Promise<RawDataRow[]>;
-      }),
+    async (sql, params) => {
+      await alive();
+      return repo.short((run) => run(sql, params) as Promise<RawDataRow[]>);
+    },
     id,
     { pageSize: HASH_PAGE },
   );
@@ -249,11 +255,11 @@ export async function restoreArchive(
   });
 }
 
-/** A call that touches the import's mark at most every TOUCH_MS. */
+/** A call that touches the import's mark at most every importHooks.touchMs. */
 function heartbeat(repo: ArchiveRepository, id: string): () => Promise<void> {
   let last = Date.now();
   return async () => {
-    if (Date.now() - last < TOUCH_MS) return;
+    if (Date.now() - last < importHooks.touchMs) return;
     last = Date.now();
     await repo.touch(id);
   };
