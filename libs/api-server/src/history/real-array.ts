@@ -110,7 +110,7 @@ const FAST_BELOW = 2 ** 24;
  * k = 0, 1, … the k-decimal numbers nearest `value` are tried (v·10^k is exact; n/10^k is the correctly
  * rounded double, the one `Number()` gives). Elsewhere significant digits are tried one more at a time.
  */
-export function printedReal(value: number): number {
+function printedReal(value: number): number {
   if (!Number.isFinite(value) || value === 0) return value;
   const magnitude = Math.abs(value);
   if (magnitude < FAST_BELOW) {
