@@ -39,20 +39,21 @@ export class RealArrayReader {
    * length (-1: NULL) and the float4, big-endian. Elements of every dimension are read in order.
    */
   private readBinary(bytes: Buffer): Float64Array {
-    const dimensions = bytes.readInt32BE(0);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const dimensions = view.getInt32(0);
     let count = dimensions === 0 ? 0 : 1;
-    for (let d = 0; d < dimensions; d++) count *= bytes.readInt32BE(12 + d * 8);
+    for (let d = 0; d < dimensions; d++) count *= view.getInt32(12 + d * 8);
     while (this.buffer.length < count) this.grow();
     let offset = 12 + dimensions * 8;
     for (let i = 0; i < count; i++) {
-      const length = bytes.readInt32BE(offset);
+      const length = view.getInt32(offset);
       offset += 4;
       if (length === -1) {
         this.buffer[i] = Number.NaN;
         continue;
       }
       if (length !== 4) throw new Error(`real[] element ${i + 1} has ${length} bytes, not 4`);
-      this.buffer[i] = printedReal(bytes.readFloatBE(offset));
+      this.buffer[i] = printedReal(view.getUint32(offset));
       offset += 4;
     }
     return this.buffer.subarray(0, count);
@@ -98,52 +99,53 @@ function parseElement(text: string, start: number, stop: number): number {
   return negative ? -value : value;
 }
 
-/** 10^k for k = 0…12: v·10^k is exact for every float4 v (24 bits of mantissa, 5^12 < 2^28). */
-const SCALES = POWERS_OF_TEN.slice(0, 13);
+/** Decimals tried: v·10^k is exact for every float4 v while k ≤ 12 (24 bits of mantissa, 5^12 < 2^28). */
+const MAX_DECIMALS = 12;
 /** Where the fewest decimals are the fewest significant digits (below 2^24 a float4's neighbours are ≤ 1 apart). */
 const FAST_BELOW = 2 ** 24;
-
-/**
- * The number `Number(text)` gives for the text PostgreSQL prints for the float4 `value` (float4out: the
- * shortest decimal strictly between the midpoints to `value`'s neighbours, the nearest to `value` among
- * those, an exact tie to the even last digit). Below 2^24 the shortest has the fewest decimals: for
- * k = 0, 1, … the k-decimal numbers nearest `value` are tried (v·10^k is exact; n/10^k is the correctly
- * rounded double, the one `Number()` gives). Elsewhere significant digits are tried one more at a time.
- */
-function printedReal(value: number): number {
-  if (!Number.isFinite(value) || value === 0) return value;
-  const magnitude = Math.abs(value);
-  if (magnitude < FAST_BELOW) {
-    for (const scale of SCALES) {
-      const scaled = value * scale;
-      const below = Math.floor(scaled);
-      const above = below + 1;
-      const over = scaled - below;
-      const first = over < 0.5 || (over === 0.5 && below % 2 === 0) ? below : above;
-      for (const n of first === below ? [below, above] : [above, below]) {
-        const decimal = n / scale;
-        if (readsBackAs(decimal, value)) return decimal;
-      }
-    }
-  }
-  for (let digits = 1; digits < 9; digits++) {
-    const decimal = Number(value.toPrecision(digits));
-    if (readsBackAs(decimal, value)) return decimal;
-  }
-  return Number(value.toPrecision(9));
-}
+/** 2^(e − 151) for each biased exponent e: half the gap from a float4 of that exponent to the next one up. */
+const HALF_GAP = Array.from({ length: 256 }, (_, e) => 2 ** (Math.max(e, 1) - 151));
 
 const float4 = new Float32Array(1);
 const float4Bits = new Uint32Array(float4.buffer);
 
-/** True when `decimal` lies strictly between the midpoints from the float4 `value` to its two neighbours. */
-function readsBackAs(decimal: number, value: number): boolean {
-  if (Math.fround(decimal) !== value) return false;
-  float4[0] = value;
-  const bits = float4Bits[0]!;
-  float4Bits[0] = bits + 1;
-  const away = float4[0]!;
-  float4Bits[0] = bits - 1;
-  const toward = float4[0]!;
-  return decimal !== (value + away) / 2 && decimal !== (value + toward) / 2;
+/**
+ * The number `Number(text)` gives for the text PostgreSQL prints for the float4 of the given bits (float4out:
+ * the shortest decimal strictly between the midpoints to its neighbours, the nearest to it among those, an
+ * exact tie to the even last digit). Below 2^24 the shortest has the fewest decimals: for k = 0, 1, … the two
+ * k-decimal numbers around the value are tried, the nearer first (v·10^k is exact; n/10^k is the correctly
+ * rounded double, the one `Number()` gives). Elsewhere significant digits are tried one more at a time.
+ */
+function printedReal(bits: number): number {
+  float4Bits[0] = bits;
+  const value = float4[0]!;
+  if (!Number.isFinite(value) || value === 0) return value;
+  // The midpoints to the neighbours: half a gap up, and down (a quarter where the gap below is half as wide).
+  const exponent = (bits >>> 23) & 0xff;
+  const up = HALF_GAP[exponent]!;
+  const down = (bits & 0x7fffff) === 0 && exponent > 1 ? up / 2 : up;
+  const above = value > 0 ? value + up : value - up;
+  const below = value > 0 ? value - down : value + down;
+  if (Math.abs(value) < FAST_BELOW) {
+    let scale = 1;
+    for (let k = 0; k <= MAX_DECIMALS; k++, scale *= 10) {
+      const scaled = value * scale;
+      const floor = Math.floor(scaled);
+      const over = scaled - floor;
+      const nearer = over < 0.5 || (over === 0.5 && floor % 2 === 0) ? floor : floor + 1;
+      if (inside(nearer / scale, value, above, below)) return nearer / scale;
+      const farther = nearer === floor ? floor + 1 : floor;
+      if (inside(farther / scale, value, above, below)) return farther / scale;
+    }
+  }
+  for (let digits = 1; digits < 9; digits++) {
+    const decimal = Number(value.toPrecision(digits));
+    if (inside(decimal, value, above, below)) return decimal;
+  }
+  return Number(value.toPrecision(9));
+}
+
+/** True when `decimal` reads back as the float4 `value` and is not one of its midpoints `above` and `below`. */
+function inside(decimal: number, value: number, above: number, below: number): boolean {
+  return Math.fround(decimal) === value && decimal !== above && decimal !== below;
 }
