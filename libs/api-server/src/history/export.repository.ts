@@ -5,7 +5,7 @@ import { ObservationEntity, queryOn, ResearchEntity, researchMarkers, ThermoExcl
 import type { StoredFrameRow } from './stored-frame';
 import { EXPORT_MARKERS, exportRowsPage } from './history.queries';
 
-/** A stored frame for an export: the thermocouples as StoredFrameRow's. */
+/** A stored frame for an export: the thermocouples in PostgreSQL's text form of a real[] (read with RealArrayReader). */
 export interface ExportFrameRow extends StoredFrameRow {
   ts: Date;
 }

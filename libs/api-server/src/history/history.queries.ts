@@ -15,19 +15,18 @@ export const CATEGORY_MEMBERS = `SELECT m.thermo_id, m.type_name, e.excluded_fro
        ORDER BY m.type_name, m.thermo_id`;
 
 /**
- * One page of frames of [$2, $3] in time order, at most $4, thermocouples in binary (array_send: read with
- * RealArrayReader; the database prints no decimal text for them). After the first page
+ * One page of frames of [$2, $3] in time order, at most $4, thermocouples as text. After the first page
  * ($2 is then the last time sent, `after`) the lower bound is exclusive, so each page is one index range scan.
  */
 export function framesPage(after: boolean): string {
-  return `SELECT "time", radiance, pressure, pk, array_send(thermocouples) AS thermocouples FROM reading
+  return `SELECT "time", radiance, pressure, pk, thermocouples::text AS thermocouples FROM reading
        WHERE research_id = $1 AND "time" ${after ? '>' : '>='} $2 AND "time" <= $3
        ORDER BY "time" LIMIT $4`;
 }
 
 /** One page of the exports' rows, paged as framesPage: with the stored timestamp and the flagged channels. */
 export function exportRowsPage(after: boolean): string {
-  return `SELECT "time", ts, radiance, pressure, pk, array_send(thermocouples) AS thermocouples, faults FROM reading
+  return `SELECT "time", ts, radiance, pressure, pk, thermocouples::text AS thermocouples, faults FROM reading
        WHERE research_id = $1 AND "time" ${after ? '>' : '>='} $2 AND "time" <= $3
        ORDER BY "time" LIMIT $4`;
 }

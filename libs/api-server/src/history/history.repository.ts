@@ -11,13 +11,13 @@ export interface Range {
   to: number;
 }
 
-/** A frame as stored, its thermocouples in PostgreSQL's binary form of a real[] (read with RealArrayReader). */
+/** A frame as stored, its thermocouples in PostgreSQL's text form of a real[] (read with RealArrayReader). */
 export interface FrameRow {
   time: number;
   radiance: number | null;
   pressure: number | null;
   pk: number | null;
-  thermocouples: string | Buffer | null;
+  thermocouples: string | null;
 }
 
 /**
@@ -57,8 +57,8 @@ export class HistoryRepository {
 
   /**
    * The frames of the range in time order, one page (keyset pagination: each page is one index range
-   * scan, no cursor, no transaction). The thermocouples come as one bytea: the driver's array parser would
-   * turn every value into a JavaScript object (see RealArrayReader).
+   * scan, no cursor, no transaction). The thermocouples stay text: the driver would turn every value
+   * into a JavaScript object (see RealArrayReader).
    */
   async frames(researchId: string, range: Range, after: number | null, limit: number): Promise<FrameRow[]> {
     return this.dataSource.query(sql.framesPage(after !== null), [researchId, after ?? range.from, range.to, limit]);

@@ -1,13 +1,13 @@
 import type { CriteriaFrame } from '@furnace/contracts';
 import type { RealArrayReader } from './real-array';
 
-/** A stored frame as read: the thermocouples in PostgreSQL's text or binary form of a real[] (read with RealArrayReader). */
+/** A stored frame as read: the thermocouples in PostgreSQL's text form of a real[] (read with RealArrayReader). */
 export interface StoredFrameRow {
   time: number;
   radiance: number | null;
   pressure: number | null;
   pk: number | null;
-  thermocouples: string | Buffer | null;
+  thermocouples: string | null;
   faults: number[] | null;
 }
 
