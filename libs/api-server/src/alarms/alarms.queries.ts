@@ -77,13 +77,15 @@ export const WATCHED_SQL = `
 
 /**
  * Running tests (their window holds now, not stopped, not archived, at least one frame stored) whose criteria no
- * instance keeps: one of them takes each, so a DAQ gone silent is noticed though no frame comes.
+ * instance keeps: one of them takes each, so a DAQ gone silent is noticed though no frame comes. Asked every few
+ * seconds: "a frame stored" is the first by the readings' key, never a scan of the readings (docs/architecture.md,
+ * "Looking up a test's frames").
  */
 export const UNWATCHED_SQL = `
   SELECT r.id FROM research r
   LEFT JOIN criteria_state s ON s.research_id = r.id
   WHERE r.start_at <= now() AND r.end_at > now() AND r.archived_at IS NULL
     AND NOT EXISTS (SELECT 1 FROM observation o WHERE o.research_id = r.id AND o.kind = 'test_stopped')
-    AND EXISTS (SELECT 1 FROM reading g WHERE g.research_id = r.id)
+    AND (SELECT true FROM reading g WHERE g.research_id = r.id ORDER BY g."time" LIMIT 1)
     AND (s.research_id IS NULL OR s.owner IS NULL OR s.lease_until IS NULL OR s.lease_until < now())
   LIMIT 50`;
