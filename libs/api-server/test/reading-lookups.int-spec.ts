@@ -52,15 +52,16 @@ describe('looking up whether a test has frames', () => {
 
   /** Every node of `sql`'s plan that reads the readings table's rows one after another. */
   async function readingScans(sql: string, params: unknown[] = []): Promise<string[]> {
-    const [row] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)) as { 'QUERY PLAN': unknown }[];
-    const plan = typeof row!['QUERY PLAN'] === 'string' ? JSON.parse(row!['QUERY PLAN']) : row!['QUERY PLAN'];
+    const [row] = (await dataSource.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)) as {
+      'QUERY PLAN': { Plan: Record<string, unknown> }[];
+    }[];
     const found: string[] = [];
     const visit = (node: Record<string, unknown>) => {
       if (node['Relation Name'] === 'reading' && !String(node['Node Type']).startsWith('Index'))
         found.push(String(node['Node Type']));
       for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? []) visit(child);
     };
-    visit((plan as { Plan: Record<string, unknown> }[])[0]!.Plan);
+    visit(row!['QUERY PLAN'][0]!.Plan);
     return found;
   }
 
