@@ -13,11 +13,12 @@ import { type Hold, watchLive } from './lib/watcher';
  * The archive of a long test (`npm run bench -- --only=archive`): a finished 24-hour test at 1 Hz with 300
  * thermocouples, ended, reviewed and approved through the HTTP API as a lab does it (a test_stopped
  * observation, the review by one member of staff and the approval by another: the approval stores the four
- * PDFs the archive carries), then exported (GET /research/{id}/archive.zip, staff) and the zip imported back
- * as a new, archived test (POST /research/import, a superuser). Meanwhile a DAQ streams another, running test
- * (1 frame/s, 300 thermocouples, MQTT QoS 1) from before the approval until after the import, and a member of
- * staff watches it live (the watcher: each frame's latency from publish to its DATA). The export and the import
- * each run in a fresh API process: its peak RSS (sampled every 200 ms) against its RSS idle before the request,
+ * PDFs the archive carries and hashes the raw data), its raw data verified (GET /research/{id}/verify, which
+ * hashes it again), then exported (GET /research/{id}/archive.zip, staff) and the zip imported back as a new,
+ * archived test (POST /research/import, a superuser). Meanwhile a DAQ streams another, running test (1 frame/s,
+ * 300 thermocouples, MQTT QoS 1) from before the approval until after the import, and a member of staff watches it
+ * live (the watcher: each frame's latency from publish to its DATA). The approval, verify, the export and the
+ * import each run in a fresh API process: its peak RSS (sampled every 200 ms) against its RSS idle before the request,
  * its CPU, and the watcher's frames during a quiet 10 s in that process and during the request. The round trip
  * holds when the imported test's GET /criteria is the original's but for ids and times of computation. Where a
  * frame was held is told apart by each phase's longest event-loop delay of the API process (prom-client's
@@ -29,7 +30,7 @@ interface Operation {
   label: string;
   seconds: number;
   cpuSeconds: number;
-  /** The zip's bytes (sent by the export, uploaded by the import). */
+  /** The response's bytes (the approval's, verify's and the export's zip), or the zip the import uploads. */
   bytes: number;
   idleRssBytes: number;
   peakRssBytes: number;
@@ -50,12 +51,14 @@ export interface ArchiveResult {
   frames: number;
   channels: number;
   loadSeconds: number;
-  /** The approval (review, then approval by another member of staff: hash and four PDFs stored). */
-  approveSeconds: number;
   /** Frames the live test's DAQ published from before the approval until after the import. */
   streamed: number;
   files: number;
   readingsCsvBytes: number;
+  /** The approval by another member of staff than the reviewer: the raw data's hash and four PDFs stored. */
+  approval: Operation;
+  /** GET …/verify: the raw data hashed again. */
+  verify: Operation;
   export: Operation;
   import: Operation;
   readingsImported: number;
@@ -171,12 +174,7 @@ export async function runArchive(
       kind: 'test_stopped',
       note: 'Koniec badania',
     });
-    const approving = performance.now();
     await call(admin, 'POST', `/research/${researchId}/review`, { comment: 'Sprawdzone' });
-    await call(staff, 'POST', `/research/${researchId}/approve`, { comment: 'Zatwierdzam' });
-    const approveSeconds = (performance.now() - approving) / 1000;
-    const original = comparable(await call(staff, 'GET', `/research/${researchId}/criteria`));
-    log(`  ended, reviewed and approved (revision 1, four PDFs) in ${approveSeconds.toFixed(1)} s`);
     await test.system.stop();
 
     const holds: Hold[] = [];
@@ -241,6 +239,47 @@ export async function runArchive(
       }
     };
 
+    // The approval hashes the raw data and makes the four PDFs; verify hashes it again. Both are watched as the archive is.
+    let original: unknown;
+    const approved = await measure(
+      'approval',
+      'approval: POST /research/{id}/approve',
+      async (url) => {
+        const res = await send(
+          `${url}/api/v1/research/${researchId}/approve`,
+          'POST',
+          { Authorization: `Bearer ${staff}`, 'Content-Type': 'application/json' },
+          [Buffer.from(JSON.stringify({ comment: 'Zatwierdzam' }))],
+        );
+        if (res.status !== 201 && res.status !== 200)
+          throw new Error(`POST approve: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
+        return { bytes: res.body.length };
+      },
+      async (url, token) => {
+        const res = await send(`${url}/api/v1/research/${researchId}/criteria`, 'GET', {
+          Authorization: `Bearer ${token}`,
+        });
+        if (res.status !== 200) throw new Error(`GET criteria: ${res.status}`);
+        original = comparable(JSON.parse(res.body.toString()));
+      },
+    );
+    log(`  approved (revision 1, four PDFs) in ${approved.op.seconds.toFixed(1)} s`);
+    const verified = await measure(
+      'verify',
+      'verify: GET /research/{id}/verify',
+      async (url) => {
+        const res = await send(`${url}/api/v1/research/${researchId}/verify`, 'GET', {
+          Authorization: `Bearer ${staff}`,
+        });
+        if (res.status !== 200) throw new Error(`GET verify: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
+        const body = JSON.parse(res.body.toString()) as { revisions: { revision: number; matches: boolean }[] };
+        return { matches: body.revisions.every((r) => r.matches), bytes: res.body.length };
+      },
+      async () => undefined,
+    );
+    if (!verified.result.matches)
+      throw new Error('verify: a revision does not match the raw data it was approved with');
+
     const exported = await measure(
       'export',
       'export: GET /research/{id}/archive.zip',
@@ -302,7 +341,8 @@ export async function runArchive(
       frames: seconds + 60,
       channels: options.channels,
       loadSeconds: test.loadSeconds,
-      approveSeconds,
+      approval: approved.op,
+      verify: verified.op,
       streamed: await live.stop(),
       files: entries.size,
       readingsCsvBytes,
@@ -328,11 +368,11 @@ export function archiveReport(r: ArchiveResult): string {
   return [
     `Archive: ${fmt(r.frames)} frames (${fmt(hours)} h at 1 Hz) × ${r.channels} thermocouples, approved (revision 1, four PDFs), ${r.layout} layout; ` +
       `${r.files} files, readings.csv ${mb(r.readingsCsvBytes)} MB unpacked; a DAQ streaming a live test at 1 frame/s meanwhile (${fmt(r.streamed)} frames); ` +
-      `each request in a fresh API process. Stored in ${fmt(r.loadSeconds)} s, approved in ${r.approveSeconds.toFixed(1)} s.`,
+      `each request in a fresh API process. Stored in ${fmt(r.loadSeconds)} s.`,
     '',
     table(
-      ['request', 's', 'CPU s', 'MB zip', 'idle RSS MB', 'peak RSS MB', 'peak − idle MB'],
-      [r.export, r.import].map((o) => [
+      ['request', 's', 'CPU s', 'MB sent or uploaded', 'idle RSS MB', 'peak RSS MB', 'peak − idle MB'],
+      [r.approval, r.verify, r.export, r.import].map((o) => [
         o.label,
         o.seconds.toFixed(1),
         o.cpuSeconds.toFixed(1),

@@ -538,4 +538,67 @@ describe('the archive', () => {
     ) as { approved_revision: number | null };
     expect(research.approved_revision).toBeNull();
   });
+
+  // After the reopen above: the test is no longer approved, so its readings are counted again at the export's end.
+  it('fails the export of a test not approved when a frame is stored among the readings it has read', async () => {
+    const repo = (
+      source.app.get(ArchiveService) as unknown as {
+        repo: {
+          short: (
+            work: (run: (sql: string, params?: unknown[]) => Promise<unknown[]>) => Promise<unknown>,
+          ) => Promise<unknown>;
+        };
+      }
+    ).repo;
+    const short = repo.short.bind(repo);
+    let pages = 0;
+    let stored = false;
+    // Before the statement after the first page of readings (times −30 to 705), a late frame at 7.5 s is stored.
+    const spy = jest.spyOn(repo, 'short').mockImplementation(async (work) => {
+      if (pages === 1 && !stored) {
+        stored = true;
+        await source.dataSource.query(
+          `INSERT INTO reading (research_id, "time", ts, pk, thermocouples)
+           SELECT $1, 7.5, r.start_at + 7.5 * INTERVAL '1 second', 25, '{21,22,23}'::real[] FROM research r WHERE r.id = $1`,
+          [researchId],
+        );
+      }
+      return short((run) =>
+        work(async (sql, params) => {
+          const rows = await run(sql, params);
+          if (sql.includes('FROM reading WHERE research_id = $1 AND "time" > $2')) pages += 1;
+          return rows;
+        }),
+      );
+    });
+    try {
+      const failed = await source.http
+        .get(`/api/v1/research/${researchId}/archive.zip`)
+        .set(auth(reviewer.token))
+        .buffer(true)
+        .parse(binary as never)
+        .then(
+          (res) => ({ status: res.status, manifest: files(res.body as Buffer).has('manifest.json') }),
+          (error: Error) => ({ error: error.message }),
+        );
+      expect(stored).toBe(true);
+      expect(pages).toBeGreaterThan(1);
+      // The connection cut before the manifest: no readings of two moments.
+      expect(failed).toEqual({ error: expect.any(String) });
+    } finally {
+      spy.mockRestore();
+    }
+    const again = await source.http
+      .get(`/api/v1/research/${researchId}/archive.zip`)
+      .set(auth(reviewer.token))
+      .buffer(true)
+      .parse(binary as never);
+    expect(again.status).toBe(200);
+    const manifest = JSON.parse(
+      files(again.body as Buffer)
+        .get('manifest.json')!
+        .toString(),
+    ) as { readings: number };
+    expect(manifest.readings).toBe(64);
+  });
 });

@@ -664,13 +664,61 @@ describe('GET …/verify', () => {
       [id],
     );
     const repo = api.app.get(ReviewRepository);
-    const whole = await repo.rawDataHash(id, { pageSize: 100_000 });
+    const whole = await repo.rawDataHash(id, { sized: { min: 100_000, max: 100_000 } });
     expect(whole.readings).toBe(4 + 12_000);
-    expect(await repo.rawDataHash(id, { pageSize: 997 })).toEqual(whole);
+    expect(await repo.rawDataHash(id, { sized: { min: 997, max: 997 } })).toEqual(whole);
+    // Pages sized to how long each statement took: the same hash.
+    expect(await repo.rawDataHash(id, { sized: { min: 10, max: 5000 } })).toEqual(whole);
     expect((await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token))).body).toMatchObject({
       data_sha256: whole.sha256,
       readings: 12_004,
       revisions: [],
     });
+  });
+
+  it('hashes the readings stored when it began, in statements of their own: a frame after them is left out, one stored among them meanwhile fails it (409)', async () => {
+    const id = await endedResearch();
+    const repo = api.app.get(ReviewRepository);
+    const short = repo.short.bind(repo);
+    const store = (time: number) =>
+      api.dataSource.query(
+        `INSERT INTO reading (research_id, "time", ts, pk, thermocouples)
+         SELECT $1, $2, r.start_at + $2 * INTERVAL '1 second', 500, '{40,41,42}'::real[] FROM research r WHERE r.id = $1`,
+        [id, time],
+      );
+    /**
+     * GET …/verify with a frame at `time` stored just before its `nth` short statement: its statements are where the
+     * read begins (1), the one page of these few readings (2) and the count at its end (3).
+     */
+    const verifyStoring = async (time: number, nth: number) => {
+      let calls = 0;
+      const spy = jest.spyOn(repo, 'short').mockImplementation(async (work) => {
+        if ((calls += 1) === nth) await store(time);
+        return short(work);
+      });
+      try {
+        return await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token));
+      } finally {
+        spy.mockRestore();
+        expect(calls).toBe(3);
+      }
+    };
+
+    // A frame after the last one stored when the hash began, stored before its page is read: left out, the hash is of
+    // the four as they were.
+    const after = await verifyStoring(180, 2);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ data_sha256: EXPECTED_HASH, readings: 4 });
+
+    // A late frame among those it read, stored after the page was read: no hash of two moments.
+    const among = await verifyStoring(30, 3);
+    expect(among.status).toBe(409);
+    expect(among.body.detail).toBe(
+      "the test's readings changed while they were hashed: 5 read up to time 180, 6 stored there now; try again",
+    );
+
+    // Asked again: all six.
+    const again = await api.http.get(`/api/v1/research/${id}/verify`).set(auth(reviewer.token));
+    expect(again.body).toMatchObject({ readings: 6 });
   });
 });

@@ -4,7 +4,7 @@ import { UnprocessableEntityException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { nextStatementSize, timed } from '@furnace/db';
 import { isUniqueViolation, sqlState } from '../core/errors';
-import { hashRawData, type RawDataRow } from '../review/review.repository';
+import { hashRawData, type RawDataRow } from '../review/raw-data';
 import {
   INSERT_READINGS,
   insertRows,

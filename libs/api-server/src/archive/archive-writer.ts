@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ZipStream from 'zip-stream';
-import { hashRawData } from '../review/review.repository';
+import { hashRawData } from '../review/raw-data';
 import { READINGS_HEADER, READINGS_PAGE } from './archive.queries';
 import type { JsonRow, RecordSnapshot } from './archive.repository';
 import { ARCHIVE_FORMAT, type Manifest, type ManifestFile, READINGS_FILE } from './manifest';
@@ -92,6 +92,7 @@ export async function writeArchive(
     const raw = await hashRawData(snapshot.query, researchId, {
       pageQuery: READINGS_PAGE,
       sized: READINGS_PAGE_SIZE,
+      until: snapshot.until,
       signal: stop,
       page: (rows) => write(rows.map((r) => `${r.line};${r.rest}\n`).join('')),
     });
@@ -99,7 +100,7 @@ export async function writeArchive(
     await added;
     files.push({ name: READINGS_FILE, size: readingsSize, sha256: readingsHash.digest('hex') });
     // Read in short statements, not one snapshot: a record that changed meanwhile (a reopen) gets no manifest.
-    await snapshot.unchanged();
+    await snapshot.unchanged(raw.readings);
 
     const manifest: Manifest = {
       format: ARCHIVE_FORMAT,

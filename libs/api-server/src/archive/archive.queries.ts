@@ -34,7 +34,7 @@ export const FILE_BYTES = {
  */
 export const READINGS_HEADER = 'time;pk;pressure;radiance;thermocouples;faults;ts;daq_ts;received_at';
 
-/** One page of readings (RAW_DATA_PAGE's parameters, then the last reading's time), each with the columns the hash does not cover. */
+/** One page of readings (RAW_DATA_PAGE's parameters), each with the columns the hash does not cover. */
 export const READINGS_PAGE = `SELECT "time"::text AS t, ${RAW_DATA_LINE} AS line,
     concat_ws(';', ts::text, coalesce(daq_ts::text, ''), coalesce(received_at::text, '')) AS rest
   FROM reading WHERE research_id = $1 AND "time" > $2::float8 AND "time" <= $4::float8 ORDER BY "time" LIMIT $3`;

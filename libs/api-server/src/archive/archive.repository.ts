@@ -1,5 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { inRecordSession, inShortTransaction, type RecordQuery, readingsUnchanged } from '../review/raw-data';
 import { FILE_BYTES, RECORD_ROWS, RECORD_STAMP } from './archive.queries';
 
 /** A row of the record by column name, as `to_jsonb` writes it. */
@@ -9,10 +10,15 @@ export type JsonRow = Record<string, unknown>;
 export interface RecordSnapshot {
   rows(part: keyof typeof RECORD_ROWS): Promise<JsonRow[]>;
   bytes(file: keyof typeof FILE_BYTES, id: string): Promise<Buffer>;
-  /** A page of readings (READINGS_PAGE: its 4th parameter, the last reading's time when the export began, is added here). */
+  /** A page of readings (READINGS_PAGE), in a short statement of its own. */
   query(sql: string, params: unknown[]): Promise<never[]>;
-  /** Throws (409) if the record changed since the export began: called before the manifest is written. */
-  unchanged(): Promise<void>;
+  /** The last reading's time when the export began: the end of its readings (null: none). */
+  until: string | null;
+  /**
+   * Throws (409) if the record changed since the export began, or its readings up to `until` are no longer the `read`
+   * it found (raw-data.ts readingsUnchanged): called before the manifest is written.
+   */
+  unchanged(read: number): Promise<void>;
 }
 
 /** What tells that a test's record changed: its approval, its row's last change and its audit trail's last entry. */
@@ -24,10 +30,7 @@ interface RecordStamp {
 }
 
 /** A statement of the import, run in the import's short transaction. */
-export type ImportQuery = (sql: string, params?: unknown[]) => Promise<unknown[]>;
-
-/** Every statement's session: floats as the raw data's hash writes them, times in UTC (one simple query, no parameters). */
-const SESSION = `SET LOCAL extra_float_digits = 1; SET LOCAL TimeZone = 'UTC'`;
+export type ImportQuery = RecordQuery;
 
 /**
  * The archive's database I/O. Nothing here holds a transaction for longer than one statement or one batch: on the
@@ -44,11 +47,18 @@ export class ArchiveRepository {
    * `work` and again before its manifest (`unchanged`): a change in between fails the export (409) instead of giving a
    * record of two moments.
    * An approved test's record is frozen, so only a reopen changes it; a test not approved is read as it stands at the
-   * start, its readings up to the last one stored then.
+   * start, its readings up to the last one stored then (and counted again at the end).
    */
   async snapshot<T>(researchId: string, work: (snapshot: RecordSnapshot) => Promise<T>): Promise<T> {
     const before = await this.stamp(researchId);
-    const unchanged = async () => {
+    const unchanged = async (read: number) => {
+      await readingsUnchanged(
+        (sql, params) => this.short((run) => run(sql, params)),
+        researchId,
+        before,
+        read,
+        'exported',
+      );
       const after = await this.stamp(researchId);
       if (
         after.approved_revision !== before.approved_revision ||
@@ -66,8 +76,8 @@ export class ArchiveRepository {
         ((await this.short((run) => run(RECORD_ROWS[part], [researchId]))) as { row: JsonRow }[]).map((r) => r.row),
       bytes: async (file, id) =>
         ((await this.short((run) => run(FILE_BYTES[file], [id]))) as { data: Buffer }[])[0]!.data,
-      query: (sql, params) =>
-        this.short((run) => run(sql, [...params, before.last_time ?? '-Infinity'])) as Promise<never[]>,
+      query: (sql, params) => this.short((run) => run(sql, params)) as Promise<never[]>,
+      until: before.last_time,
       unchanged,
     });
   }
@@ -78,12 +88,9 @@ export class ArchiveRepository {
     return rows[0];
   }
 
-  /** One short transaction, its session set for the archive's text (floats, times). */
+  /** One short transaction, its session set for the archive's text (floats, times: raw-data.ts). */
   short<T>(work: (run: ImportQuery) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (em) => {
-      await em.query(SESSION);
-      return work((sql, params) => em.query(sql, params) as Promise<unknown[]>);
-    });
+    return inShortTransaction(this.dataSource, work);
   }
 
   /** One statement on its own (no transaction around it, the session as it is). */
@@ -93,10 +100,7 @@ export class ArchiveRepository {
 
   /** Runs `work` in one short transaction of the import, its session set as the export's. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (em) => {
-      await em.query(SESSION);
-      return work(em);
-    });
+    return inRecordSession(this.dataSource, work);
   }
 
   /** The import's heartbeat: an import not touched for a while is one whose process died (`sweep`). */

@@ -8,9 +8,26 @@
  */
 export const RAW_DATA_LINE = `concat_ws(';', "time"::text, coalesce(pk::text, ''), coalesce(pressure::text, ''), coalesce(radiance::text, ''), coalesce(thermocouples::text, ''), coalesce(faults::text, ''))`;
 
-/** One page of the lines, after the time $2 (text, '-Infinity' for the first), at most $3: a range scan of the readings' key. */
+/**
+ * One page of the lines, after the time $2 (text, '-Infinity' for the first) up to $4 (the last reading's time when
+ * the read began: 'Infinity' for all), at most $3: a range scan of the readings' key.
+ */
 export const RAW_DATA_PAGE = `SELECT "time"::text AS t, ${RAW_DATA_LINE} AS line FROM reading
-  WHERE research_id = $1 AND "time" > $2::float8 ORDER BY "time" LIMIT $3`;
+  WHERE research_id = $1 AND "time" > $2::float8 AND "time" <= $4::float8 ORDER BY "time" LIMIT $3`;
+
+/** Where a read of a test's readings begins (raw-data.ts): its approval and its last reading's time, as text. */
+export const READINGS_START = `SELECT approved_revision,
+    (SELECT max("time")::text FROM reading WHERE research_id = $1) AS last_time
+  FROM research WHERE id = $1`;
+
+/**
+ * Where it ends: the approval now and, unless the test stayed approved by the approval $2 all along (frozen), how
+ * many readings it has up to the read's last time $3.
+ */
+export const READINGS_END = `SELECT approved_revision,
+    CASE WHEN $2::int IS NOT NULL AND approved_revision = $2::int THEN NULL
+      ELSE (SELECT count(*)::int FROM reading WHERE research_id = $1 AND "time" <= $3::float8) END AS readings
+  FROM research WHERE id = $1`;
 
 /** The research of a part of its record, by the part's id. */
 export const PART_RESEARCH = {

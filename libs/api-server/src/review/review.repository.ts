@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isUuid } from '@furnace/contracts';
 import {
@@ -8,28 +8,26 @@ import {
   ResearchDocumentEntity,
   ResearchEntity,
   ResearchRevisionEntity,
-  nextStatementSize,
 } from '@furnace/db';
-import { PART_RESEARCH, RAW_DATA_PAGE, WITHDRAW_REVIEW } from './review.queries';
-
-/** A query in the caller's transaction, whose session writes floats with extra_float_digits = 1. */
-export type RawDataQuery = (sql: string, params: unknown[]) => Promise<RawDataRow[]>;
-
-/** A page's row: the time (for the next page), the hash's line, and what else the page's query selected. */
-export interface RawDataRow {
-  t: string;
-  line: string;
-  rest?: string;
-}
+import {
+  hashRawData,
+  inShortTransaction,
+  type RawDataHash,
+  type RawDataRow,
+  type RecordQuery,
+  readingsStart,
+  readingsUnchanged,
+} from './raw-data';
+import { PART_RESEARCH, WITHDRAW_REVIEW } from './review.queries';
 
 /** What a route that changes a research's record names: the research, or a part of it by its own id. */
 export type RecordPart = 'research' | keyof typeof PART_RESEARCH;
 
-/** The raw data's hash: its SHA-256 (hex) and how many readings it covers. */
-export interface RawDataHash {
-  sha256: string;
-  readings: number;
-}
+/**
+ * The hash's pages: the first of 100 readings, each next one sized to how long the last one's statement took (about
+ * 250 kB of lines at 300 thermocouples; on PostgreSQL they grow toward the largest, about 12 MB).
+ */
+const RAW_DATA_PAGES = { min: 100, max: 5000 };
 
 /** A document to store with a revision. */
 export type NewDocument = Pick<ResearchDocumentEntity, 'kind' | 'lang' | 'filename' | 'data'>;
@@ -169,74 +167,30 @@ export class ReviewRepository {
   }
 
   /**
-   * The raw data's SHA-256, read a page of readings at a time in one read-only snapshot: never the whole test in
-   * memory, and never a mix of two moments of it. `signal` stops it between pages.
+   * The raw data's SHA-256 (raw-data.ts), read a page of readings at a time, each page in a short statement of its
+   * own and sized to STATEMENT_MS: never the whole test in memory, never a transaction held across pages. The readings
+   * are those up to the last one stored when it began; unless the test was approved all along (its readings frozen),
+   * they are counted again at the end, and a frame stored meanwhile among them fails it (409) instead of giving a hash
+   * of two moments. `signal` stops it between pages.
    */
   async rawDataHash(
     researchId: string,
-    { pageSize = 5000, signal }: { pageSize?: number; signal?: AbortSignal } = {},
+    { sized = RAW_DATA_PAGES, signal }: { sized?: { min: number; max: number }; signal?: AbortSignal } = {},
   ): Promise<RawDataHash> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction('REPEATABLE READ');
-      await runner.query('SET TRANSACTION READ ONLY');
-      // The text of a real or a double as the hash's definition writes it, whatever the server's setting.
-      await runner.query('SET LOCAL extra_float_digits = 1');
-      const hash = await hashRawData((sql, params) => runner.query(sql, params), researchId, { pageSize, signal });
-      await runner.commitTransaction();
-      return hash;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await runner.release();
-    }
+    const query = (sql: string, params?: unknown[]) => this.short((run) => run(sql, params));
+    const start = await readingsStart(query, researchId);
+    if (!start) throw new NotFoundException('Research not found');
+    const hash = await hashRawData(query as (sql: string, params: unknown[]) => Promise<RawDataRow[]>, researchId, {
+      sized,
+      until: start.last_time,
+      signal,
+    });
+    await readingsUnchanged(query, researchId, start, hash.readings, 'hashed');
+    return hash;
   }
-}
 
-/**
- * The raw data's hash (docs/behaviour.md, "The permanent record") over the pages `query` reads, in the caller's
- * transaction: rawDataHash's snapshot, the archive's export (which writes each page out, `page`, as it hashes it)
- * and the archive's import (which checks the readings it has just written before committing them). `pageQuery`
- * selects at least RAW_DATA_PAGE's `t` and `line`, with the same parameters.
- */
-export async function hashRawData(
-  query: RawDataQuery,
-  researchId: string,
-  {
-    pageSize = 5000,
-    signal,
-    pageQuery = RAW_DATA_PAGE,
-    page,
-    sized,
-  }: {
-    pageSize?: number;
-    signal?: AbortSignal;
-    pageQuery?: string;
-    page?: (rows: RawDataRow[]) => Promise<void>;
-    /**
-     * Instead of `pageSize`: the first page is `min`, each next one sized to how long the last one's statement took
-     * (STATEMENT_MS), within these bounds.
-     */
-    sized?: { min: number; max: number };
-  } = {},
-): Promise<RawDataHash> {
-  const hash = createHash('sha256');
-  let after = '-Infinity';
-  let readings = 0;
-  let size = sized?.min ?? pageSize;
-  for (;;) {
-    signal?.throwIfAborted();
-    const started = performance.now();
-    const rows = await query(pageQuery, [researchId, after, size]);
-    const took = performance.now() - started;
-    for (const row of rows) hash.update(`${row.line}\n`);
-    readings += rows.length;
-    if (page && rows.length > 0) await page(rows);
-    if (rows.length < size) break;
-    after = rows[rows.length - 1]!.t;
-    if (sized) size = nextStatementSize(size, took, sized.min, sized.max);
+  /** One short transaction (raw-data.ts). */
+  short<T>(work: (run: RecordQuery) => Promise<T>): Promise<T> {
+    return inShortTransaction(this.dataSource, work);
   }
-  return { sha256: hash.digest('hex'), readings };
 }

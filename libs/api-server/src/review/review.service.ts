@@ -9,7 +9,8 @@ import { ReportService } from '../report/report.service';
 import { ResearchEvents } from '../research/research-events';
 import { researchState } from '../research/research-state';
 import { frozenMessage } from './record-freeze';
-import { type NewDocument, type RawDataHash, ReviewRepository } from './review.repository';
+import type { RawDataHash } from './raw-data';
+import { type NewDocument, ReviewRepository } from './review.repository';
 
 const sameEmail = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();
 
