@@ -99,9 +99,19 @@ export async function createApiApp(
  */
 const LISTEN_BACKLOG = 8192;
 
+/**
+ * How long an idle keep-alive connection stays open, ms. Node's default, 5 s, is shorter than the time a client keeps
+ * an idle connection for its next request: a request sent on it just as the server closes it is reset (ECONNRESET),
+ * and a client does not send a POST again by itself. 65 s is longer than common clients' and proxies' idle timeouts
+ * (60 s), so they close first. `headersTimeout` must be longer still (Node's rule).
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** Starts listening (the app is initialised by createApiApp) with a backlog for a crowd. */
 export function listenApi(app: NestExpressApplication, port: number, host: string): Promise<void> {
   const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -11,7 +13,7 @@ import { createDataSource } from '@furnace/db';
 import { createTestDatabase, type TestDatabase } from '@furnace/db/testing';
 import type { FurnaceLogger } from '@furnace/logger';
 import { login, SUPERUSER } from '@furnace/testing';
-import { createApiApp } from '../src/app';
+import { createApiApp, listenApi } from '../src/app';
 import type { KeeperOptions } from '../src/criteria/criteria-keeper';
 import type { AlarmOptions } from '../src/alarms/alarm-options';
 
@@ -76,12 +78,13 @@ export async function startTestApi(
     },
     { dashboardDir: options.dashboardDir ?? join(tmpdir(), 'no-dashboard'), logger: options.logger },
   );
-  await app.listen(0, '127.0.0.1');
-  const url = await app.getUrl();
+  // As the api and the standalone start it (its backlog, its keep-alive).
+  await listenApi(app, 0, '127.0.0.1');
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   return {
     app,
     http: request(app.getHttpServer()),
-    url: url.replace('[::1]', '127.0.0.1'),
+    url: `http://127.0.0.1:${port}`,
     config,
     dataSource,
     bus,
