@@ -105,7 +105,7 @@ const LISTEN_BACKLOG = 8192;
  * and a client does not send a POST again by itself. 65 s is longer than common clients' and proxies' idle timeouts
  * (60 s), so they close first. `headersTimeout` must be longer still (Node's rule).
  */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 /** Starts listening (the app is initialised by createApiApp) with a backlog for a crowd. */
 export function listenApi(app: NestExpressApplication, port: number, host: string): Promise<void> {
