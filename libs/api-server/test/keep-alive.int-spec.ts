@@ -18,7 +18,7 @@ function send(
   method: string,
   path: string,
   body?: string,
-): Promise<{ status: number; keepAlive: string | undefined; localPort: number | undefined }> {
+): Promise<{ status: number; keepAlive: string; localPort: number | undefined }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${api.url}${path}`,
@@ -30,7 +30,9 @@ function send(
       (res) => {
         const localPort = res.socket.localPort;
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'], localPort }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, keepAlive: String(res.headers['keep-alive']), localPort }),
+        );
       },
     );
     req.on('error', reject);
