@@ -124,6 +124,19 @@ async function pack(contents: Map<string, Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The source test's archive as staff download it. */
+const downloadArchive = () =>
+  source.http
+    .get(`/api/v1/research/${researchId}/archive.zip`)
+    .set(auth(reviewer.token))
+    .buffer(true)
+    .parse(binary as never);
+/** How a download ends: its status and whether the zip has a manifest, or the error of a connection cut. */
+const exportOutcome = () =>
+  downloadArchive().then(
+    (res) => ({ status: res.status, manifest: files(res.body as Buffer).has('manifest.json') }),
+    (error: Error) => ({ error: error.message }),
+  );
 const upload = (api: TestApi, token: string, zip: Buffer) =>
   api.http.post('/api/v1/research/import').set(auth(token)).attach('file', zip, 'archiwum.zip');
 const researchCount = async (api: TestApi) =>
@@ -510,26 +523,14 @@ describe('the archive', () => {
       return short(work);
     });
     try {
-      const failed = await source.http
-        .get(`/api/v1/research/${researchId}/archive.zip`)
-        .set(auth(reviewer.token))
-        .buffer(true)
-        .parse(binary as never)
-        .then(
-          (res) => ({ status: res.status, manifest: files(res.body as Buffer).has('manifest.json') }),
-          (error: Error) => ({ error: error.message }),
-        );
+      const failed = await exportOutcome();
       expect(reopened).toBe(200);
       // The connection cut before the manifest: no archive of two moments.
       expect(failed).toEqual({ error: expect.any(String) });
     } finally {
       spy.mockRestore();
     }
-    const again = await source.http
-      .get(`/api/v1/research/${researchId}/archive.zip`)
-      .set(auth(reviewer.token))
-      .buffer(true)
-      .parse(binary as never);
+    const again = await downloadArchive();
     expect(again.status).toBe(200);
     const research = JSON.parse(
       files(again.body as Buffer)
@@ -572,15 +573,7 @@ describe('the archive', () => {
       );
     });
     try {
-      const failed = await source.http
-        .get(`/api/v1/research/${researchId}/archive.zip`)
-        .set(auth(reviewer.token))
-        .buffer(true)
-        .parse(binary as never)
-        .then(
-          (res) => ({ status: res.status, manifest: files(res.body as Buffer).has('manifest.json') }),
-          (error: Error) => ({ error: error.message }),
-        );
+      const failed = await exportOutcome();
       expect(stored).toBe(true);
       expect(pages).toBeGreaterThan(1);
       // The connection cut before the manifest: no readings of two moments.
@@ -588,11 +581,7 @@ describe('the archive', () => {
     } finally {
       spy.mockRestore();
     }
-    const again = await source.http
-      .get(`/api/v1/research/${researchId}/archive.zip`)
-      .set(auth(reviewer.token))
-      .buffer(true)
-      .parse(binary as never);
+    const again = await downloadArchive();
     expect(again.status).toBe(200);
     const manifest = JSON.parse(
       files(again.body as Buffer)
